@@ -1,0 +1,181 @@
+"""numba kernels of the engine: plain integer arrays in, plain arrays out.
+
+Each kernel runs as ordinary Python under ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Codes shared with protocol.py (numba needs literals it can see as globals).
+UNKNOWN = 0
+WIN = 1
+LOSE = 2
+TIE = 3
+DRAW = 4
+
+
+@njit(cache=True)
+def retrograde(offsets, children, rev_off, rev_src, terminal, player, alternate):
+    """Win/lose/tie/draw and remoteness of every position, by retrograde analysis.
+
+    Phase 1 propagates wins and losses back from the terminal positions with a FIFO queue and
+    a counter of unresolved moves per position: a position is WIN as soon as one move reaches
+    a position lost for the opponent, LOSE when its last move is found to reach a position won
+    for the opponent. Because the queue holds positions in nondecreasing remoteness, a win is
+    recorded at its quickest and a loss at its slowest (the loser delays). A non-terminal
+    position with no moves is LOSE (normal play). Phase 2 spreads TIE back from tied terminal
+    positions through positions still unknown (a player with no win prefers to end level, and
+    as soon as possible). What is still unknown after that is DRAW: neither side can force an
+    end without conceding a win, so perfect play goes on forever — a certified draw.
+
+    ``alternate`` true: every move passes the turn. Otherwise ``player[p] != player[c]`` says
+    whether the move from p to c passes it.
+
+    Time O(positions + moves), memory O(positions). Works unchanged on acyclic and cyclic
+    games (on an acyclic game it is the reverse topological order). Reference: the classic
+    retrograde analysis of Ströhlein (1970) and Thompson (1986); GamesCrafters' loopy solver.
+    """
+    n = offsets.size - 1
+    value = np.zeros(n, np.int8)
+    rem = np.full(n, -1, np.int64)
+    count = np.empty(n, np.int64)
+    queue = np.empty(n, np.int64)
+    head = 0
+    tail = 0
+    for i in range(n):
+        count[i] = offsets[i + 1] - offsets[i]
+        t = terminal[i]
+        if t == WIN or t == LOSE:
+            value[i] = t
+            rem[i] = 0
+            queue[tail] = i
+            tail += 1
+        elif t == UNKNOWN and count[i] == 0:
+            value[i] = LOSE
+            rem[i] = 0
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        vc = value[c]
+        for k in range(rev_off[c], rev_off[c + 1]):
+            p = rev_src[k]
+            if value[p] != UNKNOWN:
+                continue
+            passes = alternate or player[p] != player[c]
+            good = (vc == LOSE) if passes else (vc == WIN)
+            if good:
+                value[p] = WIN
+                rem[p] = rem[c] + 1
+                queue[tail] = p
+                tail += 1
+            else:
+                count[p] -= 1
+                if count[p] == 0:
+                    value[p] = LOSE
+                    rem[p] = rem[c] + 1
+                    queue[tail] = p
+                    tail += 1
+    head = 0
+    tail = 0
+    for i in range(n):
+        if terminal[i] == TIE:
+            value[i] = TIE
+            rem[i] = 0
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(rev_off[c], rev_off[c + 1]):
+            p = rev_src[k]
+            if value[p] == UNKNOWN:
+                value[p] = TIE
+                rem[p] = rem[c] + 1
+                queue[tail] = p
+                tail += 1
+    for i in range(n):
+        if value[i] == UNKNOWN:
+            value[i] = DRAW
+    return value, rem
+
+
+@njit(cache=True)
+def topological_order(offsets, rev_off, rev_src):
+    """Positions ordered so that every position comes after all of its children (Kahn's
+    algorithm on the reversed moves). Returns (order, k): only ``order[:k]`` is ordered, and
+    k < positions exactly when the game has a cycle. O(positions + moves)."""
+    n = offsets.size - 1
+    count = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
+    tail = 0
+    for i in range(n):
+        count[i] = offsets[i + 1] - offsets[i]
+        if count[i] == 0:
+            order[tail] = i
+            tail += 1
+    head = 0
+    while head < tail:
+        c = order[head]
+        head += 1
+        for k in range(rev_off[c], rev_off[c + 1]):
+            p = rev_src[k]
+            count[p] -= 1
+            if count[p] == 0:
+                order[tail] = p
+                tail += 1
+    return order, tail
+
+
+@njit(cache=True)
+def bfs_parity(offsets, children):
+    """Parity of the shortest path from position 0 to every position, and the first move
+    (parent, child) joining two positions of the same parity, or (-1, -1). O(n + m)."""
+    n = offsets.size - 1
+    parity = np.full(n, -1, np.int8)
+    queue = np.empty(n, np.int64)
+    parity[0] = 0
+    queue[0] = 0
+    head = 0
+    tail = 1
+    bad_p = -1
+    bad_c = -1
+    while head < tail:
+        p = queue[head]
+        head += 1
+        for k in range(offsets[p], offsets[p + 1]):
+            c = children[k]
+            if parity[c] < 0:
+                parity[c] = 1 - parity[p]
+                queue[tail] = c
+                tail += 1
+            elif parity[c] == parity[p] and bad_p < 0:
+                bad_p = p
+                bad_c = c
+    return parity, bad_p, bad_c
+
+
+@njit(cache=True)
+def reverse_csr(offsets, children):
+    """Parents in CSR form by counting sort: ``src[off[c]:off[c+1]]`` are the positions with a
+    move into c and ``edge[...]`` those moves' indices, in increasing order. O(n + m)."""
+    n = offsets.size - 1
+    m = children.size
+    off = np.zeros(n + 1, np.int64)
+    for k in range(m):
+        off[children[k] + 1] += 1
+    for i in range(n):
+        off[i + 1] += off[i]
+    fill = off[:-1].copy()
+    src = np.empty(m, np.int64)
+    edge = np.empty(m, np.int64)
+    for p in range(n):
+        for k in range(offsets[p], offsets[p + 1]):
+            c = children[k]
+            src[fill[c]] = p
+            edge[fill[c]] = k
+            fill[c] += 1
+    return off, src, edge

@@ -1,0 +1,63 @@
+"""The project's exception types.
+
+Every problem with a user's input is an :class:`InputError` that knows where it happened (case
+number, line, column), so the command line can print one clear line and carry on with the next
+case. Problems in a user-defined game are :class:`GameError`.
+"""
+
+from __future__ import annotations
+
+
+class PerfectplayError(Exception):
+    """Base class of every error perfectplay raises on purpose."""
+
+
+class InputError(PerfectplayError, ValueError):
+    """Bad input text, with where it is.
+
+    >>> str(InputError("expected an integer, got 'x'", case=2, line=5, column=3))
+    "case 2, line 5, column 3: expected an integer, got 'x'"
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        case: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.case = case
+        self.line = line
+        self.column = column
+        super().__init__(self.__str__())
+
+    def where(self) -> str:
+        parts = []
+        if self.case is not None:
+            parts.append(f"case {self.case}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.column is not None:
+            parts.append(f"column {self.column}")
+        return ", ".join(parts)
+
+    def with_case(self, case: int) -> InputError:
+        """The same error, labelled with a case number."""
+        return InputError(self.message, case=case, line=self.line, column=self.column)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.message}" if where else self.message
+
+
+class GameError(PerfectplayError):
+    """A user-defined game broke the engine's protocol.
+
+    :func:`perfectplay.engine.check_game` lists every such problem at once.
+    """
+
+
+class LimitError(PerfectplayError):
+    """An input is larger than a limit checked up front (grid size, positions, memory)."""

@@ -1,0 +1,62 @@
+"""Progress reporting for long solves: a rich progress bar on a terminal, silence otherwise.
+
+>>> with Progress("positions", enabled=False) as bar:
+...     bar.update(10)
+"""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+from typing import Any
+
+
+class Progress:
+    """A counter with a live display on stderr when it is a terminal.
+
+    ``enabled=None`` (the default) shows the bar only when stderr is a TTY, so pipes, tests and
+    CI stay silent. Updates are cheap; callers still batch them (every 2**16 items).
+    """
+
+    def __init__(self, description: str, total: int | None = None,
+                 enabled: bool | None = None) -> None:
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self.enabled = enabled
+        self.description = description
+        self.total = total
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            self._progress = RichProgress(
+                SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                MofNCompleteColumn(), TimeElapsedColumn(),
+                console=Console(stderr=True), transient=True,
+            )
+            self._progress.__enter__()
+            self._task = self._progress.add_task(self.description, total=self.total)
+        return self
+
+    def update(self, completed: int, description: str | None = None) -> None:
+        if self._progress is not None:
+            kwargs: dict[str, Any] = {"completed": completed}
+            if description is not None:
+                kwargs["description"] = description
+            self._progress.update(self._task, **kwargs)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(exc_type, exc, tb)
