@@ -1,0 +1,283 @@
+"""The command line: thin click commands that parse options and call the library.
+
+Errors are one line on stderr and a non-zero exit (1 for bad input, 2 for bad usage), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from .errors import InputError, PerfectplayError
+
+EXIT_INPUT = 1
+
+
+class _Group(click.Group):
+    """Turns the project's errors into one line and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PerfectplayError as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            click.echo("perfectplay: interrupted", err=True)
+            sys.exit(130)
+        except MemoryError:
+            _fail("out of memory: the input is too large for this machine")
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    click.echo(f"perfectplay: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _read_text(path: str | None) -> str:
+    if path is None or path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text()
+    except FileNotFoundError:
+        _fail(f"no such file: {path}")
+    except IsADirectoryError:
+        _fail(f"{path} is a directory, not a file")
+    except UnicodeDecodeError:
+        _fail(f"{path} is not a text file")
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="perfectplay")
+def main() -> None:
+    """perfectplay: solve two-player games exactly, explain the solution, play perfectly.
+
+    \b
+    Examples:
+      perfectplay demo
+      perfectplay coins 7 9 2 6 4 3 --table
+      perfectplay judge cses1097 input.txt
+      perfectplay solve examples/tictactoe.py:TicTacToe
+    """
+
+
+# -- demo ------------------------------------------------------------------------------------
+@main.command()
+def demo() -> None:
+    """Solve a bundled instance of every game and explain each answer.
+
+    \b
+    Example:
+      perfectplay demo
+    """
+    from .demo import run_demo
+
+    run_demo()
+
+
+# -- solve a user's game ---------------------------------------------------------------------
+def load_game(target: str) -> Any:
+    """Instantiate ``FILE.py:Class`` (the class is called with no arguments)."""
+    if ":" not in target:
+        _fail(f"expected FILE.py:Class, got {target!r}")
+    file, _, cls_name = target.rpartition(":")
+    path = Path(file)
+    if not path.is_file():
+        _fail(f"no such file: {file}")
+    spec = importlib.util.spec_from_file_location(f"_perfectplay_user_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        _fail(f"cannot load {file} as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything
+        _fail(f"importing {file} raised {type(exc).__name__}: {exc}")
+    finally:
+        sys.path.pop(0)
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        _fail(f"{file} has no {cls_name!r}")
+    try:
+        return cls()
+    except Exception as exc:  # noqa: BLE001
+        _fail(f"{cls_name}() raised {type(exc).__name__}: {exc}")
+
+
+@main.command()
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--check", is_flag=True, help="Run the conformance check first.")
+@click.option("--max-positions", type=click.IntRange(1), default=50_000_000,
+              show_default=True, help="Stop with an error past this many positions.")
+def solve(target: str, as_json: bool, check: bool, max_positions: int) -> None:
+    """Strongly solve a game you wrote: TARGET is FILE.py:Class.
+
+    Prints the start position's value, remoteness, best move, every move's value and the
+    number of positions by value and remoteness.
+
+    \b
+    Example:
+      perfectplay solve examples/tictactoe.py:TicTacToe
+    """
+    from .engine import check_game, describe
+    from .engine import solve as engine_solve
+
+    game = load_game(target)
+    if check:
+        report = check_game(game)
+        click.echo(str(report), err=as_json)
+        if not report.ok:
+            sys.exit(EXIT_INPUT)
+    try:
+        solution = engine_solve(game, max_positions=max_positions)
+    except PerfectplayError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's game raised
+        _fail(f"the game raised {type(exc).__name__}: {exc} (run with --check for a "
+              "conformance report)")
+    if as_json:
+        _echo_json(solution.to_json())
+        return
+    v, r = solution.value(), solution.remoteness()
+    click.echo(f"start: {solution.start!r}")
+    click.echo(f"value: {describe(v, r)}")
+    click.echo(f"best move: {solution.best_move()!r}")
+    for mv in solution.move_values():
+        click.echo(f"  move {mv.move!r}: {mv.describe()}")
+    counts = solution.counts()
+    click.echo(f"positions: {counts.total:,}")
+    click.echo("  by value: " + ", ".join(
+        f"{getattr(k, 'value', k)} {n:,}" for k, n in counts.by_value.items()))
+    click.echo("  by remoteness: " + ", ".join(
+        f"{'draw' if k is None else k}: {n:,}" for k, n in counts.by_remoteness.items()))
+
+
+# -- judges ----------------------------------------------------------------------------------
+@main.command()
+@click.argument("problem", required=False)
+@click.argument("file", required=False)
+@click.option("--list", "list_", is_flag=True, help="List the problem ids.")
+def judge(problem: str | None, file: str | None, list_: bool) -> None:
+    """Answer a judge's input exactly as the judge expects.
+
+    Reads FILE (or stdin) in the original problem's input format. Bad cases are reported on
+    stderr with case, line and column; the other cases are still answered; the exit code is
+    then 1.
+
+    \b
+    Examples:
+      perfectplay judge --list
+      perfectplay judge cses1097 input.txt
+      echo "4 4 5 1 3" | perfectplay judge cses1097
+    """
+    from .judge import problems, run
+
+    if list_ or problem is None:
+        for pid, (title, _) in problems().items():
+            click.echo(f"{pid:14s} {title}")
+        return
+    if problem not in problems():
+        _fail(f"unknown problem {problem!r}; see perfectplay judge --list", 2)
+    result = run(problem, _read_text(file))
+    sys.stdout.write(result.output())
+    for note in result.notes:
+        click.echo(note, err=True)
+    for err in result.errors:
+        click.echo(f"perfectplay: error: {err}", err=True)
+    if result.errors:
+        sys.exit(EXIT_INPUT)
+
+
+# -- coins -----------------------------------------------------------------------------------
+def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
+    from .textio import Reader, parse_int
+
+    if file is not None:
+        r = Reader(_read_text(file))
+        out = []
+        while not r.at_end():
+            out.append(parse_int(r.token(), "an integer coin value"))
+        return out
+    out = []
+    for k, text in enumerate(values, 1):
+        if not text.lstrip("+-").isdigit():
+            raise InputError(f"coin {k} is {text!r}, not an integer")
+        out.append(int(text))
+    return out
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("values", nargs=-1)
+@click.option("--file", "file", type=str, help="Read the coin values from a file ('-' = stdin).")
+@click.option("--table", is_flag=True, help="Print the seed's P/m tables (n <= 60).")
+@click.option("--line", "line", is_flag=True, help="Print the optimal line of play.")
+@click.option("--compare", is_flag=True, help="Compare the perfect, greedy and odd/even "
+              "strategies.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
+          compare: bool, as_json: bool) -> None:
+    """Coins in a line: the first player's guaranteed total, margin and first move.
+
+    \b
+    Examples:
+      perfectplay coins 7 9 2 6 4 3
+      perfectplay coins 3 2 2 3 1 2 --table --line --compare
+      perfectplay coins --file row.txt --json
+    """
+    from . import coins as c
+
+    row = _parse_values(values, file)
+    if not row:
+        raise InputError("no coins given: pass the values, e.g. perfectplay coins 7 9 2 6")
+    v = c.value(row)
+    data: dict[str, Any] = {"value": v.to_json(), "first_move": c.best_move(row)}
+    if line:
+        data["line"] = [{"player": t.player, "side": t.side, "coin": t.coin,
+                         "first_total": t.first_total, "second_total": t.second_total}
+                        for t in c.optimal_line(row)]
+    if compare:
+        data["strategies"] = c.compare_strategies(row).to_json()
+    if table:
+        P, m = c.seed_tables(row)
+        data["table"] = {"P": [r[1:len(row) + 1] for r in P[1:len(row) + 1]],
+                         "m": [r[1:len(row) + 1] for r in m[1:len(row) + 1]]}
+    if as_json:
+        _echo_json(data)
+        return
+    click.echo(c.explain(row))
+    if table:
+        click.echo("\nP(i, j) and the move m(i, j) (i = take the left coin, j = the right):")
+        click.echo(c.format_seed_table(row))
+    if line:
+        click.echo("\nOptimal line of play:")
+        for k, t in enumerate(c.optimal_line(row), 1):
+            side = "left" if t.side == "L" else "right"
+            click.echo(f"{k:>4}. player {t.player} takes the {side:<5} coin {t.coin:>6}   "
+                       f"totals {t.first_total} : {t.second_total}")
+    if compare:
+        rep = c.compare_strategies(row)
+        click.echo("\nWhat each strategy guarantees the first player against perfect play:")
+        click.echo(f"  perfect               {rep.optimal}")
+        click.echo(f"  greedy (larger end)   {rep.greedy}")
+        click.echo("  odd/even index        " + ("n/a (odd n)" if rep.parity is None
+                                                else str(rep.parity)))
+
+
+def run() -> None:  # pragma: no cover - console entry point alias
+    main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

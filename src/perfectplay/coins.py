@@ -1,0 +1,593 @@
+"""Coins in a line: take the first or last coin in turn; each player maximises their total.
+
+- :class:`CoinsGame`: the rules as an engine game (position ``(i, j)``: coins ``i..j-1`` left),
+  the exact oracle for everything below. Either player can be made greedy.
+- :func:`value`: the first player's guaranteed total and margin in **O(n)** by the fusion rule.
+- :func:`margin_dp`: the O(n^2) difference DP, O(n) memory (for tests and benchmarks).
+- :func:`seed_tables`: the seed's P(i, j) and move table m(i, j), computed right.
+- :func:`best_move`, :func:`optimal_line`, :func:`compare_strategies`.
+- Variants: :func:`twends_margin` (SPOJ TWENDS, greedy second player) and :func:`game_of_sum`
+  (UVa 10891, take one or more coins from one end).
+- Judge formats: ``cses1097``, ``atcoder-dpl``, ``gfg-coins``, ``spoj-twends``, ``uva10891``.
+
+The fusion rule (Idziaszek; see ALGORITHMS.md): scan left to right keeping a stack; whenever
+its top three values satisfy ``x <= y >= z``, replace them by ``x - y + z``. The remaining row
+has no inner peak, so both players take the larger end from then on, and the margin is the
+alternating sum of the remaining values in decreasing order. Holds for negative values too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .engine import Value
+from .errors import InputError, LimitError
+from .judge_io import JudgeResult, run_cases
+from .textio import Reader
+
+LEFT, RIGHT = "L", "R"
+_INT64_SAFE = 2**62
+
+
+# -- the rules as an engine game --------------------------------------------------------------
+class CoinsGame:
+    """Coins in a line for the engine. A position ``(i, j)`` holds coins ``i..j-1``; moves
+    ``"L"``/``"R"`` take the left or right coin and score it (``payoff``). The position alone
+    decides whose turn it is (the parity of coins taken), as the engine needs.
+
+    ``first``/``second`` = ``"greedy"`` restricts that player to the larger end (left on
+    ties), so the engine also solves SPOJ TWENDS and the greedy strategy's guarantee.
+
+    >>> from perfectplay import solve
+    >>> solve(CoinsGame([5, 8, 3, 2])).value()   # the margin 10 - 8
+    2
+    """
+
+    def __init__(self, coins: Sequence[int], first: str = "perfect",
+                 second: str = "perfect") -> None:
+        self.coins = tuple(int(c) for c in coins)
+        self.greedy = (first == "greedy", second == "greedy")
+
+    def initial(self) -> tuple[int, int]:
+        return (0, len(self.coins))
+
+    def moves(self, pos: tuple[int, int]) -> list[str]:
+        i, j = pos
+        if i >= j:
+            return []
+        mover = (len(self.coins) - (j - i)) % 2
+        if self.greedy[mover]:
+            return [LEFT if self.coins[i] >= self.coins[j - 1] else RIGHT]
+        return [LEFT, RIGHT] if j - i > 1 else [RIGHT]  # one coin: the seed calls it j
+
+    def play(self, pos: tuple[int, int], move: str) -> tuple[int, int]:
+        i, j = pos
+        return (i + 1, j) if move == LEFT else (i, j - 1)
+
+    def payoff(self, pos: tuple[int, int], move: str) -> int:
+        i, j = pos
+        return self.coins[i] if move == LEFT else self.coins[j - 1]
+
+    def outcome(self, pos: tuple[int, int]) -> Value | None:
+        return Value.TIE if pos[0] >= pos[1] else None
+
+
+# -- O(n) value by fusion -------------------------------------------------------------------
+def _fusion_margin(a: Any, stack: Any) -> Any:
+    """Margin of the first player by the fusion rule. ``stack`` is scratch space of len(a).
+    O(n) time: every merge removes two entries."""
+    k = 0
+    for x in a:
+        stack[k] = x
+        k += 1
+        while k >= 3 and stack[k - 3] <= stack[k - 2] and stack[k - 2] >= stack[k - 1]:
+            stack[k - 3] = stack[k - 3] - stack[k - 2] + stack[k - 1]
+            k -= 2
+    lo, hi = 0, k - 1
+    d = stack[0] - stack[0]  # zero of the element type
+    sign = 1
+    while lo <= hi:
+        if stack[lo] >= stack[hi]:
+            d += sign * stack[lo]
+            lo += 1
+        else:
+            d += sign * stack[hi]
+            hi -= 1
+        sign = -sign
+    return d
+
+
+_fusion_margin_jit = njit(cache=True)(_fusion_margin)
+
+
+def _as_array(coins: Any) -> tuple[np.ndarray | None, list[int]]:
+    """(int64 array, or None when int64 could overflow; the values as Python ints if so)."""
+    if isinstance(coins, np.ndarray):
+        if coins.dtype.kind not in "iu":
+            raise InputError(f"coins must be integers, got an array of {coins.dtype}")
+        if coins.size == 0:
+            return coins.astype(np.int64), []
+        big = max(abs(int(coins.max())), abs(int(coins.min())))
+        if coins.dtype.kind == "u" and int(coins.max()) >= 2**63:
+            return None, [int(x) for x in coins.tolist()]
+        if big * coins.size < _INT64_SAFE:
+            return coins.astype(np.int64, copy=False), []
+        return None, [int(x) for x in coins.tolist()]
+    values = []
+    for x in coins:
+        if isinstance(x, bool) or not isinstance(x, int | np.integer):
+            raise InputError(f"coins must be integers, got {x!r}")
+        values.append(int(x))
+    if not values:
+        return np.zeros(0, np.int64), []
+    big = max(abs(min(values)), abs(max(values)))
+    if big * len(values) < _INT64_SAFE:
+        return np.array(values, dtype=np.int64), []
+    return None, values
+
+
+def margin(coins: Any) -> int:
+    """First player's best guaranteed margin (own total minus the opponent's). O(n).
+
+    Exact for any integers: int64 in a numba kernel when no sum can overflow, Python integers
+    otherwise.
+
+    >>> margin([7, 9, 2, 6, 4, 3]), margin([3, 2, 2, 3, 1, 2])
+    (5, 3)
+    """
+    arr, values = _as_array(coins)
+    if arr is not None:
+        return int(_fusion_margin_jit(arr, np.empty(arr.size, np.int64))) if arr.size else 0
+    return _fusion_margin(values, [0] * len(values))
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsValue:
+    """The solved row: the first player's guaranteed total, the second's, and the margin."""
+
+    n: int
+    total: int
+    first: int
+    second: int
+    margin: int
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def value(coins: Any) -> CoinsValue:
+    """Guaranteed totals of both players under perfect play, O(n).
+
+    >>> value([7, 9, 2, 6, 4, 3])
+    CoinsValue(n=6, total=31, first=18, second=13, margin=5)
+    """
+    arr, values = _as_array(coins)
+    total = int(arr.sum()) if arr is not None else sum(values)
+    n = int(arr.size) if arr is not None else len(values)
+    d = margin(arr if arr is not None else values)
+    first = (total + d) // 2
+    return CoinsValue(n=n, total=total, first=first, second=total - first, margin=d)
+
+
+# -- O(n^2) DP with optional greedy players (oracle, greedy guarantee, TWENDS) ---------------
+def _strategy_margin(a: Any, work: Any, first_greedy: bool, second_greedy: bool) -> Any:
+    """First player's margin when each player is perfect or greedy (larger end, left on
+    ties). ``work[i]`` holds the margin of the interval starting at i of the current length.
+    O(n^2) time, O(n) memory."""
+    n = len(a)
+    for i in range(n):
+        work[i] = a[i] - a[i]
+    for length in range(1, n + 1):
+        first_moves = (n - length) % 2 == 0
+        greedy = first_greedy if first_moves else second_greedy
+        for i in range(n - length + 1):
+            j = i + length - 1
+            # work[i] is [i, j-1]; work[i+1] is [i+1, j] (both of length - 1)
+            take_left = a[i] + work[i + 1] if first_moves else -a[i] + work[i + 1]
+            take_right = a[j] + work[i] if first_moves else -a[j] + work[i]
+            if length == 1:
+                take_left = a[i] if first_moves else -a[i]
+                take_right = take_left
+            if greedy:
+                best = take_left if a[i] >= a[j] else take_right
+            elif first_moves:
+                best = take_left if take_left >= take_right else take_right
+            else:
+                best = take_left if take_left <= take_right else take_right
+            work[i] = best
+    return work[0]
+
+
+_strategy_margin_jit = njit(cache=True)(_strategy_margin)
+
+
+def _strategy(coins: Any, first_greedy: bool, second_greedy: bool) -> int:
+    arr, values = _as_array(coins)
+    if arr is not None:
+        if arr.size == 0:
+            return 0
+        work = np.empty(arr.size + 1, np.int64)
+        return int(_strategy_margin_jit(arr, work, first_greedy, second_greedy))
+    return _strategy_margin(values, [0] * (len(values) + 1), first_greedy, second_greedy)
+
+
+def margin_dp(coins: Any) -> int:
+    """First player's margin by the O(n^2) interval DP (difference form, O(n) memory):
+    D(i, j) = max(a_i - D(i+1, j), a_j - D(i, j-1)).
+
+    >>> margin_dp([7, 9, 2, 6, 4, 3])
+    5
+    """
+    return _strategy(coins, False, False)
+
+
+def twends_margin(coins: Any) -> int:
+    """SPOJ TWENDS: the first player's margin when it plays perfectly and the second player
+    always takes the larger end (left on ties). O(n^2).
+
+    >>> twends_margin([3, 2, 10, 4])
+    7
+    """
+    return _strategy(coins, False, True)
+
+
+def greedy_margin(coins: Any) -> int:
+    """What the greedy strategy (larger end, left on ties) guarantees the first player, in
+    margin, against a perfect opponent. O(n^2)."""
+    return _strategy(coins, True, False)
+
+
+def parity_total(coins: Sequence[int]) -> int | None:
+    """The odd/even-index strategy (n even): take every coin of the richer index class. It
+    guarantees exactly that class's sum (a tie or better), not the maximum. None for odd n."""
+    vals = [int(c) for c in coins]
+    if len(vals) % 2:
+        return None
+    return max(sum(vals[0::2]), sum(vals[1::2]))
+
+
+# -- moves and tables ------------------------------------------------------------------------
+def best_move(coins: Sequence[int], lo: int = 0, hi: int | None = None) -> str | None:
+    """The perfect move on coins[lo:hi]: ``"L"`` or ``"R"`` (None when empty). O(n).
+
+    Compares a_lo - D(lo+1..hi) with a_hi - D(lo..hi-1); on a tie it takes the right coin,
+    the seed's rule (``if p1 > p2 then i else j``).
+
+    >>> best_move([5, 8, 3, 2])
+    'R'
+    """
+    vals = list(coins)
+    hi = len(vals) if hi is None else hi
+    if lo >= hi:
+        return None
+    if hi - lo == 1:
+        return RIGHT
+    left = vals[lo] - margin(vals[lo + 1:hi])
+    right = vals[hi - 1] - margin(vals[lo:hi - 1])
+    return LEFT if left > right else RIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One move of a line of play: who, which end, the coin, and the running totals."""
+
+    player: int  # 1 or 2
+    side: str
+    coin: int
+    first_total: int
+    second_total: int
+
+
+def optimal_line(coins: Sequence[int]) -> list[Turn]:
+    """Both players perfect from the start: every move, O(n^2) time, O(n) memory."""
+    vals = [int(c) for c in coins]
+    lo, hi = 0, len(vals)
+    totals = [0, 0]
+    line = []
+    while lo < hi:
+        side = best_move(vals, lo, hi)
+        coin = vals[lo] if side == LEFT else vals[hi - 1]
+        mover = (len(vals) - (hi - lo)) % 2
+        totals[mover] += coin
+        line.append(Turn(mover + 1, side or RIGHT, coin, totals[0], totals[1]))
+        if side == LEFT:
+            lo += 1
+        else:
+            hi -= 1
+    return line
+
+
+SEED_TABLE_LIMIT = 60
+
+
+def seed_tables(coins: Sequence[int]) -> tuple[list[list[int | None]], list[list[str | None]]]:
+    """The seed's tables, 1-based as printed there: P[i][j] the best guaranteed total from
+    coins i..j for the player to move, m[i][j] 'i' (take the left coin) or 'j' (the right).
+    Filled by diagonals exactly like the seed, ties to 'j' (``if p1 > p2 then i else j``),
+    the one-coin diagonal included. O(n^2); for n <= 60 (it is a teaching table).
+
+    >>> P, m = seed_tables([7, 9, 2, 6, 4, 3])
+    >>> P[1][6], m[1][6], P[3][3]
+    (18, 'j', 2)
+    """
+    n = len(coins)
+    if n > SEED_TABLE_LIMIT:
+        raise LimitError(f"the table is for rows of at most {SEED_TABLE_LIMIT} coins, got {n}")
+    v = [0] + [int(c) for c in coins]
+    P: list[list[int | None]] = [[None] * (n + 2) for _ in range(n + 2)]
+    m: list[list[str | None]] = [[None] * (n + 2) for _ in range(n + 2)]
+
+    def p(i: int, j: int) -> int:
+        return P[i][j] if 1 <= i <= j <= n and P[i][j] is not None else 0  # type: ignore
+
+    for k in range(1, n + 1):
+        for i in range(1, n - k + 2):
+            j = i + k - 1
+            p1 = min(p(i + 2, j), p(i + 1, j - 1)) + v[i]
+            p2 = min(p(i + 1, j - 1), p(i, j - 2)) + v[j]
+            if p1 > p2:
+                P[i][j], m[i][j] = p1, "i"
+            else:
+                P[i][j], m[i][j] = p2, "j"
+    return P, m
+
+
+def format_seed_table(coins: Sequence[int]) -> str:
+    """The P/m table as plain text, one row per i, like the seed prints it."""
+    P, m = seed_tables(coins)
+    n = len(coins)
+    width = max([len(f"{P[i][j]} {m[i][j]}") for i in range(1, n + 1)
+                 for j in range(i, n + 1)] + [3])
+    head = " " * 4 + " ".join(f"{j:>{width}}" for j in range(1, n + 1))
+    rows = [head]
+    for i in range(1, n + 1):
+        cells = [(f"{P[i][j]} {m[i][j]}" if j >= i else "") for j in range(1, n + 1)]
+        rows.append(f"{i:>3} " + " ".join(f"{c:>{width}}" for c in cells))
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyReport:
+    """What each strategy guarantees the first player against a perfect opponent."""
+
+    optimal: int
+    greedy: int
+    parity: int | None
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def compare_strategies(coins: Sequence[int]) -> StrategyReport:
+    """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)."""
+    v = value(coins)
+    g = greedy_margin(coins)
+    return StrategyReport(optimal=v.first, greedy=(v.total + g) // 2,
+                          parity=parity_total(coins), total=v.total)
+
+
+def explain(coins: Sequence[int]) -> str:
+    """A few sentences a learner can read about this row's solution."""
+    v = value(coins)
+    mv = best_move(coins)
+    if v.n == 0:
+        return "No coins: nothing to take."
+    side = "left" if mv == LEFT else "right"
+    coin = coins[0] if mv == LEFT else coins[-1]
+    lines = [f"{v.n} coins worth {v.total} in all. The first player can guarantee {v.first}; "
+             f"the second then gets {v.second} (margin {v.margin:+d}).",
+             f"Perfect first move: take the {side} coin ({coin})."]
+    if v.n % 2 == 0:
+        lines.append("With an even number of coins the first player can always take all "
+                     "odd-indexed or all even-indexed coins, so it never loses; the optimum "
+                     "can be more than that.")
+    return "\n".join(lines)
+
+
+# -- UVa 10891, Game of Sum -------------------------------------------------------------------
+def _game_of_sum(a: Any, f: Any, low_start: Any, low_end: Any) -> Any:
+    """Best total of the player to move when a move takes one or more numbers from one end.
+
+    f(i, j) = S(i, j) - min(0, min_k f(k, j) for i < k <= j, min_k f(i, k) for i <= k < j):
+    the mover leaves the opponent the interval worth least to it (or nothing). With running
+    minima low_start(i, j) = min_{k >= i} f(k, j) and low_end(i, j) = min_{k <= j} f(i, k) the
+    DP is O(n^2). Scratch arrays are flat, index i * n + j.
+    """
+    n = len(a)
+    prefix = [a[0] - a[0]] * (n + 1)
+    for i in range(n):
+        prefix[i + 1] = prefix[i] + a[i]
+    for length in range(1, n + 1):
+        for i in range(n - length + 1):
+            j = i + length - 1
+            s = prefix[j + 1] - prefix[i]
+            rest = s - s  # leaving nothing
+            if length > 1:
+                if low_start[(i + 1) * n + j] < rest:
+                    rest = low_start[(i + 1) * n + j]
+                if low_end[i * n + j - 1] < rest:
+                    rest = low_end[i * n + j - 1]
+            best = s - rest
+            f[i * n + j] = best
+            low_start[i * n + j] = best
+            low_end[i * n + j] = best
+            if length > 1:
+                if low_start[(i + 1) * n + j] < best:
+                    low_start[i * n + j] = low_start[(i + 1) * n + j]
+                if low_end[i * n + j - 1] < best:
+                    low_end[i * n + j] = low_end[i * n + j - 1]
+    return f[n - 1]
+
+
+_game_of_sum_jit = njit(cache=True)(_game_of_sum)
+GAME_OF_SUM_LIMIT = 4000
+
+
+def game_of_sum(coins: Any) -> int:
+    """UVa 10891 (Game of Sum): first player's margin A - B when a move takes one or more
+    numbers from one end. O(n^2) time and memory (n <= 4000).
+
+    >>> game_of_sum([4, -10, -20, 7]), game_of_sum([1, 2, 3, 4])
+    (7, 10)
+    """
+    arr, values = _as_array(coins)
+    n = int(arr.size) if arr is not None else len(values)
+    if n == 0:
+        return 0
+    if n > GAME_OF_SUM_LIMIT:
+        raise LimitError(f"Game of Sum is O(n^2) in memory; at most {GAME_OF_SUM_LIMIT} "
+                         f"numbers, got {n}")
+    if arr is not None:
+        scratch = [np.empty(n * n, np.int64) for _ in range(3)]
+        best = int(_game_of_sum_jit(arr, *scratch))
+        total = int(arr.sum())
+    else:
+        best = _game_of_sum(values, *([0] * (n * n) for _ in range(3)))
+        total = sum(values)
+    return 2 * best - total
+
+
+class GameOfSumGame(CoinsGame):
+    """UVa 10891's rules for the engine: a move ``(side, k)`` takes k >= 1 numbers from one
+    end and scores their sum."""
+
+    def moves(self, pos: tuple[int, int]) -> list[tuple[str, int]]:  # type: ignore[override]
+        i, j = pos
+        return [(side, k) for k in range(1, j - i + 1) for side in (LEFT, RIGHT)]
+
+    def play(self, pos: tuple[int, int], move: tuple[str, int]) -> tuple[int, int]:  # type: ignore[override]
+        (i, j), (side, k) = pos, move
+        return (i + k, j) if side == LEFT else (i, j - k)
+
+    def payoff(self, pos: tuple[int, int], move: tuple[str, int]) -> int:  # type: ignore[override]
+        (i, j), (side, k) = pos, move
+        return sum(self.coins[i:i + k]) if side == LEFT else sum(self.coins[j - k:j])
+
+
+# -- judge formats ---------------------------------------------------------------------------
+def _read_row(r: Reader, n: int, bad: list[InputError]) -> list[int]:
+    """n integers; a bad token is recorded in ``bad`` and skipped, so the next case is found."""
+    row = []
+    for _ in range(n):
+        tok = r.token(f"a value (one of {n})")
+        try:
+            from .textio import parse_int
+
+            row.append(parse_int(tok, "an integer value"))
+        except InputError as exc:
+            bad.append(exc)
+    return row
+
+
+def _single_row(text: str, high_n: int | None, answer: Any) -> JudgeResult:
+    r = Reader(text)
+    res = JudgeResult()
+    try:
+        n = r.integer("the number of values n", low=0, high=high_n)
+        bad: list[InputError] = []
+        row = _read_row(r, n, bad)
+        if bad:
+            raise bad[0]
+        if not r.at_end():
+            line, col = r.position()
+            raise InputError(f"more values than n = {n}", line=line, column=col)
+        res.lines.append(str(answer(row)))
+    except InputError as exc:
+        res.errors.append(exc)
+    return res
+
+
+def judge_cses1097(text: str) -> JudgeResult:
+    """CSES 1097 Removal Game: ``n`` then n integers -> the first player's maximum total."""
+    return _single_row(text, 10**7, lambda row: value(row).first)
+
+
+def judge_atcoder_dpl(text: str) -> JudgeResult:
+    """EDPC L (Deque): ``N`` then N integers -> X - Y."""
+    return _single_row(text, 10**7, margin)
+
+
+def judge_gfg_coins(text: str) -> JudgeResult:
+    """GeeksforGeeks: ``T``, then per test ``N`` and N integers -> first player's total."""
+    r = Reader(text)
+    res = JudgeResult()
+    try:
+        t = r.integer("the number of tests T", low=0)
+    except InputError as exc:
+        res.errors.append(exc)
+        return res
+
+    def case(_k: int) -> str:
+        n = r.integer("the number of coins N", low=0)
+        bad: list[InputError] = []
+        row = _read_row(r, n, bad)
+        if bad:
+            raise bad[0]
+        return str(value(row).first)
+
+    return run_cases(t, case, res, resync=lambda: None)
+
+
+def judge_spoj_twends(text: str) -> JudgeResult:
+    """SPOJ TWENDS: lines ``n v1 .. vn`` until ``0`` -> how much the greedy player might
+    lose by."""
+    r = Reader(text)
+    res = JudgeResult()
+    k = 0
+    while not r.at_end():
+        k += 1
+        try:
+            n = r.integer("n (or 0 to end)", low=0)
+        except InputError as exc:
+            res.errors.append(exc.with_case(k))
+            return res
+        if n == 0:
+            break
+        bad: list[InputError] = []
+        row = _read_row(r, n, bad)
+        if bad:
+            res.errors.append(bad[0].with_case(k))
+            continue
+        res.lines.append(f"In game {k}, the greedy strategy might lose by as many as "
+                         f"{twends_margin(row)} points.")
+    return res
+
+
+def judge_uva10891(text: str) -> JudgeResult:
+    """UVa 10891 Game of Sum: cases ``n`` then n integers until ``n = 0`` -> A - B."""
+    r = Reader(text)
+    res = JudgeResult()
+    k = 0
+    while not r.at_end():
+        k += 1
+        try:
+            n = r.integer("n (or 0 to end)", low=0, high=GAME_OF_SUM_LIMIT)
+        except InputError as exc:
+            res.errors.append(exc.with_case(k))
+            return res
+        if n == 0:
+            break
+        bad: list[InputError] = []
+        row = _read_row(r, n, bad)
+        if bad:
+            res.errors.append(bad[0].with_case(k))
+            continue
+        res.lines.append(str(game_of_sum(row)))
+    return res
+
+
+JUDGES = {
+    "cses1097": ("CSES 1097 Removal Game: first player's maximum total", judge_cses1097),
+    "atcoder-dpl": ("AtCoder EDPC L Deque: X - Y", judge_atcoder_dpl),
+    "gfg-coins": ("GeeksforGeeks optimal strategy for a game: totals", judge_gfg_coins),
+    "spoj-twends": ("SPOJ TWENDS: perfect first player against a greedy second",
+                    judge_spoj_twends),
+    "uva10891": ("UVa 10891 Game of Sum: take one or more from one end, A - B",
+                 judge_uva10891),
+}

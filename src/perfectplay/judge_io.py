@@ -1,0 +1,49 @@
+"""What every judge format shares: a result with per-case errors, and the case loop.
+
+Formats themselves live with their games (``coins.py``, ``rock``, ``portal``, ``nearest``);
+:mod:`perfectplay.judge` only lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .errors import InputError
+
+
+@dataclass
+class JudgeResult:
+    """The judge's output lines, plus errors and notes meant for stderr."""
+
+    lines: list[str] = field(default_factory=list)
+    errors: list[InputError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def output(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+def run_cases(count: int, case: Callable[[int], str | None], result: JudgeResult,
+              resync: Callable[[], None] | None = None) -> JudgeResult:
+    """Answer cases 1..count; an :class:`InputError` in one case is recorded (labelled with
+    its number) and the loop goes on, unless the reader cannot find the next case.
+
+    ``case(k)`` returns the output line (or None to print nothing). ``resync`` is called after
+    a bad case; if it raises, the remaining cases cannot be read and the loop stops.
+    """
+    for k in range(1, count + 1):
+        try:
+            line = case(k)
+        except InputError as exc:
+            result.errors.append(exc.with_case(k) if exc.case is None else exc)
+            if exc.line is None or resync is None:
+                return result
+            continue
+        if line is not None:
+            result.lines.append(line)
+    return result
