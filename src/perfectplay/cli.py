@@ -275,6 +275,50 @@ def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
                                                 else str(rep.parity)))
 
 
+# -- portal ----------------------------------------------------------------------------------
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+@main.command()
+@click.argument("board_file", metavar="BOARD")
+@click.option("--kind", type=click.Choice(["square", "king", "hex"]), default="square",
+              show_default=True, help="Which cells touch: 4 neighbours, king moves, or a "
+              "rhombus hex board.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def portal(board_file: str, kind: str, as_json: bool) -> None:
+    """Closing the Portal: who wins, why, and which cells are safe to wall.
+
+    BOARD is a file with the grid ('.' empty, '#' wall, 'O' the two portals), with or
+    without the judge's "R C" first line; '-' reads stdin. On the board, X marks the cut
+    cells (walling one loses at once) and * a portal-to-portal path.
+
+    \b
+    Example:
+      perfectplay portal board.txt --kind king
+    """
+    from . import portal as p
+
+    board = p.parse_board(_read_text(board_file), kind)
+    result = p.solve(board)
+    moves = p.safe_moves(board)
+    if as_json:
+        data = result.to_json()
+        data["safe"] = [board.name(c) for c in moves.safe]
+        data["cut"] = [board.name(c) for c in moves.cut]
+        _echo_json(data)
+        return
+    con = _console()
+    con.print(f"[bold]{result.winner} wins.[/]")
+    con.print(result.explain())
+    if result.connected:
+        con.print(f"\nSafe cells: {len(moves.safe)}; cut cells (walling one disconnects the "
+                  f"portals): {', '.join(board.name(c) for c in moves.cut) or 'none'}")
+        con.print(p.draw(board, moves, style=True))
+
+
 def run() -> None:  # pragma: no cover - console entry point alias
     main()
 

@@ -524,14 +524,14 @@ def judge_gfg_coins(text: str) -> JudgeResult:
         return res
 
     def case(_k: int) -> str:
-        n = r.integer("the number of coins N", low=0)
+        n = r.header("the number of coins N", low=0)
         bad: list[InputError] = []
         row = _read_row(r, n, bad)
         if bad:
             raise bad[0]
         return str(value(row).first)
 
-    return run_cases(t, case, res, resync=lambda: None)
+    return run_cases(t, case, res)
 
 
 def judge_spoj_twends(text: str) -> JudgeResult:

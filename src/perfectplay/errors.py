@@ -26,11 +26,15 @@ class InputError(PerfectplayError, ValueError):
         case: int | None = None,
         line: int | None = None,
         column: int | None = None,
+        fatal: bool = False,
     ) -> None:
         self.message = message
         self.case = case
         self.line = line
         self.column = column
+        #: True when the reader lost its place (a bad case header, the end of the input), so
+        #: the cases after this one cannot be read.
+        self.fatal = fatal
         super().__init__(self.__str__())
 
     def where(self) -> str:
@@ -45,7 +49,13 @@ class InputError(PerfectplayError, ValueError):
 
     def with_case(self, case: int) -> InputError:
         """The same error, labelled with a case number."""
-        return InputError(self.message, case=case, line=self.line, column=self.column)
+        return InputError(self.message, case=case, line=self.line, column=self.column,
+                          fatal=self.fatal)
+
+    def as_fatal(self) -> InputError:
+        """The same error, marked as one after which no further case can be read."""
+        return InputError(self.message, case=self.case, line=self.line, column=self.column,
+                          fatal=True)
 
     def __str__(self) -> str:
         where = self.where()

@@ -28,20 +28,20 @@ class JudgeResult:
         return "".join(line + "\n" for line in self.lines)
 
 
-def run_cases(count: int, case: Callable[[int], str | None], result: JudgeResult,
-              resync: Callable[[], None] | None = None) -> JudgeResult:
+def run_cases(count: int, case: Callable[[int], str | None],
+              result: JudgeResult) -> JudgeResult:
     """Answer cases 1..count; an :class:`InputError` in one case is recorded (labelled with
-    its number) and the loop goes on, unless the reader cannot find the next case.
+    its number) and the loop goes on, unless the error is ``fatal`` (the reader lost its
+    place: a bad case header, the end of the input).
 
-    ``case(k)`` returns the output line (or None to print nothing). ``resync`` is called after
-    a bad case; if it raises, the remaining cases cannot be read and the loop stops.
+    ``case(k)`` returns the output line (or None to print nothing).
     """
     for k in range(1, count + 1):
         try:
             line = case(k)
         except InputError as exc:
             result.errors.append(exc.with_case(k) if exc.case is None else exc)
-            if exc.line is None or resync is None:
+            if exc.fatal:
                 return result
             continue
         if line is not None:

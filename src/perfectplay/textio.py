@@ -65,7 +65,7 @@ class Reader:
         self._skip_space()
         if self.row >= len(self.lines):
             line = max(len(self.lines), 1)
-            raise InputError(f"input ended where {what} was expected", line=line)
+            raise InputError(f"input ended where {what} was expected", line=line, fatal=True)
         line = self.lines[self.row]
         start = self.col
         while self.col < len(line) and not line[self.col].isspace():
@@ -77,6 +77,15 @@ class Reader:
         """The next token as an integer, optionally checked to lie in [low, high]."""
         tok = self.token(what)
         return parse_int(tok, what, low, high)
+
+    def header(self, what: str, low: int | None = None, high: int | None = None) -> int:
+        """Like :meth:`integer` for a number that says how much input follows (a count, a
+        grid size): if it is bad, the reader cannot find the next case, so the error is
+        fatal."""
+        try:
+            return self.integer(what, low, high)
+        except InputError as exc:
+            raise exc.as_fatal() from None
 
     def rest_of_line(self) -> Token | None:
         """What is left of the current line after the last token (None if nothing)."""
@@ -112,7 +121,7 @@ class Reader:
             self.next_line()
         if self.row >= len(self.lines):
             raise InputError(f"input ended where {what} was expected",
-                             line=max(len(self.lines), 1))
+                             line=max(len(self.lines), 1), fatal=True)
         text = self.lines[self.row].strip()
         lead = len(self.lines[self.row]) - len(self.lines[self.row].lstrip())
         tok = Token(text, self.row + 1, lead + 1)

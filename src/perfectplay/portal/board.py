@@ -1,0 +1,89 @@
+"""A Portal board: cells, walls, the two portals, and the graph they sit on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..grid import Grid, cell_name, neighbour_table, parse_grid, table_from_edges
+
+EMPTY, WALL, PORTAL = ".", "#", "O"
+ALLOWED = EMPTY + WALL + PORTAL
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of Closing the Portal on any graph.
+
+    ``nb`` is the neighbour table (see :mod:`perfectplay.grid`), ``empty`` a boolean array of
+    empty cells, ``portals`` the two portal cells. ``grid`` is kept for drawing when the
+    board came from a grid; ``kind`` names the lattice ("square", "king", "hex", "graph").
+    """
+
+    nb: np.ndarray
+    empty: np.ndarray
+    portals: tuple[int, int]
+    kind: str = "square"
+    grid: Grid | None = None
+
+    @property
+    def open(self) -> np.ndarray:
+        """Cells a path may use: empty cells and the portals."""
+        o = self.empty.copy()
+        o[list(self.portals)] = True
+        return o
+
+    def name(self, i: int) -> str:
+        if self.grid is None:
+            return f"node {i}"
+        return cell_name(*self.grid.coords(i))
+
+    def with_walls(self, cells: list[int]) -> Board:
+        e = self.empty.copy()
+        e[cells] = False
+        grid = None
+        if self.grid is not None:
+            grid = self.grid.with_cells({self.grid.coords(c): WALL for c in cells})
+        return Board(self.nb, e, self.portals, self.kind, grid)
+
+
+def board_from_grid(grid: Grid, kind: str = "square", allow_adjacent: bool = False) -> Board:
+    """Check a grid of ``.``, ``#``, ``O`` (two portals) and build its board."""
+    portals = grid.find(PORTAL)
+    if len(portals) != 2:
+        where = ", ".join(cell_name(r, c) for r, c in portals[:5])
+        raise InputError(f"expected exactly two portals 'O', found {len(portals)}"
+                         + (f" ({where})" if where else ""))
+    nb = neighbour_table(grid.rows, grid.cols, kind)
+    a, b = (grid.index(r, c) for r, c in portals)
+    if not allow_adjacent and b in nb[a]:
+        raise InputError(f"the portals at {cell_name(*portals[0])} and "
+                         f"{cell_name(*portals[1])} are adjacent, which the rules forbid")
+    return Board(nb, grid.mask(EMPTY), (a, b), kind, grid)
+
+
+def parse_board(text: str, kind: str = "square") -> Board:
+    """A board from text: the grid alone or with its ``R C`` line first."""
+    return board_from_grid(parse_grid(text, ALLOWED), kind)
+
+
+def board_from_edges(n: int, edges: list[tuple[int, int]], portals: tuple[int, int],
+                     walls: list[int] = ()) -> Board:  # type: ignore[assignment]
+    """A board on any graph: nodes 0..n-1, undirected ``edges``, two portal nodes and
+    optionally nodes that start as walls.
+
+    >>> b = board_from_edges(4, [(0, 1), (1, 2), (2, 3), (0, 3)], (0, 2))
+    >>> int(b.empty.sum())
+    2
+    """
+    a, b = portals
+    if a == b or not (0 <= a < n and 0 <= b < n):
+        raise InputError(f"portals must be two different nodes in 0..{n - 1}, got {portals}")
+    nb = table_from_edges(n, edges)
+    empty = np.ones(n, dtype=bool)
+    empty[[a, b]] = False
+    for w in walls:
+        empty[w] = False
+    return Board(nb, empty, (a, b), "graph", None)

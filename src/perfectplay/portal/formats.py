@@ -1,0 +1,54 @@
+"""Closing the Portal's text: the DevC judge format and the board drawing."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..grid import read_grid_case
+from ..judge_io import JudgeResult, run_cases
+from ..textio import Reader
+from .board import ALLOWED, WALL, Board, board_from_grid
+from .solver import SafeMoves, solve
+
+MAX_SIDE = 100  # the judge's limit; larger boards go through `perfectplay portal`
+
+
+def judge_devc_portal(text: str) -> JudgeResult:
+    """DevC Clash of Code 2020: T, then per case ``R C`` and R rows -> ``Alif``/``Bella``."""
+    r = Reader(text)
+    res = JudgeResult()
+    try:
+        t = r.integer("the number of cases T", low=0)
+    except InputError as exc:
+        res.errors.append(exc)
+        return res
+
+    def case(_k: int) -> str:
+        grid = read_grid_case(r, ALLOWED, MAX_SIDE)
+        return solve(board_from_grid(grid)).winner
+
+    return run_cases(t, case, res)
+
+
+def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
+    """The board with cut cells as ``X``, safe cells on the path as ``*``, other safe cells
+    ``.``; walls ``#`` and portals ``O``. With ``style``, rich markup colours them."""
+    if board.grid is None:
+        return ""
+    marks = {c: "*" for c in moves.path[1:-1]}
+    marks.update({c: "X" for c in moves.cut})
+    colours = {"X": "bold red", "*": "green", "O": "bold cyan", WALL: "dim"}
+    lines = []
+    g = board.grid
+    for r, row in enumerate(g.lines()):
+        out = []
+        for c, ch in enumerate(row):
+            mark = marks.get(g.index(r, c), ch)
+            out.append(f"[{colours[mark]}]{mark}[/]" if style and mark in colours else mark)
+        lines.append("".join(out))
+    return "\n".join(lines)
+
+
+JUDGES = {
+    "devc-portal": ("DevC Clash of Code 2020 Closing the Portal: Alif or Bella",
+                    judge_devc_portal),
+}
