@@ -60,8 +60,8 @@ def main() -> None:
         t_solve = timed(lambda b=board: solve(b))
         t_safe = timed(lambda b=board: safe_moves(b))
         n_path = solve(board).path_cells
-        print(f"{args.side}x{args.side} walls {walls:4.0%} {n_path:6d} {t_bfs:9.3f}s {t_solve:7.3f}s "
-              f"{t_solve / t_bfs:5.1f}x {t_safe:9.3f}s {t_safe / t_bfs:5.1f}x")
+        print(f"{args.side}x{args.side} walls {walls:4.0%} {n_path:6d} {t_bfs:9.3f}s "
+              f"{t_solve:7.3f}s {t_solve / t_bfs:5.1f}x {t_safe:9.3f}s {t_safe / t_bfs:5.1f}x")
     # exhaustive search on 4 x 5 boards: the engine (the oracle) and the Grundy kernel
     prng = random.Random(5)
     positions, t_engine, t_grundy, boards = 0, 0.0, 0.0, 0
