@@ -319,6 +319,37 @@ def portal(board_file: str, kind: str, as_json: bool) -> None:
         con.print(p.draw(board, moves, style=True))
 
 
+# -- the rock --------------------------------------------------------------------------------
+@main.command()
+@click.argument("maze_file", metavar="MAZE")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON with every cell's data.")
+@click.option("--no-map", is_flag=True, help="Leave out the value map (large mazes).")
+def rock(maze_file: str, as_json: bool, no_map: bool) -> None:
+    """The Rock (UVa 10381): the steps a walker can guarantee when a rock may block once.
+
+    MAZE is a file with the grid ('#' wall, '.' free, 'E' entrance, 'X' exit), with or
+    without the judge's "R C" first line; '-' reads stdin. The map shows each cell's
+    guaranteed steps, the route in green and the rock's block as R.
+
+    \b
+    Example:
+      perfectplay rock examples/rock_sample.txt
+    """
+    from . import rock as rk
+
+    maze = rk.parse_maze(_read_text(maze_file))
+    sol = rk.solve(maze)
+    if as_json:
+        _echo_json(sol.to_json())
+        return
+    con = _console()
+    con.print(f"[bold]{'infinite' if sol.value is None else sol.value}[/]")
+    con.print(rk.explain(sol))
+    if not no_map:
+        con.print()
+        con.print(rk.draw(sol, style=True))
+
+
 def run() -> None:  # pragma: no cover - console entry point alias
     main()
 

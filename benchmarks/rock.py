@@ -1,0 +1,88 @@
+"""The Rock at scale: solve beside one plain BFS over the same grid (same process), the
+corridor-and-room family with and without chain sharing, and the seed's algorithm at 60x60.
+
+    python benchmarks/rock.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from perfectplay.grid import Grid, bfs
+from perfectplay.rock import maze_from_grid, seed_values, solve
+from perfectplay.rock.families import corridor_room
+
+
+def random_maze(rng: np.random.Generator, side: int, walls: float):
+    """Random walls; X at the centre (inside the big component) and E on the cell with the
+    largest finite value, so the whole grid takes part and the answer is a real number."""
+    cells = np.where(rng.random((side, side)) < walls, ord("#"), ord(".")).astype(np.uint32)
+    centre = (side // 2) * side + side // 2
+    cells.flat[centre] = ord("X")
+    cells.flat[centre + 1] = ord("E")  # a placeholder to make the maze valid
+    f = solve(maze_from_grid(Grid(cells.copy()))).f
+    cells.flat[centre + 1] = ord(".")
+    cells.flat[int(np.argmax(f))] = ord("E")
+    return maze_from_grid(Grid(cells))
+
+
+def best_of(fn, repeat: int = 3) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="smaller sizes")
+    args = ap.parse_args()
+    rng = np.random.default_rng(3)
+    solve(random_maze(rng, 10, 0.2))  # load the compiled kernels
+    side = 300 if args.quick else 1000
+    print("random grids: solve vs one plain BFS over the same grid")
+    cases = [(side, 0.0), (side, 0.2), (side, 0.35), (2 * side, 0.0)]
+    for s, walls in cases:
+        m = random_maze(rng, s, walls)
+        t_bfs = best_of(lambda m=m: bfs(m.nb, m.open, m.exit))
+        t_solve = best_of(lambda m=m: solve(m))
+        sol = solve(m)
+        n = int(m.open.sum())
+        print(f"  {s}x{s} walls {walls:4.0%}: {n:>9,} cells  BFS {t_bfs:6.3f}s  solve "
+              f"{t_solve:6.3f}s  ratio {t_solve / t_bfs:5.1f}x  pops/cell "
+              f"{sol.pops / n:5.2f}  value {sol.value}")
+    print("corridor-and-room family (room s x s behind a short and a long corridor)")
+    sizes = [25, 50, 100] if args.quick else [50, 100, 200, 400]
+    rows = []
+    for s in sizes:
+        m = corridor_room(s)
+        n = int(m.open.sum())
+        t_chain = best_of(lambda m=m: solve(m), 1)
+        t_plain = best_of(lambda m=m: solve(m, chains=False), 1)
+        p_chain, p_plain = solve(m).pops, solve(m, chains=False).pops
+        rows.append((n, t_chain, t_plain, p_chain, p_plain))
+        print(f"  s={s:4d}: {n:>7,} cells  with chains {t_chain:7.3f}s ({p_chain / n:6.2f} pops"
+              f"/cell)  plain search {t_plain:7.3f}s ({p_plain / n:7.2f} pops/cell)")
+    (n0, _, _, pc0, pp0), (n1, _, _, pc1, pp1) = rows[0], rows[-1]
+    grow = math.log(n1 / n0)
+    print(f"  growth exponent of pops in n: with chains {math.log(pc1 / pc0) / grow:.2f}, "
+          f"plain {math.log(pp1 / pp0) / grow:.2f}")
+    print("the seed's algorithm (BFS per blocked cell + sweeps, plain Python) at 60x60")
+    m = random_maze(rng, 60, 0.2)
+    t = time.perf_counter()
+    seed = seed_values(m)[m.entrance]
+    t_seed = time.perf_counter() - t
+    t_fast = best_of(lambda: solve(m), 5)
+    assert seed == (math.inf if solve(m).value is None else solve(m).value)
+    print(f"  seed {t_seed:.2f}s  perfectplay {t_fast * 1000:.2f} ms  speed-up "
+          f"{t_seed / t_fast:,.0f}x (value {seed})")
+
+
+if __name__ == "__main__":
+    main()

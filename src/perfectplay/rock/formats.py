@@ -1,0 +1,105 @@
+"""The Rock's text: the UVa 10381 judge format, the value map and the explanation."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..grid import read_grid_case
+from ..judge_io import JudgeResult, run_cases
+from ..textio import Reader
+from .maze import ALLOWED, WALL, maze_from_grid
+from .solver import RockSolution, solve
+
+MAX_SIDE = 5000
+
+
+def judge_uva10381(text: str) -> JudgeResult:
+    """UVa 10381: T, then per case ``R C`` and R rows -> the guaranteed steps, one a line.
+
+    A case where one block cuts E off from X prints -1, with the cell on stderr.
+    """
+    r = Reader(text)
+    res = JudgeResult()
+    try:
+        t = r.header("the number of cases T", low=0)
+    except InputError as exc:
+        res.errors.append(exc)
+        return res
+
+    def case(k: int) -> str:
+        maze = maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE))
+        sol = solve(maze)
+        if sol.value is None:
+            res.notes.append(f"perfectplay: note: case {k}: {infinite_reason(sol)}; "
+                             "printed -1")
+            return "-1"
+        return str(sol.value)
+
+    return run_cases(t, case, res)
+
+
+def infinite_reason(sol: RockSolution) -> str:
+    m = sol.maze
+    cut = sol.cut_cell()
+    if cut is None:
+        return "walls alone separate E from X: the walker can never arrive"
+    return f"the rock cuts E off from X by blocking {m.name(cut)}"
+
+
+def explain(sol: RockSolution) -> str:
+    """Words a learner can follow: the answer, the plain distance, where the rock strikes."""
+    m = sol.maze
+    if sol.value is None:
+        return f"The walker cannot be sure to arrive: {infinite_reason(sol)}."
+    d = int(sol.d[m.entrance])
+    route, at, blocked = sol.route()
+    lines = [f"The walker can guarantee to reach the exit in {sol.value} steps "
+             f"(the shortest path is {d})."]
+    if blocked is None and sol.value == d:
+        lines.append("No single block can lengthen the walk: wherever the rock strikes, an "
+                     "equally short way on remains.")
+    elif blocked is None:
+        lines.append(f"The shortest path is too exposed: on it the rock could force more. "
+                     f"The walker takes a longer route of {sol.value} steps on which every "
+                     f"cell has a spare way onward, so the rock never gains by blocking.")
+    else:
+        lines.append(f"Perfect play: the walker walks {at} steps to {m.name(route[at])}; "
+                     f"there the rock blocks {m.name(blocked)}, its only shortest way on, "
+                     f"and the walker needs {sol.value - at} more steps around it.")
+        lines.append("The walker's route avoids cells where the rock's threat would cost "
+                     "more, even when that route is longer than the shortest path.")
+    return "\n".join(lines)
+
+
+def draw(sol: RockSolution, style: bool = False, width: int | None = None) -> str:
+    """The maze with each cell's guaranteed steps f, the route (bold) and the block (R).
+
+    Cells are printed as numbers padded to one width; walls as '#'; unreachable '∞'.
+    """
+    m = sol.maze
+    route, _, blocked = sol.route()
+    on_route = set(route)
+    w = width or max(2, len(str(int(sol.f.max()))) if sol.f.size else 2)
+    out = []
+    for r in range(m.rows):
+        cells = []
+        for c in range(m.cols):
+            i = m.grid.index(r, c)
+            ch = chr(m.grid.cells[r, c])
+            if ch == WALL:
+                text, colour = "#" * w, "dim"
+            elif i == blocked:
+                text, colour = "R".rjust(w), "bold red"
+            elif sol.f[i] < 0:
+                text, colour = "∞".rjust(w), "red"
+            else:
+                text = ("E" if ch == "E" else "X" if ch == "X" else str(int(sol.f[i])))
+                text = text.rjust(w)
+                colour = "bold green" if i in on_route else ""
+            cells.append(f"[{colour}]{text}[/]" if style and colour else text)
+        out.append(" ".join(cells))
+    return "\n".join(out)
+
+
+JUDGES = {
+    "uva10381": ("UVa 10381 The Rock: steps the walker can guarantee", judge_uva10381),
+}

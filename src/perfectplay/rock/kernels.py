@@ -1,0 +1,410 @@
+"""numba kernels of the fast Rock solver. Plain arrays in and out; each runs as Python under
+``NUMBA_DISABLE_JIT=1``. Notation (ALGORITHMS.md): d = BFS distance to the exit X; a parent
+of u is a neighbour w with d(w) = d(u) - 1; T(u) the rock's best immediate threat at u."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def bfs_tree(nb, open_, exit_):
+    """BFS from X with the parent count folded in (when u is popped, every cell nearer to X
+    is already labelled). Returns d (-1 = unreachable), the cells in BFS order, ``tree[u]``
+    the first parent (a BFS tree rooted at X) and ``unique[u]`` the parent when u has
+    exactly one, else -1. One pass, O(n k)."""
+    n = nb.shape[0]
+    dist = np.full(n, -1, np.int32)
+    order = np.empty(n, np.int32)
+    tree = np.full(n, -1, np.int32)
+    unique = np.full(n, -1, np.int32)
+    dist[exit_] = 0
+    order[0] = exit_
+    head, tail = 0, 1
+    while head < tail:
+        u = order[head]
+        head += 1
+        count = 0
+        for t in range(nb.shape[1]):
+            w = nb[u, t]
+            if w < 0 or not open_[w]:
+                continue
+            if dist[w] < 0:
+                dist[w] = dist[u] + 1
+                order[tail] = w
+                tail += 1
+            elif dist[w] == dist[u] - 1:
+                if count == 0:
+                    tree[u] = w
+                count += 1
+        if count == 1:
+            unique[u] = tree[u]
+    return dist, order[:tail], tree, unique
+
+
+@njit(cache=True)
+def euler_intervals(tree, order):
+    """Preorder numbers ``tin`` and subtree ends ``tout`` of the BFS tree, without recursion:
+    subtree sizes by reverse BFS order, then each child numbered after its elder siblings.
+    x lies in the subtree of p exactly when tin[p] <= tin[x] <= tout[p]. O(n)."""
+    n = tree.size
+    size = np.zeros(n, np.int32)
+    for idx in range(order.size - 1, -1, -1):
+        u = order[idx]
+        size[u] += 1
+        if tree[u] >= 0:
+            size[tree[u]] += size[u]
+    tin = np.full(n, -1, np.int32)
+    nxt = np.zeros(n, np.int32)  # next free preorder number among u's children
+    root = order[0]
+    tin[root] = 0
+    nxt[root] = 1
+    for idx in range(1, order.size):
+        u = order[idx]
+        p = tree[u]
+        tin[u] = nxt[p]
+        nxt[p] += size[u]
+        nxt[u] = tin[u] + 1
+    tout = tin + size - 1
+    return tin, tout
+
+
+@njit(cache=True)
+def lowpoints(nb, open_, root):
+    """Iterative DFS from ``root`` over open cells: discovery times, the last discovery time
+    in each DFS subtree, low-points and DFS parents (Hopcroft–Tarjan 1973). O(n k)."""
+    n = nb.shape[0]
+    k = nb.shape[1]
+    disc = np.full(n, -1, np.int32)
+    fin = np.full(n, -1, np.int32)
+    low = np.full(n, -1, np.int32)
+    dpar = np.full(n, -1, np.int32)
+    stack = np.empty(n, np.int32)
+    edge = np.zeros(n, np.int8)
+    time = 0
+    disc[root] = low[root] = time
+    time += 1
+    stack[0] = root
+    top = 1
+    while top > 0:
+        u = stack[top - 1]
+        if edge[u] < k:
+            w = nb[u, edge[u]]
+            edge[u] += 1
+            if w < 0 or not open_[w]:
+                continue
+            if disc[w] < 0:
+                disc[w] = low[w] = time
+                time += 1
+                dpar[w] = u
+                stack[top] = w
+                top += 1
+            elif w != dpar[u] and disc[w] < low[u]:
+                low[u] = disc[w]
+        else:
+            top -= 1
+            fin[u] = time - 1
+            p = dpar[u]
+            if p >= 0 and low[u] < low[p]:
+                low[p] = low[u]
+    return disc, fin, low, dpar
+
+
+@njit(cache=True)
+def separates(nb, disc, fin, low, dpar, p, u):
+    """Does removing cell p cut cell u off from the DFS root? u must be a neighbour of p
+    (so it is p's DFS ancestor or descendant). O(k)."""
+    if disc[u] < disc[p]:
+        return False  # u is an ancestor of p: it reaches the root above p
+    for t in range(nb.shape[1]):
+        c = nb[p, t]
+        if c >= 0 and dpar[c] == p and disc[c] <= disc[u] <= fin[c]:
+            return low[c] >= disc[p]
+    return False
+
+
+MIN_CHAIN = 3  # chains shorter than this are searched cell by cell
+
+
+@njit(cache=True)
+def open_degree(nb, u):
+    deg = 0
+    for t in range(nb.shape[1]):
+        if nb[u, t] >= 0:
+            deg += 1
+    return deg
+
+
+@njit(cache=True)
+def is_link(nb, exit_, u):
+    """A chain cell: exactly two open neighbours, and not the exit."""
+    return u != exit_ and open_degree(nb, u) == 2
+
+
+@njit(cache=True)
+def build_chain(nb, exit_, s, c, cid, pos, length, ends, outside):
+    """Label the maximal run of chain cells through ``s`` as chain ``c``: each cell's
+    position, the run's two end cells and the cell beyond each end (``outside``, -1 for a
+    closed loop). ``nb`` must list open neighbours only. O(run length * k).
+
+    A walker inside a chain has no choice but to follow it, which the detour search uses.
+    """
+    k = nb.shape[1]
+    # walk to one end
+    prev = -1
+    u = s
+    closed = False
+    while True:
+        nxt = -1
+        for t in range(k):
+            w = nb[u, t]
+            if w >= 0 and w != prev:
+                nxt = w
+                break
+        if nxt < 0 or not is_link(nb, exit_, nxt):
+            break
+        prev = u
+        u = nxt
+        if u == s:
+            closed = True
+            break
+    first = u
+    before = -1
+    for t in range(k):
+        w = nb[u, t]
+        if w >= 0 and not is_link(nb, exit_, w):
+            before = w
+            break
+    # walk to the other end, numbering
+    prev = before
+    m = 0
+    after = -1
+    while True:
+        cid[u] = c
+        pos[u] = m
+        m += 1
+        nxt = -1
+        for t in range(k):
+            w = nb[u, t]
+            if w >= 0 and w != prev and not (m == 1 and closed and w == before):
+                nxt = w
+                break
+        if nxt < 0 or not is_link(nb, exit_, nxt) or cid[nxt] == c:
+            after = nxt
+            break
+        prev = u
+        u = nxt
+    length[c] = m
+    ends[c, 0] = first
+    ends[c, 1] = u
+    if closed or (after >= 0 and cid[after] == c):
+        outside[c, 0] = -1
+        outside[c, 1] = -1
+    else:
+        outside[c, 0] = before
+        outside[c, 1] = after
+
+
+@njit(cache=True)
+def detour(nb, dist, tin, tout, start, p, banned, budget, key, stamp, closed,
+           buckets, sizes, sid):
+    """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
+    every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
+    open neighbours only (walls removed).
+
+    A* with heuristic d (consistent: neighbours differ by at most 1): a step x -> w costs
+    1 + d(w) - d(x) in {0, 1, 2}, so three rotating buckets replace the heap, and the first
+    popped cell outside p's subtree ends the search. Returns (distance, pops); distance -1
+    when X is unreachable, -2 when ``budget`` (> 0) pops ran out.
+    """
+    k = nb.shape[1]
+    sizes[:] = 0
+    cur = 0
+    stamp[start] = sid
+    key[start] = 0
+    buckets[0, 0] = start
+    sizes[0] = 1
+    used = 0
+    while True:
+        b = cur % 3
+        if sizes[b] == 0:
+            if sizes[0] + sizes[1] + sizes[2] == 0:
+                return -1, used
+            cur += 1
+            continue
+        sizes[b] -= 1
+        x = buckets[b, sizes[b]]
+        if closed[x] == sid or key[x] != cur:
+            continue
+        closed[x] = sid
+        used += 1
+        if tin[x] < tin[p] or tin[x] > tout[p]:
+            return dist[start] + cur, used
+        if budget > 0 and used >= budget:
+            return -2, used
+        for t in range(k):
+            w = nb[x, t]
+            if w < 0 or w == p or w == banned:
+                continue
+            nk = cur + 1 + dist[w] - dist[x]
+            if nk == cur and (tin[w] < tin[p] or tin[w] > tout[p]):
+                # a free step out of p's subtree: no open cell has a smaller key, so w would
+                # be popped next with this key anyway
+                return dist[start] + cur, used
+            if stamp[w] != sid or nk < key[w]:
+                stamp[w] = sid
+                key[w] = nk
+                bw = nk % 3
+                buckets[bw, sizes[bw]] = w
+                sizes[bw] += 1
+
+
+@njit(cache=True)
+def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, budget,
+            use_chains):
+    """T(u) for every reached cell (-1 = infinite), and the detour searches' total pops.
+
+    T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
+    - infinite when p separates u from X (low-points; no search);
+    - if u lies in a chain (cells with two neighbours), the walk from u away from p is
+      forced to the chain's far end e, m steps on, so T(u) = m + dist(e -> X avoiding p and
+      the chain). When p is itself a chain cell that distance does not depend on which one
+      (the cells behind p are a dead end), so each chain end is searched once and shared by
+      the whole chain: a room behind a 1-wide corridor costs one search, not one per
+      corridor cell. (When p is the cell beyond the chain's end, blocking it may cut other
+      routes too, so that cell gets a search of its own.);
+    - otherwise :func:`detour` from u.
+    ``budget`` > 0 caps one search's pops; an exhausted search leaves T(u) = -2 for the
+    caller. ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random mazes; O(n h) in the worst case (ALGORITHMS.md).
+    """
+    n = nb.shape[0]
+    T = dist.copy()
+    d32 = dist
+    tin32 = tin
+    tout32 = tout
+    key = np.zeros(n, np.int32)
+    stamp = np.full(n, -1, np.int32)
+    closed = np.full(n, -1, np.int32)
+    buckets = np.empty((3, n), np.int32)
+    sizes = np.zeros(3, np.int64)
+    # chains are labelled on first use; arrays sized for the worst case, filled lazily
+    cid = np.full(n, -1, np.int32)
+    pos = np.empty(n, np.int32)
+    length = np.empty(n, np.int64)
+    ends = np.empty((n, 2), np.int64)
+    outside = np.empty((n, 2), np.int64)
+    memo = np.empty((n, 2), np.int64)
+    chains_made = 0
+    pops = 0
+    sid = 0
+    for u in range(n):
+        p = unique[u]
+        if p < 0 or p == exit_:
+            continue
+        if separates(nb, disc, fin, low, dpar, p, u):
+            T[u] = -1
+            continue
+        c = -1
+        if use_chains and is_link(nb, exit_, u):
+            if cid[u] < 0:
+                build_chain(nb, exit_, u, chains_made, cid, pos, length, ends, outside)
+                memo[chains_made, 0] = -3
+                memo[chains_made, 1] = -3
+                chains_made += 1
+            c = cid[u]
+        side = -1
+        # short chains gain nothing from sharing: search from u directly
+        if c >= 0 and length[c] >= MIN_CHAIN and outside[c, 0] >= 0:
+            if (cid[p] == c and pos[p] < pos[u]) or (pos[u] == 0 and outside[c, 0] == p):
+                side = 1  # p is toward end 0: the walk goes to end 1
+            else:
+                side = 0
+        if side < 0:
+            sid += 1
+            T[u], used = detour(nb, d32, tin32, tout32, u, p, -1, budget, key, stamp,
+                                closed, buckets, sizes, sid)
+            pops += used
+            continue
+        e = outside[c, side]
+        m = length[c] - pos[u] if side == 1 else pos[u] + 1
+        if e == exit_:
+            T[u] = m
+            continue
+        if cid[p] != c:
+            # p is the cell beyond the chain's end, not a chain cell: blocking it may also
+            # cut routes from e, so this one search is not shared with the chain
+            sid += 1
+            found, used = detour(nb, d32, tin32, tout32, e, p, ends[c, side], budget,
+                                 key, stamp, closed, buckets, sizes, sid)
+            pops += used
+            T[u] = found if found < 0 else m + found
+            continue
+        if memo[c, side] == -3 or memo[c, side] == -2:
+            sid += 1
+            memo[c, side], used = detour(nb, d32, tin32, tout32, e, p, ends[c, side],
+                                         budget, key, stamp, closed, buckets, sizes, sid)
+            pops += used
+        if memo[c, side] < 0:
+            T[u] = memo[c, side]
+        else:
+            T[u] = m + memo[c, side]
+    return T, pops
+
+
+@njit(cache=True)
+def label_setting(nb, T, exit_):
+    """f(u) = max(T(u), 1 + min_v f(v)), f(X) = 0, for every cell (-1 = infinite).
+
+    Knuth's generalisation of Dijkstra: the right side is a superior function, so cells can
+    be fixed in increasing f. A cell's min is given by the first neighbour fixed, so each
+    cell is queued once, with its final value: either the next level (val + 1, a FIFO list)
+    or its own T(u) > val + 1 (a bucket per T value). O(n k + max T).
+    Returns f and each cell's best next step (-1 at X or when infinite).
+    """
+    n = nb.shape[0]
+    k = nb.shape[1]
+    top = 0
+    for u in range(n):
+        if T[u] > top:
+            top = T[u]
+    head = np.full(top + 2, -1, np.int32)  # cells waiting for f = their T
+    link = np.full(n, -1, np.int32)
+    f = np.full(n, -1, np.int32)
+    step = np.full(n, -1, np.int32)
+    level = np.empty(n, np.int32)  # cells with f = val (FIFO), then val + 1
+    nxt = np.empty(n, np.int32)
+    f[exit_] = 0
+    level[0] = exit_
+    size = 1
+    waiting = 0  # cells in T buckets above the current value
+    val = 0
+    while size > 0 or waiting > 0:
+        if val <= top:
+            while head[val] >= 0:
+                v = head[val]
+                head[val] = link[v]
+                level[size] = v
+                size += 1
+                waiting -= 1
+        nsize = 0
+        for idx in range(size):
+            v = level[idx]
+            for t in range(k):
+                u = nb[v, t]
+                if u < 0 or f[u] >= 0 or T[u] < 0 or u == exit_:
+                    continue
+                step[u] = v
+                if T[u] > val + 1:
+                    f[u] = T[u]
+                    link[u] = head[T[u]]
+                    head[T[u]] = u
+                    waiting += 1
+                else:
+                    f[u] = val + 1
+                    nxt[nsize] = u
+                    nsize += 1
+        level, nxt = nxt, level
+        size = nsize
+        val += 1
+    return f, step

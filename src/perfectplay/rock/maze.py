@@ -1,0 +1,59 @@
+"""A Rock maze: the grid, its walkable cells, the entrance E and the exit X."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from ..grid import Grid, cell_name, neighbour_table, parse_grid
+
+WALL, FREE, ENTRANCE, EXIT = "#", ".", "E", "X"
+ALLOWED = WALL + FREE + ENTRANCE + EXIT
+
+
+@dataclass(frozen=True)
+class Maze:
+    """``nb`` the 4-neighbour table with walls left out (a wall is never a neighbour), ``open``
+    the walkable cells (everything but walls), ``entrance``/``exit`` flat indices."""
+
+    grid: Grid
+    nb: np.ndarray
+    open: np.ndarray
+    entrance: int
+    exit: int
+
+    def name(self, i: int) -> str:
+        """Cell name and position, e.g. 'c4 (row 4, column 3)'."""
+        r, c = self.grid.coords(i)
+        return f"{cell_name(r, c)} (row {r + 1}, column {c + 1})"
+
+    @property
+    def rows(self) -> int:
+        return self.grid.rows
+
+    @property
+    def cols(self) -> int:
+        return self.grid.cols
+
+
+def maze_from_grid(grid: Grid) -> Maze:
+    """Check that a grid has exactly one E and one X and build its maze."""
+    for ch, what in ((ENTRANCE, "entrance"), (EXIT, "exit")):
+        found = grid.find(ch)
+        if len(found) != 1:
+            where = ", ".join(cell_name(r, c) for r, c in found[:5])
+            raise InputError(f"expected exactly one {what} '{ch}', found {len(found)}"
+                             + (f" ({where})" if where else ""))
+    (er, ec), (xr, xc) = grid.find(ENTRANCE)[0], grid.find(EXIT)[0]
+    open_ = ~grid.mask(WALL)
+    nb = neighbour_table(grid.rows, grid.cols)
+    on_board = nb >= 0
+    nb[on_board & ~open_[np.where(on_board, nb, 0)]] = -1  # walls are nobody's neighbour
+    return Maze(grid, nb, open_, grid.index(er, ec), grid.index(xr, xc))
+
+
+def parse_maze(text: str) -> Maze:
+    """A maze from text: the rows alone, or ``R C`` first."""
+    return maze_from_grid(parse_grid(text, ALLOWED))

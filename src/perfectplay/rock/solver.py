@@ -1,0 +1,132 @@
+"""The fast exact solver for The Rock (UVa 10381).
+
+1. d = BFS distance to the exit X over walkable cells.
+2. Unique-parent lemma: only a cell u with exactly one parent p != X can be hurt by a block
+   next to it, and only by blocking p; then the threat is T(u) = dist(u -> X in G - p),
+   else T(u) = d(u).
+3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise an exact
+   vertex-failure detour search (:func:`perfectplay.rock.kernels.threats`).
+4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
+
+The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; the
+detour search is O(n h) on adversarial mazes (a room behind a short and a long corridor),
+see the README's algorithm notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..grid import bfs, path_from
+from . import kernels
+from .maze import Maze
+
+INFINITE = -1
+
+
+@dataclass(frozen=True)
+class RockSolution:
+    """Every cell's values (flat arrays, -1 = unreachable / infinite) and the answer."""
+
+    maze: Maze
+    f: np.ndarray  # the walker's guaranteed steps with the rock unspent
+    d: np.ndarray  # plain distance to X
+    T: np.ndarray  # the rock's best immediate threat (what blocking now forces)
+    block: np.ndarray  # the cell the rock would block next to u, -1 if none helps
+    step: np.ndarray  # the walker's optimal next cell while the rock is unspent
+    pops: int  # cells popped by the detour searches (a measure of work)
+
+    @property
+    def value(self) -> int | None:
+        """Steps the walker can guarantee from E; None when the rock can cut E off."""
+        v = int(self.f[self.maze.entrance])
+        return None if v < 0 else v
+
+    def route(self) -> tuple[list[int], int | None, int | None]:
+        """The walker's route from E under perfect play of both: (cells from E to X, the
+        index in the route where the rock blocks, the blocked cell). When the rock never
+        needs to block, the last two are None. Empty route when the value is infinite."""
+        m = self.maze
+        if self.value is None:
+            return [], None, None
+        u = m.entrance
+        route = [u]
+        while u != m.exit:
+            if self.block[u] >= 0 and self.T[u] >= self.f[u] and self.T[u] > self.d[u]:
+                p = int(self.block[u])
+                open_ = m.open.copy()
+                open_[p] = False
+                dist = bfs(m.nb, open_, m.exit)
+                detour = path_from(dist, m.nb, open_, u)[::-1]
+                return route + detour[1:], len(route) - 1, p
+            u = int(self.step[u])
+            route.append(u)
+        return route, None, None
+
+    def cut_cell(self) -> int | None:
+        """When f(E) is infinite: the cell whose block cuts E off from X (None if walls
+        alone separate them, or if E is not cut off)."""
+        m = self.maze
+        if self.value is not None or self.d[m.entrance] < 0:
+            return None
+        disc, fin, low, dpar = kernels.lowpoints(m.nb, m.open, m.exit)
+        path = path_from(self.d, m.nb, m.open, m.entrance)  # X .. E
+        for c in path[::-1][1:-1]:
+            # c separates E from X when E lies below a DFS child of c with low >= disc[c]
+            if _separates_far(m.nb, disc, fin, low, dpar, c, m.entrance):
+                return int(c)
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.maze
+        route, at, blocked = self.route()
+
+        def grid(a: np.ndarray) -> list[list[int | None]]:
+            return [[None if x < 0 or not m.open[r * m.cols + c] else int(x)
+                     for c, x in enumerate(row)]
+                    for r, row in enumerate(a.reshape(m.rows, m.cols).tolist())]
+
+        cut = self.cut_cell()
+        return {
+            "value": self.value,
+            "rows": m.rows, "cols": m.cols,
+            "entrance": m.grid.coords(m.entrance), "exit": m.grid.coords(m.exit),
+            "route": [m.grid.coords(c) for c in route],
+            "block_at_step": at,
+            "blocked_cell": None if blocked is None else m.grid.coords(blocked),
+            "cut_cell": None if cut is None else m.grid.coords(cut),
+            "f": grid(self.f), "d": grid(self.d), "T": grid(self.T),
+        }
+
+
+def _separates_far(nb: np.ndarray, disc: np.ndarray, fin: np.ndarray, low: np.ndarray,
+                   dpar: np.ndarray, c: int, u: int) -> bool:
+    """Does removing c cut u (any cell, not only a neighbour) off from the DFS root?"""
+    if not (disc[c] <= disc[u] <= fin[c]) or c == u:
+        return False
+    for w in nb[c]:
+        if w >= 0 and dpar[w] == c and disc[w] <= disc[u] <= fin[w]:
+            return bool(low[w] >= disc[c])
+    return False
+
+
+def solve(maze: Maze, chains: bool = True) -> RockSolution:
+    """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
+    sharing of the detour search (slower on corridors; for comparison only).
+
+    >>> from perfectplay.rock.maze import parse_maze
+    >>> solve(parse_maze("..X.\\n.##.\\n.E..")).value
+    11
+    """
+    nb, open_, x = maze.nb, maze.open, maze.exit
+    d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
+    tin, tout = kernels.euler_intervals(tree, order)
+    disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
+    T, pops = kernels.threats(nb, open_, d, unique, tin, tout, disc, fin, low, dpar, x,
+                              0, chains)
+    f, step = kernels.label_setting(nb, T, x)
+    block = np.where((unique >= 0) & (unique != x), unique, -1)
+    return RockSolution(maze, f, d, T, block, step, int(pops))

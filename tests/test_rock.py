@@ -1,0 +1,145 @@
+"""The Rock: fast solver = engine's label setting = the seed's recurrence, everywhere."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from perfectplay import InputError, solve
+from perfectplay.grid import Grid
+from perfectplay.rock import RockGame, judge_uva10381, maze_from_grid, parse_maze, seed_values
+from perfectplay.rock import solve as rock_solve
+
+KNOWN = [
+    ("..X.....\n........\n##.##...\n........\n##.##...\n##.##...\n........\n..E.....", 15),
+    ("..X.\n.##.\n.E..", 11),
+    ("X..#.#............\n.#.....##..#....#.\n..#..#.#..#.#..#..\n.#.##.##.#...##...\n"
+     ".....E............", 33),
+    ("E.........\n" + "..........\n" * 8 + ".........X", 18),
+]
+
+
+def random_maze(rng, rows, cols, wall_rate):
+    cells = [["#" if rng.random() < wall_rate else "." for _ in range(cols)]
+             for _ in range(rows)]
+    e, x = rng.sample(range(rows * cols), 2)
+    cells[e // cols][e % cols] = "E"
+    cells[x // cols][x % cols] = "X"
+    return maze_from_grid(Grid(np.array([[ord(c) for c in row] for row in cells],
+                                        dtype=np.uint32)))
+
+
+def as_value(v):
+    return None if v < 0 else int(v)
+
+
+def check_all_cells(maze):
+    fast = rock_solve(maze)
+    seed = seed_values(maze)
+    for u, fv in seed.items():
+        want = None if fv == float("inf") else int(fv)
+        assert as_value(fast.f[u]) == want, (maze.grid.text(), u)
+    return fast
+
+
+@pytest.mark.parametrize("text,want", KNOWN)
+def test_known_cases(text, want):
+    maze = parse_maze(text)
+    assert rock_solve(maze).value == want
+    assert solve(RockGame(maze)).value() == want
+
+
+def test_entrance_next_to_exit_is_worth_one():
+    assert rock_solve(parse_maze("EX")).value == 1
+    assert rock_solve(parse_maze("E\nX")).value == 1
+    assert solve(RockGame(parse_maze("..\nEX"))).value() == 1
+
+
+def test_thousands_of_random_mazes_agree_with_the_seed_on_every_cell():
+    rng = random.Random(11)
+    for _ in range(2500):
+        rows, cols = rng.randint(1, 8), rng.randint(1, 8)
+        if rows * cols < 2:
+            continue
+        check_all_cells(random_maze(rng, rows, cols, rng.choice([0.0, 0.1, 0.2, 0.3, 0.4])))
+
+
+def test_random_mazes_agree_with_the_engine():
+    rng = random.Random(12)
+    for _ in range(250):
+        rows, cols = rng.randint(1, 6), rng.randint(1, 6)
+        if rows * cols < 2:
+            continue
+        maze = random_maze(rng, rows, cols, rng.choice([0.0, 0.2, 0.35]))
+        fast = rock_solve(maze).value
+        engine = solve(RockGame(maze)).value()
+        assert fast == (None if engine == float("inf") else engine), maze.grid.text()
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 30])
+def test_one_row_and_one_column(n):
+    row = "E" + "." * (n - 2) + "X"
+    m = parse_maze(row)
+    # a corridor: every inner cell is a cut cell, so the rock wins unless E touches X
+    want = 1 if n == 2 else None
+    assert rock_solve(m).value == want
+    assert rock_solve(parse_maze("\n".join(row))).value == want
+    check_all_cells(m)
+
+
+def test_infinite_cases_name_the_cut_cell_and_walls_alone():
+    m = parse_maze("E.#\n#.#\n#.X")
+    s = rock_solve(m)
+    assert s.value is None
+    assert s.cut_cell() in {m.grid.index(0, 1), m.grid.index(1, 1), m.grid.index(2, 1)}
+    walled = rock_solve(parse_maze("E#X"))
+    assert walled.value is None and walled.cut_cell() is None
+
+
+def test_route_length_and_block_are_consistent():
+    rng = random.Random(13)
+    for _ in range(400):
+        maze = random_maze(rng, rng.randint(2, 9), rng.randint(2, 9), 0.25)
+        s = rock_solve(maze)
+        if s.value is None:
+            continue
+        route, at, blocked = s.route()
+        assert route[0] == maze.entrance and route[-1] == maze.exit
+        assert len(route) - 1 == s.value
+        if blocked is not None:
+            assert blocked not in route
+            assert abs(route[at] - blocked) in (1, maze.cols)  # next to the walker
+
+
+def test_judge_format_and_errors():
+    text = "3\n8 8\n" + KNOWN[0][0] + "\n\n3 4\n..X.\n.##.\n.E..\n1 3\nE#X\n"
+    res = judge_uva10381(text)
+    assert res.output() == "15\n11\n-1\n"
+    assert "case 3" in res.notes[0]
+    res = judge_uva10381("2\n1 2\nEE\n1 2\nEX\n")
+    assert res.lines == ["1"]
+    assert str(res.errors[0]) == "case 1: expected exactly one entrance 'E', found 2 (a1, b1)"
+    with pytest.raises(InputError, match="row has 2 cells"):
+        parse_maze("E..\n.X")
+    with pytest.raises(InputError, match="unknown character 'Q'"):
+        parse_maze("E.Q\n..X")
+
+
+@pytest.mark.parametrize("s", range(2, 12))
+def test_corridor_and_room_family_against_the_seed(s):
+    from perfectplay.rock.families import corridor_room
+
+    maze = corridor_room(s)
+    fast = check_all_cells(maze)
+    plain = rock_solve(maze, chains=False)
+    assert np.array_equal(fast.f, plain.f)
+    assert fast.pops < plain.pops or s < 4  # the corridor shares one search
+
+
+def test_chain_sharing_changes_no_value_on_random_mazes():
+    rng = random.Random(14)
+    for _ in range(300):
+        maze = random_maze(rng, rng.randint(3, 14), rng.randint(3, 14), 0.35)
+        assert np.array_equal(rock_solve(maze).f, rock_solve(maze, chains=False).f)
