@@ -207,8 +207,7 @@ def build_chain(nb, exit_, s, c, cid, pos, length, ends, outside):
 
 
 @njit(cache=True)
-def detour(nb, dist, tin, tout, start, p, banned, budget, key, stamp, closed,
-           buckets, sizes, sid):
+def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
     open neighbours only (walls removed).
@@ -216,7 +215,7 @@ def detour(nb, dist, tin, tout, start, p, banned, budget, key, stamp, closed,
     A* with heuristic d (consistent: neighbours differ by at most 1): a step x -> w costs
     1 + d(w) - d(x) in {0, 1, 2}, so three rotating buckets replace the heap, and the first
     popped cell outside p's subtree ends the search. Returns (distance, pops); distance -1
-    when X is unreachable, -2 when ``budget`` (> 0) pops ran out.
+    when X is unreachable.
     """
     k = nb.shape[1]
     sizes[:] = 0
@@ -241,8 +240,6 @@ def detour(nb, dist, tin, tout, start, p, banned, budget, key, stamp, closed,
         used += 1
         if tin[x] < tin[p] or tin[x] > tout[p]:
             return dist[start] + cur, used
-        if budget > 0 and used >= budget:
-            return -2, used
         for t in range(k):
             w = nb[x, t]
             if w < 0 or w == p or w == banned:
@@ -261,8 +258,7 @@ def detour(nb, dist, tin, tout, start, p, banned, budget, key, stamp, closed,
 
 
 @njit(cache=True)
-def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, budget,
-            use_chains):
+def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains):
     """T(u) for every reached cell (-1 = infinite), and the detour searches' total pops.
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
@@ -275,8 +271,8 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, bud
       corridor cell. (When p is the cell beyond the chain's end, blocking it may cut other
       routes too, so that cell gets a search of its own.);
     - otherwise :func:`detour` from u.
-    ``budget`` > 0 caps one search's pops; an exhausted search leaves T(u) = -2 for the
-    caller. ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random mazes; O(n h) in the worst case (ALGORITHMS.md).
+    ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random
+    mazes; O(n h) on adversarial ones that chains do not cover (README, algorithm notes).
     """
     n = nb.shape[0]
     T = dist.copy()
@@ -322,7 +318,7 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, bud
                 side = 0
         if side < 0:
             sid += 1
-            T[u], used = detour(nb, d32, tin32, tout32, u, p, -1, budget, key, stamp,
+            T[u], used = detour(nb, d32, tin32, tout32, u, p, -1, key, stamp,
                                 closed, buckets, sizes, sid)
             pops += used
             continue
@@ -335,15 +331,15 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, bud
             # p is the cell beyond the chain's end, not a chain cell: blocking it may also
             # cut routes from e, so this one search is not shared with the chain
             sid += 1
-            found, used = detour(nb, d32, tin32, tout32, e, p, ends[c, side], budget,
+            found, used = detour(nb, d32, tin32, tout32, e, p, ends[c, side],
                                  key, stamp, closed, buckets, sizes, sid)
             pops += used
             T[u] = found if found < 0 else m + found
             continue
-        if memo[c, side] == -3 or memo[c, side] == -2:
+        if memo[c, side] == -3:
             sid += 1
             memo[c, side], used = detour(nb, d32, tin32, tout32, e, p, ends[c, side],
-                                         budget, key, stamp, closed, buckets, sizes, sid)
+                                         key, stamp, closed, buckets, sizes, sid)
             pops += used
         if memo[c, side] < 0:
             T[u] = memo[c, side]

@@ -126,7 +126,7 @@ def solve(maze: Maze, chains: bool = True) -> RockSolution:
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
     T, pops = kernels.threats(nb, open_, d, unique, tin, tout, disc, fin, low, dpar, x,
-                              0, chains)
+                              chains)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
     return RockSolution(maze, f, d, T, block, step, int(pops))
