@@ -192,6 +192,7 @@ def judge(problem: str | None, file: str | None, list_: bool) -> None:
         _fail(f"unknown problem {problem!r}; see perfectplay judge --list", 2)
     result = run(problem, _read_text(file))
     sys.stdout.write(result.output())
+    sys.stdout.flush()  # answers first, then the notes and errors on stderr
     for note in result.notes:
         click.echo(note, err=True)
     for err in result.errors:
@@ -348,6 +349,69 @@ def rock(maze_file: str, as_json: bool, no_map: bool) -> None:
     if not no_map:
         con.print()
         con.print(rk.draw(sol, style=True))
+
+
+# -- nearest ---------------------------------------------------------------------------------
+@main.command()
+@click.argument("board_file", metavar="BOARD")
+@click.option("--all", "all_", is_flag=True, help="Every piece's nearest piece.")
+@click.option("--block", is_flag=True, help="Other pieces block the way (drawn boards).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def nearest(board_file: str, all_: bool, block: bool, as_json: bool) -> None:
+    """The board game No: the piece nearest the start piece, with every tie.
+
+    BOARD is either the kth-no format (N, then N lines "r c", then the start index) or a
+    drawn board ('.' free, '#' wall, letters/digits pieces, '*' the start piece).
+
+    \b
+    Examples:
+      perfectplay nearest examples/no_seed.txt
+      perfectplay nearest examples/no_drawn.txt --block --all
+    """
+    import numpy as np
+
+    from . import nearest as nr
+
+    text = _read_text(board_file)
+    first = text.split(maxsplit=1)[0] if text.split() else ""
+    walls = None
+    labels = None
+    if first.isdigit():
+        _, pieces, start = nr.read_kth_no(text)
+        n = len(pieces)
+        shape = (n, n)
+    else:
+        pieces, walls, start, labels = nr.parse_drawn_board(text)
+        shape = walls.shape
+    names = labels or [str(i) for i in range(len(pieces))]
+    ans = nr.nearest(pieces, start, walls=walls, pieces_block=block)
+    data: dict[str, Any] = {"start": start, "distance": ans.distance,
+                            "nearest": ans.pieces, "unreachable": ans.unreachable}
+    if all_:
+        idx, dist = nr.all_nearest(pieces, walls=walls)
+        data["all"] = [{"piece": i, "nearest": int(j), "distance": int(d)}
+                       for i, (j, d) in enumerate(zip(idx.tolist(), dist.tolist(),
+                                                      strict=True))]
+    if as_json:
+        _echo_json(data)
+        return
+    if ans.distance is None:
+        click.echo("No other piece can be reached from the start piece.")
+    else:
+        tied = ", ".join(f"{names[i]} at {tuple(int(v) for v in pieces[i])}"
+                         for i in ans.pieces)
+        click.echo(f"Nearest to piece {names[start]}: {tied}, {ans.distance} moves"
+                   + (f" ({len(ans.pieces)}-way tie)" if len(ans.pieces) > 1 else ""))
+    if ans.unreachable:
+        click.echo("Unreachable: " + ", ".join(names[i] for i in ans.unreachable))
+    if all_:
+        for row in data["all"]:
+            j = row["nearest"]
+            click.echo(f"  {names[row['piece']]:>4} -> " +
+                       (f"{names[j]} ({row['distance']})" if j >= 0 else "none"))
+    if shape[0] * shape[1] <= 60 * 60:
+        click.echo()
+        click.echo(nr.draw_distances(shape, np.asarray(pieces), start, walls, labels))
 
 
 def run() -> None:  # pragma: no cover - console entry point alias

@@ -196,18 +196,26 @@ def parse_grid(text: str, allowed: str) -> Grid:
 
 
 def neighbour_table(rows: int, cols: int, kind: str = "square") -> np.ndarray:
-    """(rows*cols, k) int64 table of each cell's neighbours' flat indices, -1 off the board.
-    O(cells * k), vectorised."""
+    """(rows*cols, k) int32 table of each cell's neighbours' flat indices, -1 off the board.
+    O(cells * k)."""
     if kind not in STEPS:
         raise InputError(f"unknown board kind {kind!r}; use one of {', '.join(STEPS)}")
-    steps = STEPS[kind]
-    r = np.repeat(np.arange(rows, dtype=np.int64), cols)
-    c = np.tile(np.arange(cols, dtype=np.int64), rows)
-    nb = np.full((rows * cols, len(steps)), -1, dtype=np.int64)
-    for t, (dr, dc) in enumerate(steps):
-        rr, cc = r + dr, c + dc
-        ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-        nb[ok, t] = rr[ok] * cols + cc[ok]
+    steps = np.array(STEPS[kind], dtype=np.int64)
+    return _neighbour_table(rows, cols, steps)
+
+
+@njit(cache=True)
+def _neighbour_table(rows, cols, steps):
+    k = steps.shape[0]
+    nb = np.full((rows * cols, k), -1, np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            for t in range(k):
+                rr = r + steps[t, 0]
+                cc = c + steps[t, 1]
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    nb[i, t] = rr * cols + cc
     return nb
 
 
@@ -225,7 +233,7 @@ def table_from_edges(n: int, edges: Iterable[tuple[int, int]]) -> np.ndarray:
             adj[a].append(b)
             adj[b].append(a)
     k = max((len(x) for x in adj), default=0)
-    nb = np.full((n, max(k, 1)), -1, dtype=np.int64)
+    nb = np.full((n, max(k, 1)), -1, dtype=np.int32)
     for v, xs in enumerate(adj):
         nb[v, :len(xs)] = xs
     return nb
