@@ -76,7 +76,8 @@ def test_walls_and_blocking_pieces_match_plain_bfs(block):
     rng = np.random.default_rng(2 + block)
     for _ in range(1500):
         rows, cols = int(rng.integers(1, 9)), int(rng.integers(1, 9))
-        board = random_board(rng, rows, cols, int(rng.integers(2, 7)), float(rng.choice([0, .2, .4])))
+        rate = float(rng.choice([0, .2, .4]))
+        board = random_board(rng, rows, cols, int(rng.integers(2, 7)), rate)
         if board is None:
             continue
         pieces, walls = board
@@ -96,7 +97,8 @@ def test_all_nearest_with_walls_matches_per_piece_bfs():
     rng = np.random.default_rng(4)
     for _ in range(1500):
         rows, cols = int(rng.integers(1, 10)), int(rng.integers(1, 10))
-        board = random_board(rng, rows, cols, int(rng.integers(2, 9)), float(rng.choice([0, .2, .4])))
+        rate = float(rng.choice([0, .2, .4]))
+        board = random_board(rng, rows, cols, int(rng.integers(2, 9)), rate)
         if board is None:
             continue
         pieces, walls = board
