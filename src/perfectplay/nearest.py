@@ -261,7 +261,7 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
 
     >>> idx, dist = all_nearest([(1, 1), (3, 0), (2, 3), (0, 2), (4, 4)])
     >>> idx.tolist(), dist.tolist()
-    [[3, 0, 0, 0, 2], [2, 3, 3, 2, 3]]
+    ([3, 0, 0, 0, 2], [2, 3, 3, 2, 3])
     """
     p = _as_pieces(pieces)
     _check_distinct(p)
@@ -354,7 +354,7 @@ def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]
     '*' for the start piece. Pieces are numbered in reading order. Returns (pieces, walls,
     start index, piece labels).
 
-    >>> pieces, walls, start, labels = parse_drawn_board("A.#\n..*")
+    >>> pieces, walls, start, labels = parse_drawn_board("A.#\\n..*")
     >>> pieces.tolist(), start, labels
     ([[0, 0], [1, 2]], 1, ['A', '*'])
     """
