@@ -1,0 +1,124 @@
+"""The command line, driven as a user drives it: outputs, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from perfectplay.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def run(*args, stdin=None):
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_demo_runs_every_game():
+    r = run("demo")
+    assert r.exit_code == 0
+    for title in ("Tic-tac-toe", "Coins", "The Rock", "Closing the Portal", "No:"):
+        assert title in r.output
+
+
+def test_judge_list_and_samples():
+    r = run("judge", "--list")
+    ids = {line.split()[0] for line in r.output.splitlines()}
+    assert {"cses1097", "atcoder-dpl", "gfg-coins", "spoj-twends", "uva10891", "uva10381",
+            "devc-portal", "kth-no"} <= ids
+    assert run("judge", "cses1097", stdin="4\n4 5 1 3\n").output == "8\n"
+    assert run("judge", "devc-portal",
+               stdin="2\n3 3\nO..\n.#.\n..O\n1 10\n..O.#...O.\n").output == "Alif\nBella\n"
+    assert run("judge", "uva10381", stdin="1\n3 4\n..X.\n.##.\n.E..\n").output == "11\n"
+    assert run("judge", "kth-no", str(EXAMPLES / "no_seed.txt")).stdout == "0 3\n"
+
+
+def test_judge_errors_are_one_line_and_good_cases_still_answer():
+    r = run("judge", "gfg-coins", stdin="2\n2\n1 x\n2\n5 6\n")
+    assert r.exit_code == 1
+    assert r.stdout == "6\n"
+    assert r.stderr.strip() == ("perfectplay: error: case 1, line 3, column 3: expected an "
+                                "integer value, got 'x'")
+    r = run("judge", "nope")
+    assert r.exit_code == 2 and "unknown problem" in r.stderr
+    r = run("judge", "cses1097", "/no/such/file")
+    assert r.exit_code == 1 and r.stderr.strip() == "perfectplay: error: no such file: " \
+        "/no/such/file"
+
+
+def test_rock_infinite_case_prints_minus_one_and_explains():
+    r = run("judge", "uva10381", stdin="2\n1 3\nE.X\n1 2\nEX\n")
+    assert r.stdout == "-1\n1\n"
+    assert "case 1" in r.stderr and "blocking b1" in r.stderr
+    assert r.exit_code == 0
+
+
+def test_coins_command():
+    r = run("coins", "7", "9", "2", "6", "4", "3", "--json", "--table", "--compare")
+    data = json.loads(r.output)
+    assert data["value"]["first"] == 18 and data["first_move"] == "R"
+    assert data["table"]["P"][0][5] == 18
+    assert data["strategies"]["greedy"] == 16
+    r = run("coins", "3", "-2", "5")
+    assert r.exit_code == 0 and "guarantee" in r.output
+    r = run("coins", "3", "x")
+    assert r.exit_code == 1 and r.stderr.strip() == "perfectplay: error: coin 2 is 'x', " \
+        "not an integer"
+    assert run("coins").exit_code == 1
+
+
+def test_rock_portal_nearest_commands(tmp_path):
+    r = run("rock", str(EXAMPLES / "rock_sample.txt"), "--json")
+    assert json.loads(r.output)["value"] == 11
+    r = run("portal", str(EXAMPLES / "portal_seed.txt"))
+    assert r.exit_code == 0 and r.output.startswith("Bella wins.")
+    r = run("portal", str(EXAMPLES / "portal_seed.txt"), "--kind", "king", "--json")
+    assert json.loads(r.output)["method"] == "exact"
+    r = run("nearest", str(EXAMPLES / "no_drawn.txt"), "--all", "--json")
+    assert json.loads(r.output)["distance"] == 4
+    bad = tmp_path / "bad.txt"
+    bad.write_text("E.Q\n..X\n")
+    r = run("rock", str(bad))
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "perfectplay: error: line 1, column 3: unknown character " \
+        "'Q' (allowed: # . E X)"
+
+
+def test_solve_a_user_game_from_a_file(tmp_path):
+    r = run("solve", f"{EXAMPLES / 'tictactoe.py'}:TicTacToe", "--json")
+    data = json.loads(r.output)
+    assert data["value"] == "tie" and data["counts"]["total"] == 5478
+    r = run("solve", f"{EXAMPLES / 'nim.py'}:Nim", "--check")
+    assert r.exit_code == 0 and "value: win in" in r.output
+    broken = tmp_path / "broken.py"
+    broken.write_text("class G:\n    def initial(self): return 0\n    def moves(self, p): "
+                      "return [1]\n    def play(self, p, m): return 1 / 0\n"
+                      "    def outcome(self, p): return None\n")
+    r = run("solve", f"{broken}:G")
+    assert r.exit_code == 1
+    assert "ZeroDivisionError" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("solve", f"{broken}:G", "--check")
+    assert r.exit_code == 1 and "play(0, 1) raised ZeroDivisionError" in r.output
+    assert run("solve", "nofile.py:G").exit_code == 1
+    assert run("solve", f"{broken}:Missing").exit_code == 1
+
+
+@pytest.mark.parametrize("cmd", ["demo", "solve", "judge", "coins", "rock", "portal",
+                                 "nearest"])
+def test_every_command_has_help_with_an_example(cmd):
+    r = run(cmd, "--help")
+    assert r.exit_code == 0 and "Example" in r.output
+
+
+def test_python_dash_m_runs():
+    out = subprocess.run([sys.executable, "-m", "perfectplay", "judge", "cses1097"],
+                         input="4\n4 5 1 3\n", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout == "8\n"
