@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from common import best_of
 
 from perfectplay import coins
 
@@ -33,15 +34,6 @@ def seed_table_total(v: list[int]) -> int:
     return P[1][n]
 
 
-def timed(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def main() -> None:
     rng = np.random.default_rng(1)
     coins.value(np.arange(10))  # load the kernels
@@ -49,7 +41,7 @@ def main() -> None:
     times = {}
     for n in (10**5, 10**6, 10**7):
         row = rng.integers(1, 10**9, size=n)
-        times[n] = timed(lambda row=row: coins.value(row))
+        times[n] = best_of(lambda row=row: coins.value(row))
         print(f"value, n = {n:>10,}: {times[n]:7.3f} s")
     print(f"ratio 10^7 / 10^6: {times[10**7] / times[10**6]:.1f} (linear growth is 10)")
     n = 5000
@@ -58,8 +50,8 @@ def main() -> None:
     t = time.perf_counter()
     seed = seed_table_total(vals)
     t_seed = time.perf_counter() - t
-    t_dp = timed(lambda: coins.margin_dp(row))
-    t_fast = timed(lambda: coins.value(row), 20)
+    t_dp = best_of(lambda: coins.margin_dp(row))
+    t_fast = best_of(lambda: coins.value(row), 20)
     assert seed == coins.value(row).first
     print(f"n = {n:,}: seed's table {t_seed:.2f} s, O(n^2) DP in numba {t_dp * 1000:.1f} ms, "
           f"fusion {t_fast * 1e6:.0f} us; speed-up over the seed {t_seed / t_fast:,.0f}x, "

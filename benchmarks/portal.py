@@ -12,6 +12,7 @@ import random
 import time
 
 import numpy as np
+from common import best_of
 
 from perfectplay import solve as engine_solve
 from perfectplay.grid import Grid, bfs
@@ -36,15 +37,6 @@ def random_grid(rng: np.random.Generator, side: int, walls: float) -> Grid:
     return Grid(cells)
 
 
-def timed(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--side", type=int, default=2000)
@@ -56,9 +48,9 @@ def main() -> None:
           f"{'safe_moves':>10s} {'ratio':>6s}")
     for walls in (0.0, 0.2, 0.35):
         board = board_from_grid(random_grid(rng, args.side, walls))
-        t_bfs = timed(lambda b=board: bfs(b.nb, b.open, b.portals[0]))
-        t_solve = timed(lambda b=board: solve(b))
-        t_safe = timed(lambda b=board: safe_moves(b))
+        t_bfs = best_of(lambda b=board: bfs(b.nb, b.open, b.portals[0]))
+        t_solve = best_of(lambda b=board: solve(b))
+        t_safe = best_of(lambda b=board: safe_moves(b))
         n_path = solve(board).path_cells
         print(f"{args.side}x{args.side} walls {walls:4.0%} {n_path:6d} {t_bfs:9.3f}s "
               f"{t_solve:7.3f}s {t_solve / t_bfs:5.1f}x {t_safe:9.3f}s {t_safe / t_bfs:5.1f}x")

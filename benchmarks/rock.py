@@ -11,6 +11,7 @@ import math
 import time
 
 import numpy as np
+from common import best_of
 
 from perfectplay.grid import Grid, bfs
 from perfectplay.rock import maze_from_grid, seed_values, solve
@@ -28,15 +29,6 @@ def random_maze(rng: np.random.Generator, side: int, walls: float):
     cells.flat[centre + 1] = ord(".")
     cells.flat[int(np.argmax(f))] = ord("E")
     return maze_from_grid(Grid(cells))
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> None:

@@ -27,8 +27,8 @@ from numba import njit
 
 from .engine import Value
 from .errors import InputError, LimitError
-from .judge_io import JudgeResult, run_cases
-from .textio import Reader
+from .judge_io import JudgeResult, cases_until_zero, counted_cases
+from .textio import Reader, parse_int
 
 LEFT, RIGHT = "L", "R"
 _INT64_SAFE = 2**62
@@ -477,8 +477,6 @@ def _read_row(r: Reader, n: int, bad: list[InputError]) -> list[int]:
     for _ in range(n):
         tok = r.token(f"a value (one of {n})")
         try:
-            from .textio import parse_int
-
             row.append(parse_int(tok, "an integer value"))
         except InputError as exc:
             bad.append(exc)
@@ -490,10 +488,7 @@ def _single_row(text: str, high_n: int | None, answer: Any) -> JudgeResult:
     res = JudgeResult()
     try:
         n = r.integer("the number of values n", low=0, high=high_n)
-        bad: list[InputError] = []
-        row = _read_row(r, n, bad)
-        if bad:
-            raise bad[0]
+        row = _row_of(r, n)
         if not r.at_end():
             line, col = r.position()
             raise InputError(f"more values than n = {n}", line=line, column=col)
@@ -513,73 +508,33 @@ def judge_atcoder_dpl(text: str) -> JudgeResult:
     return _single_row(text, 10**7, margin)
 
 
+def _row_of(r: Reader, n: int) -> list[int]:
+    bad: list[InputError] = []
+    row = _read_row(r, n, bad)
+    if bad:
+        raise bad[0]
+    return row
+
+
 def judge_gfg_coins(text: str) -> JudgeResult:
     """GeeksforGeeks: ``T``, then per test ``N`` and N integers -> first player's total."""
-    r = Reader(text)
-    res = JudgeResult()
-    try:
-        t = r.integer("the number of tests T", low=0)
-    except InputError as exc:
-        res.errors.append(exc)
-        return res
-
-    def case(_k: int) -> str:
-        n = r.header("the number of coins N", low=0)
-        bad: list[InputError] = []
-        row = _read_row(r, n, bad)
-        if bad:
-            raise bad[0]
-        return str(value(row).first)
-
-    return run_cases(t, case, res)
+    return counted_cases(text, lambda r, _k: str(value(
+        _row_of(r, r.header("the number of coins N", low=0))).first),
+        "the number of tests T")
 
 
 def judge_spoj_twends(text: str) -> JudgeResult:
     """SPOJ TWENDS: lines ``n v1 .. vn`` until ``0`` -> how much the greedy player might
     lose by."""
-    r = Reader(text)
-    res = JudgeResult()
-    k = 0
-    while not r.at_end():
-        k += 1
-        try:
-            n = r.integer("n (or 0 to end)", low=0)
-        except InputError as exc:
-            res.errors.append(exc.with_case(k))
-            return res
-        if n == 0:
-            break
-        bad: list[InputError] = []
-        row = _read_row(r, n, bad)
-        if bad:
-            res.errors.append(bad[0].with_case(k))
-            continue
-        res.lines.append(f"In game {k}, the greedy strategy might lose by as many as "
-                         f"{twends_margin(row)} points.")
-    return res
+    return cases_until_zero(text, lambda r, k, n: (
+        f"In game {k}, the greedy strategy might lose by as many as "
+        f"{twends_margin(_row_of(r, n))} points."))
 
 
 def judge_uva10891(text: str) -> JudgeResult:
     """UVa 10891 Game of Sum: cases ``n`` then n integers until ``n = 0`` -> A - B."""
-    r = Reader(text)
-    res = JudgeResult()
-    k = 0
-    while not r.at_end():
-        k += 1
-        try:
-            n = r.integer("n (or 0 to end)", low=0, high=GAME_OF_SUM_LIMIT)
-        except InputError as exc:
-            res.errors.append(exc.with_case(k))
-            return res
-        if n == 0:
-            break
-        bad: list[InputError] = []
-        row = _read_row(r, n, bad)
-        if bad:
-            res.errors.append(bad[0].with_case(k))
-            continue
-        res.lines.append(str(game_of_sum(row)))
-    return res
+    return cases_until_zero(text, lambda r, _k, n: str(game_of_sum(_row_of(r, n))),
+                            high=GAME_OF_SUM_LIMIT)
 
 
 JUDGES = {

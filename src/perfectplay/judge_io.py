@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import InputError
+from .textio import Reader
 
 
 @dataclass
@@ -47,3 +48,44 @@ def run_cases(count: int, case: Callable[[int], str | None],
         if line is not None:
             result.lines.append(line)
     return result
+
+
+def counted_cases(text: str, case: Callable[[Reader, int], str | None],
+                  what: str = "the number of cases T") -> JudgeResult:
+    """The common judge layout: a count T, then T cases read by ``case(reader, k)``."""
+    r = Reader(text)
+    res = JudgeResult()
+    try:
+        t = r.header(what, low=0)
+    except InputError as exc:
+        res.errors.append(exc)
+        return res
+    return run_cases(t, lambda k: case(r, k), res)
+
+
+def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
+                     high: int | None = None) -> JudgeResult:
+    """The other common layout: cases that each start with n, until a case with n = 0 (or
+    the end of the input). ``case(reader, k, n)`` reads the rest of case k."""
+    r = Reader(text)
+    res = JudgeResult()
+    k = 0
+    while not r.at_end():
+        k += 1
+        try:
+            n = r.header("n (or 0 to end)", low=0, high=high)
+        except InputError as exc:
+            res.errors.append(exc.with_case(k))
+            return res
+        if n == 0:
+            break
+        try:
+            line = case(r, k, n)
+        except InputError as exc:
+            res.errors.append(exc.with_case(k))
+            if exc.fatal:
+                return res
+            continue
+        if line is not None:
+            res.lines.append(line)
+    return res

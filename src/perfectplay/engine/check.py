@@ -6,6 +6,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
+from .graph import hashable as _hashable
 from .protocol import Value, has_player, is_scored
 
 
@@ -155,14 +156,6 @@ def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:
         shown = ", ".join(repr(a) for a in args)
         report.problems.append(f"{name}({shown}) raised {type(exc).__name__}: {exc}")
         return _FAILED
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _is_number(x: Any) -> bool:

@@ -114,7 +114,7 @@ def discover(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
                         if payoff is not None:
                             payoffs.append(payoff(pos, move))  # type: ignore[union-attr]
                 except TypeError as exc:
-                    if _hashable(child):
+                    if hashable(child):
                         raise
                     raise GameError(f"position {child!r} (after move {move!r} from {pos!r}) "
                                     f"is not hashable: {exc}") from None
@@ -163,7 +163,8 @@ def _terminal_code(result: Any, pos: Any, scored: bool, final_scores: dict[int, 
                     "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))
 
 
-def _hashable(x: Any) -> bool:
+def hashable(x: Any) -> bool:
+    """True when ``x`` can be a position (it hashes)."""
     try:
         hash(x)
     except TypeError:

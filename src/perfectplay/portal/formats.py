@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
 from ..grid import read_grid_case
-from ..judge_io import JudgeResult, run_cases
-from ..textio import Reader
+from ..judge_io import JudgeResult, counted_cases
 from .board import ALLOWED, WALL, Board, board_from_grid
 from .solver import SafeMoves, solve
 
@@ -14,19 +12,8 @@ MAX_SIDE = 100  # the judge's limit; larger boards go through `perfectplay porta
 
 def judge_devc_portal(text: str) -> JudgeResult:
     """DevC Clash of Code 2020: T, then per case ``R C`` and R rows -> ``Alif``/``Bella``."""
-    r = Reader(text)
-    res = JudgeResult()
-    try:
-        t = r.integer("the number of cases T", low=0)
-    except InputError as exc:
-        res.errors.append(exc)
-        return res
-
-    def case(_k: int) -> str:
-        grid = read_grid_case(r, ALLOWED, MAX_SIDE)
-        return solve(board_from_grid(grid)).winner
-
-    return run_cases(t, case, res)
+    return counted_cases(text, lambda r, _k: solve(board_from_grid(
+        read_grid_case(r, ALLOWED, MAX_SIDE))).winner)
 
 
 def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:

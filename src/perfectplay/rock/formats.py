@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
 from ..grid import read_grid_case
-from ..judge_io import JudgeResult, run_cases
+from ..judge_io import JudgeResult, counted_cases
 from ..textio import Reader
 from .maze import ALLOWED, WALL, maze_from_grid
 from .solver import RockSolution, solve
@@ -17,24 +16,18 @@ def judge_uva10381(text: str) -> JudgeResult:
 
     A case where one block cuts E off from X prints -1, with the cell on stderr.
     """
-    r = Reader(text)
-    res = JudgeResult()
-    try:
-        t = r.header("the number of cases T", low=0)
-    except InputError as exc:
-        res.errors.append(exc)
-        return res
+    notes: list[str] = []
 
-    def case(k: int) -> str:
-        maze = maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE))
-        sol = solve(maze)
+    def case(r: Reader, k: int) -> str:
+        sol = solve(maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE)))
         if sol.value is None:
-            res.notes.append(f"perfectplay: note: case {k}: {infinite_reason(sol)}; "
-                             "printed -1")
+            notes.append(f"perfectplay: note: case {k}: {infinite_reason(sol)}; printed -1")
             return "-1"
         return str(sol.value)
 
-    return run_cases(t, case, res)
+    res = counted_cases(text, case)
+    res.notes += notes
+    return res
 
 
 def infinite_reason(sol: RockSolution) -> str:
