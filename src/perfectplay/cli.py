@@ -227,8 +227,10 @@ def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
 @click.option("--compare", is_flag=True, help="Compare the perfect, greedy and odd/even "
               "strategies.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--png", type=click.Path(dir_okay=False), help="Also save the P table as a "
+              "heat map with the move table (n <= 60; needs perfectplay[plot]).")
 def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
-          compare: bool, as_json: bool) -> None:
+          compare: bool, as_json: bool, png: str | None) -> None:
     """Coins in a line: the first player's guaranteed total, margin and first move.
 
     \b
@@ -243,6 +245,10 @@ def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
     if not row:
         raise InputError("no coins given: pass the values, e.g. perfectplay coins 7 9 2 6")
     v = c.value(row)
+    if png:
+        from .plot import coins_png
+
+        coins_png(row, png)
     data: dict[str, Any] = {"value": v.to_json(), "first_move": c.best_move(row)}
     if line:
         data["line"] = [{"player": t.player, "side": t.side, "coin": t.coin,
@@ -289,7 +295,9 @@ def _console() -> Any:
               show_default=True, help="Which cells touch: 4 neighbours, king moves, or a "
               "rhombus hex board.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def portal(board_file: str, kind: str, as_json: bool) -> None:
+@click.option("--png", type=click.Path(dir_okay=False), help="Also save a picture of the "
+              "safe and cut cells (needs perfectplay[plot]).")
+def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
     """Closing the Portal: who wins, why, and which cells are safe to wall.
 
     BOARD is a file with the grid ('.' empty, '#' wall, 'O' the two portals), with or
@@ -305,6 +313,10 @@ def portal(board_file: str, kind: str, as_json: bool) -> None:
     board = p.parse_board(_read_text(board_file), kind)
     result = p.solve(board)
     moves = p.safe_moves(board)
+    if png:
+        from .plot import portal_png
+
+        portal_png(board, moves, png)
     if as_json:
         data = result.to_json()
         data["safe"] = [board.name(c) for c in moves.safe]
@@ -325,7 +337,9 @@ def portal(board_file: str, kind: str, as_json: bool) -> None:
 @click.argument("maze_file", metavar="MAZE")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON with every cell's data.")
 @click.option("--no-map", is_flag=True, help="Leave out the value map (large mazes).")
-def rock(maze_file: str, as_json: bool, no_map: bool) -> None:
+@click.option("--png", type=click.Path(dir_okay=False), help="Also save a heat map picture "
+              "(needs perfectplay[plot]).")
+def rock(maze_file: str, as_json: bool, no_map: bool, png: str | None) -> None:
     """The Rock (UVa 10381): the steps a walker can guarantee when a rock may block once.
 
     MAZE is a file with the grid ('#' wall, '.' free, 'E' entrance, 'X' exit), with or
@@ -340,6 +354,10 @@ def rock(maze_file: str, as_json: bool, no_map: bool) -> None:
 
     maze = rk.parse_maze(_read_text(maze_file))
     sol = rk.solve(maze)
+    if png:
+        from .plot import rock_png
+
+        rock_png(sol, png)
     if as_json:
         _echo_json(sol.to_json())
         return
@@ -412,6 +430,62 @@ def nearest(board_file: str, all_: bool, block: bool, as_json: bool) -> None:
     if shape[0] * shape[1] <= 60 * 60:
         click.echo()
         click.echo(nr.draw_distances(shape, np.asarray(pieces), start, walls, labels))
+
+
+# -- play ------------------------------------------------------------------------------------
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("game_name", metavar="GAME")
+@click.argument("args", nargs=-1)
+@click.option("--first/--second", default=True, help="Play first (default) or second.")
+@click.option("--as", "side", type=click.Choice(["walker", "rock"]), default="walker",
+              show_default=True, help="The Rock: play the walker or the rock.")
+@click.option("--two-humans", is_flag=True, help="Both sides typed, with the solver's "
+              "advice shown.")
+@click.option("--strength", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Chance that the computer plays the perfect move (else a random one).")
+@click.option("--kind", type=click.Choice(["square", "king", "hex"]), default="square",
+              help="Portal: the board's lattice.")
+@click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
+def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_humans: bool,
+         strength: float, kind: str, seed: int | None) -> None:
+    """Play against the perfect strategy: coins, rock, portal, or FILE.py:Class.
+
+    Every legal move is shown with its value and remoteness; h = hint, u = undo,
+    r = restart, q = quit. After the game, the value history marks each mistake.
+
+    \b
+    Examples:
+      perfectplay play coins 3 2 2 3 1 2
+      perfectplay play rock examples/rock_sample.txt --as rock
+      perfectplay play portal examples/portal_seed.txt --second --strength 0.7
+      perfectplay play examples/tictactoe.py:TicTacToe
+    """
+    from . import play as pl
+
+    if game_name == "coins":
+        table = pl.coins_table(_parse_values(args, None))
+        human = 0 if first else 1
+    elif game_name in ("rock", "portal"):
+        if len(args) != 1:
+            _fail(f"play {game_name} takes one file: the {game_name} board")
+        text = _read_text(args[0])
+        if game_name == "rock":
+            from .rock import parse_maze
+
+            table = pl.rock_table(parse_maze(text))
+            human = 0 if side == "walker" else 1
+        else:
+            from .portal import parse_board
+
+            table = pl.portal_table(parse_board(text, kind))
+            human = 0 if first else 1
+    elif ":" in game_name:
+        table = pl.user_table(load_game(game_name), game_name)
+        human = 0 if first else 1
+    else:
+        _fail(f"unknown game {game_name!r}: use coins, rock, portal or FILE.py:Class")
+    humans = {0, 1} if two_humans else {human}
+    pl.Session(table, humans, strength, seed).run()
 
 
 def run() -> None:  # pragma: no cover - console entry point alias

@@ -1,0 +1,137 @@
+"""Play, driven end to end through a pseudo-terminal like a person at a keyboard, and the
+fast-rule Portal oracle checked against the engine on every position."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pexpect
+import pytest
+
+from perfectplay import Value, solve
+from perfectplay.grid import Grid
+from perfectplay.play import PortalOracle
+from perfectplay.portal import PortalGame, board_from_grid
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "play", *args],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    return child
+
+
+def test_coins_game_with_hint_undo_and_a_mistake():
+    child = spawn("coins", "5", "8", "3", "2")
+    child.expect("first> ")
+    assert "1. R(2)     +2 from here on" in child.before  # best first, with its value
+    child.sendline("h")
+    child.expect(r"hint: R\(2\)")
+    child.sendline("L")  # a mistake: taking 5 lets the second player take 8
+    child.expect(r"second \(computer\) plays R\(2\)|second \(computer\) plays L\(8\)")
+    child.expect("first> ")
+    child.sendline("u")  # undo back to the start
+    child.expect("first> ")
+    assert "left: [5] [8] [3] [2]" in child.before
+    child.sendline("R")
+    child.expect("first> ")
+    child.sendline("1")
+    child.expect("Game over. first 10, second 8.")
+    child.expect(pexpect.EOF)
+    assert "<- mistake" not in child.before  # the mistake was undone
+
+
+def test_coins_history_marks_the_mistake():
+    child = spawn("coins", "5", "8", "3", "2")
+    child.expect("first> ")
+    child.sendline("L(5)")
+    child.expect("first> ")
+    child.sendline("1")
+    child.expect(pexpect.EOF)
+    out = child.before
+    assert "Game over. first 8, second 10." in out
+    assert "L(5)" in out and "<- mistake" in out
+
+
+def test_rock_played_as_a_careless_rock():
+    child = spawn("rock", str(EXAMPLES / "rock_sample.txt"), "--as", "rock")
+    for _ in range(20):
+        i = child.expect(["rock> ", "Game over"])
+        if i == 1:
+            break
+        child.sendline("pass")
+    child.expect(pexpect.EOF)
+    out = child.before
+    assert "The walker reached the exit after 5 steps." in out  # never blocked: 5 steps
+    assert "<- mistake" in out  # passing at a1 gave away the block worth 11
+
+
+def test_rock_as_walker_against_the_perfect_rock():
+    child = spawn("rock", str(EXAMPLES / "rock_sample.txt"))
+    for _ in range(40):
+        i = child.expect(["walker> ", "Game over"])
+        if i == 1:
+            break
+        child.sendline("1")  # always the best move
+    child.expect(pexpect.EOF)
+    assert "The walker reached the exit after 11 steps." in child.before
+    assert "<- mistake" not in child.before
+
+
+def test_portal_big_board_uses_the_parity_rule_and_tictactoe_file_game():
+    child = spawn("portal", str(EXAMPLES / "portal_seed.txt"), "--second")
+    child.expect("Bella> ")
+    assert "Alif (computer) plays" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn(f"{EXAMPLES / 'tictactoe.py'}:TicTacToe", "--strength", "0", "--seed", "4")
+    for _ in range(10):
+        i = child.expect(["player 1> ", "Game over"])
+        if i == 1:
+            break
+        child.sendline("1")  # the perfect move against a random opponent: never a loss
+    child.expect(pexpect.EOF)
+    ending = "Game over" + child.before
+    assert "Game over: player 1 wins." in ending or "Game over: a tie." in ending
+
+
+def test_bad_moves_are_refused_politely():
+    child = spawn("coins", "1", "2")
+    child.expect("first> ")
+    child.sendline("X")
+    child.expect("not a move here: 'X'")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    bad = pexpect.run(f"{sys.executable} -m perfectplay play chess", encoding="utf-8")
+    assert "unknown game 'chess'" in bad and "Traceback" not in bad
+
+
+def random_small_board(rng):
+    while True:
+        rows, cols = rng.randint(2, 3), rng.randint(2, 4)
+        cells = [["#" if rng.random() < 0.2 else "." for _ in range(cols)] for _ in range(rows)]
+        a, b = rng.sample(range(rows * cols), 2)
+        cells[a // cols][a % cols] = cells[b // cols][b % cols] = "O"
+        try:
+            return board_from_grid(Grid(np.array([[ord(c) for c in r] for r in cells],
+                                                 dtype=np.uint32)))
+        except Exception:  # noqa: BLE001 - adjacent portals: draw again
+            continue
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_portal_oracle_agrees_with_the_engine_on_every_position(seed):
+    game = PortalGame(random_small_board(random.Random(seed)))
+    exact = solve(game)
+    fast = PortalOracle(game)
+    for pos in exact.graph.positions:
+        assert fast.value(pos) is exact.value(pos)
+        fast_moves = {mv.move: mv for mv in fast.move_values(pos)}
+        for mv in exact.move_values(pos):
+            assert fast_moves[mv.move].value is mv.value
+            if mv.remoteness == 1 and mv.value is Value.LOSE:
+                assert fast_moves[mv.move].remoteness == 1
