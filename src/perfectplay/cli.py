@@ -488,6 +488,89 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_huma
     pl.Session(table, humans, strength, seed).run()
 
 
+# -- contest tools -----------------------------------------------------------------------------
+@main.command()
+@click.argument("problem")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same output.")
+@click.option("--cases", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--size", type=click.IntRange(1), default=None,
+              help="Largest side / row length (default: small; the judge's maximum is the "
+              "limit).")
+@click.option("--family", default="mixed", show_default=True,
+              help="uniform, ties, largest; grids also maze, snake, rooms (and corridor for "
+              "uva10381).")
+def gen(problem: str, seed: int, cases: int, size: int | None, family: str) -> None:
+    """Generate valid input for PROBLEM in the judge's exact format.
+
+    \b
+    Examples:
+      perfectplay gen uva10381 --seed 7 --cases 3 --family maze
+      perfectplay gen cses1097 --size 5000 --family largest > big.txt
+    """
+    from .gen import generate
+
+    sys.stdout.write(generate(problem, seed, cases, size, family))
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("problem")
+@click.argument("cmd", nargs=-1, required=True)
+@click.option("--cases", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--size", type=click.IntRange(1), default=None)
+@click.option("--family", default="mixed", show_default=True)
+@click.option("--timeout", type=click.FloatRange(0.01), default=5.0, show_default=True,
+              help="Seconds per run.")
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel runs (default: "
+              "all cores).")
+def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int | None,
+           family: str, timeout: float, jobs: int | None) -> None:
+    """Run your solution CMD on generated cases and compare it with perfectplay.
+
+    On the first failure (crash, time-out, wrong format or wrong answer) the input is shrunk
+    to a smallest one that still fails, and printed with both answers and the explanation of
+    the right one. Exit code 1 when a failure was found. Ctrl-C prints what was found so far.
+
+    \b
+    Example:
+      perfectplay stress uva10381 --cases 500 -- python my_solution.py
+    """
+    import os
+
+    from .stress import stress as run_stress
+
+    report = run_stress(problem, list(cmd), cases, seed, size, family, timeout,
+                        jobs or os.cpu_count() or 1,
+                        progress=lambda msg: click.echo(msg, err=True))
+    click.echo(report.text())
+    if report.failure is not None:
+        sys.exit(EXIT_INPUT)
+
+
+@main.command()
+@click.argument("problem")
+@click.argument("input_file", metavar="INPUT")
+@click.argument("output_file", metavar="OUTPUT")
+def check(problem: str, input_file: str, output_file: str) -> None:
+    """Check OUTPUT against the right answers to INPUT, case by case (like testlib).
+
+    Exit code 0 only when every case is right.
+
+    \b
+    Example:
+      perfectplay check devc-portal input.txt my_output.txt
+    """
+    from .stress import check as run_check
+
+    verdicts = run_check(problem, _read_text(input_file), _read_text(output_file))
+    for v in verdicts:
+        click.echo(f"case {v.case}: {'ok' if v.ok else 'WRONG: ' + v.detail}")
+    bad = sum(not v.ok for v in verdicts)
+    click.echo(f"{len(verdicts) - bad} passed, {bad} failed")
+    if bad:
+        sys.exit(EXIT_INPUT)
+
+
 def run() -> None:  # pragma: no cover - console entry point alias
     main()
 

@@ -1,0 +1,150 @@
+"""gen, stress and check: generators respect the judges' constraints on thousands of seeds;
+the stress tester catches deliberately wrong solutions and shrinks them to minimal inputs."""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from perfectplay.cli import main
+from perfectplay.gen import SPECS, generate, make_case, spec
+from perfectplay.judge import run as judge_run
+from perfectplay.stress import CRASH, FORMAT, OK, TIMEOUT, WRONG, check, run_once, stress
+
+WRONG_DIR = Path(__file__).resolve().parent / "wrong"
+
+
+def py(name: str) -> list[str]:
+    return [sys.executable, str(WRONG_DIR / name)]
+
+
+def no_single_block_cuts(rows: list[str]) -> bool:
+    """Independent of the solver: removing any one cell other than E and X leaves a path."""
+    cells = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
+    e = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "E")
+    x = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X")
+
+    def reach(blocked):
+        seen, q = {e}, deque([e])
+        while q:
+            r, c = q.popleft()
+            for w in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if w in cells and w != blocked and w not in seen:
+                    seen.add(w)
+                    q.append(w)
+        return x in seen
+
+    return reach(None) and all(reach(b) for b in cells - {e, x})
+
+
+def test_generators_respect_the_constraints_on_thousands_of_seeds():
+    for problem, sp in SPECS.items():
+        for seed in range(300):
+            case = make_case(problem, seed, 0)
+            assert sp.valid(case), (problem, seed, case)
+            res = judge_run(problem, sp.write([case]))
+            assert not res.errors and len(res.lines) == 1, (problem, seed)
+            if problem == "uva10381":
+                assert no_single_block_cuts(case)
+            if problem == "devc-portal":
+                text = "".join(case)
+                assert text.count("O") == 2 and "." in text
+            if problem in ("gfg-coins", "spoj-twends"):
+                assert len(case) % 2 == 0
+
+
+@pytest.mark.parametrize("problem", sorted(SPECS))
+def test_every_family_and_the_largest_size(problem):
+    sp = spec(problem)
+    for family in sp.families:
+        for seed in range(5):
+            assert sp.valid(make_case(problem, seed, 0, family=family)), (family, seed)
+    big = min(sp.max_size, 40)
+    assert sp.valid(make_case(problem, 1, 0, size=big, family="largest"))
+
+
+def test_same_seed_same_output_and_cases_are_independent():
+    a = generate("uva10381", seed=5, cases=4)
+    assert a == generate("uva10381", seed=5, cases=4)
+    assert a != generate("uva10381", seed=6, cases=4)
+    # case i does not depend on how many cases were asked for
+    assert make_case("devc-portal", 3, 2) == make_case("devc-portal", 3, 2)
+
+
+def assert_minimal(problem, cmd, case):
+    sp = spec(problem)
+    for cand in sp.shrink(case):
+        if sp.valid(cand):
+            assert run_once(problem, cmd, cand, 10).verdict == OK, cand
+
+
+def test_stress_catches_e_next_to_x_printed_as_zero():
+    rep = stress("uva10381", py("rock_adjacent_zero.py"), cases=200, seed=0, size=5, jobs=2)
+    assert rep.failure is not None and rep.failure.outcome.verdict == WRONG
+    rows = rep.failure.case
+    assert rep.failure.outcome.expected == ["1"]
+    assert rep.failure.outcome.got.strip() == "0"
+    assert_minimal("uva10381", py("rock_adjacent_zero.py"), rows)
+    assert "The walker can guarantee" in rep.text()
+
+
+def test_stress_catches_the_greedy_coins_player_and_shrinks_it():
+    rep = stress("cses1097", py("coins_greedy.py"), cases=100, seed=0, jobs=2)
+    assert rep.failure is not None and rep.failure.outcome.verdict == WRONG
+    assert len(rep.failure.case) <= 4
+    assert_minimal("cses1097", py("coins_greedy.py"), rep.failure.case)
+
+
+def test_stress_catches_the_portal_solver_that_ignores_disconnection():
+    rep = stress("devc-portal", py("portal_no_connectivity.py"), cases=300, seed=0, jobs=2)
+    assert rep.failure is not None and rep.failure.outcome.verdict == WRONG
+    assert rep.failure.outcome.expected == ["Bella"]
+    assert "not connected" in rep.text()
+    assert_minimal("devc-portal", py("portal_no_connectivity.py"), rep.failure.case)
+
+
+def test_crash_time_out_and_format_are_reported_as_what_they_are():
+    rep = stress("cses1097", py("crash.py"), cases=20, jobs=2)
+    assert rep.failure.outcome.verdict == CRASH and "ValueError" in rep.failure.outcome.detail
+    out = run_once("cses1097", py("slow.py"), [1, 2], timeout=0.5)
+    assert out.verdict == TIMEOUT
+    out = run_once("cses1097", py("chatty.py"), [1, 2], timeout=10)
+    assert out.verdict == FORMAT
+
+
+def test_a_right_solution_passes():
+    rep = stress("cses1097", py("coins_dp.py"), cases=60, seed=3, jobs=2)
+    assert rep.failure is None and rep.ran == 60
+    assert rep.text() == "all 60 case(s) passed"
+
+
+def test_check_gives_a_verdict_per_case():
+    text = "2\n3 3\nO..\n.#.\n..O\n1 10\n..O.#...O.\n"
+    assert all(v.ok for v in check("devc-portal", text, "Alif\nBella\n"))
+    verdicts = check("devc-portal", text, "Alif\nAlif\n")
+    assert [v.ok for v in verdicts] == [True, False]
+    assert verdicts[1].detail == "token 1: expected 'Bella', got 'Alif'"
+    verdicts = check("devc-portal", text, "Alif\n")
+    assert not verdicts[1].ok and "missing" in verdicts[1].detail
+
+
+def test_cli_gen_stress_check(tmp_path):
+    r = CliRunner().invoke(main, ["gen", "kth-no", "--seed", "2"])
+    assert r.exit_code == 0 and r.output == generate("kth-no", seed=2)
+    r = CliRunner().invoke(main, ["stress", "cses1097", "--cases", "30", "--jobs", "2", "--",
+                                  *py("coins_greedy.py")])
+    assert r.exit_code == 1 and "wrong answer" in r.stdout and "expected:" in r.stdout
+    inp, out = tmp_path / "in.txt", tmp_path / "out.txt"
+    inp.write_text("4\n4 5 1 3\n")
+    out.write_text("8\n")
+    r = CliRunner().invoke(main, ["check", "cses1097", str(inp), str(out)])
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.output
+    out.write_text("9\n")
+    r = CliRunner().invoke(main, ["check", "cses1097", str(inp), str(out)])
+    assert r.exit_code == 1 and "expected '8', got '9'" in r.output
+    r = CliRunner().invoke(main, ["gen", "nope"])
+    assert r.exit_code == 1 and "unknown problem" in r.stderr

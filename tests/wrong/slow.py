@@ -1,0 +1,5 @@
+"""Never answers."""
+
+import time
+
+time.sleep(60)
