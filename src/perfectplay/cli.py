@@ -121,20 +121,44 @@ def load_game(target: str) -> Any:
 @click.option("--check", is_flag=True, help="Run the conformance check first.")
 @click.option("--max-positions", type=click.IntRange(1), default=50_000_000,
               show_default=True, help="Stop with an error past this many positions.")
-def solve(target: str, as_json: bool, check: bool, max_positions: int) -> None:
+@click.option("--store", type=click.Path(file_okay=False), default=None,
+              help="Solve tier by tier on Dask into this on-disk tablebase (the game must "
+              "define tier, encode, decode; needs perfectplay[scale]). Resumable.")
+@click.option("--scheduler", default=None, help="A Dask scheduler address (default: a "
+              "local cluster of this machine's cores).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Workers of the local cluster.")
+def solve(target: str, as_json: bool, check: bool, max_positions: int, store: str | None,
+          scheduler: str | None, workers: int | None) -> None:
     """Strongly solve a game you wrote: TARGET is FILE.py:Class.
 
     Prints the start position's value, remoteness, best move, every move's value and the
-    number of positions by value and remoteness.
+    number of positions by value and remoteness. With --store, solves tier by tier on Dask
+    into a Parquet tablebase instead (see perfectplay query / analyze).
 
     \b
-    Example:
+    Examples:
       perfectplay solve examples/tictactoe.py:TicTacToe
+      perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
     """
     from .engine import check_game, describe
     from .engine import solve as engine_solve
 
     game = load_game(target)
+    if store is not None:
+        from .tablebase import analyze, solve_tiered
+
+        file, _, cls = target.rpartition(":")
+        tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
+                          progress=lambda msg: click.echo(msg, err=True),
+                          game_ref=f"{Path(file).resolve()}:{cls}")
+        stats = analyze(tb.store)
+        if as_json:
+            _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
+        else:
+            click.echo(f"solved {tb.positions:,} positions in {len(tb.tiers)} tiers into "
+                       f"{tb.store}")
+        return
     if check:
         report = check_game(game)
         click.echo(str(report), err=as_json)
@@ -569,6 +593,61 @@ def check(problem: str, input_file: str, output_file: str) -> None:
     click.echo(f"{len(verdicts) - bad} passed, {bad} failed")
     if bad:
         sys.exit(EXIT_INPUT)
+
+
+# -- tablebase ---------------------------------------------------------------------------------
+@main.command()
+@click.argument("store", type=click.Path(exists=True, file_okay=False))
+@click.argument("position")
+@click.option("--raw", is_flag=True, help="POSITION is the encoded integer itself.")
+def query(store: str, position: str, raw: bool) -> None:
+    """Look a position up in a solved STORE (DuckDB over its Parquet files).
+
+    POSITION is a Python literal the game understands (encoded with the game recorded in
+    the store), or with --raw the encoded integer.
+
+    \b
+    Examples:
+      perfectplay query tb/ 0
+      perfectplay query tb/ "(0, 5)"
+    """
+    import ast
+
+    from .tablebase import query as tb_query
+
+    if raw:
+        if not position.lstrip("-").isdigit():
+            _fail(f"--raw needs an integer, got {position!r}")
+        code = int(position)
+    else:
+        manifest = Path(store) / "manifest.json"
+        ref = json.loads(manifest.read_text()).get("game") if manifest.exists() else None
+        if not ref:
+            _fail("this store does not name its game; use --raw with an encoded position")
+        try:
+            pos = ast.literal_eval(position)
+        except (ValueError, SyntaxError):
+            _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
+        code = load_game(ref).encode(pos)
+    row = tb_query(store, [code])[0]
+    if not row["found"]:
+        _fail(f"position {position} (code {code}) is not in the store: not reachable from "
+              "the start")
+    _echo_json(row)
+
+
+@main.command()
+@click.argument("store", type=click.Path(exists=True, file_okay=False))
+def analyze(store: str) -> None:
+    """Counts of a solved STORE by value, remoteness and tier.
+
+    \b
+    Example:
+      perfectplay analyze tb/
+    """
+    from .tablebase import analyze as tb_analyze
+
+    _echo_json(tb_analyze(store))
 
 
 def run() -> None:  # pragma: no cover - console entry point alias

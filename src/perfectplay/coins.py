@@ -56,6 +56,17 @@ class CoinsGame:
     def initial(self) -> tuple[int, int]:
         return (0, len(self.coins))
 
+    # tiers for perfectplay.tablebase: a move takes one coin (coins taken = the tier)
+    def tier(self, pos: tuple[int, int]) -> int:
+        return len(self.coins) - (pos[1] - pos[0])
+
+    def encode(self, pos: tuple[int, int]) -> int:
+        return pos[0] * (len(self.coins) + 1) + pos[1]
+
+    def decode(self, code: int) -> tuple[int, int]:
+        i, j = divmod(int(code), len(self.coins) + 1)
+        return (i, j)
+
     def moves(self, pos: tuple[int, int]) -> list[str]:
         i, j = pos
         if i >= j:

@@ -70,6 +70,16 @@ class PortalGame:
     def initial(self) -> int:
         return 0
 
+    # tiers for perfectplay.tablebase: a move adds one wall; the position is its own code
+    def tier(self, walls: int) -> int:
+        return walls.bit_count()
+
+    def encode(self, walls: int) -> int:
+        return walls
+
+    def decode(self, code: int) -> int:
+        return int(code)
+
     def moves(self, walls: int) -> list[int]:
         if self.outcome(walls) is not None:
             return []

@@ -1,0 +1,491 @@
+"""Tiered solving on Dask with an on-disk tablebase (optional extra ``perfectplay[scale]``).
+
+A game that outgrows memory declares tiers: ``tier(pos)`` -> int, every move going to a
+strictly higher tier, or staying inside its tier (cycles are allowed only there); and
+``encode(pos)`` -> int / ``decode(int)`` -> pos, so positions travel and store as 64-bit
+integers. :func:`solve_tiered` then works one tier at a time and keeps only that tier in
+memory:
+
+1. *Enumerate*, lowest tier first: Dask workers expand chunks of the tier's positions; the
+   children that stay in the tier are expanded again (closure), the others wait, as sorted
+   integer arrays, in their own tiers. Each finished tier is written to
+   ``STORE/positions/tier=T.parquet``.
+2. *Solve*, highest tier first: workers evaluate chunks of the tier, looking children up in
+   the already solved tiers (read from Parquet, cached per worker); a position whose moves
+   all leave the tier is decided right there. Positions with moves inside the tier are
+   finished on the client by retrograde analysis seeded with the outside values (a heap in
+   remoteness order). Each tier goes to ``STORE/solved/tier=T.parquet`` (position, value,
+   margin, remoteness, best move) and is freed.
+
+Same semantics and same answers as :func:`perfectplay.engine.solve`. A run that is stopped
+continues from the last finished tier. ``cluster=None`` starts a local Dask cluster of this
+machine's cores; given a scheduler address it runs there unchanged. Queries go through
+DuckDB over the Parquet files (:func:`query`, :func:`analyze`), no server.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .engine.protocol import Value, has_player, is_scored
+from .engine.scored import scored_key
+from .errors import GameError, PerfectplayError
+from .progress import Progress
+
+_WINLOSE_RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
+CHUNK = 20_000
+
+
+class SolveStopped(PerfectplayError):
+    """A tiered solve stopped before the end; running it again resumes it."""
+
+
+def _need(module: str) -> Any:
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise PerfectplayError("tiered solving needs the scale extra: pip install "
+                               "'perfectplay[scale]'") from None
+
+
+def check_tiered(game: Any) -> None:
+    for name in ("tier", "encode", "decode"):
+        if not callable(getattr(game, name, None)):
+            raise GameError(f"a tiered solve needs the game to define {name}(); see "
+                            "perfectplay.tablebase")
+
+
+# -- worker side ---------------------------------------------------------------------------------
+def expand_chunk(game: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Children (encoded) and their tiers of every non-terminal position in ``codes``."""
+    kids: list[int] = []
+    tiers: list[int] = []
+    for code in codes.tolist():
+        pos = game.decode(code)
+        if game.outcome(pos) is not None:
+            continue
+        here = game.tier(pos)
+        for move in game.moves(pos):
+            child = game.play(pos, move)
+            t = game.tier(child)
+            if t < here:
+                raise GameError(f"move {move!r} from {pos!r} goes from tier {here} down to "
+                                f"tier {t}; moves must stay in their tier or go up")
+            kids.append(game.encode(child))
+            tiers.append(t)
+    return np.array(kids, dtype=np.int64), np.array(tiers, dtype=np.int64)
+
+
+_TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A solved tier as sorted positions, values (margins or value codes) and remoteness,
+    cached in the worker (the few most recent tiers)."""
+    key = (store, tier)
+    if key not in _TABLES:
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(Path(store) / "solved" / f"tier={tier}.parquet",
+                          columns=["position", "code", "margin", "remoteness"]).to_pydict()
+        pos = np.array(t["position"], dtype=np.int64)
+        vals = np.array([m if m is not None else c for m, c in
+                         zip(t["margin"], t["code"], strict=True)], dtype=object)
+        rem = np.array([-1 if r is None else r for r in t["remoteness"]], dtype=np.int64)
+        if len(_TABLES) >= 6:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[key] = (pos, vals, rem)
+    return _TABLES[key]
+
+
+@dataclass
+class Evaluated:
+    """What a worker found for one chunk: decided rows, and the positions left for the
+    client (they have moves inside the tier)."""
+
+    decided: list[tuple[int, Any, int | None, str]]  # code, value, remoteness, best move
+    open_: list[tuple[int, Any, list[tuple[str, Any, Any, Any]]]]  # code, terminal, moves
+
+
+def evaluate_chunk(game: Any, codes: np.ndarray, store: str, tier: int,
+                   scored: bool) -> Evaluated:
+    """Evaluate positions of ``tier``: children in higher tiers are looked up, so a
+    position whose moves all leave the tier is decided here."""
+    with_player = has_player(game)
+    out = Evaluated([], [])
+    for code in codes.tolist():
+        pos = game.decode(code)
+        result = game.outcome(pos)
+        if result is not None:
+            out.decided.append((code, *_terminal(result, scored), ""))
+            continue
+        who = game.player(pos) if with_player else None
+        moves = []
+        inside = False
+        for move in game.moves(pos):
+            child = game.play(pos, move)
+            t = game.tier(child)
+            ccode = game.encode(child)
+            passes = who is None or game.player(child) != who
+            pay = game.payoff(pos, move) if scored else None
+            if t == tier:
+                inside = True
+                moves.append((repr(move), ("in", ccode), passes, pay))
+                continue
+            pos_arr, vals, rems = _table(store, t)
+            k = int(np.searchsorted(pos_arr, ccode))
+            if k >= pos_arr.size or pos_arr[k] != ccode:
+                raise GameError(f"child {child!r} of {pos!r} is missing from tier {t}")
+            r = int(rems[k])
+            moves.append((repr(move), ("out", vals[k], None if r < 0 else r), passes, pay))
+        if not moves:
+            out.decided.append((code, *_no_moves(scored), ""))
+        elif inside:
+            out.open_.append((code, None, moves))
+        else:
+            out.decided.append((code, *_best([_mover_view(m, scored) for m in moves],
+                                             scored)))
+    return out
+
+
+def _terminal(result: Any, scored: bool) -> tuple[Any, int]:
+    if scored:
+        return (0 if isinstance(result, Value) else result), 0
+    if not isinstance(result, Value) or result is Value.DRAW:
+        raise GameError(f"outcome returned {result!r}")
+    return result.value, 0
+
+
+def _no_moves(scored: bool) -> tuple[Any, int]:
+    return (0, 0) if scored else (Value.LOSE.value, 0)
+
+
+def _mover_view(move: tuple[str, Any, Any, Any], scored: bool) -> tuple[str, Any, int | None]:
+    """(move, value for the mover, remoteness) of a move whose child is known."""
+    name, (_, value, rem), passes, pay = move
+    r = None if rem is None else rem + 1
+    if scored:
+        return name, (pay - value if passes else pay + value), r
+    v = Value(value)
+    return name, (v.flipped() if passes else v).value, r
+
+
+def _key(value: Any, rem: int | None, scored: bool) -> tuple[Any, float]:
+    if scored:
+        return scored_key(value, rem)
+    v = Value(value)
+    if v in (Value.WIN, Value.TIE):
+        return (_WINLOSE_RANK[v], -(rem or 0))
+    return (_WINLOSE_RANK[v], rem or 0)
+
+
+def _best(options: list[tuple[str, Any, int | None]], scored: bool) -> tuple[Any, Any, str]:
+    name, value, rem = max(options, key=lambda o: _key(o[1], o[2], scored))
+    return value, rem, name
+
+
+# -- client side: positions with moves inside their tier ------------------------------------------
+def solve_inside(open_: list[tuple[int, Any, list]], known: dict[int, tuple[Any, int | None]],
+                 scored: bool) -> list[tuple[int, Any, int | None, str]]:
+    """The engine's retrograde analysis over one tier's positions that have moves inside
+    the tier. Moves to known positions (other tiers, or positions of this tier a worker
+    already decided, in ``known``) arrive as events with their remoteness; a heap in
+    remoteness order replaces the engine's FIFO queue, so a win is still the quickest one
+    and a loss the slowest. Then ties spread, and what is left is a certified draw.
+    Win/lose games only: a scored game must not move inside a tier."""
+    if scored:
+        raise GameError("a scored game's moves must go to a higher tier (cycles inside a "
+                        "tier are supported for win/lose games)")
+    index = {code: i for i, (code, _, _) in enumerate(open_)}
+    n = len(open_)
+    parents: list[list[tuple[int, bool, str]]] = [[] for _ in range(n)]
+    total = [len(moves) for _, _, moves in open_]
+    events: list[tuple[int, int, int, Value, str]] = []  # (rem, tie-break, pos, mover, move)
+    tie_moves: list[tuple[int, int, str]] = []
+    draw_move = [""] * n
+    for i, (_, _, moves) in enumerate(open_):
+        for name, target, passes, _ in moves:
+            if target[0] == "in" and target[1] in index:
+                parents[index[target[1]]].append((i, passes, name))
+                continue
+            value, rem = known[target[1]] if target[0] == "in" else target[1:]
+            v = Value(value)
+            mover = v.flipped() if passes else v
+            r = None if rem is None else rem + 1
+            if mover in (Value.WIN, Value.LOSE):
+                events.append((r, len(events), i, mover, name))  # type: ignore[arg-type]
+            elif mover is Value.TIE:
+                tie_moves.append((r, i, name))  # type: ignore[arg-type]
+            else:
+                draw_move[i] = draw_move[i] or name
+    heapq.heapify(events)
+    value: list[Value | None] = [None] * n
+    rem_of: list[int | None] = [None] * n
+    best = [""] * n
+    losing = [0] * n
+    slowest: list[tuple[int, str]] = [(-1, "")] * n
+    order = len(events)
+    while events:
+        r, _, i, mover, name = heapq.heappop(events)
+        if value[i] is not None:
+            continue
+        if mover is Value.WIN:
+            value[i], rem_of[i], best[i] = Value.WIN, r, name
+        else:
+            losing[i] += 1
+            if r > slowest[i][0]:
+                slowest[i] = (r, name)
+            if losing[i] < total[i]:
+                continue
+            value[i], (rem_of[i], best[i]) = Value.LOSE, slowest[i]
+        for p, passes, pname in parents[i]:
+            if value[p] is None:
+                v = value[i].flipped() if passes else value[i]  # type: ignore[union-attr]
+                heapq.heappush(events, (r + 1, order, p, v, pname))
+                order += 1
+    ties = [(r, k, i, name) for k, (r, i, name) in enumerate(tie_moves)]
+    heapq.heapify(ties)
+    order = len(ties)
+    while ties:
+        r, _, i, name = heapq.heappop(ties)
+        if value[i] is not None:
+            continue
+        value[i], rem_of[i], best[i] = Value.TIE, r, name
+        for p, _, pname in parents[i]:
+            if value[p] is None:
+                heapq.heappush(ties, (r + 1, order, p, pname))
+                order += 1
+    for i in range(n):
+        if value[i] is None:
+            value[i] = Value.DRAW
+    for j in range(n):  # a draw keeps playing into a draw
+        if value[j] is Value.DRAW:
+            for p, _, pname in parents[j]:
+                if value[p] is Value.DRAW and not draw_move[p]:
+                    draw_move[p] = pname
+    return [(open_[i][0], value[i].value, rem_of[i],  # type: ignore[union-attr]
+             draw_move[i] if value[i] is Value.DRAW else best[i]) for i in range(n)]
+
+
+# -- the driver ---------------------------------------------------------------------------------
+@dataclass
+class Tablebase:
+    """A solved store: where it is, its tiers and counts."""
+
+    store: Path
+    tiers: list[int]
+    positions: int
+    scored: bool
+
+
+def _chunks(a: np.ndarray, size: int) -> list[np.ndarray]:
+    return [a[k:k + size] for k in range(0, a.size, size)] or [a]
+
+
+def _client(cluster: str | None, workers: int | None) -> Any:
+    distributed = _need("distributed")
+    if cluster is None:
+        lc = distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                      threads_per_worker=1, processes=True,
+                                      dashboard_address=None, silence_logs=40)
+        return distributed.Client(lc)
+    return distributed.Client(cluster)
+
+
+def _register_by_value(game: Any) -> None:
+    """Workers must be able to unpickle a game defined in a user's file or a test."""
+    import cloudpickle
+
+    mod = sys.modules.get(type(game).__module__)
+    if mod is not None and not mod.__name__.startswith("perfectplay"):
+        cloudpickle.register_pickle_by_value(mod)
+
+
+def _schema(columns: dict[str, Any]) -> Any:
+    """Fixed column types, so every tier file reads alike (a tier of draws has no
+    remoteness at all, which must still be an integer column)."""
+    pa = _need("pyarrow")
+    types = {"position": pa.int64(), "tier": pa.int32(), "code": pa.string(),
+             "margin": pa.float64(), "remoteness": pa.int32(), "best_move": pa.string()}
+    return pa.schema([(name, types[name]) for name in columns])
+
+
+def _write_parquet(path: Path, columns: dict[str, Any]) -> None:
+    pa = _need("pyarrow")
+    pq = _need("pyarrow.parquet")
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(pa.table(columns, schema=_schema(columns)), tmp)
+    tmp.replace(path)  # a tier file exists only once complete: resumable
+
+
+def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
+                 workers: int | None = None, client: Any = None,
+                 progress: Callable[[str], None] | None = None, bar: bool | None = None,
+                 stop_after: int | None = None, chunk: int = CHUNK,
+                 game_ref: str | None = None) -> Tablebase:
+    """Solve a tiered game into ``store`` (see the module doc). ``client`` reuses a running
+    Dask client; ``progress`` receives one line per tier, ``bar`` shows a progress bar on a
+    terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many newly solved
+    tiers, as a kill would; ``game_ref`` (FILE.py:Class) is recorded for ``query``."""
+    check_tiered(game)
+    _need("pyarrow")
+    root = Path(store)
+    (root / "positions").mkdir(parents=True, exist_ok=True)
+    (root / "solved").mkdir(parents=True, exist_ok=True)
+    scored = is_scored(game)
+    manifest_path = root / "manifest.json"
+    own = client is None
+    if own:
+        client = _client(cluster, workers)
+    _register_by_value(game)
+    say = progress or (lambda _msg: None)
+    try:
+        game_f = client.scatter(game, broadcast=True, hash=False)  # a fresh key per run
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+        if not manifest.get("enumerated"):
+            tiers = _enumerate(client, game, game_f, root, chunk, say)
+            manifest = {"enumerated": True, "tiers": tiers, "scored": scored,
+                        "game": game_ref}
+            manifest_path.write_text(json.dumps(manifest))
+        tiers = manifest["tiers"]
+        solved_now = 0
+        order = sorted(tiers, reverse=True)
+        with Progress("solving tiers", total=len(order), enabled=bar) as shown:
+            for k, t in enumerate(order):
+                out = root / "solved" / f"tier={t}.parquet"
+                shown.update(k, description=f"solving tier {t}")
+                if out.exists():
+                    continue
+                if stop_after is not None and solved_now >= stop_after:
+                    raise SolveStopped(f"stopped after {solved_now} tiers; run again to "
+                                       "resume")
+                _solve_tier(client, game_f, root, t, scored, chunk, out)
+                solved_now += 1
+                say(f"tier {t} solved")
+        total = sum(_count(root / "positions" / f"tier={t}.parquet") for t in tiers)
+        return Tablebase(root, sorted(tiers), total, scored)
+    finally:
+        if own:
+            cluster_obj = getattr(client, "cluster", None)
+            client.close()
+            if cluster_obj is not None:
+                cluster_obj.close()
+
+
+def _count(path: Path) -> int:
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
+               say: Callable[[str], None]) -> list[int]:
+    start = game.initial()
+    pending: dict[int, list[np.ndarray]] = {game.tier(start):
+                                            [np.array([game.encode(start)], np.int64)]}
+    tiers = []
+    while pending:
+        t = min(pending)
+        tier_codes = np.unique(np.concatenate(pending.pop(t)))
+        frontier = tier_codes
+        while frontier.size:
+            futures = client.map(expand_chunk, [game_f] * len(_chunks(frontier, chunk)),
+                                 _chunks(frontier, chunk), pure=False)
+            inside = []
+            for kids, ktiers in client.gather(futures):
+                for u in np.unique(ktiers):
+                    sel = kids[ktiers == u]
+                    if u == t:
+                        inside.append(sel)
+                    else:
+                        pending.setdefault(int(u), []).append(np.unique(sel))
+            if not inside:
+                break
+            new = np.setdiff1d(np.unique(np.concatenate(inside)), tier_codes)
+            tier_codes = np.union1d(tier_codes, new)
+            frontier = new
+        _write_parquet(root / "positions" / f"tier={t}.parquet", {"position": tier_codes})
+        tiers.append(int(t))
+        say(f"tier {t}: {tier_codes.size:,} positions")
+    return tiers
+
+
+def _solve_tier(client: Any, game_f: Any, root: Path, t: int, scored: bool, chunk: int,
+                out: Path) -> None:
+    import pyarrow.parquet as pq
+
+    codes = pq.read_table(root / "positions" / f"tier={t}.parquet")["position"].to_numpy()
+    parts = _chunks(codes, chunk)
+    futures = client.map(evaluate_chunk, [game_f] * len(parts), parts,
+                         [str(root)] * len(parts), [t] * len(parts), [scored] * len(parts),
+                         pure=False)
+    rows: list[tuple[int, Any, int | None, str]] = []
+    open_: list = []
+    for ev in client.gather(futures):
+        rows += ev.decided
+        open_ += ev.open_
+    if open_:
+        known = {code: (v, r) for code, v, r, _ in rows}
+        rows += solve_inside(open_, known, scored)
+    rows.sort(key=lambda r: r[0])
+    _write_parquet(out, {
+        "position": np.array([r[0] for r in rows], dtype=np.int64),
+        "tier": np.full(len(rows), t, dtype=np.int32),
+        "code": [None if scored else r[1] for r in rows],
+        "margin": [float(r[1]) if scored else None for r in rows],
+        "remoteness": [r[2] for r in rows],
+        "best_move": [r[3] for r in rows],
+    })
+
+
+# -- reading the store: DuckDB ------------------------------------------------------------------
+def _duck(store: str | Path) -> Any:
+    duckdb = _need("duckdb")
+    root = Path(store)
+    if not (root / "solved").is_dir() or not any((root / "solved").glob("*.parquet")):
+        raise PerfectplayError(f"{store} is not a solved store (no solved/*.parquet)")
+    con = duckdb.connect()
+    pattern = str(root.resolve() / "solved" / "*.parquet").replace("'", "''")
+    con.execute(f"CREATE VIEW solved AS SELECT * FROM read_parquet('{pattern}')")
+    return con
+
+
+def query(store: str | Path, positions: Iterable[int]) -> list[dict[str, Any]]:
+    """Value, remoteness and best move of encoded positions, straight from disk."""
+    con = _duck(store)
+    out = []
+    for code in positions:
+        row = con.execute("SELECT tier, code, margin, remoteness, best_move FROM solved "
+                          "WHERE position = ?", [int(code)]).fetchone()
+        if row is None:
+            out.append({"position": int(code), "found": False})
+            continue
+        tier, code_v, margin, rem, move = row
+        out.append({"position": int(code), "found": True, "tier": tier,
+                    "value": code_v if code_v is not None else margin,
+                    "remoteness": rem, "best_move": move})
+    return out
+
+
+def analyze(store: str | Path) -> dict[str, Any]:
+    """Counts by value, by remoteness and by tier."""
+    con = _duck(store)
+    by_value = con.execute("SELECT coalesce(code, CAST(margin AS VARCHAR)) v, count(*) "
+                           "FROM solved GROUP BY v ORDER BY v").fetchall()
+    by_rem = con.execute("SELECT remoteness, count(*) FROM solved GROUP BY remoteness "
+                         "ORDER BY remoteness NULLS LAST").fetchall()
+    by_tier = con.execute("SELECT tier, count(*) FROM solved GROUP BY tier ORDER BY tier"
+                          ).fetchall()
+    total = con.execute("SELECT count(*) FROM solved").fetchone()[0]
+    return {"total": total, "by_value": dict(by_value),
+            "by_remoteness": {("draw" if r is None else r): n for r, n in by_rem},
+            "by_tier": dict(by_tier)}
