@@ -206,31 +206,6 @@ def _rock_valid(rows: list[str]) -> bool:
     return solve(maze_from_grid(Grid(cells))).value is not None  # no single block cuts it
 
 
-def _rock_make(rng: random.Random, size: int, family: str) -> Case:
-    for _ in range(200):
-        rows, cols = rng.randint(1, size), rng.randint(1, size)
-        if family == "largest":
-            rows = cols = size
-        if rows * cols < 2:
-            continue
-        if family == "maze":
-            g = _maze(rng, rows, cols, 0.15)
-        elif family == "snake":
-            g = _snake(rng, rows, cols)
-        elif family == "rooms":
-            g = _rooms(rng, rows, cols)
-        elif family == "corridor":
-            from .rock.families import corridor_room
-
-            m = corridor_room(max(2, size // 3))
-            return m.grid.lines()
-        else:
-            g = _noise(rng, rows, cols, rng.choice([0.0, 0.1, 0.2, 0.3]))
-        if _place(rng, g, "EX") and _rock_valid(_grid_rows(g)):
-            return _grid_rows(g)
-    return ["EX"]
-
-
 def _portal_valid(rows: list[str]) -> bool:
     if not rows or len({len(r) for r in rows}) != 1 or len(rows) > 100 or len(rows[0]) > 100:
         return False
@@ -243,24 +218,35 @@ def _portal_valid(rows: list[str]) -> bool:
     return abs(ra - rb) + abs(ca - cb) != 1  # portals never adjacent
 
 
-def _portal_make(rng: random.Random, size: int, family: str) -> Case:
-    for _ in range(200):
-        rows, cols = rng.randint(1, size), rng.randint(1, size)
-        if family == "largest":
-            rows = cols = size
-        if rows * cols < 3:
-            continue
-        if family == "maze":
-            g = _maze(rng, rows, cols, 0.3)
-        elif family == "snake":
-            g = _snake(rng, rows, cols)
-        elif family == "rooms":
-            g = _rooms(rng, rows, cols)
-        else:
-            g = _noise(rng, rows, cols, rng.choice([0.0, 0.15, 0.3, 0.5]))
-        if _place(rng, g, "OO") and _portal_valid(_grid_rows(g)):
-            return _grid_rows(g)
-    return ["O.O"]
+def _grid_maker(marks: str, valid: Callable[[Case], bool], braid: float,
+                rates: tuple[float, ...], min_cells: int, fallback: list[str]
+                ) -> Callable[[random.Random, int, str], Case]:
+    """A generator of grids with ``marks`` placed on free cells, drawn until ``valid``."""
+
+    def make(rng: random.Random, size: int, family: str) -> Case:
+        if family == "corridor":
+            from .rock.families import corridor_room
+
+            return corridor_room(max(2, size // 3)).grid.lines()
+        for _ in range(200):
+            rows, cols = rng.randint(1, size), rng.randint(1, size)
+            if family == "largest":
+                rows = cols = size
+            if rows * cols < min_cells:
+                continue
+            if family == "maze":
+                g = _maze(rng, rows, cols, braid)
+            elif family == "snake":
+                g = _snake(rng, rows, cols)
+            elif family == "rooms":
+                g = _rooms(rng, rows, cols)
+            else:
+                g = _noise(rng, rows, cols, rng.choice(rates))
+            if _place(rng, g, marks) and valid(_grid_rows(g)):
+                return _grid_rows(g)
+        return fallback
+
+    return make
 
 
 def _shrink_grid(fixed: str) -> Callable[[Case], Iterator[Case]]:
@@ -372,10 +358,13 @@ SPECS: dict[str, Spec] = {
                      _in_range(-100, 100, False, 100), _shrink_row(False, -100),
                      _game_of_sum_explain, INT, 8, 100),
     "uva10381": Spec("uva10381", ("uniform", "maze", "snake", "rooms", "corridor", "largest"),
-                     _rock_make, _write_grids, _rock_valid, _shrink_grid("EX"),
+                     _grid_maker("EX", _rock_valid, 0.15, (0.0, 0.1, 0.2, 0.3), 2, ["EX"]),
+                     _write_grids, _rock_valid, _shrink_grid("EX"),
                      _rock_explain, INT, 6, 40),
     "devc-portal": Spec("devc-portal", ("uniform", "maze", "snake", "rooms", "largest"),
-                        _portal_make, _write_grids, _portal_valid, _shrink_grid("O"),
+                        _grid_maker("OO", _portal_valid, 0.3, (0.0, 0.15, 0.3, 0.5), 3,
+                                    ["O.O"]),
+                        _write_grids, _portal_valid, _shrink_grid("O"),
                         _portal_explain, r"Alif|Bella", 5, 100),
     "kth-no": Spec("kth-no", ("uniform", "ties", "largest"), _no_make, _no_write, _no_valid,
                    _no_shrink, _no_explain, r"\d+ \d+", 6, 2000),
