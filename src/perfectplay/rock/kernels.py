@@ -218,7 +218,9 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     when X is unreachable.
     """
     k = nb.shape[1]
-    sizes[:] = 0
+    sizes[0] = 0
+    sizes[1] = 0
+    sizes[2] = 0
     cur = 0
     stamp[start] = sid
     key[start] = 0
