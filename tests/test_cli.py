@@ -112,7 +112,8 @@ def test_solve_a_user_game_from_a_file(tmp_path):
 
 
 @pytest.mark.parametrize("cmd", ["demo", "solve", "judge", "coins", "rock", "portal",
-                                 "nearest", "play"])
+                                 "nearest", "play", "gen", "stress", "check", "query",
+                                 "analyze"])
 def test_every_command_has_help_with_an_example(cmd):
     r = run(cmd, "--help")
     assert r.exit_code == 0 and "Example" in r.output
