@@ -405,3 +405,15 @@ def test_player_method_allows_consecutive_moves():
     assert s.value(0) is Value.WIN and s.remoteness(0) == 2
     assert s.value(1) is Value.WIN
     assert s.value(2) is Value.LOSE
+
+
+def test_principal_line_plays_perfectly_to_the_end():
+    game = TicTacToe()
+    s = solve(game)
+    line = s.principal_line()
+    assert len(line) == s.remoteness() == 9  # a tie: all nine squares get filled
+    board = game.initial()
+    for move in line:
+        board = game.play(board, move)
+    assert s.is_terminal(board) and game.outcome(board) is Value.TIE
+    assert not s.is_terminal(game.initial())

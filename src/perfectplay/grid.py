@@ -163,11 +163,6 @@ def read_grid_case(r: Reader, allowed: str, max_side: int | None = None) -> Grid
     return grid_from_tokens(toks, allowed, cols)
 
 
-def skip_grid_rows(r: Reader, rows: int) -> None:
-    for _ in range(rows):
-        r.raw_line()
-
-
 def parse_grid(text: str, allowed: str) -> Grid:
     """A grid from a file: the rows alone, or a first line ``R C`` and then the rows."""
     r = Reader(text)

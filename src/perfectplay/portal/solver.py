@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..errors import LimitError
 from ..grid import bfs_order, path_from
 from .board import Board
 from .game import EXACT_LIMIT, exact_winner
@@ -215,8 +214,3 @@ def safe_moves(board: Board) -> SafeMoves:
     cut_mask[p[cut_flags]] = True
     safe = np.flatnonzero(board.empty & ~cut_mask)
     return SafeMoves(True, safe, sorted(int(c) for c in p[cut_flags]), path)
-
-
-def require_small(board: Board, limit: int) -> None:
-    if int(board.empty.sum()) > limit:
-        raise LimitError(f"exhaustive search is for boards of at most {limit} empty cells")
