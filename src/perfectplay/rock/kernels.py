@@ -113,10 +113,11 @@ def lowpoints(nb, open_, root):
 
 @njit(cache=True)
 def separates(nb, disc, fin, low, dpar, p, u):
-    """Does removing cell p cut cell u off from the DFS root? u must be a neighbour of p
-    (so it is p's DFS ancestor or descendant). O(k)."""
+    """Does removing cell p cut cell u off from the DFS root? True exactly when u lies in
+    the subtree of a DFS child c of p with low[c] >= disc[p]; a u outside p's subtree (or
+    p itself) matches no child and is not cut off. O(k)."""
     if disc[u] < disc[p]:
-        return False  # u is an ancestor of p: it reaches the root above p
+        return False  # u was reached before p: it reaches the root without p
     for t in range(nb.shape[1]):
         c = nb[p, t]
         if c >= 0 and dpar[c] == p and disc[c] <= disc[u] <= fin[c]:
@@ -260,7 +261,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 
 
 @njit(cache=True)
-def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains):
+def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains):
     """T(u) for every reached cell (-1 = infinite), and the detour searches' total pops.
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
@@ -278,9 +279,6 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use
     """
     n = nb.shape[0]
     T = dist.copy()
-    d32 = dist
-    tin32 = tin
-    tout32 = tout
     key = np.zeros(n, np.int32)
     stamp = np.full(n, -1, np.int32)
     closed = np.full(n, -1, np.int32)
@@ -320,7 +318,7 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use
                 side = 0
         if side < 0:
             sid += 1
-            T[u], used = detour(nb, d32, tin32, tout32, u, p, -1, key, stamp,
+            T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp,
                                 closed, buckets, sizes, sid)
             pops += used
             continue
@@ -333,14 +331,14 @@ def threats(nb, open_, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use
             # p is the cell beyond the chain's end, not a chain cell: blocking it may also
             # cut routes from e, so this one search is not shared with the chain
             sid += 1
-            found, used = detour(nb, d32, tin32, tout32, e, p, ends[c, side],
+            found, used = detour(nb, dist, tin, tout, e, p, ends[c, side],
                                  key, stamp, closed, buckets, sizes, sid)
             pops += used
             T[u] = found if found < 0 else m + found
             continue
         if memo[c, side] == -3:
             sid += 1
-            memo[c, side], used = detour(nb, d32, tin32, tout32, e, p, ends[c, side],
+            memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side],
                                          key, stamp, closed, buckets, sizes, sid)
             pops += used
         if memo[c, side] < 0:

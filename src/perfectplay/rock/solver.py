@@ -76,7 +76,7 @@ class RockSolution:
         path = path_from(self.d, m.nb, m.open, m.entrance)  # X .. E
         for c in path[::-1][1:-1]:
             # c separates E from X when E lies below a DFS child of c with low >= disc[c]
-            if _separates_far(m.nb, disc, fin, low, dpar, c, m.entrance):
+            if kernels.separates(m.nb, disc, fin, low, dpar, c, m.entrance):
                 return int(c)
         return None
 
@@ -102,17 +102,6 @@ class RockSolution:
         }
 
 
-def _separates_far(nb: np.ndarray, disc: np.ndarray, fin: np.ndarray, low: np.ndarray,
-                   dpar: np.ndarray, c: int, u: int) -> bool:
-    """Does removing c cut u (any cell, not only a neighbour) off from the DFS root?"""
-    if not (disc[c] <= disc[u] <= fin[c]) or c == u:
-        return False
-    for w in nb[c]:
-        if w >= 0 and dpar[w] == c and disc[w] <= disc[u] <= fin[w]:
-            return bool(low[w] >= disc[c])
-    return False
-
-
 def solve(maze: Maze, chains: bool = True) -> RockSolution:
     """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
     sharing of the detour search (slower on corridors; for comparison only).
@@ -125,8 +114,7 @@ def solve(maze: Maze, chains: bool = True) -> RockSolution:
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    T, pops = kernels.threats(nb, open_, d, unique, tin, tout, disc, fin, low, dpar, x,
-                              chains)
+    T, pops = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
     return RockSolution(maze, f, d, T, block, step, int(pops))
