@@ -38,10 +38,10 @@ import numpy as np
 
 from .engine.protocol import Value, has_player, is_scored
 from .engine.scored import scored_key
+from .engine.solution import winlose_key
 from .errors import GameError, PerfectplayError
 from .progress import Progress
 
-_WINLOSE_RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
 CHUNK = 20_000
 
 
@@ -113,7 +113,7 @@ class Evaluated:
     client (they have moves inside the tier)."""
 
     decided: list[tuple[int, Any, int | None, str]]  # code, value, remoteness, best move
-    open_: list[tuple[int, Any, list[tuple[str, Any, Any, Any]]]]  # code, terminal, moves
+    open_: list[tuple[int, list[tuple[str, Any, Any, Any]]]]  # code, moves
 
 
 def evaluate_chunk(game: Any, codes: np.ndarray, store: str, tier: int,
@@ -150,7 +150,7 @@ def evaluate_chunk(game: Any, codes: np.ndarray, store: str, tier: int,
         if not moves:
             out.decided.append((code, *_no_moves(scored), ""))
         elif inside:
-            out.open_.append((code, None, moves))
+            out.open_.append((code, moves))
         else:
             out.decided.append((code, *_best([_mover_view(m, scored) for m in moves],
                                              scored)))
@@ -180,12 +180,7 @@ def _mover_view(move: tuple[str, Any, Any, Any], scored: bool) -> tuple[str, Any
 
 
 def _key(value: Any, rem: int | None, scored: bool) -> tuple[Any, float]:
-    if scored:
-        return scored_key(value, rem)
-    v = Value(value)
-    if v in (Value.WIN, Value.TIE):
-        return (_WINLOSE_RANK[v], -(rem or 0))
-    return (_WINLOSE_RANK[v], rem or 0)
+    return scored_key(value, rem) if scored else winlose_key(Value(value), rem)
 
 
 def _best(options: list[tuple[str, Any, int | None]], scored: bool) -> tuple[Any, Any, str]:
@@ -194,7 +189,7 @@ def _best(options: list[tuple[str, Any, int | None]], scored: bool) -> tuple[Any
 
 
 # -- client side: positions with moves inside their tier ------------------------------------------
-def solve_inside(open_: list[tuple[int, Any, list]], known: dict[int, tuple[Any, int | None]],
+def solve_inside(open_: list[tuple[int, list]], known: dict[int, tuple[Any, int | None]],
                  scored: bool) -> list[tuple[int, Any, int | None, str]]:
     """The engine's retrograde analysis over one tier's positions that have moves inside
     the tier. Moves to known positions (other tiers, or positions of this tier a worker
@@ -205,14 +200,14 @@ def solve_inside(open_: list[tuple[int, Any, list]], known: dict[int, tuple[Any,
     if scored:
         raise GameError("a scored game's moves must go to a higher tier (cycles inside a "
                         "tier are supported for win/lose games)")
-    index = {code: i for i, (code, _, _) in enumerate(open_)}
+    index = {code: i for i, (code, _) in enumerate(open_)}
     n = len(open_)
     parents: list[list[tuple[int, bool, str]]] = [[] for _ in range(n)]
-    total = [len(moves) for _, _, moves in open_]
+    total = [len(moves) for _, moves in open_]
     events: list[tuple[int, int, int, Value, str]] = []  # (rem, tie-break, pos, mover, move)
     tie_moves: list[tuple[int, int, str]] = []
     draw_move = [""] * n
-    for i, (_, _, moves) in enumerate(open_):
+    for i, (_, moves) in enumerate(open_):
         for name, target, passes, _ in moves:
             if target[0] == "in" and target[1] in index:
                 parents[index[target[1]]].append((i, passes, name))

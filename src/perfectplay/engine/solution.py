@@ -18,6 +18,14 @@ WINLOSE, MARGIN, COST = "win/lose", "margin", "cost"
 _RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
 
 
+def winlose_key(value: Value, rem: int | None) -> tuple[int, float]:
+    """Ordering of moves in a win/lose game, best last: win > tie > draw > lose; a win or a
+    tie as quick as possible, a loss as slow as possible."""
+    if value is Value.WIN or value is Value.TIE:
+        return (_RANK[value], -(rem or 0))
+    return (_RANK[value], rem or 0)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveValue:
     """One move from a position, valued for the player who makes it.
@@ -193,9 +201,7 @@ class Solution:
 
     def _key(self, i: int, value: Any, rem: int | None) -> tuple[Any, float]:
         if self.mode == WINLOSE:
-            if value is Value.WIN or value is Value.TIE:
-                return (_RANK[value], -(rem or 0))
-            return (_RANK[value], rem or 0)
+            return winlose_key(value, rem)
         if self.mode == COST:
             assert self._player is not None
             return cost_key(value, rem, bool(self._player[i] == self.payer))
