@@ -29,24 +29,27 @@ class JudgeResult:
         return "".join(line + "\n" for line in self.lines)
 
 
+def answer_case(result: JudgeResult, k: int, case: Callable[[], str | None]) -> bool:
+    """Answer case k into ``result``; an :class:`InputError` is recorded, labelled with the
+    case number. Returns False when the error is ``fatal`` (the reader lost its place: a
+    bad case header, the end of the input), so no later case can be read."""
+    try:
+        line = case()
+    except InputError as exc:
+        result.errors.append(exc.with_case(k) if exc.case is None else exc)
+        return not exc.fatal
+    if line is not None:
+        result.lines.append(line)
+    return True
+
+
 def run_cases(count: int, case: Callable[[int], str | None],
               result: JudgeResult) -> JudgeResult:
-    """Answer cases 1..count; an :class:`InputError` in one case is recorded (labelled with
-    its number) and the loop goes on, unless the error is ``fatal`` (the reader lost its
-    place: a bad case header, the end of the input).
-
-    ``case(k)`` returns the output line (or None to print nothing).
-    """
+    """Answer cases 1..count (see :func:`answer_case`); ``case(k)`` returns the output line
+    (or None to print nothing)."""
     for k in range(1, count + 1):
-        try:
-            line = case(k)
-        except InputError as exc:
-            result.errors.append(exc.with_case(k) if exc.case is None else exc)
-            if exc.fatal:
-                return result
-            continue
-        if line is not None:
-            result.lines.append(line)
+        if not answer_case(result, k, lambda k=k: case(k)):
+            break
     return result
 
 
@@ -79,13 +82,6 @@ def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
             return res
         if n == 0:
             break
-        try:
-            line = case(r, k, n)
-        except InputError as exc:
-            res.errors.append(exc.with_case(k))
-            if exc.fatal:
-                return res
-            continue
-        if line is not None:
-            res.lines.append(line)
+        if not answer_case(res, k, lambda k=k, n=n: case(r, k, n)):
+            break
     return res
