@@ -358,7 +358,13 @@ def test_check_game_passes_good_games_and_warns_on_parity():
 
 
 def test_check_game_finds_nondeterministic_play():
-    class Random:
+    class Drifting:
+        """play() never returns the same position twice (a random choice could happen to
+        repeat itself on every call and hide the problem)."""
+
+        def __init__(self):
+            self.calls = 0
+
         def initial(self):
             return 0
 
@@ -366,12 +372,13 @@ def test_check_game_finds_nondeterministic_play():
             return [0] if p < 5 else []
 
         def play(self, p, m):
-            return p + random.randint(1, 2)
+            self.calls += 1
+            return p + self.calls
 
         def outcome(self, p):
             return None
 
-    assert any("not deterministic" in p for p in check_game(Random()).problems)
+    assert any("not deterministic" in p for p in check_game(Drifting()).problems)
 
 
 def test_unhashable_positions_raise_game_error():
