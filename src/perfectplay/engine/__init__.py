@@ -4,12 +4,14 @@
 """
 
 from .check import CheckReport, check_game
+from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
 from .graph import GameGraph, discover
 from .protocol import Game, Value
-from .solution import Counts, MoveValue, Solution, describe
+from .solution import Counts, MoveValue, Solution, UnknownPosition, describe
 from .solve import solve, solve_graph
 
 __all__ = [
-    "CheckReport", "Counts", "Game", "GameGraph", "MoveValue", "Solution", "Value",
-    "check_game", "describe", "discover", "solve", "solve_graph",
+    "LOSE", "ONGOING", "TIE", "WIN", "CheckReport", "CompiledGame", "Counts", "Game",
+    "GameGraph", "MoveValue", "Solution", "UnknownPosition", "Value", "check_game",
+    "describe", "discover", "solve", "solve_graph",
 ]

@@ -4,11 +4,25 @@ The result, :class:`GameGraph`, is plain arrays in CSR form (``offsets``/``child
 solvers run as numba kernels over integers and never call back into the user's game.
 Discovery is a breadth-first loop (no recursion), O(positions + moves) calls of the game's
 methods, and it is the only part of a solve that runs the user's Python code.
+
+Positions are kept as compactly as the game allows:
+
+- **codes**: when positions are ints (or the game defines ``encode``/``decode``), each is one
+  int64 in a numpy array with an open-addressing id table (:mod:`.codetable`); children are
+  looked up in batches by a numba kernel. No Python object is kept per position.
+- **objects**: otherwise a dict from position to id, as any hashable object can be a
+  position.
+
+Moves are never stored: a position's moves are asked of the game again when a caller wants
+them (``Solution.move_values``), in the same order, so edge k of position i is move
+``k - offsets[i]`` of ``moves(pos)``. Children are int32 ids. With int positions this is
+about 60 bytes a position on Connect Four (benchmarks/engine.py).
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +30,7 @@ import numpy as np
 
 from ..errors import GameError, LimitError
 from ..progress import Progress
+from .codetable import id_find, id_intern, id_rehash
 from .protocol import (
     LOSE_CODE,
     TIE_CODE,
@@ -29,44 +44,147 @@ from .protocol import (
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
 DEFAULT_MAX_POSITIONS = 50_000_000
+_BATCH = 4096  # positions expanded between two calls of the id-table kernel
+_MAX_IDS = 2**31 - 1  # children are int32
 
 
 @dataclass
 class GameGraph:
     """Every reachable position of a game, numbered 0.. in discovery order (0 = start).
 
-    ``children[offsets[i]:offsets[i+1]]`` are the positions reached by ``moves[...]`` from
-    position ``i``; ``terminal[i]`` is 0 while the game goes on, else the outcome's code.
-    For scored games ``payoffs`` (one per move) and ``final_scores`` (terminal points) are set.
-    ``player`` is set when the game defines ``player(pos)``.
+    ``children[offsets[i]:offsets[i+1]]`` are the positions reached by the moves of position
+    ``i`` (in the order ``moves`` gives them); ``terminal[i]`` is 0 while the game goes on,
+    else the outcome's code. Scored games have ``payoffs`` (one per move) and ``finals`` (the
+    final points of each ended position, 0 elsewhere): int64 arrays when every number fits,
+    else lists of exact Python numbers. ``player`` is set when the game defines
+    ``player(pos)``. Positions are ``codes`` (int64, with the id table ``slots``) or
+    ``objects`` (with the dict ``index``).
     """
 
-    positions: list[Any]
-    index: dict[Any, int]
+    game: Any
     offsets: np.ndarray
     children: np.ndarray
-    moves: list[Any]
     terminal: np.ndarray
     scored: bool
-    payoffs: list[Any] | None
-    final_scores: dict[int, Any] | None
-    player: np.ndarray | None
+    payoffs: Any = None
+    finals: Any = None
+    player: np.ndarray | None = None
+    codes: np.ndarray | None = None
+    slots: np.ndarray | None = None
+    decode: Callable[[int], Any] | None = None
+    encode: Callable[[Any], int] | None = None
+    objects: list[Any] | None = None
+    index: dict[Any, int] | None = None
 
     @property
     def size(self) -> int:
-        return len(self.positions)
+        return self.offsets.size - 1
+
+    def position(self, i: int) -> Any:
+        """The position with id ``i``."""
+        if self.objects is not None:
+            return self.objects[i]
+        assert self.codes is not None
+        code = int(self.codes[i])
+        return code if self.decode is None else self.decode(code)
+
+    def id_of(self, pos: Any) -> int:
+        """The id of ``pos``; KeyError when it is not reachable, TypeError when it cannot be
+        a position."""
+        if self.index is not None:
+            return self.index[pos]
+        assert self.codes is not None and self.slots is not None
+        code = pos if self.encode is None else self.encode(pos)
+        if isinstance(code, bool) or not isinstance(code, int | np.integer):
+            raise KeyError(pos)
+        if not -(2**63) < int(code) < 2**63:
+            raise KeyError(pos)
+        i = int(id_find(self.slots, self.codes, np.int64(code)))
+        if i < 0:
+            raise KeyError(pos)
+        return i
+
+    @property
+    def positions(self) -> Sequence[Any]:
+        """Every position, in id order (a lazy view: nothing is copied)."""
+        return _Positions(self)
+
+    def moves_of(self, i: int, pos: Any | None = None) -> list[Any]:
+        """The moves of position ``i`` asked of the game again, in the order of its edges."""
+        here = self.position(i) if pos is None else pos
+        if self.terminal[i] != UNKNOWN:
+            return []
+        moves = list(self.game.moves(here))
+        want = int(self.offsets[i + 1] - self.offsets[i])
+        if len(moves) != want:
+            raise GameError(f"moves({here!r}) gave {len(moves)} moves now and {want} during "
+                            "the solve: moves() must be deterministic")
+        return moves
 
     def edge_sources(self) -> np.ndarray:
         """For each move, the id of the position it is played from."""
         degree = np.diff(self.offsets)
         return np.repeat(np.arange(self.size, dtype=np.int64), degree)
 
-    def reverse(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def reverse(self, with_edges: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Parents in CSR form: ``src[off[c]:off[c+1]]`` are the positions with a move into
-        ``c`` (once per move) and ``edge[...]`` the indices of those moves. O(moves)."""
+        ``c`` (once per move) and ``edge[...]`` the indices of those moves (only with
+        ``with_edges``; else empty). O(moves)."""
         from .kernels import reverse_csr
 
-        return reverse_csr(self.offsets, self.children)
+        return reverse_csr(self.offsets, self.children, with_edges)
+
+
+class _Positions(Sequence[Any]):
+    def __init__(self, graph: GameGraph) -> None:
+        self._g = graph
+
+    def __len__(self) -> int:
+        return self._g.size
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self._g.position(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._g.position(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        g = self._g
+        if g.objects is not None:
+            yield from g.objects
+            return
+        assert g.codes is not None
+        for code in g.codes.tolist():
+            yield code if g.decode is None else g.decode(code)
+
+
+class _NotInt(Exception):
+    """A position of a game with an int start is not an int64: use objects instead."""
+
+
+class _Sink:
+    """Appends numbers to a compact int64 array until one does not fit, then to a list."""
+
+    def __init__(self) -> None:
+        self.data: Any = array("q")
+
+    def append(self, x: Any) -> None:
+        try:
+            self.data.append(x)
+        except (TypeError, OverflowError):
+            if isinstance(self.data, list):
+                raise
+            self.data = list(self.data)
+            self.data.append(x)
+
+    def result(self) -> Any:
+        if isinstance(self.data, list):
+            return self.data
+        return np.frombuffer(self.data, dtype=np.int64).copy() if self.data else \
+            np.zeros(0, np.int64)
 
 
 def discover(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
@@ -76,75 +194,186 @@ def discover(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
     Raises :class:`GameError` (with the position) when the game breaks the protocol, and
     :class:`LimitError` past ``max_positions``.
     """
-    scored = is_scored(game)
     start = game.initial()
-    try:
-        index: dict[Any, int] = {start: 0}
-    except TypeError as exc:
-        raise GameError(f"the start position {start!r} is not hashable: {exc}") from None
-    positions: list[Any] = [start]
-    offsets = array("q", [0])
-    children = array("q")
-    terminal = array("b")
-    moves_out: list[Any] = []
-    payoffs: list[Any] | None = [] if scored else None
-    final_scores: dict[int, Any] | None = {} if scored else None
+    codec = _codec(game, start)
+    if codec is not None:
+        try:
+            return _discover(game, start, max_positions, progress, codec)
+        except _NotInt:
+            pass
+    return _discover(game, start, max_positions, progress, None)
+
+
+def _codec(game: Any, start: Any) -> tuple[Any, Any] | None:
+    enc, dec = getattr(game, "encode", None), getattr(game, "decode", None)
+    if callable(enc) and callable(dec):
+        return enc, dec
+    if type(start) is int:
+        return None, None
+    return None
+
+
+def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
+              codec: tuple[Any, Any] | None) -> GameGraph:
+    """The breadth-first loop, over codes (``codec`` given) or objects."""
+    scored = is_scored(game)
     outcome, moves_of, play = game.outcome, game.moves, game.play
     payoff = game.payoff if scored else None  # type: ignore[attr-defined]
-    add_child, add_move = children.append, moves_out.append
-    setdefault, add_position = index.setdefault, positions.append
-    add_terminal, add_offset = terminal.append, offsets.append
+    offsets = array("q", [0])
+    children = array("i")
+    terminal = array("b")
+    payoffs = _Sink() if scored else None
+    finals = _Sink() if scored else None
+    store = _CodeStore(start, codec) if codec is not None else _ObjectStore(start)
     i = 0
-    new = 1  # the id the next new position gets
     with Progress("discovering positions", enabled=progress) as bar:
-        while i < new:
-            pos = positions[i]
-            result = outcome(pos)
-            if result is None:
-                add_terminal(UNKNOWN)
-                try:
-                    for move in moves_of(pos):
-                        child = play(pos, move)
-                        cid = setdefault(child, new)
-                        if cid == new:
-                            add_position(child)
-                            new += 1
-                        add_child(cid)
-                        add_move(move)
-                        if payoff is not None:
-                            payoffs.append(payoff(pos, move))  # type: ignore[union-attr]
-                except TypeError as exc:
-                    if hashable(child):
-                        raise
-                    raise GameError(f"position {child!r} (after move {move!r} from {pos!r}) "
-                                    f"is not hashable: {exc}") from None
-            else:
-                add_terminal(_terminal_code(result, pos, scored, final_scores, i))
-            add_offset(len(children))
-            i += 1
-            if not i & 0xFFFF:
-                bar.update(i)
-                if len(positions) > max_positions:
-                    raise LimitError(
-                        f"more than {max_positions:,} positions; raise max_positions if the "
-                        "memory allows (about 100 bytes a position)")
-    if len(positions) > max_positions:
-        raise LimitError(f"more than {max_positions:,} positions")
+        while i < store.n:
+            batch = store.batch(i, _BATCH)
+            kids: Any = store.new_kids()
+            base = offsets[-1]
+            for pos in batch:
+                result = outcome(pos)
+                if result is None:
+                    terminal.append(UNKNOWN)
+                    if finals is not None:
+                        finals.append(0)
+                    child = move = None
+                    try:
+                        for move in _moves_list(moves_of, pos):
+                            child = play(pos, move)
+                            kids.append(store.key(child, pos, move))
+                            if payoffs is not None:
+                                payoffs.append(payoff(pos, move))  # type: ignore[misc]
+                    except TypeError as exc:
+                        if child is None or hashable(child):
+                            raise
+                        raise GameError(f"position {child!r} (after move {move!r} from "
+                                        f"{pos!r}) is not hashable: {exc}") from None
+                else:
+                    terminal.append(_terminal_code(result, pos, scored, finals))
+                offsets.append(base + len(kids))
+            children.frombytes(store.intern(kids))
+            i += len(batch)
+            bar.update(i)
+            if store.n > max_positions:
+                raise LimitError(
+                    f"more than {max_positions:,} positions; raise max_positions if the "
+                    "memory allows (about 60 bytes a position for int positions)")
+            if store.n > _MAX_IDS:
+                raise LimitError("more than 2**31 positions: use a compiled game")
     player = None
     if has_player(game):
-        player = np.fromiter((_player_of(game, p) for p in positions), dtype=np.int8,
-                             count=len(positions))
-    return GameGraph(
-        positions=positions, index=index,
-        offsets=np.frombuffer(offsets, dtype=np.int64).copy(),
-        children=np.frombuffer(children, dtype=np.int64).copy(),
-        moves=moves_out, terminal=np.frombuffer(terminal, dtype=np.int8).copy(),
-        scored=scored, payoffs=payoffs, final_scores=final_scores, player=player,
-    )
+        player = np.fromiter((_player_of(game, p) for p in store.iterate()), dtype=np.int8,
+                             count=store.n)
+    return store.graph(
+        game=game, offsets=np.frombuffer(offsets, dtype=np.int64).copy(),
+        children=np.frombuffer(children, dtype=np.int32).copy() if children else
+        np.zeros(0, np.int32),
+        terminal=np.frombuffer(terminal, dtype=np.int8).copy() if terminal else
+        np.zeros(0, np.int8),
+        scored=scored, payoffs=None if payoffs is None else payoffs.result(),
+        finals=None if finals is None else finals.result(), player=player)
 
 
-def _terminal_code(result: Any, pos: Any, scored: bool, final_scores: dict[int, Any] | None,
-                   i: int) -> int:
+def _moves_list(moves_of: Any, pos: Any) -> Any:
+    moves = moves_of(pos)
+    if moves is None or isinstance(moves, int | float | str | bytes):
+        raise GameError(f"moves({pos!r}) returned {moves!r}: expected an iterable of moves")
+    return moves
+
+
+class _CodeStore:
+    """Positions as int64 codes, numbered by the id-table kernel a batch at a time."""
+
+    def __init__(self, start: Any, codec: tuple[Any, Any]) -> None:
+        self.encode, self.decode = codec
+        code = self._code(start, None, None)
+        self.codes = np.empty(1024, np.int64)
+        self.codes[0] = code
+        self.n = 1
+        self.slots = id_rehash(2048, self.codes, 1)
+
+    def _code(self, pos: Any, parent: Any, move: Any) -> int:
+        if self.encode is None:
+            if type(pos) is not int or not -(2**63) < pos < 2**63:
+                raise _NotInt
+            return pos
+        code = self.encode(pos)
+        if isinstance(code, bool) or not isinstance(code, int) or not -(2**63) < code < 2**63:
+            where = "the start" if parent is None else f"{pos!r} (after move {move!r} from " \
+                f"{parent!r})"
+            raise GameError(f"encode({where}) returned {code!r}: expected an int in int64 "
+                            "other than -2**63")
+        return code
+
+    def batch(self, i: int, size: int) -> list[Any]:
+        codes = self.codes[i:min(self.n, i + size)].tolist()
+        return codes if self.decode is None else [self.decode(c) for c in codes]
+
+    def new_kids(self) -> Any:
+        return array("q") if self.encode is None else []
+
+    def key(self, child: Any, pos: Any, move: Any) -> Any:
+        if self.encode is None:
+            if type(child) is not int or not -(2**63) < child < 2**63:
+                raise _NotInt
+            return child
+        return self._code(child, pos, move)
+
+    def intern(self, kids: Any) -> bytes:
+        batch = np.asarray(kids, dtype=np.int64) if isinstance(kids, list) else \
+            np.frombuffer(kids, dtype=np.int64) if kids else np.zeros(0, np.int64)
+        ids = np.empty(batch.size, np.int64)
+        self.slots, self.codes, n = id_intern(self.slots, self.codes, self.n, batch, ids)
+        self.n = int(n)
+        return ids.astype(np.int32).tobytes()
+
+    def iterate(self) -> Iterator[Any]:
+        for c in self.codes[:self.n].tolist():
+            yield c if self.decode is None else self.decode(c)
+
+    def graph(self, **fields: Any) -> GameGraph:
+        return GameGraph(codes=self.codes[:self.n].copy(), slots=self.slots,
+                         encode=self.encode, decode=self.decode, **fields)
+
+
+class _ObjectStore:
+    """Positions as the game's own hashable objects, in a dict."""
+
+    def __init__(self, start: Any) -> None:
+        try:
+            self.index: dict[Any, int] = {start: 0}
+        except TypeError as exc:
+            raise GameError(f"the start position {start!r} is not hashable: {exc}") from None
+        self.objects = [start]
+        self.n = 1
+
+    def batch(self, i: int, size: int) -> list[Any]:
+        return self.objects[i:i + size]
+
+    @staticmethod
+    def new_kids() -> Any:
+        return array("i")
+
+    def key(self, child: Any, pos: Any, move: Any) -> int:
+        cid = self.index.setdefault(child, self.n)
+        if cid == self.n:
+            self.objects.append(child)
+            self.n += 1
+        return cid
+
+    @staticmethod
+    def intern(kids: Any) -> bytes:
+        return kids.tobytes()
+
+    def iterate(self) -> Iterator[Any]:
+        return iter(self.objects)
+
+    def graph(self, **fields: Any) -> GameGraph:
+        return GameGraph(objects=self.objects, index=self.index, **fields)
+
+
+def _terminal_code(result: Any, pos: Any, scored: bool, finals: _Sink | None) -> int:
     if isinstance(result, Value):
         if result is Value.DRAW:
             raise GameError(f"outcome({pos!r}) is DRAW: a draw is what the engine proves, an "
@@ -153,11 +382,11 @@ def _terminal_code(result: Any, pos: Any, scored: bool, final_scores: dict[int, 
             if result is not Value.TIE:
                 raise GameError(f"outcome({pos!r}) is {result.name} in a scored game: return "
                                 "Value.TIE or the final points for the player to move")
-            final_scores[i] = 0  # type: ignore[index]
+            finals.append(0)  # type: ignore[union-attr]
             return TIE_CODE
         return _TERMINAL_CODES[result]
     if scored and isinstance(result, int | float) and not isinstance(result, bool):
-        final_scores[i] = result  # type: ignore[index]
+        finals.append(result)  # type: ignore[union-attr]
         return TIE_CODE
     raise GameError(f"outcome({pos!r}) returned {result!r}: expected None, Value.WIN, "
                     "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))

@@ -159,9 +159,10 @@ def bfs_parity(offsets, children):
 
 
 @njit(cache=True)
-def reverse_csr(offsets, children):
+def reverse_csr(offsets, children, with_edges):
     """Parents in CSR form by counting sort: ``src[off[c]:off[c+1]]`` are the positions with a
-    move into c and ``edge[...]`` those moves' indices, in increasing order. O(n + m)."""
+    move into c (same integer type as ``children``) and, with ``with_edges``, ``edge[...]``
+    those moves' indices (else an empty array), in increasing order. O(n + m)."""
     n = offsets.size - 1
     m = children.size
     off = np.zeros(n + 1, np.int64)
@@ -170,12 +171,55 @@ def reverse_csr(offsets, children):
     for i in range(n):
         off[i + 1] += off[i]
     fill = off[:-1].copy()
-    src = np.empty(m, np.int64)
-    edge = np.empty(m, np.int64)
+    src = np.empty(m, children.dtype)
+    edge = np.empty(m if with_edges else 0, np.int64)
     for p in range(n):
         for k in range(offsets[p], offsets[p + 1]):
             c = children[k]
             src[fill[c]] = p
-            edge[fill[c]] = k
+            if with_edges:
+                edge[fill[c]] = k
             fill[c] += 1
     return off, src, edge
+
+
+@njit(cache=True)
+def negamax_int64(order, offsets, children, payoffs, finals, player, alternate):
+    """Margins and remoteness of an acyclic scored game in int64, positions taken in
+    ``order`` (children first). The margin of a position is the best over its moves of the
+    payoff minus (or, when the move keeps the turn, plus) the child's margin; among equal
+    margins a winner (margin >= 0) hurries and a loser delays; the first such move counts.
+    Returns (ok, margins, remoteness): ok is False when a sum overflows int64, and the
+    caller then solves in exact Python integers. O(positions + moves)."""
+    n = offsets.size - 1
+    vals = np.zeros(n, np.int64)
+    rems = np.zeros(n, np.int64)
+    for idx in range(order.size):
+        p = order[idx]
+        lo = offsets[p]
+        hi = offsets[p + 1]
+        if lo == hi:
+            vals[p] = finals[p]
+            continue
+        best_v = np.int64(0)
+        best_r = np.int64(0)
+        for k in range(lo, hi):
+            c = children[k]
+            pay = payoffs[k]
+            vc = vals[c]
+            if alternate or player[p] != player[c]:
+                v = pay - vc
+                if ((pay ^ vc) & (pay ^ v)) < 0:
+                    return False, vals, rems
+            else:
+                v = pay + vc
+                if ((pay ^ v) & (vc ^ v)) < 0:
+                    return False, vals, rems
+            r = rems[c] + 1
+            if k == lo or v > best_v or (v == best_v and (
+                    (v >= 0 and r < best_r) or (v < 0 and r > best_r))):
+                best_v = v
+                best_r = r
+        vals[p] = best_v
+        rems[p] = best_r
+    return True, vals, rems

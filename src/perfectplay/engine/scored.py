@@ -48,14 +48,13 @@ def negamax_acyclic(graph: GameGraph, order: np.ndarray) -> tuple[list[Any], lis
     values: list[Any] = [0] * n
     rems: list[int] = [0] * n
     offsets, children = graph.offsets.tolist(), graph.children.tolist()
-    payoffs = graph.payoffs
-    assert payoffs is not None and graph.final_scores is not None
-    finals = graph.final_scores
+    payoffs = _exact(graph.payoffs)
+    finals = _exact(graph.finals)
     player = graph.player.tolist() if graph.player is not None else None
     for p in order.tolist():
         lo, hi = offsets[p], offsets[p + 1]
         if lo == hi:
-            values[p] = finals.get(p, 0)
+            values[p] = finals[p]
             rems[p] = 0
             continue
         best_key = None
@@ -78,7 +77,7 @@ def cost_players(graph: GameGraph, player: np.ndarray) -> int:
     assert graph.payoffs is not None
     src = graph.edge_sources()
     sign_seen = {(0, -1): None, (0, 1): None, (1, -1): None, (1, 1): None}
-    for k, pay in enumerate(graph.payoffs):
+    for k, pay in enumerate(_exact(graph.payoffs)):
         if pay != 0:
             key = (int(player[src[k]]), -1 if pay < 0 else 1)
             if sign_seen[key] is None:
@@ -93,7 +92,8 @@ def cost_players(graph: GameGraph, player: np.ndarray) -> int:
     hint = ""
     if bad is not None:
         p = int(src[bad])
-        hint = (f" (for example move {graph.moves[bad]!r} from {graph.positions[p]!r} pays "
+        move = graph.moves_of(p)[bad - int(graph.offsets[p])]
+        hint = (f" (for example move {move!r} from {graph.position(p)!r} pays "
                 f"{graph.payoffs[bad]!r})")
     raise GameError(
         "this scored game has cycles; the engine solves cyclic scored games as cost games, "
@@ -109,12 +109,13 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
     ``rev_src_order`` is (parent of each reversed move, index of that move). Positions never
     fixed are endless: margin -inf for the payer, +inf for the other, remoteness None.
     """
-    assert graph.payoffs is not None and graph.final_scores is not None
+    assert graph.payoffs is not None and graph.finals is not None
     n = graph.size
     offsets = graph.offsets.tolist()
     rev_off_l = rev_off.tolist()
     rev_src, rev_edge = (a.tolist() for a in rev_src_order)
-    payoffs = graph.payoffs
+    payoffs = _exact(graph.payoffs)
+    finals = _exact(graph.finals)
     who = player.tolist()
     fixed = [False] * n
     cost: list[Any] = [None] * n
@@ -124,7 +125,7 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
     heap: list[tuple[Any, int, int]] = []
     for i in range(n):
         if pending[i] == 0:
-            score = graph.final_scores.get(i, 0)
+            score = finals[i]
             heap.append((-score if who[i] == payer else score, 0, i))
     heapq.heapify(heap)
     while heap:
@@ -140,8 +141,10 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
             pay = payoffs[rev_edge[k]]
             step = -pay if who[p] == payer else pay
             if step < 0:
+                e = rev_edge[k]
+                move = graph.moves_of(p)[e - offsets[p]]
                 raise GameError(f"a cost game's payoffs must not change sign: move "
-                                f"{graph.moves[rev_edge[k]]!r} from {graph.positions[p]!r}")
+                                f"{move!r} from {graph.position(p)!r}")
             cand = (c_cost + step, c_rem + 1)
             if who[p] == payer:
                 if best[p] is None or cand < best[p]:
@@ -161,3 +164,8 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
         else:
             margins[i] = -cost[i] if who[i] == payer else cost[i]
     return margins, rem
+
+
+def _exact(seq: Any) -> list[Any]:
+    """Numbers as Python objects (an int64 array becomes a list of exact ints)."""
+    return seq.tolist() if isinstance(seq, np.ndarray) else seq

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,24 +80,40 @@ def _json_key(k: Any) -> str:
     return k.value if isinstance(k, Value) else str(k)
 
 
+class UnknownPosition(GameError, KeyError):
+    """A position the solution does not hold (not reachable from the start, or not a
+    position of this game). A KeyError too, so ``except KeyError`` works as for a dict."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class Solution:
     """Value, remoteness and best moves of every position reachable from the start.
 
     Built by :func:`perfectplay.engine.solve`; look positions up with :meth:`value`,
-    :meth:`remoteness`, :meth:`best_move` and :meth:`move_values`.
+    :meth:`remoteness`, :meth:`best_move` and :meth:`move_values`. It behaves like a
+    read-only mapping from positions to values: ``len``, ``in``, iteration over the
+    positions, :meth:`get`. Moves are not stored: they are asked of the game again when
+    :meth:`move_values` needs them.
     """
 
-    def __init__(self, game: Any, graph: GameGraph, mode: str, values: Any,
+    def __init__(self, game: Any, graph: GameGraph | None, mode: str, values: Any,
                  rems: Any, player: np.ndarray | None = None, payer: int | None = None,
                  cyclic: bool | None = None) -> None:
         self.game = game
         self.graph = graph
         self.mode = mode
-        self._values = values  # int8 codes (win/lose) or a list of margins
+        self._values = values  # int8 codes (win/lose) or margins (int64 array or list)
         self._rems = rems
         self._player = player
         self.payer = payer
         self._cyclic = cyclic
+
+    def __repr__(self) -> str:
+        v, r = self.value(), self.remoteness()
+        return (f"<Solution of {_game_name(self.game)}: {len(self):,} positions, start "
+                f"{describe(v, r)}>")
 
     @property
     def cyclic(self) -> bool:
@@ -104,38 +121,50 @@ class Solution:
         if self._cyclic is None:
             from .kernels import topological_order
 
+            assert self.graph is not None
             rev_off, rev_src, _ = self.graph.reverse()
             _, k = topological_order(self.graph.offsets, rev_off, rev_src)
             self._cyclic = bool(k < self.graph.size)
         return self._cyclic
 
-    # -- lookup ----------------------------------------------------------------------------
+    # -- storage (a CSR graph here; tiers of codes in TierSolution) -------------------------
     def __len__(self) -> int:
+        assert self.graph is not None
         return self.graph.size
 
-    def __contains__(self, pos: Any) -> bool:
-        return pos in self.graph.index
+    def _lookup(self, pos: Any) -> int:
+        assert self.graph is not None
+        return self.graph.id_of(pos)
 
-    @property
-    def start(self) -> Any:
-        return self.graph.positions[0]
+    def _position(self, i: int) -> Any:
+        assert self.graph is not None
+        return self.graph.position(i)
 
-    @property
-    def scored(self) -> bool:
-        return self.mode != WINLOSE
+    def positions(self) -> Iterator[Any]:
+        """Every position the solution holds (the start first)."""
+        assert self.graph is not None
+        return iter(self.graph.positions)
 
-    def _id(self, pos: Any) -> int:
-        try:
-            return self.graph.index[pos]
-        except KeyError:
-            raise GameError(f"position {pos!r} is not reachable from the start") from None
-        except TypeError:
-            raise GameError(f"position {pos!r} is not hashable") from None
+    def _edges(self, i: int, pos: Any) -> list[tuple[Any, int, Any]]:
+        """(move, child id, payoff or None) for each move of position ``i``."""
+        g = self.graph
+        assert g is not None
+        moves = g.moves_of(i, pos)
+        lo = int(g.offsets[i])
+        pays = g.payoffs
+        return [(mv, int(g.children[lo + j]), None if pays is None else _py(pays[lo + j]))
+                for j, mv in enumerate(moves)]
+
+    def _passes(self, p: int, c: int) -> bool:
+        pl = self._player if self._player is not None else (
+            self.graph.player if self.graph is not None else None)
+        return pl is None or pl[p] != pl[c]
 
     def _value_of(self, i: int) -> Any:
         if self.mode == WINLOSE:
             return Value.from_code(self._values[i])
-        return self._values[i]
+        v = self._values[i]
+        return int(v) if isinstance(v, np.integer) else v
 
     def _rem_of(self, i: int) -> int | None:
         r = self._rems[i]
@@ -143,28 +172,69 @@ class Solution:
             return None
         return int(r)
 
+    def _all_values(self) -> tuple[Any, Any]:
+        return self._values, self._rems
+
+    # -- lookup ----------------------------------------------------------------------------
+    def __contains__(self, pos: Any) -> bool:
+        try:
+            self._lookup(pos)
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.positions()
+
+    def get(self, pos: Any, default: Any = None) -> Any:
+        """The value of ``pos``, or ``default`` when the solution does not hold it."""
+        try:
+            return self._value_of(self._id(pos))
+        except UnknownPosition:
+            return default
+
+    @property
+    def start(self) -> Any:
+        return self._position(0) if self.graph is not None else self.game.initial()
+
+    @property
+    def scored(self) -> bool:
+        return self.mode != WINLOSE
+
+    def _id(self, pos: Any) -> int:
+        try:
+            return self._lookup(pos)
+        except KeyError:
+            raise UnknownPosition(f"position {pos!r} is not reachable from the start") \
+                from None
+        except TypeError:
+            raise UnknownPosition(f"{pos!r} cannot be a position of this game (it is not "
+                                  "hashable)") from None
+
+    def _start_id(self) -> int:
+        return 0
+
     def value(self, pos: Any | None = None) -> Any:
         """The value for the player to move at ``pos`` (default: the start)."""
-        return self._value_of(0 if pos is None else self._id(pos))
+        return self._value_of(self._start_id() if pos is None else self._id(pos))
 
     def remoteness(self, pos: Any | None = None) -> int | None:
         """Moves to the end under perfect play (the winner hurries, the loser delays); None
         when perfect play never ends (a draw, or an endless cost game)."""
-        return self._rem_of(0 if pos is None else self._id(pos))
+        return self._rem_of(self._start_id() if pos is None else self._id(pos))
 
     def is_terminal(self, pos: Any) -> bool:
+        """True when no move can be made from ``pos``."""
         i = self._id(pos)
-        return self.graph.offsets[i] == self.graph.offsets[i + 1]
+        return not self._edges(i, pos)
 
     def move_values(self, pos: Any | None = None) -> list[MoveValue]:
         """Every move from ``pos`` with the value and remoteness it gives the mover, best
         first."""
-        i = 0 if pos is None else self._id(pos)
-        g = self.graph
-        out = []
-        for k in range(int(g.offsets[i]), int(g.offsets[i + 1])):
-            c = int(g.children[k])
-            out.append(MoveValue(g.moves[k], *self._edge_value(i, c, k)))
+        here = self.start if pos is None else pos
+        i = self._id(here)
+        out = [MoveValue(mv, *self._edge_value(i, c, pay))
+               for mv, c, pay in self._edges(i, here)]
         out.sort(key=lambda mv: self._key(i, mv.value, mv.remoteness), reverse=True)
         return out
 
@@ -185,19 +255,17 @@ class Solution:
             here = self.game.play(here, move)
         return line
 
-    def _passes(self, p: int, c: int) -> bool:
-        pl = self.graph.player
-        return pl is None or pl[p] != pl[c]
-
-    def _edge_value(self, p: int, c: int, k: int) -> tuple[Any, int | None]:
+    def _edge_value(self, p: int, c: int, pay: Any) -> tuple[Any, int | None]:
         rc = self._rem_of(c)
         r = None if rc is None else rc + 1
         if self.mode == WINLOSE:
-            v = Value.from_code(self._values[c])
+            v = Value.from_code(self._code_of(c))
             return (v.flipped() if self._passes(p, c) else v), r
-        pay = self.graph.payoffs[k]  # type: ignore[index]
-        vc = self._values[c]
+        vc = self._value_of(c)
         return (pay - vc if self._passes(p, c) else pay + vc), r
+
+    def _code_of(self, i: int) -> int:
+        return int(self._values[i])
 
     def _key(self, i: int, value: Any, rem: int | None) -> tuple[Any, float]:
         if self.mode == WINLOSE:
@@ -210,13 +278,20 @@ class Solution:
     # -- summaries -------------------------------------------------------------------------
     def counts(self) -> Counts:
         """Number of positions by value and by remoteness."""
-        n = self.graph.size
+        values, rems_in = self._all_values()
+        n = len(self)
         if self.mode == WINLOSE:
-            codes = np.bincount(np.asarray(self._values, dtype=np.int64), minlength=5)
+            codes = np.bincount(np.asarray(values, dtype=np.int64), minlength=5)
             by_value = {Value.from_code(c): int(codes[c]) for c in range(1, 5) if codes[c]}
+        elif isinstance(values, np.ndarray):
+            keys, cnt = np.unique(values, return_counts=True)
+            by_value = {int(k): int(c) for k, c in zip(keys, cnt, strict=True)}
         else:
-            by_value = dict(sorted(Counter(self._values).items(), key=lambda kv: kv[0]))
-        rems = np.asarray([-1 if r is None else r for r in self._rems], dtype=np.int64)
+            by_value = dict(sorted(Counter(values).items(), key=lambda kv: kv[0]))
+        if isinstance(rems_in, np.ndarray):
+            rems = rems_in.astype(np.int64)
+        else:
+            rems = np.asarray([-1 if r is None else r for r in rems_in], dtype=np.int64)
         by_rem: dict[int | None, int] = {}
         if n:
             bc = np.bincount(rems + 1)
@@ -242,6 +317,14 @@ class Solution:
             "counts": self.counts().to_json(),
             "cyclic": self.cyclic,
         }
+
+
+def _py(x: Any) -> Any:
+    return int(x) if isinstance(x, np.integer) else x
+
+
+def _game_name(game: Any) -> str:
+    return getattr(game, "name", None) or type(game).__name__
 
 
 def _json_value(v: Any) -> Any:

@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 import numpy as np
 
 from ..errors import GameError
+from .compiled import CompiledGame, discover_compiled, raise_status
 from .graph import DEFAULT_MAX_POSITIONS, GameGraph, discover, turn_parity
-from .kernels import retrograde, topological_order
+from .kernels import negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
 
+Method = Literal["auto", "python", "graph", "tiers"]
 
-def solve(game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-          progress: bool | None = None) -> Solution:
+
+def solve(game: Game | CompiledGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+          progress: bool | None = None, method: Method = "auto") -> Solution:
     """Strongly solve ``game``: value and remoteness of every position reachable from its start.
 
     - win/lose games, acyclic or cyclic: retrograde analysis with move counters (positions
       never resolved are certified DRAW); O(positions + moves) after discovery;
-    - scored acyclic games: margins by reverse topological order, exact arithmetic;
+    - scored acyclic games: margins by reverse topological order, in int64 by a numba kernel
+      when every number fits (an overflow is detected and the game is solved again in exact
+      Python arithmetic), else in exact Python numbers (big ints, fractions);
     - scored cyclic games: label setting as a cost game (see :mod:`perfectplay.engine.scored`).
+
+    ``method``: "auto" solves a :class:`~perfectplay.engine.CompiledGame` tier by tier when
+    it defines ``tier`` (no stored moves), else by compiled discovery into CSR arrays
+    ("graph"); a Python game by Python discovery. "python" takes any game, compiled ones
+    included, through the Python protocol (the tests use it as the independent twin).
 
     Loops only, no recursion: a game a million plies deep solves. ``progress`` shows a bar on
     a terminal (default: when stderr is a TTY).
@@ -33,23 +45,52 @@ def solve(game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
     >>> s.value(), s.remoteness(), s.best_move()
     (<Value.WIN: 'win'>, 5, 1)
     """
+    if method not in ("auto", "python", "graph", "tiers"):
+        raise ValueError(f"method must be auto, python, graph or tiers, not {method!r}")
+    if isinstance(game, CompiledGame) and method != "python":
+        if method == "tiers" or (method == "auto" and game.tiered):
+            if not game.tiered:
+                raise GameError(f"{game.name} defines no tier(): use method='graph'")
+            from .tiers import TierSolution, enumerate_tiers, solve_tiers
+
+            tiers = enumerate_tiers(game, max_positions, progress)
+            return TierSolution(game, solve_tiers(game, tiers, progress))
+        return solve_graph(game, discover_graph(game, max_positions))
+    if method in ("graph", "tiers"):
+        raise GameError(f"method={method!r} needs a CompiledGame")
     graph = discover(game, max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
 
 
-def solve_graph(game: Game, graph: GameGraph) -> Solution:
+def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:
+    """Compiled discovery of every reachable position into a :class:`GameGraph`."""
+    r = game.rules
+    (status, bad, codes, slots, offsets, children, terminal, pays, finals,
+     who) = discover_compiled(np.int64(game.start_code), r.moves, r.play, r.outcome, r.score,
+                              r.payoff, r.player, game.scored, game.has_player,
+                              game.max_moves, max_positions)
+    raise_status(int(status), int(bad), game, max_positions)
+    return GameGraph(game=game, offsets=offsets,
+                     children=children.astype(np.int32) if codes.size < 2**31 else children,
+                     terminal=terminal, scored=game.scored,
+                     payoffs=pays if game.scored else None,
+                     finals=finals if game.scored else None,
+                     player=who if game.has_player else None, codes=codes, slots=slots)
+
+
+def solve_graph(game: Any, graph: GameGraph) -> Solution:
     """Solve an already discovered game graph (see :func:`solve`)."""
-    rev_off, rev_src, rev_edge = graph.reverse()
     if not graph.scored:
+        rev_off, rev_src, _ = graph.reverse()
         alternate = graph.player is None
         player = graph.player if graph.player is not None else np.zeros(1, np.int8)
         values, rems = retrograde(graph.offsets, graph.children, rev_off, rev_src,
                                   graph.terminal, player, alternate)
         return Solution(game, graph, WINLOSE, values, rems, cyclic=None)
+    rev_off, rev_src, rev_edge = graph.reverse(with_edges=True)
     order, k = topological_order(graph.offsets, rev_off, rev_src)
     if k == graph.size:
-        values, rems = negamax_acyclic(graph, order)
-        return Solution(game, graph, MARGIN, values, rems, cyclic=False)
+        return Solution(game, graph, MARGIN, *_margins(graph, order), cyclic=False)
     player = graph.player
     if player is None:
         player, conflict = turn_parity(graph)
@@ -57,9 +98,22 @@ def solve_graph(game: Game, graph: GameGraph) -> Solution:
             a, b = conflict
             raise GameError(
                 "a cyclic scored game must say whose turn it is: positions "
-                f"{graph.positions[a]!r} and {graph.positions[b]!r} are joined by a move but "
+                f"{graph.position(a)!r} and {graph.position(b)!r} are joined by a move but "
                 "are both reached after an even (or both after an odd) number of moves; "
                 "define player(pos)")
     payer = cost_players(graph, player)
     margins, rems = label_setting(graph, player, payer, rev_off, (rev_src, rev_edge))
     return Solution(game, graph, COST, margins, rems, player=player, payer=payer, cyclic=True)
+
+
+def _margins(graph: GameGraph, order: np.ndarray) -> tuple[Any, Any]:
+    """Margins of an acyclic scored game: int64 in numba when the numbers are int64 and no
+    sum overflows, else exact Python arithmetic."""
+    if isinstance(graph.payoffs, np.ndarray) and isinstance(graph.finals, np.ndarray):
+        alternate = graph.player is None
+        player = graph.player if graph.player is not None else np.zeros(1, np.int8)
+        ok, values, rems = negamax_int64(order, graph.offsets, graph.children, graph.payoffs,
+                                         graph.finals, player, alternate)
+        if ok:
+            return values, rems
+    return negamax_acyclic(graph, order)

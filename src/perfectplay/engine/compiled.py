@@ -1,0 +1,317 @@
+"""Compiled games: the rules as numba functions over int64 position codes.
+
+The second door into the engine. A :class:`CompiledGame` names a start code and a few
+functions that numba compiles; discovery and solving then run without returning to the
+interpreter, so the engine works at the speed of a C solver (GamesCrafters' GamesmanOne is
+the model: dense codes, moves generated in compiled code, no stored edges for tiered games).
+
+The functions (plain Python functions are compiled with ``numba.njit`` for you):
+
+============================  ==================================================================
+``moves(pos, out) -> int``    write the legal moves (int64) into ``out[0:k]``, return k; at most
+                              ``max_moves`` of them
+``play(pos, move) -> int``    the code of the next position
+``outcome(pos) -> int``       ``ONGOING`` (0) while the game goes on, else ``WIN``, ``LOSE`` or
+                              ``TIE`` for the player to move (in a scored game: any non-zero)
+``score(pos) -> int``         *scored games*: the mover's final points at an ended position
+``payoff(pos, move) -> int``  *optional*: points the mover scores with ``move``; makes the game
+                              scored (values are exact int64 point margins)
+``player(pos) -> int``        *optional*: 0 or 1, who moves (extra turns)
+``tier(pos) -> int``          *optional*: every move goes to a strictly higher tier; the game is
+                              then solved tier by tier with no stored moves
+============================  ==================================================================
+
+Codes are any int64 except -2**63. A compiled game also answers the Python protocol
+(``initial()``, ``moves(pos)`` as a list, ...), so :func:`perfectplay.engine.check_game`,
+``play`` and the Python engine take it as it is; the tests solve each compiled game both ways.
+
+>>> from perfectplay.engine import solve
+>>> def moves(n, out):            # take 1, 2 or 3 from a heap of n; who cannot move loses
+...     k = 0
+...     for take in range(1, 4):
+...         if take <= n:
+...             out[k] = take
+...             k += 1
+...     return k
+>>> def play(n, take): return n - take
+>>> def outcome(n): return ONGOING
+>>> s = solve(CompiledGame(21, moves, play, outcome, max_moves=3))
+>>> s.value(), s.remoteness(), s.best_move()
+(<Value.WIN: 'win'>, 11, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from ..errors import GameError
+from .codetable import EMPTY, _slot, id_rehash
+from .protocol import Value
+
+ONGOING, WIN, LOSE, TIE = 0, 1, 2, 3
+_VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
+INT64_MAX = 2**63 - 1
+
+
+class Rules(NamedTuple):
+    """The compiled functions of a game (see the module doc); unused ones are stubs."""
+
+    moves: Any
+    play: Any
+    outcome: Any
+    score: Any
+    payoff: Any
+    player: Any
+    tier: Any
+
+
+@njit(cache=True)
+def _zero1(pos):
+    return 0
+
+
+@njit(cache=True)
+def _zero2(pos, move):
+    return 0
+
+
+def _jit(fn: Any, name: str) -> Any:
+    if fn is None:
+        return None
+    if isinstance(fn, CPUDispatcher):
+        return fn
+    if not callable(fn):
+        raise GameError(f"{name} must be a function, not {type(fn).__name__}")
+    return njit(fn)
+
+
+class CompiledGame:
+    """A game given as numba-compiled functions over int64 codes (see the module doc).
+
+    ``initial`` is the start code; ``max_moves`` bounds the moves of any position. Subclass
+    it to add ``draw(pos)`` (a picture of a position for people) and ``move_name(move)``.
+    """
+
+    def __init__(self, initial: int, moves: Callable[..., int], play: Callable[..., int],
+                 outcome: Callable[..., int], *, max_moves: int,
+                 score: Callable[..., int] | None = None,
+                 payoff: Callable[..., int] | None = None,
+                 player: Callable[..., int] | None = None,
+                 tier: Callable[..., int] | None = None, name: str | None = None) -> None:
+        if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
+            raise GameError(f"the start code must be an int, not {initial!r}")
+        if not -(2**63) < int(initial) <= INT64_MAX:
+            raise GameError(f"the start code {initial} is outside int64 (or is -2**63)")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise GameError(f"max_moves must be a positive int, not {max_moves!r}")
+        self.start_code = int(initial)
+        self.max_moves = max_moves
+        self.scored = payoff is not None
+        self.tiered = tier is not None
+        self.has_player = player is not None
+        self.name = name or type(self).__name__
+        self.rules = Rules(
+            moves=_jit(moves, "moves"), play=_jit(play, "play"),
+            outcome=_jit(outcome, "outcome"),
+            score=_jit(score, "score") or _zero1, payoff=_jit(payoff, "payoff") or _zero2,
+            player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1)
+        # The Python protocol, so every tool that takes a Python game takes this one too.
+        if self.scored:
+            self.payoff = self._payoff
+        if self.has_player:
+            self.player = self._player
+        if self.tiered:
+            self.tier = self._tier
+
+    def __repr__(self) -> str:
+        return f"<CompiledGame {self.name}>"
+
+    # -- the Python protocol ---------------------------------------------------------------
+    def initial(self) -> int:
+        return self.start_code
+
+    def moves(self, pos: int) -> list[int]:
+        """The legal moves of ``pos`` as a list (calls the compiled ``moves``)."""
+        buf = np.empty(self.max_moves + 1, np.int64)
+        k = int(self.rules.moves(np.int64(pos), buf))
+        if not 0 <= k <= self.max_moves:
+            raise GameError(f"moves({pos}) returned {k} moves; max_moves is {self.max_moves}")
+        return [int(m) for m in buf[:k]]
+
+    def play(self, pos: int, move: int) -> int:
+        return int(self.rules.play(np.int64(pos), np.int64(move)))
+
+    def outcome(self, pos: int) -> Value | int | None:
+        code = int(self.rules.outcome(np.int64(pos)))
+        if code == ONGOING:
+            return None
+        if self.scored:
+            return int(self.rules.score(np.int64(pos)))
+        if code not in _VALUES:
+            raise GameError(f"outcome({pos}) returned {code}: expected 0 (ONGOING), 1 (WIN), "
+                            "2 (LOSE) or 3 (TIE)")
+        return _VALUES[code]
+
+    def _payoff(self, pos: int, move: int) -> int:
+        return int(self.rules.payoff(np.int64(pos), np.int64(move)))
+
+    def _player(self, pos: int) -> int:
+        return int(self.rules.player(np.int64(pos)))
+
+    def _tier(self, pos: int) -> int:
+        return int(self.rules.tier(np.int64(pos)))
+
+    def encode(self, pos: int) -> int:
+        return int(pos)
+
+    def decode(self, code: int) -> int:
+        return int(code)
+
+
+def is_compiled(game: object) -> bool:
+    return isinstance(game, CompiledGame)
+
+
+# -- status codes the kernels return ----------------------------------------------------------
+OK, TOO_MANY_POSITIONS, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, BAD_CODE, BAD_TIER, \
+    OVERFLOW = range(8)
+
+
+def raise_status(status: int, code: int, game: CompiledGame, limit: int = 0) -> None:
+    """Turn a kernel's status into the project's error, naming the position's code."""
+    from ..errors import LimitError
+
+    if status == OK:
+        return
+    if status == TOO_MANY_POSITIONS:
+        raise LimitError(f"more than {limit:,} positions; raise max_positions if the memory "
+                         "allows")
+    what = {
+        BAD_MOVE_COUNT: f"moves({code}) returned a count outside 0..max_moves "
+                        f"({game.max_moves})",
+        BAD_OUTCOME: f"outcome({code}) is not 0 (ONGOING), 1 (WIN), 2 (LOSE) or 3 (TIE)",
+        BAD_PLAYER: f"player({code}) is not 0 or 1",
+        BAD_CODE: f"a move from {code} leads to code -2**63, which cannot be a position",
+        BAD_TIER: f"a move from {code} does not go to a strictly higher tier",
+        OVERFLOW: f"the point margin at {code} overflows int64",
+    }[status]
+    raise GameError(f"{game.name}: {what}")
+
+
+@njit
+def _grow(a, need):
+    if need <= a.size:
+        return a
+    b = np.empty(max(need, a.size * 2), a.dtype)
+    b[:a.size] = a
+    return b
+
+
+@njit
+def discover_compiled(start, moves, play, outcome, score, payoff, player, scored,
+                      with_player, max_moves, max_positions):
+    """Every position reachable from ``start``, numbered in breadth-first order, with its
+    moves as CSR arrays: the compiled twin of :func:`perfectplay.engine.graph.discover`.
+
+    Returns (status, bad code, codes, id table, offsets, children, terminal, payoffs,
+    finals, player). Expected O(positions + moves) with an id hash table."""
+    codes = np.empty(1024, np.int64)
+    codes[0] = start
+    n = 1
+    slots = id_rehash(2048, codes, 1)
+    offsets = np.zeros(1025, np.int64)
+    terminal = np.zeros(1024, np.int8)
+    finals = np.zeros(1024 if scored else 0, np.int64)
+    who = np.zeros(1024 if with_player else 0, np.int8)
+    children = np.empty(4096, np.int64)
+    pays = np.empty(4096 if scored else 0, np.int64)
+    buf = np.empty(max_moves + 1, np.int64)
+    m = 0
+    i = 0
+    while i < n:
+        if i >= terminal.size:
+            terminal = _grow(terminal, i + 1)
+            offsets = _grow(offsets, terminal.size + 1)
+            if scored:
+                finals = _grow(finals, terminal.size)
+            if with_player:
+                who = _grow(who, terminal.size)
+        code = codes[i]
+        if with_player:
+            w = player(code)
+            if w != 0 and w != 1:
+                return BAD_PLAYER, code, codes, slots, offsets, children, terminal, pays, \
+                    finals, who
+            who[i] = w
+        t = outcome(code)
+        terminal[i] = 0
+        if scored:
+            finals[i] = 0
+        if t != ONGOING:
+            if scored:
+                terminal[i] = TIE
+                finals[i] = score(code)
+            elif t == WIN or t == LOSE or t == TIE:
+                terminal[i] = t
+            else:
+                return BAD_OUTCOME, code, codes, slots, offsets, children, terminal, pays, \
+                    finals, who
+        else:
+            k = moves(code, buf)
+            if k < 0 or k > max_moves:
+                return BAD_MOVE_COUNT, code, codes, slots, offsets, children, terminal, pays, \
+                    finals, who
+            if m + k > children.size:
+                children = _grow(children, m + k)
+                if scored:
+                    pays = _grow(pays, m + k)
+            for j in range(k):
+                child = play(code, buf[j])
+                if child == EMPTY:
+                    return BAD_CODE, code, codes, slots, offsets, children, terminal, pays, \
+                        finals, who
+                cid, slots, codes, n = _intern_one(slots, codes, n, child)
+                children[m] = cid
+                if scored:
+                    pays[m] = payoff(code, buf[j])
+                m += 1
+            if n > max_positions:
+                return TOO_MANY_POSITIONS, code, codes, slots, offsets, children, terminal, \
+                    pays, finals, who
+        offsets[i + 1] = m
+        i += 1
+    return OK, 0, codes[:n].copy(), slots, offsets[:n + 1].copy(), children[:m].copy(), \
+        terminal[:n].copy(), pays[:m].copy(), finals[:n].copy() if scored else finals, \
+        who[:n].copy() if with_player else who
+
+
+@njit(cache=True)
+def _intern_one(slots, codes, n, code):
+    cap = slots.size
+    s = _slot(code, cap)
+    while True:
+        i = slots[s]
+        if i < 0:
+            break
+        if codes[i] == code:
+            return i, slots, codes, n
+        s += 1
+        if s == cap:
+            s = 0
+    if n == codes.size:
+        bigger = np.empty(codes.size * 2, np.int64)
+        bigger[:n] = codes[:n]
+        codes = bigger
+    codes[n] = code
+    n += 1
+    if n * 10 > cap * 7:
+        slots = id_rehash(cap * 2, codes, n)
+    else:
+        slots[s] = n - 1
+    return n - 1, slots, codes, n
+

@@ -1,0 +1,407 @@
+"""Tier-by-tier solving of a compiled game in memory: codes and values, no stored moves.
+
+A game whose ``tier(pos)`` strictly increases along every move (Connect Four: stones on the
+board; Kalah: seeds stored, then how far the seeds have travelled) is solved in two sweeps:
+
+1. **forward**, lowest tier first: a tier's positions are the children of the positions of
+   lower tiers, collected in an open-addressing table (:mod:`.codetable`). When a tier's turn
+   comes every parent has been expanded, so the tier is complete; it is repacked at load 0.8
+   and its children are generated into the tables of the tiers above;
+2. **backward**, highest tier first: each position's children are generated again (never
+   stored) and looked up in the tiers above, already solved; the value is the negamax of
+   theirs with the engine's tie-breaks (win quickly, lose slowly, tie quickly; margins: more
+   points, then the winner hurries and the loser delays).
+
+Memory is the codes and values of every tier, about 8 + 1 + 2 bytes per position over the
+load factor (14 bytes a position for win/lose games; 8 more with margins), plus one tier's
+worth of generated children while the forward sweep runs. Time is O(moves) expected, each
+move generated twice and looked up once. This is GamesmanOne's tier solver in spirit
+(Cheung et al., GamesCrafters), held in memory; the out-of-core store is
+:mod:`perfectplay.tablebase`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.typed import List
+
+from ..errors import GameError, LimitError
+from ..progress import Progress
+from .codetable import EMPTY, capacity_for, key_find, key_insert_many, key_rebuild, new_keys
+from .compiled import (
+    BAD_CODE,
+    BAD_MOVE_COUNT,
+    BAD_OUTCOME,
+    BAD_PLAYER,
+    BAD_TIER,
+    LOSE,
+    OK,
+    ONGOING,
+    OVERFLOW,
+    TIE,
+    WIN,
+    CompiledGame,
+    raise_status,
+)
+from .protocol import Value
+from .solution import MARGIN, WINLOSE, Solution
+
+_CHUNK = 1 << 20  # children generated per kernel call in the forward sweep
+
+
+@dataclass
+class Tiers:
+    """Every tier of a solved game: ``numbers[i]`` is tier i's number, ``keys[i]`` its codes
+    (an open-addressing table, :data:`EMPTY` in free slots), and ``values[i]`` / ``rems[i]``
+    / ``margins[i]`` arrays parallel to ``keys[i]``."""
+
+    numbers: np.ndarray
+    keys: list[np.ndarray]
+    values: list[np.ndarray] = field(default_factory=list)
+    rems: list[np.ndarray] = field(default_factory=list)
+    margins: list[np.ndarray] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes)
+
+    def find(self, game: CompiledGame, code: int) -> tuple[int, int]:
+        """(tier index, slot) of ``code``, or (-1, -1) when it is not a position."""
+        t = int(game.rules.tier(np.int64(code)))
+        i = int(np.searchsorted(self.numbers, t))
+        if i == self.numbers.size or self.numbers[i] != t:
+            return -1, -1
+        s = int(key_find(self.keys[i], np.int64(code)))
+        return (i, s) if s >= 0 else (-1, -1)
+
+
+@njit
+def _expand(keys, slot, t, moves, play, outcome, tier, max_moves, out_codes, out_tiers):
+    """Children of the tier's positions from ``slot`` on, until the buffers are full.
+    Returns (next slot, children written, status, offending code)."""
+    buf = np.empty(max_moves + 1, np.int64)
+    cnt = 0
+    s = slot
+    while s < keys.size:
+        code = keys[s]
+        if code != EMPTY:
+            o = outcome(code)
+            if o == ONGOING:
+                if cnt + max_moves > out_codes.size:
+                    return s, cnt, OK, 0
+                k = moves(code, buf)
+                if k < 0 or k > max_moves:
+                    return s, cnt, BAD_MOVE_COUNT, code
+                for j in range(k):
+                    child = play(code, buf[j])
+                    if child == EMPTY:
+                        return s, cnt, BAD_CODE, code
+                    tc = tier(child)
+                    if tc <= t:
+                        return s, cnt, BAD_TIER, code
+                    out_codes[cnt] = child
+                    out_tiers[cnt] = tc
+                    cnt += 1
+        s += 1
+    return s, cnt, OK, 0
+
+
+def enumerate_tiers(game: CompiledGame, max_positions: int,
+                    progress: bool | None = None) -> Tiers:
+    """The forward sweep: every reachable position, grouped by tier (see the module doc)."""
+    r = game.rules
+    start = np.int64(game.start_code)
+    t0 = int(r.tier(start))
+    pending: dict[int, tuple[np.ndarray, int]] = {}
+    keys0, n0 = key_insert_many(new_keys(16), 0, np.array([start], np.int64))
+    pending[t0] = (keys0, n0)
+    heap = [t0]
+    numbers: list[int] = []
+    tables: list[np.ndarray] = []
+    sizes: list[int] = []
+    out_codes = np.empty(_CHUNK, np.int64)
+    out_tiers = np.empty(_CHUNK, np.int64)
+    total = 0
+    with Progress("enumerating tiers", enabled=progress) as bar:
+        while heap:
+            t = heapq.heappop(heap)
+            keys, count = pending.pop(t)
+            keys = key_rebuild(keys, capacity_for(count, 0.8))
+            numbers.append(t)
+            tables.append(keys)
+            sizes.append(count)
+            total += count
+            if total > max_positions:
+                raise LimitError(f"more than {max_positions:,} positions; raise max_positions "
+                                 "if the memory allows (about 14 bytes a position)")
+            bar.update(total)
+            slot = 0
+            while slot < keys.size:
+                slot, cnt, status, bad = _expand(keys, slot, np.int64(t), r.moves, r.play,
+                                                 r.outcome, r.tier, game.max_moves,
+                                                 out_codes, out_tiers)
+                raise_status(status, int(bad), game)
+                if cnt:
+                    _file_children(out_codes[:cnt], out_tiers[:cnt], pending, heap)
+    return Tiers(numbers=np.array(numbers, np.int64), keys=tables, sizes=sizes)
+
+
+def _file_children(codes: np.ndarray, tiers: np.ndarray,
+                   pending: dict[int, tuple[np.ndarray, int]], heap: list[int]) -> None:
+    lo, hi = int(tiers.min()), int(tiers.max())
+    if lo == hi:
+        groups = [(lo, codes)]
+    else:
+        order = np.argsort(tiers, kind="stable")
+        st, sc = tiers[order], codes[order]
+        cuts = np.flatnonzero(np.diff(st)) + 1
+        groups = [(int(st[a]), sc[a:b]) for a, b in
+                  zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
+    for tc, cs in groups:
+        if tc not in pending:
+            pending[tc] = (new_keys(1024), 0)
+            heapq.heappush(heap, tc)
+        keys, count = pending[tc]
+        pending[tc] = key_insert_many(keys, count, cs)
+
+
+@njit
+def _tier_index(numbers, t, guess):
+    if numbers[guess] == t:
+        return guess
+    lo = 0
+    hi = numbers.size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if numbers[mid] < t:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < numbers.size and numbers[lo] == t:
+        return lo
+    return -1
+
+
+@njit
+def _solve_tier(keys, moves, play, outcome, score, payoff, player, tier, scored, with_player,
+                max_moves, numbers, keys_l, vals_l, rems_l, margins_l, vals, rems, margins):
+    """Values of one tier from the tiers above (see the module doc). Returns (status, code)."""
+    buf = np.empty(max_moves + 1, np.int64)
+    guess = 0
+    # The arrays of the tier the last child was in: typed-list look-ups cost far more than
+    # the hash probe, and children mostly share a tier.
+    cur = -1
+    ck = keys_l[0]
+    cv = vals_l[0]
+    cr = rems_l[0]
+    cm = margins_l[0]
+    for s in range(keys.size):
+        code = keys[s]
+        if code == EMPTY:
+            continue
+        o = outcome(code)
+        if o != ONGOING:
+            rems[s] = 0
+            if scored:
+                vals[s] = TIE
+                margins[s] = score(code)
+            elif o == WIN or o == LOSE or o == TIE:
+                vals[s] = o
+            else:
+                return BAD_OUTCOME, code
+            continue
+        k = moves(code, buf)
+        if k < 0 or k > max_moves:
+            return BAD_MOVE_COUNT, code
+        me = 0
+        if with_player:
+            me = player(code)
+            if me != 0 and me != 1:
+                return BAD_PLAYER, code
+        if k == 0:  # no moves: a loss (normal play), margin 0
+            vals[s] = TIE if scored else LOSE
+            rems[s] = 0
+            if scored:
+                margins[s] = 0
+            continue
+        best_v = 0  # win/lose: the mover's value code; scored: the margin
+        best_r = 0
+        have = False
+        for j in range(k):
+            child = play(code, buf[j])
+            tc = tier(child)
+            ti = _tier_index(numbers, tc, guess)
+            if ti < 0:
+                return BAD_TIER, code
+            guess = ti
+            if ti != cur:
+                cur = ti
+                ck = keys_l[ti]
+                cv = vals_l[ti]
+                cr = rems_l[ti]
+                cm = margins_l[ti]
+            cs = key_find(ck, child)
+            if cs < 0:
+                return BAD_TIER, code
+            passes = True
+            if with_player:
+                passes = player(child) != me
+            r = np.int64(cr[cs]) + 1
+            if scored:
+                vc = cm[cs]
+                pay = payoff(code, buf[j])
+                if passes:
+                    v = pay - vc
+                    if ((pay ^ vc) & (pay ^ v)) < 0:
+                        return OVERFLOW, code
+                else:
+                    v = pay + vc
+                    if ((pay ^ v) & (vc ^ v)) < 0:
+                        return OVERFLOW, code
+                # more points; then a winner (v >= 0) hurries, a loser delays
+                better = not have or v > best_v or (
+                    v == best_v and ((v >= 0 and r < best_r) or (v < 0 and r > best_r)))
+            else:
+                vc = cv[cs]
+                v = vc
+                if passes and vc == WIN:
+                    v = LOSE
+                elif passes and vc == LOSE:
+                    v = WIN
+                better = not have or _rank(v) > _rank(best_v) or (
+                    v == best_v and ((v != LOSE and r < best_r) or (v == LOSE and r > best_r)))
+            if better:
+                have = True
+                best_v = v
+                best_r = r
+        rems[s] = best_r
+        if scored:
+            vals[s] = TIE
+            margins[s] = best_v
+        else:
+            vals[s] = best_v
+    return OK, 0
+
+
+@njit
+def _rank(v):
+    if v == WIN:
+        return 2
+    if v == TIE:
+        return 1
+    return 0
+
+
+def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) -> Tiers:
+    """The backward sweep: fill ``tiers`` with values, highest tier first."""
+    r = game.rules
+    n = len(tiers.keys)
+    rem_type = np.int16 if n < 2**15 else np.int64  # remoteness < number of tiers
+    keys_l, vals_l, rems_l, margins_l = List(), List(), List(), List()
+    vals_all: list[np.ndarray] = [np.empty(0, np.int8)] * n
+    rems_all: list[np.ndarray] = [np.empty(0, rem_type)] * n
+    margins_all: list[np.ndarray] = [np.empty(0, np.int64)] * n
+    # The typed lists are indexed like tiers.numbers; lower tiers hold empty placeholders
+    # until solved (their children are never there).
+    for i in range(n):
+        keys_l.append(tiers.keys[i])
+        vals_l.append(vals_all[i])
+        rems_l.append(rems_all[i])
+        margins_l.append(margins_all[i])
+    done = 0
+    with Progress("solving tiers", total=tiers.total, enabled=progress) as bar:
+        for i in range(n - 1, -1, -1):
+            keys = tiers.keys[i]
+            vals = np.zeros(keys.size, np.int8)
+            rems = np.zeros(keys.size, rem_type)
+            margins = np.zeros(keys.size if game.scored else 0, np.int64)
+            status, bad = _solve_tier(keys, r.moves, r.play, r.outcome, r.score, r.payoff,
+                                      r.player, r.tier, game.scored, game.has_player,
+                                      game.max_moves, tiers.numbers, keys_l, vals_l, rems_l,
+                                      margins_l, vals, rems, margins)
+            raise_status(int(status), int(bad), game)
+            vals_l[i], rems_l[i], margins_l[i] = vals, rems, margins
+            vals_all[i], rems_all[i], margins_all[i] = vals, rems, margins
+            done += tiers.sizes[i]
+            bar.update(done)
+    tiers.values, tiers.rems, tiers.margins = vals_all, rems_all, margins_all
+    return tiers
+
+
+class TierSolution(Solution):
+    """A :class:`Solution` over tiers of codes (see :class:`Tiers`): the same look-ups, with
+    each position's moves generated again by the compiled game when asked. Ids are
+    (tier index, slot) pairs."""
+
+    def __init__(self, game: CompiledGame, tiers: Tiers) -> None:
+        super().__init__(game, None, MARGIN if game.scored else WINLOSE, None, None,
+                         cyclic=False)
+        self.tiers = tiers
+        self._start = tiers.find(game, game.start_code)
+
+    def __len__(self) -> int:
+        return self.tiers.total
+
+    def _start_id(self) -> Any:
+        return self._start
+
+    def _lookup(self, pos: Any) -> Any:
+        if isinstance(pos, bool) or not isinstance(pos, int | np.integer) \
+                or not -(2**63) < int(pos) < 2**63:
+            raise KeyError(pos)
+        ti, s = self.tiers.find(self.game, int(pos))
+        if ti < 0:
+            raise KeyError(pos)
+        return ti, s
+
+    def _position(self, i: Any) -> int:
+        return int(self.tiers.keys[i[0]][i[1]])
+
+    def positions(self) -> Iterator[int]:
+        for keys in self.tiers.keys:
+            yield from (int(k) for k in keys[keys != EMPTY])
+
+    def _edges(self, i: Any, pos: Any) -> list[tuple[Any, Any, Any]]:
+        g = self.game
+        out = []
+        for mv in g.moves(pos):
+            child = g.play(pos, mv)
+            ti, s = self.tiers.find(g, child)
+            if ti < 0:
+                raise GameError(f"{g.name}: play({pos}, {mv}) = {child} was not found: the "
+                                "game is not deterministic")
+            out.append((mv, (ti, s), g.payoff(pos, mv) if g.scored else None))
+        return out
+
+    def _passes(self, p: Any, c: Any) -> bool:
+        g = self.game
+        if not g.has_player:
+            return True
+        return g.player(self._position(p)) != g.player(self._position(c))
+
+    def _value_of(self, i: Any) -> Any:
+        if self.mode == WINLOSE:
+            return Value.from_code(self.tiers.values[i[0]][i[1]])
+        return int(self.tiers.margins[i[0]][i[1]])
+
+    def _code_of(self, i: Any) -> int:
+        return int(self.tiers.values[i[0]][i[1]])
+
+    def _rem_of(self, i: Any) -> int | None:
+        return int(self.tiers.rems[i[0]][i[1]])
+
+    def _all_values(self) -> tuple[Any, Any]:
+        t = self.tiers
+        used = [k != EMPTY for k in t.keys]
+        src = t.values if self.mode == WINLOSE else t.margins
+        vals = np.concatenate([v[u] for v, u in zip(src, used, strict=True)])
+        rems = np.concatenate([r[u].astype(np.int64) for r, u in
+                               zip(t.rems, used, strict=True)])
+        return vals, rems
