@@ -6,7 +6,6 @@ traceback.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -88,31 +87,10 @@ def demo() -> None:
 
 # -- solve a user's game ---------------------------------------------------------------------
 def load_game(target: str) -> Any:
-    """Instantiate ``FILE.py:Class`` (the class is called with no arguments)."""
-    if ":" not in target:
-        _fail(f"expected FILE.py:Class, got {target!r}")
-    file, _, cls_name = target.rpartition(":")
-    path = Path(file)
-    if not path.is_file():
-        _fail(f"no such file: {file}")
-    spec = importlib.util.spec_from_file_location(f"_perfectplay_user_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        _fail(f"cannot load {file} as Python")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything
-        _fail(f"importing {file} raised {type(exc).__name__}: {exc}")
-    finally:
-        sys.path.pop(0)
-    cls = getattr(module, cls_name, None)
-    if cls is None:
-        _fail(f"{file} has no {cls_name!r}")
-    try:
-        return cls()
-    except Exception as exc:  # noqa: BLE001
-        _fail(f"{cls_name}() raised {type(exc).__name__}: {exc}")
+    """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments)."""
+    from .engine.target import load_target
+
+    return load_target(target)
 
 
 @main.command()
@@ -148,10 +126,10 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int, store: st
     if store is not None:
         from .tablebase import analyze, solve_tiered
 
-        file, _, cls = target.rpartition(":")
+        file, _, cls = target.partition(".py:")
         tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
                           progress=lambda msg: click.echo(msg, err=True),
-                          game_ref=f"{Path(file).resolve()}:{cls}")
+                          game_ref=f"{Path(file + '.py').resolve()}:{cls}")
         stats = analyze(tb.store)
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
@@ -175,11 +153,16 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int, store: st
         _echo_json(solution.to_json())
         return
     v, r = solution.value(), solution.remoteness()
+    draw = getattr(game, "draw", None)
+    name = getattr(game, "move_name", None) or repr
     click.echo(f"start: {solution.start!r}")
+    if callable(draw):
+        click.echo(draw(solution.start))
     click.echo(f"value: {describe(v, r)}")
-    click.echo(f"best move: {solution.best_move()!r}")
+    best = solution.best_move()
+    click.echo(f"best move: {None if best is None else name(best)}")
     for mv in solution.move_values():
-        click.echo(f"  move {mv.move!r}: {mv.describe()}")
+        click.echo(f"  move {name(mv.move)}: {mv.describe()}")
     counts = solution.counts()
     click.echo(f"positions: {counts.total:,}")
     click.echo("  by value: " + ", ".join(

@@ -136,7 +136,10 @@ class CompiledGame:
         return self.start_code
 
     def moves(self, pos: int) -> list[int]:
-        """The legal moves of ``pos`` as a list (calls the compiled ``moves``)."""
+        """The legal moves of ``pos`` as a list (calls the compiled ``moves``; none once the
+        game has ended, as the kernels never ask ``moves`` of an ended position)."""
+        if self.rules.outcome(np.int64(pos)) != ONGOING:
+            return []
         buf = np.empty(self.max_moves + 1, np.int64)
         k = int(self.rules.moves(np.int64(pos), buf))
         if not 0 <= k <= self.max_moves:

@@ -1,0 +1,71 @@
+"""Load a game named on the command line: ``FILE.py:Class`` or ``FILE.py:Class(args)``.
+
+The arguments are Python literals (numbers, strings, tuples, ...), read with
+:func:`ast.literal_eval`, never executed, so ``'examples/connect4.py:ConnectFour(5, 5)'``
+builds the game the same way from the CLI, a tablebase's manifest or a Dask worker.
+
+>>> parse_target("examples/connect4.py:ConnectFour(5, height=4)")
+('examples/connect4.py', 'ConnectFour', (5,), {'height': 4})
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import GameError, InputError
+
+
+def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:
+    """(file, name, positional args, keyword args) of a target; InputError when malformed."""
+    file, sep, call = target.partition(".py:")
+    if not sep:
+        raise InputError(f"expected FILE.py:Class or FILE.py:Class(args), got {target!r}")
+    file += ".py"
+    try:
+        node = ast.parse(call.strip(), mode="eval").body
+    except SyntaxError:
+        raise InputError(f"{call!r} is not a class name or a call like Class(5, 4)") from None
+    if isinstance(node, ast.Name):
+        return file, node.id, (), {}
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        raise InputError(f"{call!r} is not a class name or a call like Class(5, 4)")
+    try:
+        args = tuple(ast.literal_eval(a) for a in node.args)
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+    except ValueError:
+        raise InputError(f"the arguments of {call!r} must be literals (numbers, strings, "
+                         "tuples ...)") from None
+    if len(kwargs) != len(node.keywords):
+        raise InputError(f"{call!r}: **kwargs are not allowed, name each argument")
+    return file, node.func.id, args, kwargs
+
+
+def load_target(target: str) -> Any:
+    """Import the file and build the game; the project's errors for every failure."""
+    file, name, args, kwargs = parse_target(target)
+    path = Path(file)
+    if not path.is_file():
+        raise InputError(f"no such file: {file}")
+    spec = importlib.util.spec_from_file_location(f"_perfectplay_user_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"cannot load {file} as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything
+        raise GameError(f"importing {file} raised {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.pop(0)
+    factory = getattr(module, name, None)
+    if factory is None or not callable(factory):
+        raise InputError(f"{file} has no class or function {name!r}")
+    try:
+        return factory(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001
+        shown = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
+        raise GameError(f"{name}({shown}) raised {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,390 @@
+"""Compiled games against the Python engine, position by position, and against published
+results (Tromp's Connect Four table, Irving et al.'s Kalah)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from connect4 import ConnectFour, ConnectFourPy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kalah import Kalah, KalahPy
+from numba import njit
+
+from perfectplay import GameError, LimitError, Value, check_game, solve
+from perfectplay.engine import LOSE, ONGOING, TIE, WIN, CompiledGame, UnknownPosition
+
+# -- random games whose parameters live in the code's high bits ------------------------------
+# bits 0-11 node, 12-27 seed, 28-39 nodes, 40 cyclic, 41 scored, 42 player, 43 huge payoffs.
+# One set of compiled functions serves every random game, so the kernels compile once.
+NODE = (1 << 12) - 1
+WIDTH = 6  # positions per layer of an acyclic game (its tier is the layer)
+
+
+@njit
+def _h(seed, node, salt):
+    z = np.uint64(seed * 1_000_003 + node * 7919 + salt * 104_729 + 12345)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64((z ^ (z >> np.uint64(31))) >> np.uint64(2))
+
+
+@njit
+def _params(code):
+    return (code & NODE, (code >> 12) & 0xFFFF, (code >> 28) & 0xFFF, (code >> 40) & 1,
+            (code >> 41) & 1, (code >> 42) & 1, (code >> 43) & 1)
+
+
+@njit
+def _ended(code):
+    node, seed, n, cyclic, _, _, _ = _params(code)
+    if cyclic:
+        return _h(seed, node, 1) % 5 == 0
+    return node // WIDTH >= n // WIDTH - 1 or _h(seed, node, 1) % 7 == 0
+
+
+@njit
+def r_moves(code, out):
+    node, seed, _, _, _, _, _ = _params(code)
+    k = _h(seed, node, 2) % 4  # 0..3 moves (0: a loss by normal play)
+    for j in range(k):
+        out[j] = j
+    return k
+
+
+@njit
+def r_play(code, move):
+    node, seed, n, cyclic, _, _, _ = _params(code)
+    hv = _h(seed, node, 10 + move)
+    if cyclic:
+        child = hv % n
+    else:
+        layers = n // WIDTH
+        layer = min(node // WIDTH + 1 + hv % 2, layers - 1)
+        child = layer * WIDTH + (hv // 2) % WIDTH
+    return (code & ~NODE) | child
+
+
+@njit
+def r_outcome(code):
+    if not _ended(code):
+        return ONGOING
+    node, seed, _, _, _, _, _ = _params(code)
+    return 1 + _h(seed, node, 3) % 3  # WIN, LOSE or TIE
+
+
+@njit
+def r_score(code):
+    node, seed, _, _, _, _, huge = _params(code)
+    v = _h(seed, node, 4) % 9 - 4
+    return v * (2**60) if huge else v
+
+
+@njit
+def r_player(code):
+    node, seed, _, _, _, with_player, _ = _params(code)
+    return _h(seed, node, 5) % 2 if with_player else 0
+
+
+@njit
+def r_payoff(code, move):
+    node, seed, _, cyclic, _, _, huge = _params(code)
+    v = _h(seed, node, 20 + move) % 4
+    if cyclic:  # a cost game: player 0 pays, player 1 gains
+        return -v if r_player(code) == 0 else v
+    v -= 2
+    return v * (2**60) if huge else v
+
+
+@njit
+def r_tier(code):
+    return (code & NODE) // WIDTH
+
+
+def random_game(seed: int, n: int, *, cyclic: bool = False, scored: bool = False,
+                player: bool = False, huge: bool = False, tiered: bool = False) -> CompiledGame:
+    start = (seed << 12) | (n << 28) | (cyclic << 40) | (scored << 41) | (player << 42) | \
+        (huge << 43)
+    return CompiledGame(start, r_moves, r_play, r_outcome, max_moves=3,
+                        score=r_score if scored else None,
+                        payoff=r_payoff if scored else None,
+                        player=r_player if player else None,
+                        tier=r_tier if tiered else None)
+
+
+def assert_same(reference, other) -> None:
+    """Every position of ``reference`` has the same value, remoteness and move values in
+    ``other``, and both hold the same positions."""
+    assert len(reference) == len(other)
+    for pos in reference:
+        assert pos in other
+        assert reference.value(pos) == other.value(pos), pos
+        assert reference.remoteness(pos) == other.remoteness(pos), pos
+        mine = sorted((m.move, m.value, m.remoteness) for m in reference.move_values(pos))
+        theirs = sorted((m.move, m.value, m.remoteness) for m in other.move_values(pos))
+        assert mine == theirs, pos
+
+
+GAMES = st.tuples(st.integers(0, 2**16 - 1), st.integers(2, 40).map(lambda k: k * WIDTH))
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES, st.booleans())
+def test_acyclic_winlose_games_equal_the_python_engine(sn, player):
+    g = random_game(*sn, player=player, tiered=True)
+    ref = solve(g, method="python")
+    assert_same(ref, solve(g))  # tiers
+    assert_same(ref, solve(g, method="graph"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES, st.booleans())
+def test_cyclic_winlose_games_with_draws_equal_the_python_engine(sn, player):
+    g = random_game(*sn, cyclic=True, player=player)
+    ref = solve(g, method="python")
+    assert_same(ref, solve(g))
+
+
+def test_random_cyclic_games_include_certified_draws_and_ties():
+    seen = set()
+    for seed in range(60):
+        s = solve(random_game(seed, 60, cyclic=True))
+        seen |= set(s.counts().by_value)
+    assert {Value.WIN, Value.LOSE, Value.TIE, Value.DRAW} <= seen
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES, st.booleans())
+def test_scored_acyclic_games_equal_the_python_engine(sn, player):
+    g = random_game(*sn, scored=True, player=player, tiered=True)
+    ref = solve(g, method="python")
+    assert_same(ref, solve(g))
+    assert_same(ref, solve(g, method="graph"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(GAMES)
+def test_scored_cyclic_cost_games_equal_the_python_engine(sn):
+    g = random_game(*sn, scored=True, cyclic=True, player=True)
+    ref = solve(g, method="python")
+    assert_same(ref, solve(g))
+
+
+@settings(max_examples=25, deadline=None)
+@given(GAMES)
+def test_margins_near_the_int64_limit_are_exact_or_refused(sn):
+    """Payoffs of about 2**61: the Python engine is exact in big integers; the compiled
+    solvers agree wherever no sum leaves int64 and otherwise refuse with a clear error."""
+    g = random_game(*sn, scored=True, huge=True, tiered=True)
+    ref = solve(g, method="python")
+    biggest = max(abs(mv.value) for p in ref for mv in ref.move_values(p)) if any(
+        ref.move_values(p) for p in ref) else 0
+    for method in ("tiers", "graph"):
+        try:
+            other = solve(g, method=method)
+        except GameError as exc:
+            assert "overflows int64" in str(exc)
+            assert biggest >= 2**63
+        else:
+            assert_same(ref, other)
+
+
+class Doubling:
+    """A scored Python game whose numbers fit in int64 but whose margins do not."""
+
+    def initial(self):
+        return 0
+
+    def moves(self, n):
+        return [] if n >= 6 else [1, 2]
+
+    def play(self, n, k):
+        return n + k
+
+    def outcome(self, n):
+        return -(2**62) if n >= 6 else None
+
+    def payoff(self, n, k):
+        return 2**62 + k
+
+
+class DoublingAsText(Doubling):
+    """The same game with positions as strings, so discovery keeps Python objects."""
+
+    def initial(self):
+        return "0"
+
+    def moves(self, p):
+        return super().moves(int(p))
+
+    def play(self, p, m):
+        return str(super().play(int(p), m))
+
+    def outcome(self, p):
+        return super().outcome(int(p))
+
+    def payoff(self, p, m):
+        return super().payoff(int(p), m)
+
+
+def test_python_games_with_huge_margins_stay_exact():
+    """int64 sums overflow here: the engine notices and solves in exact Python integers."""
+    s = solve(Doubling())
+    assert isinstance(s.graph.payoffs, np.ndarray)  # the int64 kernel was tried first
+    exact = solve(DoublingAsText())
+    for p in s:
+        assert s.value(p) == exact.value(str(p))
+        assert s.remoteness(p) == exact.remoteness(str(p))
+    assert max(abs(s.value(p)) for p in s) >= 2**63
+
+
+def test_int_positions_are_stored_as_codes_and_others_as_objects():
+    assert solve(Doubling()).graph.codes is not None
+    assert solve(DoublingAsText()).graph.objects is not None
+
+
+# -- the examples against published results and their Python twins -------------------------
+@pytest.mark.parametrize("w,h", [(3, 3), (4, 3), (3, 4), (2, 5)])
+def test_connect_four_equals_its_python_twin(w, h):
+    c = solve(ConnectFour(w, h))
+    py = solve(ConnectFourPy(w, h))
+    assert len(c) == len(py)
+    assert (c.value(), c.remoteness()) == (py.value(), py.remoteness())
+    assert c.counts().by_value == py.counts().by_value
+    assert c.counts().by_remoteness == py.counts().by_remoteness
+    # along the perfect line, every move has the same value on both
+    a, b = c.start, py.start
+    while c.best_move(a) is not None:
+        assert {(m.move, m.value, m.remoteness) for m in c.move_values(a)} == \
+            {(m.move, m.value, m.remoteness) for m in py.move_values(b)}
+        move = c.best_move(a)
+        a, b = c.game.play(a, move), py.game.play(b, move)
+    assert py.best_move(b) is None
+
+
+@pytest.mark.parametrize("w,h,positions,plies", [
+    (4, 4, 161_029, 16),   # Tromp: every board up to 5x5 is a draw that fills the board
+    (5, 4, 3_945_711, 20),
+    (4, 5, 1_706_255, 20),
+])
+def test_connect_four_matches_tromps_results(w, h, positions, plies):
+    s = solve(ConnectFour(w, h))
+    assert (len(s), s.value(), s.remoteness()) == (positions, Value.TIE, plies)
+
+
+@pytest.mark.parametrize("m,n", [(1, 1), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 2)])
+def test_kalah_equals_its_python_twin(m, n):
+    c = solve(Kalah(m, n))
+    py = solve(KalahPy(m, n))
+    assert len(c) == len(py)
+    assert (c.value(), c.remoteness()) == (py.value(), py.remoteness())
+    assert c.counts().by_value == py.counts().by_value
+    assert c.counts().by_remoteness == py.counts().by_remoteness
+    assert_same(solve(Kalah(m, n), method="graph"), c)
+
+
+def test_kalah_matches_irving_donkers_uiterwijk():
+    """Irving, Donkers and Uiterwijk (2000), Table 1: who wins Kalah(m, n) (W first player,
+    L second, D draw) for m, n <= 3."""
+    table = {(1, 1): "D", (1, 2): "L", (1, 3): "W", (2, 1): "W", (2, 2): "L", (2, 3): "L",
+             (3, 1): "D", (3, 2): "W", (3, 3): "W"}
+    for (m, n), who in table.items():
+        v = solve(Kalah(m, n)).value()
+        assert ("W" if v > 0 else "L" if v < 0 else "D") == who, (m, n, v)
+
+
+# -- the protocol, errors and the Solution as a lookup ----------------------------------------
+def _nim_moves(n, out):
+    k = 0
+    for take in (1, 2, 3):
+        if take <= n:
+            out[k] = take
+            k += 1
+    return k
+
+
+def _nim_play(n, take):
+    return n - take
+
+
+def _ongoing(n):
+    return ONGOING
+
+
+def test_plain_python_functions_are_compiled_for_the_user():
+    s = solve(CompiledGame(21, _nim_moves, _nim_play, _ongoing, max_moves=3))
+    assert (s.value(), s.remoteness(), s.best_move()) == (Value.WIN, 11, 1)
+    assert [s.value(n) for n in range(8)] == [Value.LOSE, Value.WIN, Value.WIN, Value.WIN,
+                                              Value.LOSE, Value.WIN, Value.WIN, Value.WIN]
+    assert sorted(s) == list(range(22))
+    assert 22 not in s and "x" not in s
+    with pytest.raises(UnknownPosition, match="not reachable"):
+        s.value(40)
+    with pytest.raises(KeyError):
+        s.remoteness(40)
+    assert s.get(40, "none") == "none"
+    assert "22 positions" in repr(s)
+
+
+def test_a_compiled_game_passes_check_game_and_plays_through_the_python_protocol():
+    g = ConnectFour(4, 4)
+    report = check_game(g, max_positions=2000)
+    assert report.ok, str(report)
+    s = solve(g)
+    assert len(s.principal_line()) == 16
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("moves", "count outside"), ("outcome", "not 0 .ONGOING."), ("tier", "strictly higher"),
+])
+def test_broken_compiled_games_get_clear_errors(bad, message):
+    def too_many(n, out):
+        return 9
+
+    def bad_outcome(n):
+        return 7 if n == 3 else ONGOING
+
+    def flat_tier(n):
+        return 0
+
+    kw = {"max_moves": 3}
+    moves, outcome = _nim_moves, _ongoing
+    if bad == "moves":
+        moves = too_many
+    if bad == "outcome":
+        outcome = bad_outcome
+    if bad == "tier":
+        kw["tier"] = flat_tier
+    with pytest.raises(GameError, match=message):
+        solve(CompiledGame(5, moves, _nim_play, outcome, **kw))
+
+
+def test_compiled_limits_are_checked():
+    with pytest.raises(LimitError):
+        solve(CompiledGame(10**6, _nim_moves, _nim_play, _ongoing, max_moves=3),
+              max_positions=1000, method="graph")
+    with pytest.raises(GameError, match="start code"):
+        CompiledGame("x", _nim_moves, _nim_play, _ongoing, max_moves=3)
+    with pytest.raises(GameError, match="max_moves"):
+        CompiledGame(3, _nim_moves, _nim_play, _ongoing, max_moves=0)
+
+
+def test_compiled_outcomes_are_the_engine_value_codes():
+    assert (Value.WIN.code, Value.LOSE.code, Value.TIE.code) == (WIN, LOSE, TIE)
+
+
+def test_cli_solves_a_compiled_game_with_constructor_arguments():
+    out = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
+                          "examples/connect4.py:ConnectFour(4, height=3)", "--json"],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert (data["value"], data["remoteness"], data["counts"]["total"]) == ("tie", 12, 12031)
+    bad = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
+                          "examples/connect4.py:ConnectFour(4, h)"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "must be literals" in bad.stderr
+    assert "Traceback" not in bad.stderr
