@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 
 import numpy as np
 import pytest
@@ -248,9 +249,14 @@ def test_int_positions_are_stored_as_codes_and_others_as_objects():
 
 
 # -- the examples against published results and their Python twins -------------------------
+# Each instance compiles its own kernels (a few seconds): build each board once.
+connect_four = cache(ConnectFour)
+kalah = cache(Kalah)
+
+
 @pytest.mark.parametrize("w,h", [(3, 3), (4, 3), (3, 4), (2, 5)])
 def test_connect_four_equals_its_python_twin(w, h):
-    c = solve(ConnectFour(w, h))
+    c = solve(connect_four(w, h))
     py = solve(ConnectFourPy(w, h))
     assert len(c) == len(py)
     assert (c.value(), c.remoteness()) == (py.value(), py.remoteness())
@@ -272,19 +278,19 @@ def test_connect_four_equals_its_python_twin(w, h):
     (4, 5, 1_706_255, 20),
 ])
 def test_connect_four_matches_tromps_results(w, h, positions, plies):
-    s = solve(ConnectFour(w, h))
+    s = solve(connect_four(w, h))
     assert (len(s), s.value(), s.remoteness()) == (positions, Value.TIE, plies)
 
 
 @pytest.mark.parametrize("m,n", [(1, 1), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 2)])
 def test_kalah_equals_its_python_twin(m, n):
-    c = solve(Kalah(m, n))
+    c = solve(kalah(m, n))
     py = solve(KalahPy(m, n))
     assert len(c) == len(py)
     assert (c.value(), c.remoteness()) == (py.value(), py.remoteness())
     assert c.counts().by_value == py.counts().by_value
     assert c.counts().by_remoteness == py.counts().by_remoteness
-    assert_same(solve(Kalah(m, n), method="graph"), c)
+    assert_same(solve(kalah(m, n), method="graph"), c)
 
 
 def test_kalah_matches_irving_donkers_uiterwijk():
@@ -293,7 +299,7 @@ def test_kalah_matches_irving_donkers_uiterwijk():
     table = {(1, 1): "D", (1, 2): "L", (1, 3): "W", (2, 1): "W", (2, 2): "L", (2, 3): "L",
              (3, 1): "D", (3, 2): "W", (3, 3): "W"}
     for (m, n), who in table.items():
-        v = solve(Kalah(m, n)).value()
+        v = solve(kalah(m, n)).value()
         assert ("W" if v > 0 else "L" if v < 0 else "D") == who, (m, n, v)
 
 
@@ -331,7 +337,7 @@ def test_plain_python_functions_are_compiled_for_the_user():
 
 
 def test_a_compiled_game_passes_check_game_and_plays_through_the_python_protocol():
-    g = ConnectFour(4, 4)
+    g = connect_four(4, 4)
     report = check_game(g, max_positions=2000)
     assert report.ok, str(report)
     s = solve(g)

@@ -388,6 +388,10 @@ def user_table(game: Any, title: str) -> Table:
 
     sol = solve(game)
     has_player = callable(getattr(game, "player", None))
-    return Table(title, game, sol, repr, lambda pos, m: str(m), ("player 1", "player 2"),
+    draw = getattr(game, "draw", None)  # optional hooks: a picture, a move's name
+    name = getattr(game, "move_name", None)
+    return Table(title, game, sol, draw if callable(draw) else repr,
+                 (lambda pos, m: name(m)) if callable(name) else (lambda pos, m: str(m)),
+                 ("player 1", "player 2"),
                  (lambda pos, plies: game.player(pos)) if has_player
                  else (lambda pos, plies: plies % 2))

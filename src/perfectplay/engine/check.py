@@ -44,10 +44,12 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     Checks: the four methods exist; positions are hashable and a position rebuilt by playing
     the same move again is equal, with the same hash (``play`` is deterministic); no moves
     from a terminal position; outcomes are None, WIN, LOSE, TIE (or numbers in scored games);
-    payoffs are numbers; ``player`` returns 0 or 1. Notes the non-terminal positions without
-    moves (a loss for the player to move, normal play) and warns when, with no ``player``, a
-    position is reached after both an even and an odd number of moves (fine for an impartial
-    game such as Nim; in a partizan game the position must then say whose turn it is).
+    payoffs are numbers; ``player`` returns 0 or 1; ``tier`` never falls along a move
+    (and rises along every move of a :class:`~perfectplay.engine.CompiledGame`). Notes the
+    non-terminal positions without moves (a loss for the player to move, normal play) and
+    warns when, with no ``player``, a position is reached after both an even and an odd
+    number of moves (fine for an impartial game such as Nim; in a partizan game the
+    position must then say whose turn it is).
 
     >>> class Bad:
     ...     def initial(self): return [0]
@@ -74,6 +76,8 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
         report.problems.append(f"the start position {start!r} is not hashable (use a tuple, "
                                "int, ...)")
         return report
+    tier = getattr(game, "tier", None) if callable(getattr(game, "tier", None)) else None
+    strict = getattr(game, "tiered", False) is True  # a CompiledGame's tiers must rise
     depth: dict[Any, int] = {start: 0}
     queue = [start]
     no_moves = 0
@@ -127,6 +131,8 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
                 pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
                 if pay is not _FAILED and not _is_number(pay):
                     report.problems.append(f"payoff({pos!r}, {move!r}) is {pay!r}, not a number")
+            if tier is not None:
+                _check_tier(report, tier, pos, move, child, strict)
             d = depth.get(child)
             if d is None:
                 depth[child] = depth[pos] + 1
@@ -147,6 +153,19 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
 
 
 _FAILED = object()
+
+
+def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,
+                strict: bool) -> None:
+    a = _call(report, "tier", tier, pos)
+    c = _call(report, "tier", tier, child)
+    if a is _FAILED or c is _FAILED:
+        return
+    if c < a or (strict and c == a):
+        report.problems.append(
+            f"move {move!r} from {pos!r} (tier {a}) goes to {child!r} (tier {c}): every move "
+            + ("must go to a strictly higher tier" if strict else "must stay in its tier or "
+               "go to a higher one"))
 
 
 def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:

@@ -153,8 +153,9 @@ def _id_put(slots, codes, i):
 
 @njit(cache=True)
 def id_rehash(slots_cap, codes, n):
-    """A fresh id table of ``slots_cap`` slots holding ids 0..n-1."""
-    slots = np.full(slots_cap, -1, np.int64)
+    """A fresh id table of ``slots_cap`` slots holding ids 0..n-1 (int32: an in-memory
+    graph has fewer than 2**31 positions)."""
+    slots = np.full(slots_cap, -1, np.int32)
     for i in range(n):
         _id_put(slots, codes, i)
     return slots

@@ -225,12 +225,20 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     payoffs = _Sink() if scored else None
     finals = _Sink() if scored else None
     store = _CodeStore(start, codec) if codec is not None else _ObjectStore(start)
+    fast = codec == (None, None) and not scored
     i = 0
     with Progress("discovering positions", enabled=progress) as bar:
         while i < store.n:
             batch = store.batch(i, _BATCH)
+            count = len(batch)
             kids: Any = store.new_kids()
             base = offsets[-1]
+            if fast:
+                try:
+                    _expand_ints(batch, outcome, moves_of, play, kids, terminal, offsets, base)
+                except (TypeError, OverflowError):
+                    raise _NotInt from None  # the object path reports any real error
+                batch = []
             for pos in batch:
                 result = outcome(pos)
                 if result is None:
@@ -253,7 +261,7 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
                     terminal.append(_terminal_code(result, pos, scored, finals))
                 offsets.append(base + len(kids))
             children.frombytes(store.intern(kids))
-            i += len(batch)
+            i += count
             bar.update(i)
             if store.n > max_positions:
                 raise LimitError(
@@ -265,14 +273,32 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     if has_player(game):
         player = np.fromiter((_player_of(game, p) for p in store.iterate()), dtype=np.int8,
                              count=store.n)
+    # numpy views of the arrays (no copy: the array objects stay alive as their bases)
     return store.graph(
-        game=game, offsets=np.frombuffer(offsets, dtype=np.int64).copy(),
-        children=np.frombuffer(children, dtype=np.int32).copy() if children else
+        game=game, offsets=np.frombuffer(offsets, dtype=np.int64),
+        children=np.frombuffer(children, dtype=np.int32) if children else
         np.zeros(0, np.int32),
-        terminal=np.frombuffer(terminal, dtype=np.int8).copy() if terminal else
+        terminal=np.frombuffer(terminal, dtype=np.int8) if terminal else
         np.zeros(0, np.int8),
         scored=scored, payoffs=None if payoffs is None else payoffs.result(),
         finals=None if finals is None else finals.result(), player=player)
+
+
+def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids: Any,
+                 terminal: Any, offsets: Any, base: int) -> None:
+    """The inner loop for a win/lose game with int positions, as lean as Python allows:
+    children go straight into an int64 array (a non-int or a too-large child raises
+    TypeError or OverflowError, and the caller starts again keeping objects)."""
+    add_kid, add_term, add_off = kids.append, terminal.append, offsets.append
+    for pos in batch:
+        result = outcome(pos)
+        if result is None:
+            add_term(UNKNOWN)
+            for move in moves_of(pos):
+                add_kid(play(pos, move))
+        else:
+            add_term(_terminal_code(result, pos, False, None))
+        add_off(base + len(kids))
 
 
 def _moves_list(moves_of: Any, pos: Any) -> Any:

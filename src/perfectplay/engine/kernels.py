@@ -39,9 +39,9 @@ def retrograde(offsets, children, rev_off, rev_src, terminal, player, alternate)
     """
     n = offsets.size - 1
     value = np.zeros(n, np.int8)
-    rem = np.full(n, -1, np.int64)
-    count = np.empty(n, np.int64)
-    queue = np.empty(n, np.int64)
+    rem = np.full(n, -1, np.int32)  # in-memory graphs hold fewer than 2**31 positions
+    count = np.empty(n, np.int32)
+    queue = np.empty(n, np.int32)
     head = 0
     tail = 0
     for i in range(n):
@@ -223,3 +223,125 @@ def negamax_int64(order, offsets, children, payoffs, finals, player, alternate):
         vals[p] = best_v
         rems[p] = best_r
     return True, vals, rems
+
+
+@njit(cache=True)
+def _heap_less(hc, hr, hi, a, b):
+    return hc[a] < hc[b] or (hc[a] == hc[b] and (hr[a] < hr[b] or (
+        hr[a] == hr[b] and hi[a] < hi[b])))
+
+
+@njit(cache=True)
+def _heap_swap(hc, hr, hi, a, b):
+    hc[a], hc[b] = hc[b], hc[a]
+    hr[a], hr[b] = hr[b], hr[a]
+    hi[a], hi[b] = hi[b], hi[a]
+
+
+@njit(cache=True)
+def _heap_push(hc, hr, hi, size, cost, rem, node):
+    hc[size] = cost
+    hr[size] = rem
+    hi[size] = node
+    j = size
+    while j > 0:
+        parent = (j - 1) // 2
+        if not _heap_less(hc, hr, hi, j, parent):
+            break
+        _heap_swap(hc, hr, hi, j, parent)
+        j = parent
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(hc, hr, hi, size):
+    size -= 1
+    _heap_swap(hc, hr, hi, 0, size)
+    j = 0
+    while True:
+        left = 2 * j + 1
+        if left >= size:
+            break
+        best = left
+        if left + 1 < size and _heap_less(hc, hr, hi, left + 1, left):
+            best = left + 1
+        if not _heap_less(hc, hr, hi, best, j):
+            break
+        _heap_swap(hc, hr, hi, best, j)
+        j = best
+    return size
+
+
+@njit(cache=True)
+def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, player, payer):
+    """Costs and remoteness of a cost game in int64: Knuth's generalisation of Dijkstra's
+    algorithm (Knuth 1977), the numba twin of :func:`perfectplay.engine.scored.label_setting`.
+
+    Positions are fixed in increasing (cost, remoteness): a payer's position when it is the
+    cheapest open one, the other player's once all its moves are known (the largest cost,
+    then the longest). Returns (status, edge, cost, rem, fixed): status 0 ok, 1 a payoff of
+    the wrong sign at ``edge``, 2 an int64 overflow (the caller then uses exact Python).
+    O(moves log moves)."""
+    n = offsets.size - 1
+    m = rev_src.size
+    cost = np.zeros(n, np.int64)
+    rem = np.zeros(n, np.int64)
+    fixed = np.zeros(n, np.bool_)
+    has_best = np.zeros(n, np.bool_)
+    best_c = np.zeros(n, np.int64)
+    best_r = np.zeros(n, np.int64)
+    pending = np.empty(n, np.int64)
+    cap = n + m + 1
+    hc = np.empty(cap, np.int64)
+    hr = np.empty(cap, np.int64)
+    hi = np.empty(cap, np.int64)
+    size = 0
+    limit = np.iinfo(np.int64).max
+    for i in range(n):
+        pending[i] = offsets[i + 1] - offsets[i]
+        if pending[i] == 0:
+            score = finals[i]
+            if player[i] == payer:
+                if score == -limit - 1:
+                    return 2, -1, cost, rem, fixed
+                score = -score
+            size = _heap_push(hc, hr, hi, size, score, 0, i)
+    while size > 0:
+        c_cost = hc[0]
+        c_rem = hr[0]
+        c = hi[0]
+        size = _heap_pop(hc, hr, hi, size)
+        if fixed[c]:
+            continue
+        fixed[c] = True
+        cost[c] = c_cost
+        rem[c] = c_rem
+        for k in range(rev_off[c], rev_off[c + 1]):
+            p = rev_src[k]
+            if fixed[p]:
+                continue
+            pay = payoffs[rev_edge[k]]
+            step = -pay if player[p] == payer else pay
+            if step < 0:
+                return 1, rev_edge[k], cost, rem, fixed
+            if c_cost > limit - step:
+                return 2, rev_edge[k], cost, rem, fixed
+            cand_c = c_cost + step
+            cand_r = c_rem + 1
+            if player[p] == payer:
+                if not has_best[p] or cand_c < best_c[p] or (
+                        cand_c == best_c[p] and cand_r < best_r[p]):
+                    has_best[p] = True
+                    best_c[p] = cand_c
+                    best_r[p] = cand_r
+                    size = _heap_push(hc, hr, hi, size, cand_c, cand_r, p)
+            else:
+                if not has_best[p] or cand_c > best_c[p] or (
+                        cand_c == best_c[p] and cand_r > best_r[p]):
+                    has_best[p] = True
+                    best_c[p] = cand_c
+                    best_r[p] = cand_r
+                pending[p] -= 1
+                if pending[p] == 0:
+                    size = _heap_push(hc, hr, hi, size, best_c[p], best_r[p], p)
+    return 0, -1, cost, rem, fixed

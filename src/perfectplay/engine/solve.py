@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 import numpy as np
@@ -9,7 +10,7 @@ import numpy as np
 from ..errors import GameError
 from .compiled import CompiledGame, discover_compiled, raise_status
 from .graph import DEFAULT_MAX_POSITIONS, GameGraph, discover, turn_parity
-from .kernels import negamax_int64, retrograde, topological_order
+from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
@@ -102,8 +103,26 @@ def solve_graph(game: Any, graph: GameGraph) -> Solution:
                 "are both reached after an even (or both after an odd) number of moves; "
                 "define player(pos)")
     payer = cost_players(graph, player)
-    margins, rems = label_setting(graph, player, payer, rev_off, (rev_src, rev_edge))
+    margins, rems = _costs(graph, player, payer, rev_off, rev_src, rev_edge)
     return Solution(game, graph, COST, margins, rems, player=player, payer=payer, cyclic=True)
+
+
+def _costs(graph: GameGraph, player: np.ndarray, payer: int, rev_off: np.ndarray,
+           rev_src: np.ndarray, rev_edge: np.ndarray) -> tuple[list[Any], list[int | None]]:
+    """Margins of a cost game: the int64 numba kernel when the numbers are int64 and nothing
+    overflows, else exact Python (which also words a payoff of the wrong sign)."""
+    if isinstance(graph.payoffs, np.ndarray) and isinstance(graph.finals, np.ndarray):
+        status, _, cost, rem, fixed = label_setting_int64(
+            graph.offsets, rev_off, rev_src, rev_edge, graph.payoffs, graph.finals,
+            player.astype(np.int8), payer)
+        if status == 0:
+            mine = player == payer
+            margins = np.where(mine, -cost, cost).astype(object)
+            margins[~fixed & mine] = -math.inf
+            margins[~fixed & ~mine] = math.inf
+            rems = np.where(fixed, rem, -1)
+            return margins.tolist(), [None if r < 0 else r for r in rems.tolist()]
+    return label_setting(graph, player, payer, rev_off, (rev_src, rev_edge))
 
 
 def _margins(graph: GameGraph, order: np.ndarray) -> tuple[Any, Any]:
