@@ -394,3 +394,23 @@ def test_cli_solves_a_compiled_game_with_constructor_arguments():
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "must be literals" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_tiers_equal_compiled_discovery_on_every_position_of_a_large_board():
+    """Connect Four 4x5 (1,706,255 positions; its large tiers are split tables filled by two
+    threads): both compiled solvers agree on every position's value and remoteness."""
+    from perfectplay.engine.codetable import EMPTY, SPLIT
+
+    g = connect_four(4, 5)
+    tiered, graph = solve(g), solve(g, method="graph")
+    t = tiered.tiers
+    assert max(k.size for k in t.keys) >= SPLIT
+    used = [k != EMPTY for k in t.keys]
+    codes = np.concatenate([k[u] for k, u in zip(t.keys, used, strict=True)])
+    vals = np.concatenate([v[u] for v, u in zip(t.values, used, strict=True)])
+    rems = np.concatenate([r[u] for r, u in zip(t.rems, used, strict=True)]).astype(np.int64)
+    order = np.argsort(codes)
+    gorder = np.argsort(graph.graph.codes)
+    assert np.array_equal(codes[order], graph.graph.codes[gorder])
+    assert np.array_equal(vals[order], np.asarray(graph._values)[gorder])
+    assert np.array_equal(rems[order], np.asarray(graph._rems, dtype=np.int64)[gorder])

@@ -97,8 +97,9 @@ def load_game(target: str) -> Any:
 @click.argument("target")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--check", is_flag=True, help="Run the conformance check first.")
-@click.option("--max-positions", type=click.IntRange(1), default=50_000_000,
-              show_default=True, help="Stop with an error past this many positions.")
+@click.option("--max-positions", type=click.IntRange(1), default=None,
+              help="Stop with an error past this many positions (default: what the memory "
+              "available now holds).")
 @click.option("--store", type=click.Path(file_okay=False), default=None,
               help="Solve tier by tier on Dask into this on-disk tablebase (the game must "
               "define tier, encode, decode; needs perfectplay[scale]). Resumable.")
@@ -106,9 +107,12 @@ def load_game(target: str) -> Any:
               "local cluster of this machine's cores).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Workers of the local cluster.")
-def solve(target: str, as_json: bool, check: bool, max_positions: int, store: str | None,
-          scheduler: str | None, workers: int | None) -> None:
-    """Strongly solve a game you wrote: TARGET is FILE.py:Class.
+def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
+          store: str | None, scheduler: str | None, workers: int | None) -> None:
+    """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
+
+    The arguments are Python literals (numbers, strings, tuples), never executed. A
+    CompiledGame (numba rules over int64 codes) is solved at native speed.
 
     Prints the start position's value, remoteness, best move, every move's value and the
     number of positions by value and remoteness. With --store, solves tier by tier on Dask
@@ -117,6 +121,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int, store: st
     \b
     Examples:
       perfectplay solve examples/tictactoe.py:TicTacToe
+      perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
     """
     from .engine import check_game, describe

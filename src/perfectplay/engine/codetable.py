@@ -10,14 +10,16 @@ Two shapes serve the engine:
 
 Linear probing from a splitmix64 hash (Steele, Lea and Flood 2014, "Fast splittable
 pseudorandom number generators"), slot = hash mod capacity, so a table can be sized to any
-load. Expected probes per successful look-up at load a: (1 + 1/(1 - a)) / 2 (Knuth, TAOCP
-vol. 3, 6.4), 3 at a = 0.8. Every kernel runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
+load. A large key table is two halves chosen by the hash's top bit, each probed on its own,
+so inserting and rebuilding run on two threads without locks. Expected probes per
+successful look-up at load a: (1 + 1/(1 - a)) / 2 (Knuth, TAOCP vol. 3, 6.4), 3 at
+a = 0.8. Every kernel runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 #: The one int64 that cannot be a position code (marks an empty slot).
 EMPTY = np.int64(-(2**63))
@@ -47,15 +49,36 @@ def new_keys(cap):
 
 
 def capacity_for(n: int, load: float = 0.8) -> int:
-    """Slots for ``n`` keys at the given load (at least one free slot)."""
-    return max(4, int(n / load) + 1)
+    """Slots for ``n`` keys at the given load (at least one free slot in each half)."""
+    return max(4, int(n / load) + 2)
+
+
+#: Key tables of at least this many slots are two independent halves, the half chosen by
+#: the hash's top bit, so two threads can insert (or rebuild) at once, each in its half.
+SPLIT = 1 << 14
+
+
+@njit(cache=True)
+def _parts(cap):
+    return 2 if cap >= SPLIT else 1
+
+
+@njit(cache=True)
+def _home(code, cap):
+    """(first slot probed, first slot of the part, slots in the part) for ``code``."""
+    z = mix(code)
+    if cap < SPLIT:
+        return np.int64(z % np.uint64(cap)), 0, cap
+    half = cap // 2
+    lo = half * np.int64(z >> np.uint64(63))
+    return lo + np.int64(z % np.uint64(half)), lo, half
 
 
 @njit(cache=True)
 def key_find(keys, code):
     """The slot holding ``code``, or -1. Expected O(1)."""
-    cap = keys.size
-    s = _slot(code, cap)
+    s, lo, size = _home(code, keys.size)
+    end = lo + size
     while True:
         k = keys[s]
         if k == code:
@@ -63,15 +86,15 @@ def key_find(keys, code):
         if k == EMPTY:
             return -1
         s += 1
-        if s == cap:
-            s = 0
+        if s == end:
+            s = lo
 
 
 @njit(cache=True)
 def key_insert(keys, code):
-    """Put ``code`` in the table (which must have a free slot); returns (slot, was new)."""
-    cap = keys.size
-    s = _slot(code, cap)
+    """Put ``code`` in the table (its part must have a free slot); returns (slot, was new)."""
+    s, lo, size = _home(code, keys.size)
+    end = lo + size
     while True:
         k = keys[s]
         if k == code:
@@ -80,48 +103,57 @@ def key_insert(keys, code):
             keys[s] = code
             return s, True
         s += 1
-        if s == cap:
-            s = 0
+        if s == end:
+            s = lo
+
+
+@njit(cache=True)
+def _part_of(code, cap):
+    if cap < SPLIT:
+        return 0
+    return np.int64(mix(code) >> np.uint64(63))
+
+
+@njit(cache=True, parallel=True)
+def _insert_parts(keys, codes):
+    """Insert ``codes``, one thread per part of the table; returns the number new."""
+    parts = _parts(keys.size)
+    added = np.zeros(parts, np.int64)
+    for p in prange(parts):
+        n = 0
+        for i in range(codes.size):
+            code = codes[i]
+            if _part_of(code, keys.size) == p:
+                _, new = key_insert(keys, code)
+                if new:
+                    n += 1
+        added[p] = n
+    return added.sum()
 
 
 @njit(cache=True)
 def key_rebuild(keys, cap):
     """The same keys in a fresh table of ``cap`` slots. O(old capacity)."""
     out = new_keys(cap)
-    for k in keys:
-        if k != EMPTY:
-            key_insert(out, k)
+    _insert_parts(out, keys[keys != EMPTY])
     return out
 
 
 @njit(cache=True)
 def key_insert_many(keys, count, codes):
-    """Insert every code of ``codes``, growing the table (x2) past load 0.7.
+    """Insert every code of ``codes`` (``count`` keys are in the table already), first
+    growing the table (x2) if the codes could take it past load 0.7.
 
     Returns (keys, count): the table may be a new array. O(len(codes)) expected."""
-    for i in range(codes.size):
-        if (count + 1) * 10 > keys.size * 7:
-            keys = key_rebuild(keys, keys.size * 2)
-        _, new = key_insert(keys, codes[i])
-        if new:
-            count += 1
-    return keys, count
+    while (count + codes.size) * 10 > keys.size * 7:
+        keys = key_rebuild(keys, keys.size * 2)
+    return keys, count + _insert_parts(keys, codes)
 
 
 @njit(cache=True)
 def key_list(keys):
     """The codes in a table, in slot order."""
-    n = 0
-    for k in keys:
-        if k != EMPTY:
-            n += 1
-    out = np.empty(n, np.int64)
-    j = 0
-    for k in keys:
-        if k != EMPTY:
-            out[j] = k
-            j += 1
-    return out
+    return keys[keys != EMPTY]
 
 
 @njit(cache=True)

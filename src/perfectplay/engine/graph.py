@@ -265,8 +265,9 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
             bar.update(i)
             if store.n > max_positions:
                 raise LimitError(
-                    f"more than {max_positions:,} positions; raise max_positions if the "
-                    "memory allows (about 60 bytes a position for int positions)")
+                    f"more than {max_positions:,} positions, the limit (by default what the "
+                    "memory available holds); raise max_positions if the memory allows, or "
+                    "write the game as a CompiledGame")
             if store.n > _MAX_IDS:
                 raise LimitError("more than 2**31 positions: use a compiled game")
     player = None

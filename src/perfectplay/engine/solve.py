@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import GameError
 from .compiled import CompiledGame, discover_compiled, raise_status
-from .graph import DEFAULT_MAX_POSITIONS, GameGraph, discover, turn_parity
+from .graph import GameGraph, discover, turn_parity
 from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
@@ -18,7 +18,7 @@ from .solution import COST, MARGIN, WINLOSE, Solution
 Method = Literal["auto", "python", "graph", "tiers"]
 
 
-def solve(game: Game | CompiledGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
           progress: bool | None = None, method: Method = "auto") -> Solution:
     """Strongly solve ``game``: value and remoteness of every position reachable from its start.
 
@@ -35,7 +35,10 @@ def solve(game: Game | CompiledGame, *, max_positions: int = DEFAULT_MAX_POSITIO
     included, through the Python protocol (the tests use it as the independent twin).
 
     Loops only, no recursion: a game a million plies deep solves. ``progress`` shows a bar on
-    a terminal (default: when stderr is a TTY).
+    a terminal (default: when stderr is a TTY). ``max_positions`` (default: what the memory
+    available now holds at this path's measured bytes per position, see
+    :func:`position_limit`) stops the solve with a :class:`~perfectplay.LimitError` before
+    memory runs out.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -49,7 +52,10 @@ def solve(game: Game | CompiledGame, *, max_positions: int = DEFAULT_MAX_POSITIO
     if method not in ("auto", "python", "graph", "tiers"):
         raise ValueError(f"method must be auto, python, graph or tiers, not {method!r}")
     if isinstance(game, CompiledGame) and method != "python":
-        if method == "tiers" or (method == "auto" and game.tiered):
+        tiered = method == "tiers" or (method == "auto" and game.tiered)
+        if max_positions is None:
+            max_positions = position_limit("tiers" if tiered else "graph")
+        if tiered:
             if not game.tiered:
                 raise GameError(f"{game.name} defines no tier(): use method='graph'")
             from .tiers import TierSolution, enumerate_tiers, solve_tiers
@@ -59,8 +65,35 @@ def solve(game: Game | CompiledGame, *, max_positions: int = DEFAULT_MAX_POSITIO
         return solve_graph(game, discover_graph(game, max_positions))
     if method in ("graph", "tiers"):
         raise GameError(f"method={method!r} needs a CompiledGame")
+    if max_positions is None:
+        max_positions = position_limit("python")
     graph = discover(game, max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
+
+
+# Peak bytes per position, measured (benchmarks/engine.py) with a margin: Python games whose
+# positions are objects (ints and encoded positions take about 70), compiled discovery,
+# compiled tiers (scored games, the larger).
+_BYTES = {"python": 250, "graph": 100, "tiers": 30}
+
+
+def position_limit(path: str, available: int | None = None) -> int:
+    """How many positions fit in 80 % of the memory available now (``MemAvailable`` of
+    /proc/meminfo; 8 GiB where that cannot be read) at ``path``'s bytes per position."""
+    if available is None:
+        available = _available_memory()
+    return max(1000, int(available * 0.8) // _BYTES[path])
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 8 * 2**30
 
 
 def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:

@@ -28,12 +28,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
-from numba.typed import List
+from numba import njit, prange
 
 from ..errors import GameError, LimitError
 from ..progress import Progress
-from .codetable import EMPTY, capacity_for, key_find, key_insert_many, key_rebuild, new_keys
+from .codetable import (
+    EMPTY,
+    _home,
+    capacity_for,
+    key_find,
+    key_insert_many,
+    key_rebuild,
+    new_keys,
+)
 from .compiled import (
     BAD_CODE,
     BAD_MOVE_COUNT,
@@ -149,12 +156,19 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
                                                  out_codes, out_tiers)
                 raise_status(status, int(bad), game)
                 if cnt:
-                    _file_children(out_codes[:cnt], out_tiers[:cnt], pending, heap)
+                    done = slot / keys.size  # the share of this tier expanded so far
+                    _file_children(out_codes[:cnt], out_tiers[:cnt], pending, heap,
+                                   2 * count, done)
     return Tiers(numbers=np.array(numbers, np.int64), keys=tables, sizes=sizes)
 
 
 def _file_children(codes: np.ndarray, tiers: np.ndarray,
-                   pending: dict[int, tuple[np.ndarray, int]], heap: list[int]) -> None:
+                   pending: dict[int, tuple[np.ndarray, int]], heap: list[int],
+                   most: int, done: float) -> None:
+    """Insert children into the tables of their tiers. A new tier's table starts at the
+    size its share of this chunk extrapolates to over the whole tier being expanded (at
+    most ``most``), which saves most of the rebuilds while it grows; the repack when the
+    tier is complete fixes any overshoot."""
     lo, hi = int(tiers.min()), int(tiers.max())
     if lo == hi:
         groups = [(lo, codes)]
@@ -166,7 +180,8 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
                   zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
     for tc, cs in groups:
         if tc not in pending:
-            pending[tc] = (new_keys(1024), 0)
+            guess = min(most, int(cs.size / max(done, 1e-3)))
+            pending[tc] = (new_keys(capacity_for(guess, 0.7)), 0)
             heapq.heappush(heap, tc)
         keys, count = pending[tc]
         pending[tc] = key_insert_many(keys, count, cs)
@@ -189,20 +204,36 @@ def _tier_index(numbers, t, guess):
     return -1
 
 
+@njit(parallel=True)
+def _solve_tier(ti, moves, play, outcome, score, payoff, player, tier, scored, with_player,
+                max_moves, numbers, base, keys, vals, rems, margins):
+    """Values of one tier from the tiers above (see the module doc), its slots split into
+    blocks solved in parallel (each position reads only the tiers above, and writes only
+    its own slot). Returns (status, code) of the first problem, or (OK, 0)."""
+    first = base[ti]
+    size = base[ti + 1] - first
+    blocks = 1 if size < 65536 else 64
+    step = (size + blocks - 1) // blocks
+    status = np.zeros(blocks, np.int64)
+    bad = np.zeros(blocks, np.int64)
+    for b in prange(blocks):
+        status[b], bad[b] = _solve_range(
+            first + b * step, first + min(size, (b + 1) * step), moves, play, outcome, score,
+            payoff, player, tier, scored, with_player, max_moves, numbers, base, keys, vals,
+            rems, margins)
+    for b in range(blocks):
+        if status[b] != OK:
+            return status[b], bad[b]
+    return OK, 0
+
+
 @njit
-def _solve_tier(keys, moves, play, outcome, score, payoff, player, tier, scored, with_player,
-                max_moves, numbers, keys_l, vals_l, rems_l, margins_l, vals, rems, margins):
-    """Values of one tier from the tiers above (see the module doc). Returns (status, code)."""
+def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scored,
+                 with_player, max_moves, numbers, base, keys, vals, rems, margins):
+    """The positions in arena slots lo..hi-1 (of one tier); see :func:`_solve_tier`."""
     buf = np.empty(max_moves + 1, np.int64)
     guess = 0
-    # The arrays of the tier the last child was in: typed-list look-ups cost far more than
-    # the hash probe, and children mostly share a tier.
-    cur = -1
-    ck = keys_l[0]
-    cv = vals_l[0]
-    cr = rems_l[0]
-    cm = margins_l[0]
-    for s in range(keys.size):
+    for s in range(lo, hi):
         code = keys[s]
         if code == EMPTY:
             continue
@@ -241,21 +272,15 @@ def _solve_tier(keys, moves, play, outcome, score, payoff, player, tier, scored,
             if ti < 0:
                 return BAD_TIER, code
             guess = ti
-            if ti != cur:
-                cur = ti
-                ck = keys_l[ti]
-                cv = vals_l[ti]
-                cr = rems_l[ti]
-                cm = margins_l[ti]
-            cs = key_find(ck, child)
+            cs = _find_in(keys, base[ti], base[ti + 1] - base[ti], child)
             if cs < 0:
                 return BAD_TIER, code
             passes = True
             if with_player:
                 passes = player(child) != me
-            r = np.int64(cr[cs]) + 1
+            r = np.int64(rems[cs]) + 1
             if scored:
-                vc = cm[cs]
+                vc = margins[cs]
                 pay = payoff(code, buf[j])
                 if passes:
                     v = pay - vc
@@ -269,7 +294,7 @@ def _solve_tier(keys, moves, play, outcome, score, payoff, player, tier, scored,
                 better = not have or v > best_v or (
                     v == best_v and ((v >= 0 and r < best_r) or (v < 0 and r > best_r)))
             else:
-                vc = cv[cs]
+                vc = vals[cs]
                 v = vc
                 if passes and vc == WIN:
                     v = LOSE
@@ -291,6 +316,23 @@ def _solve_tier(keys, moves, play, outcome, score, payoff, player, tier, scored,
 
 
 @njit
+def _find_in(keys, first, cap, code):
+    """The arena slot of ``code`` in the table keys[first:first + cap], or -1: the probe
+    sequence of :func:`perfectplay.engine.codetable.key_find`, offset."""
+    s, lo, size = _home(code, cap)
+    end = lo + size
+    while True:
+        k = keys[first + s]
+        if k == code:
+            return first + s
+        if k == EMPTY:
+            return -1
+        s += 1
+        if s == end:
+            s = lo
+
+
+@njit
 def _rank(v):
     if v == WIN:
         return 2
@@ -300,38 +342,41 @@ def _rank(v):
 
 
 def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) -> Tiers:
-    """The backward sweep: fill ``tiers`` with values, highest tier first."""
+    """The backward sweep: fill ``tiers`` with values, highest tier first.
+
+    The tiers move into one flat arena (``keys`` and the value arrays), tier i at
+    ``base[i]``, so a child is found by probing inside its tier's segment with no per-tier
+    object to fetch. The arena is allocated uncommitted (``np.empty``: the system gives it
+    pages only when they are written) and each tier's table is copied in and freed just
+    before the tier is solved, so the peak stays at one copy of the codes."""
     r = game.rules
     n = len(tiers.keys)
     rem_type = np.int16 if n < 2**15 else np.int64  # remoteness < number of tiers
-    keys_l, vals_l, rems_l, margins_l = List(), List(), List(), List()
-    vals_all: list[np.ndarray] = [np.empty(0, np.int8)] * n
-    rems_all: list[np.ndarray] = [np.empty(0, rem_type)] * n
-    margins_all: list[np.ndarray] = [np.empty(0, np.int64)] * n
-    # The typed lists are indexed like tiers.numbers; lower tiers hold empty placeholders
-    # until solved (their children are never there).
-    for i in range(n):
-        keys_l.append(tiers.keys[i])
-        vals_l.append(vals_all[i])
-        rems_l.append(rems_all[i])
-        margins_l.append(margins_all[i])
+    caps = np.array([k.size for k in tiers.keys], np.int64)
+    base = np.zeros(n + 1, np.int64)
+    np.cumsum(caps, out=base[1:])
+    total = int(base[-1])
+    keys_all = np.empty(total, np.int64)
+    vals_all = np.empty(total, np.int8)
+    rems_all = np.empty(total, rem_type)
+    margins_all = np.empty(total if game.scored else 0, np.int64)
     done = 0
     with Progress("solving tiers", total=tiers.total, enabled=progress) as bar:
         for i in range(n - 1, -1, -1):
-            keys = tiers.keys[i]
-            vals = np.zeros(keys.size, np.int8)
-            rems = np.zeros(keys.size, rem_type)
-            margins = np.zeros(keys.size if game.scored else 0, np.int64)
-            status, bad = _solve_tier(keys, r.moves, r.play, r.outcome, r.score, r.payoff,
+            lo, hi = int(base[i]), int(base[i + 1])
+            keys_all[lo:hi] = tiers.keys[i]
+            tiers.keys[i] = keys_all[lo:hi]  # frees the tier's own table
+            status, bad = _solve_tier(i, r.moves, r.play, r.outcome, r.score, r.payoff,
                                       r.player, r.tier, game.scored, game.has_player,
-                                      game.max_moves, tiers.numbers, keys_l, vals_l, rems_l,
-                                      margins_l, vals, rems, margins)
+                                      game.max_moves, tiers.numbers, base, keys_all,
+                                      vals_all, rems_all, margins_all)
             raise_status(int(status), int(bad), game)
-            vals_l[i], rems_l[i], margins_l[i] = vals, rems, margins
-            vals_all[i], rems_all[i], margins_all[i] = vals, rems, margins
             done += tiers.sizes[i]
             bar.update(done)
-    tiers.values, tiers.rems, tiers.margins = vals_all, rems_all, margins_all
+    tiers.values = [vals_all[base[i]:base[i + 1]] for i in range(n)]
+    tiers.rems = [rems_all[base[i]:base[i + 1]] for i in range(n)]
+    tiers.margins = [margins_all[base[i]:base[i + 1]] if game.scored else margins_all
+                     for i in range(n)]
     return tiers
 
 
