@@ -414,3 +414,34 @@ def test_tiers_equal_compiled_discovery_on_every_position_of_a_large_board():
     assert np.array_equal(codes[order], graph.graph.codes[gorder])
     assert np.array_equal(vals[order], np.asarray(graph._values)[gorder])
     assert np.array_equal(rems[order], np.asarray(graph._rems, dtype=np.int64)[gorder])
+
+
+def test_every_engine_path_runs_as_plain_python_without_the_jit():
+    """NUMBA_DISABLE_JIT=1 runs every kernel as Python: tiers, compiled discovery, int codes
+    (negative ones included) and the scored kernels give the jitted answers."""
+    script = """
+import sys, warnings
+warnings.simplefilter("ignore")  # numpy scalars warn where numba's integers wrap silently
+from connect4 import ConnectFour
+from kalah import Kalah
+from perfectplay import solve
+a, b = solve(ConnectFour(3, 3)), solve(ConnectFour(3, 3), method="graph")
+k = solve(Kalah(2, 2))
+class Walk:
+    def initial(self): return -3
+    def moves(self, n): return [1, 2] if n < 3 else []
+    def play(self, n, m): return n + m
+    def outcome(self, n): return None
+w = solve(Walk())
+print(len(a), a.remoteness(), len(b), b.remoteness(), len(k), k.value(), len(w),
+      w.value().value, w.remoteness())
+"""
+    env = {**__import__("os").environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd="examples", check=True)
+    w = solve(type("Walk", (), {"initial": lambda s: -3,
+                                "moves": lambda s, n: [1, 2] if n < 3 else [],
+                                "play": lambda s, n, m: n + m,
+                                "outcome": lambda s, n: None})())
+    assert out.stdout.split() == ["869", "9", "869", "9", "24", "-2", str(len(w)),
+                                  w.value().value, str(w.remoteness())]

@@ -31,7 +31,7 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 @njit(cache=True)
 def mix(code):
     """splitmix64's finaliser: a bijection of 64-bit words that spreads nearby codes apart."""
-    z = np.uint64(code)
+    z = np.uint64(np.int64(code))  # negative codes wrap, in numba and numpy alike
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
@@ -75,36 +75,35 @@ def _home(code, cap):
 
 
 @njit(cache=True)
-def key_find(keys, code):
-    """The slot holding ``code``, or -1. Expected O(1)."""
-    s, lo, size = _home(code, keys.size)
+def probe(keys, first, cap, code):
+    """The slot of ``code`` in the table ``keys[first:first + cap]`` (an arena may hold many
+    tables), or the empty slot where it would go: linear probing inside its part."""
+    s, lo, size = _home(code, cap)
     end = lo + size
     while True:
-        k = keys[s]
-        if k == code:
-            return s
-        if k == EMPTY:
-            return -1
+        k = keys[first + s]
+        if k == code or k == EMPTY:
+            return first + s
         s += 1
         if s == end:
             s = lo
 
 
 @njit(cache=True)
+def key_find(keys, code):
+    """The slot holding ``code``, or -1. Expected O(1)."""
+    s = probe(keys, 0, keys.size, code)
+    return s if keys[s] == code else -1
+
+
+@njit(cache=True)
 def key_insert(keys, code):
     """Put ``code`` in the table (its part must have a free slot); returns (slot, was new)."""
-    s, lo, size = _home(code, keys.size)
-    end = lo + size
-    while True:
-        k = keys[s]
-        if k == code:
-            return s, False
-        if k == EMPTY:
-            keys[s] = code
-            return s, True
-        s += 1
-        if s == end:
-            s = lo
+    s = probe(keys, 0, keys.size, code)
+    if keys[s] == code:
+        return s, False
+    keys[s] = code
+    return s, True
 
 
 @njit(cache=True)
@@ -148,12 +147,6 @@ def key_insert_many(keys, count, codes):
     while (count + codes.size) * 10 > keys.size * 7:
         keys = key_rebuild(keys, keys.size * 2)
     return keys, count + _insert_parts(keys, codes)
-
-
-@njit(cache=True)
-def key_list(keys):
-    """The codes in a table, in slot order."""
-    return keys[keys != EMPTY]
 
 
 @njit(cache=True)

@@ -207,6 +207,17 @@ def raise_status(status: int, code: int, game: CompiledGame, limit: int = 0) -> 
 
 
 @njit
+def ended(o, code, score, scored):
+    """(status, value code, final points) of a position whose ``outcome`` is ``o`` != 0: a
+    scored game's end is a TIE-coded position worth ``score(code)``."""
+    if scored:
+        return OK, TIE, score(code)
+    if o == WIN or o == LOSE or o == TIE:
+        return OK, o, 0
+    return BAD_OUTCOME, 0, 0
+
+
+@njit
 def _grow(a, need):
     if need <= a.size:
         return a
@@ -256,14 +267,12 @@ def discover_compiled(start, moves, play, outcome, score, payoff, player, scored
         if scored:
             finals[i] = 0
         if t != ONGOING:
-            if scored:
-                terminal[i] = TIE
-                finals[i] = score(code)
-            elif t == WIN or t == LOSE or t == TIE:
-                terminal[i] = t
-            else:
-                return BAD_OUTCOME, code, codes, slots, offsets, children, terminal, pays, \
+            status, terminal[i], final = ended(t, code, score, scored)
+            if status != OK:
+                return status, code, codes, slots, offsets, children, terminal, pays, \
                     finals, who
+            if scored:
+                finals[i] = final
         else:
             k = moves(code, buf)
             if k < 0 or k > max_moves:

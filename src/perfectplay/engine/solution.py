@@ -172,8 +172,10 @@ class Solution:
             return None
         return int(r)
 
-    def _all_values(self) -> tuple[Any, Any]:
-        return self._values, self._rems
+    def _value_chunks(self) -> Iterator[tuple[Any, Any]]:
+        """(values, remoteness) of every position, in pieces (one here; a tier each in
+        TierSolution), so summaries never copy everything at once."""
+        yield self._values, self._rems
 
     # -- lookup ----------------------------------------------------------------------------
     def __contains__(self, pos: Any) -> bool:
@@ -278,29 +280,21 @@ class Solution:
     # -- summaries -------------------------------------------------------------------------
     def counts(self) -> Counts:
         """Number of positions by value and by remoteness."""
-        values, rems_in = self._all_values()
-        n = len(self)
+        by_value: Counter[Any] = Counter()
+        by_rem: Counter[int | None] = Counter()
+        for values, rems in self._value_chunks():
+            _count_values(by_value, values, self.mode)
+            _count_rems(by_rem, rems)
         if self.mode == WINLOSE:
-            codes = np.bincount(np.asarray(values, dtype=np.int64), minlength=5)
-            by_value = {Value.from_code(c): int(codes[c]) for c in range(1, 5) if codes[c]}
-        elif isinstance(values, np.ndarray):
-            keys, cnt = np.unique(values, return_counts=True)
-            by_value = {int(k): int(c) for k, c in zip(keys, cnt, strict=True)}
+            ordered = {v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
+                       if by_value[v]}
         else:
-            by_value = dict(sorted(Counter(values).items(), key=lambda kv: kv[0]))
-        if isinstance(rems_in, np.ndarray):
-            rems = rems_in.astype(np.int64)
-        else:
-            rems = np.asarray([-1 if r is None else r for r in rems_in], dtype=np.int64)
-        by_rem: dict[int | None, int] = {}
-        if n:
-            bc = np.bincount(rems + 1)
-            for r in range(1, bc.size):
-                if bc[r]:
-                    by_rem[r - 1] = int(bc[r])
-            if bc[0]:
-                by_rem[None] = int(bc[0])
-        return Counts(by_value=by_value, by_remoteness=by_rem, total=n)
+            ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
+        rem_keys = sorted(k for k in by_rem if k is not None)
+        rem_order: dict[int | None, int] = {k: by_rem[k] for k in rem_keys}
+        if by_rem[None]:
+            rem_order[None] = by_rem[None]
+        return Counts(by_value=ordered, by_remoteness=rem_order, total=len(self))
 
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
@@ -317,6 +311,31 @@ class Solution:
             "counts": self.counts().to_json(),
             "cyclic": self.cyclic,
         }
+
+
+def _count_values(into: Counter[Any], values: Any, mode: str) -> None:
+    if mode == WINLOSE:
+        codes = np.bincount(np.asarray(values, dtype=np.int8).view(np.uint8), minlength=5)
+        for c in range(1, 5):
+            if codes[c]:
+                into[Value.from_code(c)] += int(codes[c])
+    elif isinstance(values, np.ndarray):
+        keys, cnt = np.unique(values, return_counts=True)
+        for k, c in zip(keys.tolist(), cnt.tolist(), strict=True):
+            into[k] += c
+    else:
+        into.update(values)
+
+
+def _count_rems(into: Counter[int | None], rems: Any) -> None:
+    """Remoteness counts; negative (or None) remoteness means "never ends"."""
+    if not isinstance(rems, np.ndarray):
+        rems = np.asarray([-1 if r is None else r for r in rems], dtype=np.int64)
+    if not rems.size:
+        return
+    bc = np.bincount(np.maximum(rems, -1) + 1)
+    for r in np.flatnonzero(bc).tolist():
+        into[None if r == 0 else r - 1] += int(bc[r])
 
 
 def _py(x: Any) -> Any:

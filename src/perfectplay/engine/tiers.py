@@ -12,11 +12,13 @@ board; Kalah: seeds stored, then how far the seeds have travelled) is solved in 
    theirs with the engine's tie-breaks (win quickly, lose slowly, tie quickly; margins: more
    points, then the winner hurries and the loser delays).
 
-Memory is the codes and values of every tier, about 8 + 1 + 2 bytes per position over the
-load factor (14 bytes a position for win/lose games; 8 more with margins), plus one tier's
-worth of generated children while the forward sweep runs. Time is O(moves) expected, each
-move generated twice and looked up once. This is GamesmanOne's tier solver in spirit
-(Cheung et al., GamesCrafters), held in memory; the out-of-core store is
+Memory is the codes and values of every tier at load 0.8: 8 + 1 + 2 bytes a slot for a
+win/lose game (16 bytes a position measured on Connect Four 5x5, everything included), 8
+more for a margin, plus the children of one chunk while the forward sweep runs. Large
+tables are two halves filled by two threads; the backward sweep moves the tiers into one
+flat arena and solves each tier's slots in parallel blocks. Time is O(moves) expected,
+each move generated twice and looked up once. This is the tier solver of GamesCrafters'
+GamesmanOne in spirit, held in memory; the out-of-core store is
 :mod:`perfectplay.tablebase`.
 """
 
@@ -34,17 +36,16 @@ from ..errors import GameError, LimitError
 from ..progress import Progress
 from .codetable import (
     EMPTY,
-    _home,
     capacity_for,
     key_find,
     key_insert_many,
     key_rebuild,
     new_keys,
+    probe,
 )
 from .compiled import (
     BAD_CODE,
     BAD_MOVE_COUNT,
-    BAD_OUTCOME,
     BAD_PLAYER,
     BAD_TIER,
     LOSE,
@@ -54,6 +55,7 @@ from .compiled import (
     TIE,
     WIN,
     CompiledGame,
+    ended,
     raise_status,
 )
 from .protocol import Value
@@ -126,9 +128,11 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
     r = game.rules
     start = np.int64(game.start_code)
     t0 = int(r.tier(start))
-    pending: dict[int, tuple[np.ndarray, int]] = {}
+    # tier -> (table, distinct codes, codes inserted with repeats)
+    pending: dict[int, tuple[np.ndarray, int, int]] = {}
     keys0, n0 = key_insert_many(new_keys(16), 0, np.array([start], np.int64))
-    pending[t0] = (keys0, n0)
+    pending[t0] = (keys0, n0, 1)
+    unique = 1.0  # distinct / inserted, in the tier completed last
     heap = [t0]
     numbers: list[int] = []
     tables: list[np.ndarray] = []
@@ -139,7 +143,8 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
     with Progress("enumerating tiers", enabled=progress) as bar:
         while heap:
             t = heapq.heappop(heap)
-            keys, count = pending.pop(t)
+            keys, count, inserted = pending.pop(t)
+            unique = count / inserted
             keys = key_rebuild(keys, capacity_for(count, 0.8))
             numbers.append(t)
             tables.append(keys)
@@ -158,17 +163,18 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
                 if cnt:
                     done = slot / keys.size  # the share of this tier expanded so far
                     _file_children(out_codes[:cnt], out_tiers[:cnt], pending, heap,
-                                   2 * count, done)
+                                   2 * count, done / max(unique, 1e-6))
     return Tiers(numbers=np.array(numbers, np.int64), keys=tables, sizes=sizes)
 
 
 def _file_children(codes: np.ndarray, tiers: np.ndarray,
-                   pending: dict[int, tuple[np.ndarray, int]], heap: list[int],
-                   most: int, done: float) -> None:
+                   pending: dict[int, tuple[np.ndarray, int, int]], heap: list[int],
+                   most: int, scale: float) -> None:
     """Insert children into the tables of their tiers. A new tier's table starts at the
-    size its share of this chunk extrapolates to over the whole tier being expanded (at
-    most ``most``), which saves most of the rebuilds while it grows; the repack when the
-    tier is complete fixes any overshoot."""
+    size its share of this chunk extrapolates to (``/ scale``: the share of the current
+    tier expanded so far over the share of distinct codes among the codes inserted into
+    the last tier), at most ``most``: that saves most of the rebuilds while it grows, and
+    the repack when the tier is complete fixes any overshoot."""
     lo, hi = int(tiers.min()), int(tiers.max())
     if lo == hi:
         groups = [(lo, codes)]
@@ -180,11 +186,12 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
                   zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
     for tc, cs in groups:
         if tc not in pending:
-            guess = min(most, int(cs.size / max(done, 1e-3)))
-            pending[tc] = (new_keys(capacity_for(guess, 0.7)), 0)
+            guess = min(most, int(cs.size / max(scale, 1e-3)))
+            pending[tc] = (new_keys(capacity_for(guess, 0.7)), 0, 0)
             heapq.heappush(heap, tc)
-        keys, count = pending[tc]
-        pending[tc] = key_insert_many(keys, count, cs)
+        keys, count, inserted = pending[tc]
+        keys, count = key_insert_many(keys, count, cs)
+        pending[tc] = (keys, count, inserted + cs.size)
 
 
 @njit
@@ -239,14 +246,12 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
             continue
         o = outcome(code)
         if o != ONGOING:
+            status, vals[s], final = ended(o, code, score, scored)
+            if status != OK:
+                return status, code
             rems[s] = 0
             if scored:
-                vals[s] = TIE
-                margins[s] = score(code)
-            elif o == WIN or o == LOSE or o == TIE:
-                vals[s] = o
-            else:
-                return BAD_OUTCOME, code
+                margins[s] = final
             continue
         k = moves(code, buf)
         if k < 0 or k > max_moves:
@@ -272,8 +277,8 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
             if ti < 0:
                 return BAD_TIER, code
             guess = ti
-            cs = _find_in(keys, base[ti], base[ti + 1] - base[ti], child)
-            if cs < 0:
+            cs = probe(keys, base[ti], base[ti + 1] - base[ti], child)
+            if keys[cs] != child:
                 return BAD_TIER, code
             passes = True
             if with_player:
@@ -316,23 +321,6 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
 
 
 @njit
-def _find_in(keys, first, cap, code):
-    """The arena slot of ``code`` in the table keys[first:first + cap], or -1: the probe
-    sequence of :func:`perfectplay.engine.codetable.key_find`, offset."""
-    s, lo, size = _home(code, cap)
-    end = lo + size
-    while True:
-        k = keys[first + s]
-        if k == code:
-            return first + s
-        if k == EMPTY:
-            return -1
-        s += 1
-        if s == end:
-            s = lo
-
-
-@njit
 def _rank(v):
     if v == WIN:
         return 2
@@ -360,12 +348,16 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     vals_all = np.empty(total, np.int8)
     rems_all = np.empty(total, rem_type)
     margins_all = np.empty(total if game.scored else 0, np.int64)
-    done = 0
+    done = freed = 0
     with Progress("solving tiers", total=tiers.total, enabled=progress) as bar:
         for i in range(n - 1, -1, -1):
             lo, hi = int(base[i]), int(base[i + 1])
             keys_all[lo:hi] = tiers.keys[i]
             tiers.keys[i] = keys_all[lo:hi]  # frees the tier's own table
+            freed += (hi - lo) * 8
+            if freed > 2**28:  # small tables go back to the C heap, which keeps them
+                _trim_heap()
+                freed = 0
             status, bad = _solve_tier(i, r.moves, r.play, r.outcome, r.score, r.payoff,
                                       r.player, r.tier, game.scored, game.has_player,
                                       game.max_moves, tiers.numbers, base, keys_all,
@@ -378,6 +370,26 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     tiers.margins = [margins_all[base[i]:base[i + 1]] if game.scored else margins_all
                      for i in range(n)]
     return tiers
+
+
+def _trim_heap() -> None:
+    """Give freed heap memory back to the system (glibc's malloc_trim; elsewhere nothing):
+    tables under glibc's mmap threshold are freed into the heap, which would otherwise keep
+    them while the arena fills, doubling the peak for games of many small tiers."""
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+
+            _LIBC = ctypes.CDLL("libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC: Any = None
 
 
 class TierSolution(Solution):
@@ -442,11 +454,9 @@ class TierSolution(Solution):
     def _rem_of(self, i: Any) -> int | None:
         return int(self.tiers.rems[i[0]][i[1]])
 
-    def _all_values(self) -> tuple[Any, Any]:
+    def _value_chunks(self) -> Iterator[tuple[Any, Any]]:
         t = self.tiers
-        used = [k != EMPTY for k in t.keys]
         src = t.values if self.mode == WINLOSE else t.margins
-        vals = np.concatenate([v[u] for v, u in zip(src, used, strict=True)])
-        rems = np.concatenate([r[u].astype(np.int64) for r, u in
-                               zip(t.rems, used, strict=True)])
-        return vals, rems
+        for keys, v, r in zip(t.keys, src, t.rems, strict=True):
+            used = keys != EMPTY
+            yield v[used], r[used]
