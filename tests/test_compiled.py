@@ -445,3 +445,36 @@ print(len(a), a.remoteness(), len(b), b.remoteness(), len(k), k.value(), len(w),
                                 "outcome": lambda s, n: None})())
     assert out.stdout.split() == ["869", "9", "869", "9", "24", "-2", str(len(w)),
                                   w.value().value, str(w.remoteness())]
+
+
+class BigCodes:
+    """Subtraction from 200 with an encode that leaves int64 (and one that is lossy): the
+    engine keeps such positions as objects instead of trusting the codes."""
+
+    def __init__(self, lossy=False):
+        self.lossy = lossy
+
+    def initial(self):
+        return ("heap", 200)
+
+    def moves(self, p):
+        return [k for k in (1, 2, 3) if k <= p[1]]
+
+    def play(self, p, k):
+        return ("heap", p[1] - k)
+
+    def outcome(self, p):
+        return None
+
+    def encode(self, p):
+        return 0 if self.lossy else p[1] * 2**70
+
+    def decode(self, c):
+        return ("heap", c // 2**70)
+
+
+@pytest.mark.parametrize("lossy", [False, True])
+def test_encodings_that_do_not_fit_int64_fall_back_to_objects(lossy):
+    s = solve(BigCodes(lossy))
+    assert s.graph.objects is not None and len(s) == 201
+    assert s.value() == Value.LOSE and s.value(("heap", 199)) == Value.WIN

@@ -321,16 +321,18 @@ class _CodeStore:
         self.slots = id_rehash(2048, self.codes, 1)
 
     def _code(self, pos: Any, parent: Any, move: Any) -> int:
+        """The int64 code of ``pos``; _NotInt (keep objects instead) when there is none:
+        a position that is not an int64, or an ``encode`` that gives something else (say
+        a code past 2**63) or does not round-trip the start through ``decode``."""
         if self.encode is None:
             if type(pos) is not int or not -(2**63) < pos < 2**63:
                 raise _NotInt
             return pos
         code = self.encode(pos)
         if isinstance(code, bool) or not isinstance(code, int) or not -(2**63) < code < 2**63:
-            where = "the start" if parent is None else f"{pos!r} (after move {move!r} from " \
-                f"{parent!r})"
-            raise GameError(f"encode({where}) returned {code!r}: expected an int in int64 "
-                            "other than -2**63")
+            raise _NotInt
+        if parent is None and self.decode(code) != pos:
+            raise _NotInt
         return code
 
     def batch(self, i: int, size: int) -> list[Any]:

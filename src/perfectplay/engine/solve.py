@@ -74,7 +74,7 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
 # Peak bytes per position, measured (benchmarks/engine.py) with a margin: Python games whose
 # positions are objects (ints and encoded positions take about 70), compiled discovery,
 # compiled tiers (scored games, the larger).
-_BYTES = {"python": 250, "graph": 100, "tiers": 30}
+_BYTES = {"python": 250, "graph": 130, "tiers": 30}
 
 
 def position_limit(path: str, available: int | None = None) -> int:
