@@ -478,3 +478,12 @@ def test_encodings_that_do_not_fit_int64_fall_back_to_objects(lossy):
     s = solve(BigCodes(lossy))
     assert s.graph.objects is not None and len(s) == 201
     assert s.value() == Value.LOSE and s.value(("heap", 199)) == Value.WIN
+
+
+def test_a_game_numba_cannot_compile_gets_one_clear_error():
+    def outcome(n):  # the classic slip: the enum instead of the int codes
+        return Value.LOSE if n == 0 else ONGOING
+
+    with pytest.raises(GameError, match="numba could not compile") as err:
+        solve(CompiledGame(5, _nim_moves, _nim_play, outcome, max_moves=3))
+    assert "not Value members" in str(err.value) and "outcome" in str(err.value)

@@ -6,6 +6,7 @@ import math
 from typing import Any, Literal
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from ..errors import GameError
 from .compiled import CompiledGame, discover_compiled, raise_status
@@ -55,20 +56,40 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
         tiered = method == "tiers" or (method == "auto" and game.tiered)
         if max_positions is None:
             max_positions = position_limit("tiers" if tiered else "graph")
-        if tiered:
-            if not game.tiered:
-                raise GameError(f"{game.name} defines no tier(): use method='graph'")
-            from .tiers import TierSolution, enumerate_tiers, solve_tiers
-
-            tiers = enumerate_tiers(game, max_positions, progress)
-            return TierSolution(game, solve_tiers(game, tiers, progress))
-        return solve_graph(game, discover_graph(game, max_positions))
+        if tiered and not game.tiered:
+            raise GameError(f"{game.name} defines no tier(): use method='graph'")
+        try:
+            return _solve_compiled(game, tiered, max_positions, progress)
+        except NumbaError as exc:
+            raise GameError(_compile_failure(game, exc)) from None
     if method in ("graph", "tiers"):
         raise GameError(f"method={method!r} needs a CompiledGame")
     if max_positions is None:
         max_positions = position_limit("python")
     graph = discover(game, max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
+
+
+def _solve_compiled(game: CompiledGame, tiered: bool, max_positions: int,
+                    progress: bool | None) -> Solution:
+    if tiered:
+        from .tiers import TierSolution, enumerate_tiers, solve_tiers
+
+        tiers = enumerate_tiers(game, max_positions, progress)
+        return TierSolution(game, solve_tiers(game, tiers, progress))
+    return solve_graph(game, discover_graph(game, max_positions))
+
+
+def _compile_failure(game: CompiledGame, exc: Exception) -> str:
+    """numba's first complaint (with the source lines it points at), in one error."""
+    lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("Failed in nopython mode")]
+    cut = next((i for i, ln in enumerate(lines) if ln.startswith("During:")), len(lines))
+    detail = "\n".join(lines[:min(cut, 12)])
+    return (f"{game.name}: numba could not compile the game's functions. Compiled games "
+            "take and return ints only: outcome returns ONGOING, WIN, LOSE or TIE from "
+            "perfectplay.engine (not Value members), moves writes into out and returns a "
+            f"count. numba says:\n{detail}")
 
 
 # Peak bytes per position, measured (benchmarks/engine.py) with a margin: Python games whose
