@@ -187,38 +187,38 @@ def id_rehash(slots_cap, codes, n):
 
 
 @njit(cache=True)
-def id_intern(slots, codes, n, batch, ids_out):
-    """Give each code of ``batch`` its id, numbering new codes n, n+1, ... in order.
+def id_intern_one(slots, codes, n, code):
+    """The id of ``code``, numbering it n if it is new. Returns (id, slots, codes, n): both
+    arrays may be new (``codes`` doubles when full, ``slots`` past load 0.7). Expected
+    O(1)."""
+    cap = slots.size
+    s = _slot(code, cap)
+    while True:
+        i = slots[s]
+        if i < 0:
+            break
+        if codes[i] == code:
+            return i, slots, codes, n
+        s += 1
+        if s == cap:
+            s = 0
+    if n == codes.size:
+        bigger = np.empty(codes.size * 2, np.int64)
+        bigger[:n] = codes[:n]
+        codes = bigger
+    codes[n] = code
+    n += 1
+    if n * 10 > cap * 7:
+        slots = id_rehash(cap * 2, codes, n)
+    else:
+        slots[s] = n - 1
+    return n - 1, slots, codes, n
 
-    ``codes[:n]`` are the codes known so far. Writes the ids into ``ids_out`` and returns
-    (slots, codes, n): both arrays may be new (each doubles when full). Expected
-    O(len(batch))."""
+
+@njit(cache=True)
+def id_intern(slots, codes, n, batch, ids_out):
+    """Give each code of ``batch`` its id (:func:`id_intern_one`), writing the ids into
+    ``ids_out``. Returns (slots, codes, n). Expected O(len(batch))."""
     for j in range(batch.size):
-        code = batch[j]
-        cap = slots.size
-        s = _slot(code, cap)
-        found = -1
-        while True:
-            i = slots[s]
-            if i < 0:
-                break
-            if codes[i] == code:
-                found = i
-                break
-            s += 1
-            if s == cap:
-                s = 0
-        if found < 0:
-            if n == codes.size:
-                bigger = np.empty(codes.size * 2, np.int64)
-                bigger[:n] = codes[:n]
-                codes = bigger
-            codes[n] = code
-            found = n
-            n += 1
-            if n * 10 > cap * 7:
-                slots = id_rehash(cap * 2, codes, n)
-            else:
-                slots[s] = found
-        ids_out[j] = found
+        ids_out[j], slots, codes, n = id_intern_one(slots, codes, n, batch[j])
     return slots, codes, n

@@ -50,7 +50,7 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from ..errors import GameError
-from .codetable import EMPTY, _slot, id_rehash
+from .codetable import EMPTY, id_intern_one, id_rehash
 from .protocol import Value
 
 ONGOING, WIN, LOSE, TIE = 0, 1, 2, 3
@@ -287,7 +287,7 @@ def discover_compiled(start, moves, play, outcome, score, payoff, player, scored
                 if child == EMPTY:
                     return BAD_CODE, code, codes, slots, offsets, children, terminal, pays, \
                         finals, who
-                cid, slots, codes, n = _intern_one(slots, codes, n, child)
+                cid, slots, codes, n = id_intern_one(slots, codes, n, child)
                 children[m] = cid
                 if scored:
                     pays[m] = payoff(code, buf[j])
@@ -300,30 +300,4 @@ def discover_compiled(start, moves, play, outcome, score, payoff, player, scored
     return OK, 0, codes[:n].copy(), slots, offsets[:n + 1].copy(), children[:m].copy(), \
         terminal[:n].copy(), pays[:m].copy(), finals[:n].copy() if scored else finals, \
         who[:n].copy() if with_player else who
-
-
-@njit(cache=True)
-def _intern_one(slots, codes, n, code):
-    cap = slots.size
-    s = _slot(code, cap)
-    while True:
-        i = slots[s]
-        if i < 0:
-            break
-        if codes[i] == code:
-            return i, slots, codes, n
-        s += 1
-        if s == cap:
-            s = 0
-    if n == codes.size:
-        bigger = np.empty(codes.size * 2, np.int64)
-        bigger[:n] = codes[:n]
-        codes = bigger
-    codes[n] = code
-    n += 1
-    if n * 10 > cap * 7:
-        slots = id_rehash(cap * 2, codes, n)
-    else:
-        slots[s] = n - 1
-    return n - 1, slots, codes, n
 

@@ -184,6 +184,26 @@ def reverse_csr(offsets, children, with_edges):
 
 
 @njit(cache=True)
+def margin_of_move(pay, child, passes):
+    """(ok, margin) a move gives its mover: the payoff minus the child's margin when the
+    move passes the turn, plus it when it does not; ok is False on int64 overflow (the sign
+    test of two's-complement addition)."""
+    if passes:
+        v = pay - child
+        return ((pay ^ child) & (pay ^ v)) >= 0, v
+    v = pay + child
+    return ((pay ^ v) & (child ^ v)) >= 0, v
+
+
+@njit(cache=True)
+def better_margin(v, r, best_v, best_r):
+    """True when (margin v, remoteness r) beats the best so far, in the order of
+    :func:`perfectplay.engine.scored.scored_key`: more points; then a winner (v >= 0)
+    hurries and a loser delays."""
+    return v > best_v or (v == best_v and ((v >= 0 and r < best_r) or (v < 0 and r > best_r)))
+
+
+@njit(cache=True)
 def negamax_int64(order, offsets, children, payoffs, finals, player, alternate):
     """Margins and remoteness of an acyclic scored game in int64, positions taken in
     ``order`` (children first). The margin of a position is the best over its moves of the
@@ -205,19 +225,11 @@ def negamax_int64(order, offsets, children, payoffs, finals, player, alternate):
         best_r = np.int64(0)
         for k in range(lo, hi):
             c = children[k]
-            pay = payoffs[k]
-            vc = vals[c]
-            if alternate or player[p] != player[c]:
-                v = pay - vc
-                if ((pay ^ vc) & (pay ^ v)) < 0:
-                    return False, vals, rems
-            else:
-                v = pay + vc
-                if ((pay ^ v) & (vc ^ v)) < 0:
-                    return False, vals, rems
+            ok, v = margin_of_move(payoffs[k], vals[c], alternate or player[p] != player[c])
+            if not ok:
+                return False, vals, rems
             r = rems[c] + 1
-            if k == lo or v > best_v or (v == best_v and (
-                    (v >= 0 and r < best_r) or (v < 0 and r > best_r))):
+            if k == lo or better_margin(v, r, best_v, best_r):
                 best_v = v
                 best_r = r
         vals[p] = best_v

@@ -58,6 +58,7 @@ from .compiled import (
     ended,
     raise_status,
 )
+from .kernels import better_margin, margin_of_move
 from .protocol import Value
 from .solution import MARGIN, WINLOSE, Solution
 
@@ -285,19 +286,10 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
                 passes = player(child) != me
             r = np.int64(rems[cs]) + 1
             if scored:
-                vc = margins[cs]
-                pay = payoff(code, buf[j])
-                if passes:
-                    v = pay - vc
-                    if ((pay ^ vc) & (pay ^ v)) < 0:
-                        return OVERFLOW, code
-                else:
-                    v = pay + vc
-                    if ((pay ^ v) & (vc ^ v)) < 0:
-                        return OVERFLOW, code
-                # more points; then a winner (v >= 0) hurries, a loser delays
-                better = not have or v > best_v or (
-                    v == best_v and ((v >= 0 and r < best_r) or (v < 0 and r > best_r)))
+                ok, v = margin_of_move(payoff(code, buf[j]), margins[cs], passes)
+                if not ok:
+                    return OVERFLOW, code
+                better = not have or better_margin(v, r, best_v, best_r)
             else:
                 vc = vals[cs]
                 v = vc
