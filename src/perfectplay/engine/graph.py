@@ -43,7 +43,6 @@ from .protocol import (
 )
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
-DEFAULT_MAX_POSITIONS = 50_000_000
 _BATCH = 4096  # positions expanded between two calls of the id-table kernel
 _MAX_IDS = 2**31 - 1  # children are int32
 
@@ -187,13 +186,41 @@ class _Sink:
             np.zeros(0, np.int64)
 
 
-def discover(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS,
+# Peak bytes per position, measured (benchmarks/engine.py) with a margin: Python games whose
+# positions are objects (ints and encoded positions take about 70), compiled discovery,
+# compiled tiers (scored games, the larger).
+_BYTES = {"python": 250, "graph": 130, "tiers": 30}
+
+
+def position_limit(path: str, available: int | None = None) -> int:
+    """How many positions fit in 80 % of the memory available now (``MemAvailable`` of
+    /proc/meminfo; 8 GiB where that cannot be read) at ``path``'s bytes per position:
+    "python" (Python discovery), "graph" (compiled discovery) or "tiers"."""
+    if available is None:
+        available = _available_memory()
+    return max(1000, int(available * 0.8) // _BYTES[path])
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 8 * 2**30
+
+
+def discover(game: Game, max_positions: int | None = None,
              progress: bool | None = None) -> GameGraph:
     """Number every position reachable from ``game.initial()``.
 
     Raises :class:`GameError` (with the position) when the game breaks the protocol, and
-    :class:`LimitError` past ``max_positions``.
+    :class:`LimitError` past ``max_positions`` (default: :func:`position_limit`).
     """
+    if max_positions is None:
+        max_positions = position_limit("python")
     start = game.initial()
     codec = _codec(game, start)
     if codec is not None:
@@ -230,7 +257,6 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     with Progress("discovering positions", enabled=progress) as bar:
         while i < store.n:
             batch = store.batch(i, _BATCH)
-            count = len(batch)
             kids: Any = store.new_kids()
             base = offsets[-1]
             if fast:
@@ -238,30 +264,11 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
                     _expand_ints(batch, outcome, moves_of, play, kids, terminal, offsets, base)
                 except (TypeError, OverflowError):
                     raise _NotInt from None  # the object path reports any real error
-                batch = []
-            for pos in batch:
-                result = outcome(pos)
-                if result is None:
-                    terminal.append(UNKNOWN)
-                    if finals is not None:
-                        finals.append(0)
-                    child = move = None
-                    try:
-                        for move in _moves_list(moves_of, pos):
-                            child = play(pos, move)
-                            kids.append(store.key(child, pos, move))
-                            if payoffs is not None:
-                                payoffs.append(payoff(pos, move))  # type: ignore[misc]
-                    except TypeError as exc:
-                        if child is None or hashable(child):
-                            raise
-                        raise GameError(f"position {child!r} (after move {move!r} from "
-                                        f"{pos!r}) is not hashable: {exc}") from None
-                else:
-                    terminal.append(_terminal_code(result, pos, scored, finals))
-                offsets.append(base + len(kids))
+            else:
+                _expand(batch, outcome, moves_of, play, payoff, store, kids, terminal,
+                        offsets, base, payoffs, finals, scored)
             children.frombytes(store.intern(kids))
-            i += count
+            i += len(batch)
             bar.update(i)
             if store.n > max_positions:
                 raise LimitError(
@@ -270,19 +277,47 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
                     "write the game as a CompiledGame")
             if store.n > _MAX_IDS:
                 raise LimitError("more than 2**31 positions: use a compiled game")
-    player = None
-    if has_player(game):
-        player = np.fromiter((_player_of(game, p) for p in store.iterate()), dtype=np.int8,
-                             count=store.n)
     # numpy views of the arrays (no copy: the array objects stay alive as their bases)
-    return store.graph(
+    graph = store.graph(
         game=game, offsets=np.frombuffer(offsets, dtype=np.int64),
         children=np.frombuffer(children, dtype=np.int32) if children else
         np.zeros(0, np.int32),
         terminal=np.frombuffer(terminal, dtype=np.int8) if terminal else
         np.zeros(0, np.int8),
         scored=scored, payoffs=None if payoffs is None else payoffs.result(),
-        finals=None if finals is None else finals.result(), player=player)
+        finals=None if finals is None else finals.result())
+    if has_player(game):
+        graph.player = np.fromiter((_player_of(game, p) for p in graph.positions),
+                                   dtype=np.int8, count=graph.size)
+    return graph
+
+
+def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: Any,
+            store: Any, kids: Any, terminal: Any, offsets: Any, base: int, payoffs: Any,
+            finals: Any, scored: bool) -> None:
+    """The inner loop for any game: children keyed by ``store`` (a code or an id),
+    payoffs and final points collected, every protocol slip reported as a GameError."""
+    for pos in batch:
+        result = outcome(pos)
+        if result is None:
+            terminal.append(UNKNOWN)
+            if finals is not None:
+                finals.append(0)
+            child = move = None
+            try:
+                for move in _moves_list(moves_of, pos):
+                    child = play(pos, move)
+                    kids.append(store.key(child, pos, move))
+                    if payoffs is not None:
+                        payoffs.append(payoff(pos, move))  # type: ignore[misc]
+            except TypeError as exc:
+                if child is None or hashable(child):
+                    raise
+                raise GameError(f"position {child!r} (after move {move!r} from "
+                                f"{pos!r}) is not hashable: {exc}") from None
+        else:
+            terminal.append(_terminal_code(result, pos, scored, finals))
+        offsets.append(base + len(kids))
 
 
 def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids: Any,
@@ -342,11 +377,7 @@ class _CodeStore:
     def new_kids(self) -> Any:
         return array("q") if self.encode is None else []
 
-    def key(self, child: Any, pos: Any, move: Any) -> Any:
-        if self.encode is None:
-            if type(child) is not int or not -(2**63) < child < 2**63:
-                raise _NotInt
-            return child
+    def key(self, child: Any, pos: Any, move: Any) -> int:
         return self._code(child, pos, move)
 
     def intern(self, kids: Any) -> bytes:
@@ -356,10 +387,6 @@ class _CodeStore:
         self.slots, self.codes, n = id_intern(self.slots, self.codes, self.n, batch, ids)
         self.n = int(n)
         return ids.astype(np.int32).tobytes()
-
-    def iterate(self) -> Iterator[Any]:
-        for c in self.codes[:self.n].tolist():
-            yield c if self.decode is None else self.decode(c)
 
     def graph(self, **fields: Any) -> GameGraph:
         return GameGraph(codes=self.codes[:self.n].copy(), slots=self.slots,
@@ -394,9 +421,6 @@ class _ObjectStore:
     @staticmethod
     def intern(kids: Any) -> bytes:
         return kids.tobytes()
-
-    def iterate(self) -> Iterator[Any]:
-        return iter(self.objects)
 
     def graph(self, **fields: Any) -> GameGraph:
         return GameGraph(objects=self.objects, index=self.index, **fields)

@@ -10,7 +10,7 @@ from numba.core.errors import NumbaError
 
 from ..errors import GameError
 from .compiled import CompiledGame, discover_compiled, raise_status
-from .graph import GameGraph, discover, turn_parity
+from .graph import GameGraph, discover, position_limit, turn_parity
 from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
@@ -64,8 +64,6 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
             raise GameError(_compile_failure(game, exc)) from None
     if method in ("graph", "tiers"):
         raise GameError(f"method={method!r} needs a CompiledGame")
-    if max_positions is None:
-        max_positions = position_limit("python")
     graph = discover(game, max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
 
@@ -90,31 +88,6 @@ def _compile_failure(game: CompiledGame, exc: Exception) -> str:
             "take and return ints only: outcome returns ONGOING, WIN, LOSE or TIE from "
             "perfectplay.engine (not Value members), moves writes into out and returns a "
             f"count. numba says:\n{detail}")
-
-
-# Peak bytes per position, measured (benchmarks/engine.py) with a margin: Python games whose
-# positions are objects (ints and encoded positions take about 70), compiled discovery,
-# compiled tiers (scored games, the larger).
-_BYTES = {"python": 250, "graph": 130, "tiers": 30}
-
-
-def position_limit(path: str, available: int | None = None) -> int:
-    """How many positions fit in 80 % of the memory available now (``MemAvailable`` of
-    /proc/meminfo; 8 GiB where that cannot be read) at ``path``'s bytes per position."""
-    if available is None:
-        available = _available_memory()
-    return max(1000, int(available * 0.8) // _BYTES[path])
-
-
-def _available_memory() -> int:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 8 * 2**30
 
 
 def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:

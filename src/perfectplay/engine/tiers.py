@@ -133,7 +133,6 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
     pending: dict[int, tuple[np.ndarray, int, int]] = {}
     keys0, n0 = key_insert_many(new_keys(16), 0, np.array([start], np.int64))
     pending[t0] = (keys0, n0, 1)
-    unique = 1.0  # distinct / inserted, in the tier completed last
     heap = [t0]
     numbers: list[int] = []
     tables: list[np.ndarray] = []
@@ -145,7 +144,7 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
         while heap:
             t = heapq.heappop(heap)
             keys, count, inserted = pending.pop(t)
-            unique = count / inserted
+            unique = count / inserted  # the share of distinct codes, for the guesses below
             keys = key_rebuild(keys, capacity_for(count, 0.8))
             numbers.append(t)
             tables.append(keys)
