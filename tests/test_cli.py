@@ -70,8 +70,8 @@ def test_coins_command():
     r = run("coins", "3", "-2", "5")
     assert r.exit_code == 0 and "guarantee" in r.output
     r = run("coins", "3", "x")
-    assert r.exit_code == 1 and r.stderr.strip() == "perfectplay: error: coin 2 is 'x', " \
-        "not an integer"
+    assert r.exit_code == 1 and r.stderr.strip() == "perfectplay: error: coin 2: expected an " \
+        "integer, got 'x'"
     assert run("coins").exit_code == 1
 
 

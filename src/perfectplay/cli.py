@@ -7,6 +7,7 @@ traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -39,18 +40,59 @@ def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 
 
 def _read_text(path: str | None) -> str:
+    """The text of a file, or of stdin for None or '-': UTF-8 (a BOM is dropped by the
+    readers); anything else is one clear error line."""
     if path is None or path == "-":
-        return sys.stdin.read()
+        return _decode(_read_stdin(), "standard input")
     try:
-        return Path(path).read_text()
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         _fail(f"no such file: {path}")
     except IsADirectoryError:
         _fail(f"{path} is a directory, not a file")
-    except UnicodeDecodeError:
-        _fail(f"{path} is not a text file")
+    except PermissionError:
+        _fail(f"cannot read {path}: permission denied")
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror}")
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    return _decode(data, path)
+
+
+def _read_stdin() -> bytes:
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        _fail("standard input is closed: give a file name instead of '-'")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            return buffer.read()
+        return stream.read().encode("utf-8", "surrogateescape")
+    except (OSError, ValueError) as exc:
+        _fail(f"cannot read standard input: {exc}")
+
+
+def _decode(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        _fail(f"{where}, line {line}, column {column}: not UTF-8 text (byte "
+              f"0x{data[exc.start]:02x})")
+
+
+def _output_path(path: str | None) -> str | None:
+    """Check up front, before any work, that a picture can be written to ``path``."""
+    if path is None:
+        return None
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        _fail(f"{path} is a directory: give a file name for the picture")
+    if not folder.is_dir():
+        _fail(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        _fail(f"cannot write {path}: the folder {folder} is not writable")
+    return path
 
 
 def _echo_json(data: Any) -> None:
@@ -69,6 +111,9 @@ def main() -> None:
       perfectplay judge cses1097 input.txt
       perfectplay solve examples/tictactoe.py:TicTacToe
     """
+    # the command line reads and prints integers of any length (values the user typed, a
+    # scored game's margins); Python's 4,300-digit guard would otherwise crash the printing
+    sys.set_int_max_str_digits(0)
 
 
 # -- demo ------------------------------------------------------------------------------------
@@ -181,12 +226,15 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
 @click.argument("problem", required=False)
 @click.argument("file", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the problem ids.")
-def judge(problem: str | None, file: str | None, list_: bool) -> None:
+@click.option("--lenient", is_flag=True, help="Lift the judge's ranges (n, values, board "
+              "size) and accept a missing terminating 0.")
+def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> None:
     """Answer a judge's input exactly as the judge expects.
 
     Reads FILE (or stdin) in the original problem's input format. Bad cases are reported on
     stderr with case, line and column; the other cases are still answered; the exit code is
-    then 1.
+    then 1. Strict by default: data after the last case, and numbers outside the judge's
+    stated range, are errors.
 
     \b
     Examples:
@@ -202,7 +250,7 @@ def judge(problem: str | None, file: str | None, list_: bool) -> None:
         return
     if problem not in problems():
         _fail(f"unknown problem {problem!r}; see perfectplay judge --list", 2)
-    result = run(problem, _read_text(file))
+    result = run(problem, _read_text(file), lenient)
     sys.stdout.write(result.output())
     sys.stdout.flush()  # answers first, then the notes and errors on stderr
     for note in result.notes:
@@ -215,19 +263,28 @@ def judge(problem: str | None, file: str | None, list_: bool) -> None:
 
 # -- coins -----------------------------------------------------------------------------------
 def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
-    from .textio import Reader, parse_int
+    """Coin values from the arguments or from a file (not both), by the readers' one integer
+    rule; none at all is an error."""
+    from .textio import Reader, Token, parse_int
 
+    if file is not None and values:
+        raise InputError(f"give the coin values or --file, not both ({len(values)} values "
+                         f"and --file {file})")
+    out = []
     if file is not None:
         r = Reader(_read_text(file))
-        out = []
         while not r.at_end():
             out.append(parse_int(r.token(), "an integer coin value"))
+        if not out:
+            raise InputError(f"{file}: no coin values in the file")
         return out
-    out = []
     for k, text in enumerate(values, 1):
-        if not text.lstrip("+-").isdigit():
-            raise InputError(f"coin {k} is {text!r}, not an integer")
-        out.append(int(text))
+        try:
+            out.append(parse_int(Token(text, 1, 1), "an integer"))
+        except InputError as exc:
+            raise InputError(f"coin {k}: {exc.message}") from None
+    if not out:
+        raise InputError("no coins given: pass the values, e.g. 7 9 2 6")
     return out
 
 
@@ -254,8 +311,11 @@ def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
     from . import coins as c
 
     row = _parse_values(values, file)
-    if not row:
-        raise InputError("no coins given: pass the values, e.g. perfectplay coins 7 9 2 6")
+    _output_path(png)
+    if line:
+        c.check_line_size(len(row))
+    if compare:
+        c.check_compare_size(len(row))
     v = c.value(row)
     if png:
         from .plot import coins_png
@@ -322,6 +382,7 @@ def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
     """
     from . import portal as p
 
+    _output_path(png)
     board = p.parse_board(_read_text(board_file), kind)
     result = p.solve(board)
     moves = p.safe_moves(board)
@@ -364,6 +425,7 @@ def rock(maze_file: str, as_json: bool, no_map: bool, png: str | None) -> None:
     """
     from . import rock as rk
 
+    _output_path(png)
     maze = rk.parse_maze(_read_text(maze_file))
     sol = rk.solve(maze)
     if png:
@@ -402,17 +464,7 @@ def nearest(board_file: str, all_: bool, block: bool, as_json: bool) -> None:
 
     from . import nearest as nr
 
-    text = _read_text(board_file)
-    first = text.split(maxsplit=1)[0] if text.split() else ""
-    walls = None
-    labels = None
-    if first.isdigit():
-        _, pieces, start = nr.read_kth_no(text)
-        n = len(pieces)
-        shape = (n, n)
-    else:
-        pieces, walls, start, labels = nr.parse_drawn_board(text)
-        shape = walls.shape
+    pieces, walls, start, labels, shape = nr.read_board(_read_text(board_file))
     names = labels or [str(i) for i in range(len(pieces))]
     ans = nr.nearest(pieces, start, walls=walls, pieces_block=block)
     data: dict[str, Any] = {"start": start, "distance": ans.distance,
@@ -604,9 +656,9 @@ def query(store: str, position: str, raw: bool) -> None:
     from .tablebase import query as tb_query
 
     if raw:
-        if not position.lstrip("-").isdigit():
-            _fail(f"--raw needs an integer, got {position!r}")
-        code = int(position)
+        from .textio import Token, parse_int
+
+        code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
     else:
         manifest = Path(store) / "manifest.json"
         ref = json.loads(manifest.read_text()).get("game") if manifest.exists() else None

@@ -27,8 +27,8 @@ from numba import njit
 
 from .engine import Value
 from .errors import InputError, LimitError
-from .judge_io import JudgeResult, cases_until_zero, counted_cases
-from .textio import Reader, parse_int
+from .judge_io import INT64, JudgeResult, cases_until_zero, check_end, counted_cases
+from .textio import Reader, int_text, parse_int
 
 LEFT, RIGHT = "L", "R"
 _INT64_SAFE = 2**62
@@ -294,22 +294,76 @@ class Turn:
     second_total: int
 
 
-def optimal_line(coins: Sequence[int]) -> list[Turn]:
-    """Both players perfect from the start: every move, O(n^2) time, O(n) memory."""
-    vals = [int(c) for c in coins]
-    lo, hi = 0, len(vals)
-    totals = [0, 0]
-    line = []
-    while lo < hi:
-        side = best_move(vals, lo, hi)
-        coin = vals[lo] if side == LEFT else vals[hi - 1]
-        mover = (len(vals) - (hi - lo)) % 2
-        totals[mover] += coin
-        line.append(Turn(mover + 1, side or RIGHT, coin, totals[0], totals[1]))
-        if side == LEFT:
+#: The longest row for the O(n^2) features (the optimal line, the greedy comparison): about
+#: a second in the int64 kernels; rows of huge values (Python integers) allow fewer.
+QUADRATIC_LIMIT = 30_000
+QUADRATIC_LIMIT_BIG = 2_000
+
+
+def _check_quadratic(n: int, what: str, big: bool = False) -> None:
+    limit = QUADRATIC_LIMIT_BIG if big else QUADRATIC_LIMIT
+    if n > limit:
+        raise LimitError(f"{what} is O(n^2): at most {limit:,} coins"
+                         + (" of this size" if big else "") + f", got {n:,}")
+
+
+def check_line_size(n: int, big: bool = False) -> None:
+    """A :class:`LimitError` up front when :func:`optimal_line` would take too long."""
+    _check_quadratic(n, "the optimal line", big)
+
+
+def check_compare_size(n: int, big: bool = False) -> None:
+    """A :class:`LimitError` up front when :func:`compare_strategies` would take too long."""
+    _check_quadratic(n, "the strategy comparison", big)
+
+
+@njit(cache=True)
+def _line_sides(a):
+    """The perfect side at every turn (True = left), both players perfect, the seed's tie
+    rule (right on a tie). O(n^2): two O(len) fusion margins a turn."""
+    n = a.size
+    left = np.zeros(n, np.bool_)
+    stack = np.empty(n + 1, np.int64)
+    lo, hi = 0, n
+    for t in range(n):
+        if hi - lo > 1:
+            take_left = a[lo] - _fusion_margin_jit(a[lo + 1:hi], stack)
+            take_right = a[hi - 1] - _fusion_margin_jit(a[lo:hi - 1], stack)
+            left[t] = take_left > take_right
+        if left[t]:
             lo += 1
         else:
             hi -= 1
+    return left
+
+
+def optimal_line(coins: Sequence[int]) -> list[Turn]:
+    """Both players perfect from the start: every move, O(n^2) time, O(n) memory
+    (at most QUADRATIC_LIMIT coins, checked up front).
+
+    >>> [t.side for t in optimal_line([5, 8, 3, 2])]
+    ['R', 'R', 'R', 'R']
+    """
+    vals = [int(c) for c in coins]
+    arr, _ = _as_array(vals)
+    check_line_size(len(vals), big=arr is None)
+    if arr is not None:
+        sides = [LEFT if x else RIGHT for x in _line_sides(arr).tolist()]
+    else:
+        sides = []
+        lo, hi = 0, len(vals)
+        while lo < hi:
+            side = best_move(vals, lo, hi) or RIGHT
+            sides.append(side)
+            lo, hi = (lo + 1, hi) if side == LEFT else (lo, hi - 1)
+    lo, hi = 0, len(vals)
+    totals = [0, 0]
+    line = []
+    for k, side in enumerate(sides):
+        coin = vals[lo] if side == LEFT else vals[hi - 1]
+        totals[k % 2] += coin
+        line.append(Turn(k % 2 + 1, side, coin, totals[0], totals[1]))
+        lo, hi = (lo + 1, hi) if side == LEFT else (lo, hi - 1)
     return line
 
 
@@ -376,7 +430,9 @@ class StrategyReport:
 
 
 def compare_strategies(coins: Sequence[int]) -> StrategyReport:
-    """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)."""
+    """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)
+    (at most QUADRATIC_LIMIT coins, checked up front)."""
+    check_compare_size(len(coins), big=_as_array(coins)[0] is None)
     v = value(coins)
     g = greedy_margin(coins)
     return StrategyReport(optimal=v.first, greedy=(v.total + g) // 2,
@@ -482,70 +538,110 @@ class GameOfSumGame(CoinsGame):
 
 
 # -- judge formats ---------------------------------------------------------------------------
-def _read_row(r: Reader, n: int, bad: list[InputError]) -> list[int]:
-    """n integers; a bad token is recorded in ``bad`` and skipped, so the next case is found."""
-    row = []
+#: The longest row a judge format reads when its own limit is lifted (--lenient).
+MAX_ROW = 10**7
+
+
+def _read_row(r: Reader, n: int, values: tuple[int, int] | None) -> list[int]:
+    """n integers in ``values`` (None: any); the first bad one is raised after all n are
+    read, so the reader stays in step and the next case is found."""
+    row: list[int] = []
+    bad: InputError | None = None
+    low, high = values if values is not None else (None, None)
     for _ in range(n):
         tok = r.token(f"a value (one of {n})")
         try:
-            row.append(parse_int(tok, "an integer value"))
+            row.append(parse_int(tok, "an integer value", low, high))
         except InputError as exc:
-            bad.append(exc)
+            bad = bad or exc
+    if bad is not None:
+        raise bad
     return row
 
 
-def _single_row(text: str, high_n: int | None, answer: Any) -> JudgeResult:
+def _row_case(r: Reader, what: str, lenient: bool, n_limit: tuple[int, int],
+              values: tuple[int, int], *, even: bool = False, n: int | None = None
+              ) -> list[int]:
+    """One case's row: the count (unless the layout already read it as ``n``), then n
+    values. The count's machine limit (MAX_ROW) is checked first, and fatally: past it the
+    reader cannot find the next case. The judge's own range for n, n's parity and the values
+    are checked after the whole row is read, so a bad case costs only itself."""
+    if n is None:
+        line, col = r.position()
+        n = r.header(what, 0, MAX_ROW)
+    else:
+        line, col = None, None
+    row = _read_row(r, n, None if lenient else values)
+    if not lenient:
+        low, high = n_limit
+        if even and n % 2:
+            raise InputError(f"{what} must be even, got {n}", line=line, column=col)
+        if not low <= n <= high:
+            limit = f"at least {low}" if high == MAX_ROW else f"in {low}..{high}"
+            raise InputError(f"{what} must be {limit}, got {n} (--lenient lifts the "
+                             "judge's range)", line=line, column=col)
+    return row
+
+
+def _single_row(text: str, lenient: bool, n_limit: tuple[int, int],
+                values: tuple[int, int], answer: Any) -> JudgeResult:
     r = Reader(text)
     res = JudgeResult()
     try:
-        n = r.integer("the number of values n", low=0, high=high_n)
-        row = _row_of(r, n)
-        if not r.at_end():
-            line, col = r.position()
-            raise InputError(f"more values than n = {n}", line=line, column=col)
-        res.lines.append(str(answer(row)))
+        row = _row_case(r, "the number of values n", lenient, n_limit, values)
+        check_end(r, f"the {len(row)} values (the input has one case)")
+        res.lines.append(int_text(answer(row)))
     except InputError as exc:
         res.errors.append(exc)
     return res
 
 
-def judge_cses1097(text: str) -> JudgeResult:
-    """CSES 1097 Removal Game: ``n`` then n integers -> the first player's maximum total."""
-    return _single_row(text, 10**7, lambda row: value(row).first)
+def judge_cses1097(text: str, lenient: bool = False) -> JudgeResult:
+    """CSES 1097 Removal Game: ``n`` then n integers -> the first player's maximum total.
+    Judge's range: 1 <= n <= 5000, abs(value) <= 10^9."""
+    return _single_row(text, lenient, (1, 5000), (-10**9, 10**9),
+                       lambda row: value(row).first)
 
 
-def judge_atcoder_dpl(text: str) -> JudgeResult:
-    """EDPC L (Deque): ``N`` then N integers -> X - Y."""
-    return _single_row(text, 10**7, margin)
+def judge_atcoder_dpl(text: str, lenient: bool = False) -> JudgeResult:
+    """EDPC L (Deque): ``N`` then N integers -> X - Y. Judge's range: 1 <= N <= 3000,
+    1 <= value <= 10^9."""
+    return _single_row(text, lenient, (1, 3000), (1, 10**9), margin)
 
 
-def _row_of(r: Reader, n: int) -> list[int]:
-    bad: list[InputError] = []
-    row = _read_row(r, n, bad)
-    if bad:
-        raise bad[0]
-    return row
+def judge_gfg_coins(text: str, lenient: bool = False) -> JudgeResult:
+    """GeeksforGeeks: ``T``, then per test ``N`` (even) and N integers -> first player's
+    total. No stated range: N >= 2, values in 64 bits."""
+    def case(r: Reader, _k: int) -> str:
+        row = _row_case(r, "the number of coins N", lenient, (2, MAX_ROW), INT64, even=True)
+        return int_text(value(row).first)
+
+    return counted_cases(text, case, "the number of tests T", lenient)
 
 
-def judge_gfg_coins(text: str) -> JudgeResult:
-    """GeeksforGeeks: ``T``, then per test ``N`` and N integers -> first player's total."""
-    return counted_cases(text, lambda r, _k: str(value(
-        _row_of(r, r.header("the number of coins N", low=0))).first),
-        "the number of tests T")
-
-
-def judge_spoj_twends(text: str) -> JudgeResult:
+def judge_spoj_twends(text: str, lenient: bool = False) -> JudgeResult:
     """SPOJ TWENDS: lines ``n v1 .. vn`` until ``0`` -> how much the greedy player might
-    lose by."""
-    return cases_until_zero(text, lambda r, k, n: (
-        f"In game {k}, the greedy strategy might lose by as many as "
-        f"{twends_margin(_row_of(r, n))} points."))
+    lose by. Judge's range: n even, n <= 1000, positive values summing to at most 10^6."""
+    def case(r: Reader, k: int, n: int) -> str:
+        row = _row_case(r, "n", lenient, (2, 1000), (1, 10**6), even=True, n=n)
+        if not lenient and sum(row) > 10**6:
+            raise InputError(f"the values sum to {sum(row)}; the judge's limit is 10^6 "
+                             "(--lenient lifts it)")
+        return (f"In game {k}, the greedy strategy might lose by as many as "
+                f"{int_text(twends_margin(row))} points.")
+
+    return cases_until_zero(text, case, high=MAX_ROW, lenient=lenient)
 
 
-def judge_uva10891(text: str) -> JudgeResult:
-    """UVa 10891 Game of Sum: cases ``n`` then n integers until ``n = 0`` -> A - B."""
-    return cases_until_zero(text, lambda r, _k, n: str(game_of_sum(_row_of(r, n))),
-                            high=GAME_OF_SUM_LIMIT)
+def judge_uva10891(text: str, lenient: bool = False) -> JudgeResult:
+    """UVa 10891 Game of Sum: cases ``n`` then n integers until ``n = 0`` -> A - B.
+    Judge's range: 0 < n <= 100; values unstated (64 bits). Lenient: n up to
+    GAME_OF_SUM_LIMIT (the O(n^2) memory)."""
+    def case(r: Reader, _k: int, n: int) -> str:
+        row = _row_case(r, "n", lenient, (1, 100), INT64, n=n)
+        return int_text(game_of_sum(row))
+
+    return cases_until_zero(text, case, high=GAME_OF_SUM_LIMIT, lenient=lenient)
 
 
 JUDGES = {

@@ -22,6 +22,7 @@ are one array, not special cases.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from .errors import InputError, LimitError
-from .textio import Reader, Token
+from .textio import Reader, Token, parse_int
 
 MAX_CELLS = 25_000_000  # 5000 x 5000: about 1 GB of working arrays in the heaviest solver
 
@@ -153,8 +154,9 @@ def grid_from_tokens(rows: list[Token], allowed: str, cols: int | None = None) -
 
 def read_grid_case(r: Reader, allowed: str, max_side: int | None = None) -> Grid:
     """``R C`` then R rows from a judge's input (blank lines between cases allowed)."""
-    rows = r.header("the number of rows R", low=1, high=max_side)
-    cols = r.header("the number of columns C", low=1, high=max_side)
+    side = MAX_CELLS if max_side is None else max_side
+    rows = r.header("the number of rows R", low=1, high=side)
+    cols = r.header("the number of columns C", low=1, high=side)
     try:
         check_size(rows, cols)
     except LimitError as exc:
@@ -169,10 +171,12 @@ def parse_grid(text: str, allowed: str) -> Grid:
     first = r.raw_line("a grid") if not r.at_end() else None
     if first is None:
         raise InputError("the input is empty: expected a grid")
-    parts = first.text.split()
+    parts = [Token(m.group(), first.line, first.column + m.start())
+             for m in re.finditer(r"[^ \t\f\v]+", first.text)]
     rows_toks: list[Token]
-    if len(parts) == 2 and all(p.isdigit() for p in parts):
-        nrows, ncols = int(parts[0]), int(parts[1])
+    if len(parts) == 2 and all(re.fullmatch("[0-9]+", p.text) for p in parts):
+        nrows = parse_int(parts[0], "the number of rows R", 1, MAX_CELLS)
+        ncols = parse_int(parts[1], "the number of columns C", 1, MAX_CELLS)
         check_size(nrows, ncols)
         rows_toks = []
         for k in range(nrows):

@@ -18,9 +18,9 @@ _MODULES = ("perfectplay.coins", "perfectplay.rock", "perfectplay.portal",
             "perfectplay.nearest")
 
 
-def problems() -> dict[str, tuple[str, Callable[[str], JudgeResult]]]:
+def problems() -> dict[str, tuple[str, Callable[..., JudgeResult]]]:
     """Every problem id with its one-line title and its judge function, in a stable order."""
-    table: dict[str, tuple[str, Callable[[str], JudgeResult]]] = {}
+    table: dict[str, tuple[str, Callable[..., JudgeResult]]] = {}
     for name in _MODULES:
         try:
             module = import_module(name)
@@ -32,9 +32,14 @@ def problems() -> dict[str, tuple[str, Callable[[str], JudgeResult]]]:
     return table
 
 
-def run(problem: str, text: str) -> JudgeResult:
-    """Answer ``text`` (the judge's input) as the judge ``problem`` expects."""
+def run(problem: str, text: str, lenient: bool = False) -> JudgeResult:
+    """Answer ``text`` (the judge's input) as the judge ``problem`` expects.
+
+    Strict by default (see :mod:`perfectplay.judge_io`): the judge's format and ranges
+    exactly, data after the last case an error; ``lenient`` lifts the judges' ranges and
+    accepts a missing terminating ``0``.
+    """
     table = problems()
     if problem not in table:
         raise InputError(f"unknown problem {problem!r}; known: {', '.join(table)}")
-    return table[problem][1](text)
+    return table[problem][1](text, lenient)

@@ -2,6 +2,20 @@
 
 Formats themselves live with their games (``coins.py``, ``rock``, ``portal``, ``nearest``);
 :mod:`perfectplay.judge` only lists them.
+
+One policy for every judge (``lenient=False``, the default):
+
+- the input is the judge's format exactly: a case count T >= 1, or cases ending with the
+  judge's terminating ``0`` line; an empty input is an error;
+- data after the last case (after T cases, after the ``0``, after a single-case input) is
+  an error naming its line and column; the cases before it are still answered;
+- a number outside the judge's stated range (PROBLEMS.md: cses1097 n <= 5000 and
+  abs(value) <= 10^9, atcoder-dpl n <= 3000 and 1 <= value <= 10^9, devc-portal R, C <=
+  100, ...) is an error naming the limit; where the judge states no range, values must fit
+  in 64 bits, as every judge's solution assumes.
+
+``lenient=True`` lifts the judges' ranges (the machine's limits stay: grid cells, row
+length) and accepts an input that ends without its terminating ``0``.
 """
 
 from __future__ import annotations
@@ -10,7 +24,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import InputError
-from .textio import Reader
+from .textio import Reader, shorten
+
+#: The value range a judge that states none is taken to have: a signed 64-bit integer.
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_end(r: Reader, what: str = "the last case") -> None:
+    """An :class:`InputError` naming the first data after ``what``, if there is any."""
+    if not r.at_end():
+        line, col = r.position()
+        tok = r.token()
+        raise InputError(f"unexpected data {shorten(tok.text)!r} after {what}", line=line,
+                         column=col)
 
 
 @dataclass
@@ -43,33 +69,32 @@ def answer_case(result: JudgeResult, k: int, case: Callable[[], str | None]) -> 
     return True
 
 
-def run_cases(count: int, case: Callable[[int], str | None],
-              result: JudgeResult) -> JudgeResult:
-    """Answer cases 1..count (see :func:`answer_case`); ``case(k)`` returns the output line
-    (or None to print nothing)."""
-    for k in range(1, count + 1):
-        if not answer_case(result, k, lambda k=k: case(k)):
-            break
-    return result
-
-
 def counted_cases(text: str, case: Callable[[Reader, int], str | None],
-                  what: str = "the number of cases T") -> JudgeResult:
-    """The common judge layout: a count T, then T cases read by ``case(reader, k)``."""
+                  what: str = "the number of cases T", lenient: bool = False) -> JudgeResult:
+    """The common judge layout: a count T, then T cases read by ``case(reader, k)``; data
+    after the T-th case is an error (see the module's policy)."""
     r = Reader(text)
     res = JudgeResult()
     try:
-        t = r.header(what, low=0)
+        t = r.header(what, low=0 if lenient else 1)
     except InputError as exc:
         res.errors.append(exc)
         return res
-    return run_cases(t, lambda k: case(r, k), res)
+    for k in range(1, t + 1):
+        if not answer_case(res, k, lambda k=k: case(r, k)):
+            return res
+    try:
+        check_end(r, f"the last case (T = {t})")
+    except InputError as exc:
+        res.errors.append(exc)
+    return res
 
 
 def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
-                     high: int | None = None) -> JudgeResult:
-    """The other common layout: cases that each start with n, until a case with n = 0 (or
-    the end of the input). ``case(reader, k, n)`` reads the rest of case k."""
+                     high: int | None = None, lenient: bool = False) -> JudgeResult:
+    """The other common layout: cases that each start with n, until a case with n = 0.
+    ``case(reader, k, n)`` reads the rest of case k. A missing ``0`` is an error unless
+    ``lenient``; data after the ``0`` always is."""
     r = Reader(text)
     res = JudgeResult()
     k = 0
@@ -81,7 +106,17 @@ def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
             res.errors.append(exc.with_case(k))
             return res
         if n == 0:
-            break
+            try:
+                check_end(r, "the terminating 0")
+            except InputError as exc:
+                res.errors.append(exc)
+            return res
         if not answer_case(res, k, lambda k=k, n=n: case(r, k, n)):
-            break
+            return res
+    if not lenient:
+        line = max(len(r.lines), 1)
+        res.errors.append(InputError(
+            "the input is empty" if k == 0 else
+            "the input ended without the line 0 that ends it (--lenient accepts that)",
+            line=line))
     return res

@@ -18,6 +18,7 @@ Ties are always broken by the lowest piece index; :class:`Nearest` lists every t
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .errors import InputError, LimitError
-from .grid import Grid, bfs_order, neighbour_table
+from .grid import Grid, bfs_order, check_size, neighbour_table
 from .judge_io import JudgeResult
 from .textio import Reader
 
@@ -45,21 +46,81 @@ class Nearest:
         return self.pieces[0] if self.pieces else None
 
 
+#: Pieces accepted at once: 16 bytes each in the sweep's arrays, and distance and index
+#: packed in 64 bits there (with MAX_COORD, 2^34 << 22 < 2^62).
+MAX_PIECES = 4_000_000
+#: Largest absolute coordinate: keeps every distance and the sweep's keys inside int64.
+MAX_COORD = 2**31 - 1
+
+
 def _as_pieces(pieces: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
-    arr = np.asarray(pieces, dtype=np.int64)
+    """``pieces`` as an (n, 2) int64 array, or an :class:`InputError` saying what is wrong
+    (not pairs, not integers, too many, a coordinate beyond +-MAX_COORD)."""
+    count = len(pieces) if hasattr(pieces, "__len__") else None
+    if count is not None and count > MAX_PIECES:
+        raise LimitError(f"{count:,} pieces; the limit is {MAX_PIECES:,}")
+    try:
+        arr = np.asarray(pieces)
+        if arr.dtype.kind not in "iu" and not isinstance(pieces, np.ndarray):
+            arr = np.array(pieces, dtype=object)  # Python ints beyond int64 stay ints
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"pieces must be (row, col) pairs of integers ({exc})") from None
+    if arr.size == 0:
+        return np.zeros((0, 2), np.int64)
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise InputError(f"pieces must be (row, col) pairs, got an array of shape {arr.shape}")
-    return arr
+    if arr.dtype.kind == "O":
+        if not all(isinstance(v, int | np.integer) and not isinstance(v, bool | np.bool_)
+                   for v in arr.ravel().tolist()):
+            raise InputError("pieces must be (row, col) pairs of integers")
+        if any(abs(int(v)) > MAX_COORD for v in arr.ravel().tolist()):
+            raise LimitError(f"a coordinate is beyond +-{MAX_COORD:,}")
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind not in "iu":
+        raise InputError(f"pieces must be (row, col) pairs of integers, got {arr.dtype} "
+                         "values")
+    if arr.size and (int(arr.max()) > MAX_COORD or int(arr.min()) < -MAX_COORD):
+        raise LimitError(f"a coordinate is beyond +-{MAX_COORD:,}")
+    return arr.astype(np.int64, copy=False)
+
+
+def _as_walls(walls: np.ndarray | None) -> np.ndarray | None:
+    """``walls`` as a 2-D boolean array (True = wall): bool, or integers that are all 0 or 1;
+    anything else is an :class:`InputError` (``~`` on an int array is never false)."""
+    if walls is None:
+        return None
+    arr = np.asarray(walls)
+    if arr.ndim != 2:
+        raise InputError(f"walls must be a 2-D boolean array, got shape {arr.shape}")
+    check_size(*arr.shape)
+    if arr.dtype == np.bool_:
+        return arr
+    if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
+        return arr.astype(bool)
+    raise InputError(f"walls must be a boolean array (or 0/1 integers), got {arr.dtype} "
+                     "values" + (" other than 0 and 1" if arr.dtype.kind in "iu" else ""))
+
+
+def _as_index(start: object, n: int) -> int:
+    """``start`` as a piece index 0..n-1: an int (not a bool, not a float)."""
+    if not isinstance(start, int | np.integer) or isinstance(start, bool | np.bool_):
+        raise InputError(f"the start piece must be an integer index, got {start!r}")
+    if not 0 <= start < n:
+        raise InputError(f"start piece {start} is not one of the {n} pieces (0..{n - 1})")
+    return int(start)
 
 
 def _check_distinct(p: np.ndarray) -> None:
+    """An :class:`InputError` naming two pieces on the same cell. O(n log n), no overflow."""
     if p.shape[0] < 2:
         return
-    keys = p[:, 0] * (int(p[:, 1].max()) - int(p[:, 1].min()) + 1) + (p[:, 1] - p[:, 1].min())
-    uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
-    if (counts > 1).any():
-        dup = int(first[np.argmax(counts > 1)])
-        raise InputError(f"two pieces share the cell ({p[dup, 0]}, {p[dup, 1]})")
+    order = np.lexsort((p[:, 1], p[:, 0]))
+    s = p[order]
+    same = (s[1:] == s[:-1]).all(axis=1)
+    if same.any():
+        k = int(np.argmax(same))
+        i, j = sorted((int(order[k]), int(order[k + 1])))
+        raise InputError(f"pieces {i} and {j} share the cell ({p[i, 0]}, {p[i, 1]})")
 
 
 def nearest(pieces: Sequence[Sequence[int]] | np.ndarray, start: int,
@@ -75,8 +136,10 @@ def nearest(pieces: Sequence[Sequence[int]] | np.ndarray, start: int,
     """
     p = _as_pieces(pieces)
     n = p.shape[0]
-    if not 0 <= start < n:
-        raise InputError(f"start piece {start} is not one of the {n} pieces (0..{n - 1})")
+    start = _as_index(start, n)
+    walls = _as_walls(walls)
+    if not isinstance(pieces_block, bool | np.bool_):
+        raise InputError(f"pieces_block must be True or False, got {pieces_block!r}")
     if n < 2:
         return Nearest(start, None, [], [])
     if walls is None and not pieces_block:
@@ -118,11 +181,10 @@ def nearest(pieces: Sequence[Sequence[int]] | np.ndarray, start: int,
 
 def _board_shape(p: np.ndarray, walls: np.ndarray | None) -> tuple[int, int]:
     if walls is not None:
-        if walls.ndim != 2:
-            raise InputError("walls must be a 2-D boolean array")
         rows, cols = walls.shape
     else:
         rows, cols = int(p[:, 0].max()) + 1, int(p[:, 1].max()) + 1
+        check_size(rows, cols)
     if (p < 0).any() or (p[:, 0] >= rows).any() or (p[:, 1] >= cols).any():
         bad = int(np.flatnonzero((p < 0).any(axis=1) | (p[:, 0] >= rows) |
                                  (p[:, 1] >= cols))[0])
@@ -264,6 +326,7 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
     ([3, 0, 0, 0, 2], [2, 3, 3, 2, 3])
     """
     p = _as_pieces(pieces)
+    walls = _as_walls(walls)
     _check_distinct(p)
     n = p.shape[0]
     if n < 2:
@@ -308,30 +371,42 @@ def seed_nearest(pieces: Sequence[Sequence[int]], start: int, size: int) -> Near
 
 # -- formats ---------------------------------------------------------------------------------
 def read_kth_no(text: str) -> tuple[int, np.ndarray, int]:
-    """``N``, N lines ``r c`` (0-based, distinct, on the N x N board), the start index."""
+    """``N``, N lines ``r c`` (0-based, distinct, on the N x N board), the start index.
+
+    N is checked against :data:`MAX_PIECES` before anything is allocated; data after the
+    start index is an error naming its line.
+    """
     r = Reader(text)
-    n = r.header("the number of pieces N", low=1)
-    pts = np.empty((n, 2), dtype=np.int64)
-    seen: dict[tuple[int, int], int] = {}
+    n = r.header("the number of pieces N", low=1, high=MAX_PIECES)
+    rows: list[int] = []
+    cols: list[int] = []
+    where: list[tuple[int, int]] = []
     for i in range(n):
-        line, col = r.position()
-        rr = r.integer(f"the row of piece {i}", low=0, high=n - 1)
-        cc = r.integer(f"the column of piece {i}", low=0, high=n - 1)
-        if (rr, cc) in seen:
-            raise InputError(f"piece {i} is on ({rr}, {cc}), like piece {seen[(rr, cc)]}",
-                             line=line, column=col)
-        seen[(rr, cc)] = i
-        pts[i] = (rr, cc)
+        where.append(r.position())
+        rows.append(r.integer(f"the row of piece {i}", low=0, high=n - 1))
+        cols.append(r.integer(f"the column of piece {i}", low=0, high=n - 1))
     start = r.integer("the start piece index", low=0, high=n - 1)
     if not r.at_end():
         line, col = r.position()
-        raise InputError("unexpected text after the start index", line=line, column=col)
+        raise InputError("unexpected data after the start index (the input has one case)",
+                         line=line, column=col)
+    pts = np.array([rows, cols], dtype=np.int64).T.reshape(n, 2)
+    try:
+        _check_distinct(pts)
+    except InputError:
+        order = np.lexsort((pts[:, 1], pts[:, 0]))
+        same = np.flatnonzero((pts[order][1:] == pts[order][:-1]).all(axis=1))[0]
+        i, j = sorted((int(order[same]), int(order[same + 1])))
+        line, col = where[j]
+        raise InputError(f"piece {j} is on ({rows[j]}, {cols[j]}), like piece {i}",
+                         line=line, column=col) from None
     return n, pts, start
 
 
-def judge_kth_no(text: str) -> JudgeResult:
+def judge_kth_no(text: str, lenient: bool = False) -> JudgeResult:
     """KTH No (format decided in PROBLEMS.md): prints ``INDEX DISTANCE`` of the nearest
-    piece, ties to the lowest index; the tied pieces are listed on stderr."""
+    piece, ties to the lowest index; the tied pieces are listed on stderr. The format is
+    ours, so it has no range beyond MAX_PIECES and ``lenient`` changes nothing."""
     res = JudgeResult()
     try:
         _, pts, start = read_kth_no(text)
@@ -380,6 +455,24 @@ def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]
         raise InputError("mark the start piece with '*'")
     walls = grid.cells == ord("#")
     return np.array(pieces, dtype=np.int64).reshape(-1, 2), walls, start, labels
+
+
+def read_board(text: str) -> tuple[np.ndarray, np.ndarray | None, int, list[str] | None,
+                                   tuple[int, int]]:
+    """A board in either format: the ``kth-no`` format when the first value is an integer,
+    else a drawn board. Returns (pieces, walls or None, start, labels or None, shape).
+
+    >>> read_board("2\\n0 0\\n1 1\\n0\\n")[0].tolist()
+    [[0, 0], [1, 1]]
+    """
+    r = Reader(text)
+    if r.at_end():
+        raise InputError("the input is empty: expected a board")
+    if re.fullmatch(r"[+-]?[0-9]+", r.token().text):
+        n, pieces, start = read_kth_no(text)
+        return pieces, None, start, None, (n, n)
+    pieces, walls, start, labels = parse_drawn_board(text)
+    return pieces, walls, start, labels, (int(walls.shape[0]), int(walls.shape[1]))
 
 
 def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,

@@ -4,6 +4,16 @@ Judge formats mix token streams (``n`` then ``n`` integers) with raw lines (grid
 :class:`Reader` serves both from one text and remembers positions, so every error can say
 exactly where it is.
 
+The text policy, the same for every reader (the judges' formats are ASCII):
+
+- a UTF-8 byte order mark at the start of the text is ignored (Windows editors write one);
+- a line ends at LF, CR LF or a lone CR; nothing else breaks a line (not U+2028, not U+0085);
+- values are separated by ASCII spaces and tabs (also form feed and vertical tab); any other
+  character, a no-break space U+00A0 included, is part of a value, and the error about that
+  value names the character and its code point;
+- integers are ASCII digits with an optional sign: no ``²``, no Arabic-Indic or full-width
+  digits, no ``_``; any length (see :func:`int_from_digits`).
+
 >>> r = Reader("2\\n 10 -3\\n")
 >>> r.integer("count"), r.integer("value"), r.integer("value")
 (2, 10, -3)
@@ -13,9 +23,73 @@ True
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from .errors import InputError
+
+#: What separates values on a line.
+SPACE = " \t\f\v"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_CHUNK = 4000  # digits converted at once: under CPython's 4,300-digit conversion limit
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` by the policy above (BOM dropped; LF, CR LF, CR end a line).
+
+    >>> split_lines("\\ufeffa\\r\\nb\\rc\\u2028d\\n")
+    ['a', 'b', 'c\\u2028d']
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def int_from_digits(text: str) -> int:
+    """``[+-]digits`` as an int of any length, whatever ``sys.get_int_max_str_digits`` says.
+
+    Long strings are converted by halves, each under the interpreter's limit.
+
+    >>> int_from_digits("-" + "9" * 5000) == -(10 ** 5000 - 1)
+    True
+    """
+    sign = -1 if text[:1] == "-" else 1
+    digits = text.lstrip("+-")
+    return sign * _digits_value(digits)
+
+
+def _digits_value(digits: str) -> int:
+    if len(digits) <= _CHUNK:
+        return int(digits)
+    half = len(digits) // 2
+    return _digits_value(digits[:half]) * 10 ** (len(digits) - half) + \
+        _digits_value(digits[half:])
+
+
+def int_text(value: int) -> str:
+    """``str(value)`` for an int of any length, whatever the interpreter's digit limit.
+
+    >>> int_text(10 ** 5000) == "1" + "0" * 5000
+    True
+    """
+    if value < 0:
+        return "-" + int_text(-value)
+    if value.bit_length() <= _CHUNK * 3:  # under 4,000 * 3.32 bits: fewer than 4,300 digits
+        return str(value)
+    k = int(value.bit_length() * 0.30103) // 2  # about half the decimal digits
+    high, low = divmod(value, 10 ** k)
+    return int_text(high) + int_text(low).rjust(k, "0")
+
+
+def describe_char(ch: str) -> str:
+    """A character as a person can find it: ``'²' (U+00B2 SUPERSCRIPT TWO)``."""
+    name = unicodedata.name(ch, "")
+    return f"{ch!r} (U+{ord(ch):04X}{' ' + name if name else ''})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +106,7 @@ class Reader:
     """
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)
         self.row = 0  # index of the current line
         self.col = 0  # index into the current line
 
@@ -40,7 +114,7 @@ class Reader:
     def _skip_space(self) -> None:
         while self.row < len(self.lines):
             line = self.lines[self.row]
-            while self.col < len(line) and line[self.col].isspace():
+            while self.col < len(line) and line[self.col] in SPACE:
                 self.col += 1
             if self.col < len(line):
                 return
@@ -68,7 +142,7 @@ class Reader:
             raise InputError(f"input ended where {what} was expected", line=line, fatal=True)
         line = self.lines[self.row]
         start = self.col
-        while self.col < len(line) and not line[self.col].isspace():
+        while self.col < len(line) and line[self.col] not in SPACE:
             self.col += 1
         return Token(line[start : self.col], self.row + 1, start + 1)
 
@@ -93,9 +167,9 @@ class Reader:
             return None
         line = self.lines[self.row]
         rest = line[self.col :]
-        if rest.strip():
-            start = self.col + (len(rest) - len(rest.lstrip()))
-            return Token(rest.strip(), self.row + 1, start + 1)
+        if rest.strip(SPACE):
+            start = self.col + (len(rest) - len(rest.lstrip(SPACE)))
+            return Token(rest.strip(SPACE), self.row + 1, start + 1)
         return None
 
     def next_line(self) -> None:
@@ -110,20 +184,20 @@ class Reader:
         whitespace left. Blank lines are skipped when ``skip_blank``.
         """
         if self.row < len(self.lines) and self.col > 0:
-            if self.lines[self.row][self.col :].strip():
-                tok = self.lines[self.row][self.col :].strip()
+            if self.lines[self.row][self.col :].strip(SPACE):
+                tok = shorten(self.lines[self.row][self.col :].strip(SPACE))
                 raise InputError(
                     f"unexpected {tok!r} after the last value on the line",
                     line=self.row + 1, column=self.col + 1,
                 )
             self.next_line()
-        while skip_blank and self.row < len(self.lines) and not self.lines[self.row].strip():
+        while skip_blank and self.row < len(self.lines) and not self.lines[self.row].strip(SPACE):
             self.next_line()
         if self.row >= len(self.lines):
             raise InputError(f"input ended where {what} was expected",
                              line=max(len(self.lines), 1), fatal=True)
-        text = self.lines[self.row].strip()
-        lead = len(self.lines[self.row]) - len(self.lines[self.row].lstrip())
+        text = self.lines[self.row].strip(SPACE)
+        lead = len(self.lines[self.row]) - len(self.lines[self.row].lstrip(SPACE))
         tok = Token(text, self.row + 1, lead + 1)
         self.next_line()
         return tok
@@ -131,16 +205,63 @@ class Reader:
 
 def parse_int(tok: Token, what: str = "an integer", low: int | None = None,
               high: int | None = None) -> int:
-    """``tok`` as a Python integer, or an :class:`InputError` naming the token and its place."""
+    """``tok`` as a Python integer, or an :class:`InputError` naming the token and its place.
+
+    Only ASCII digits with one optional sign are an integer, of any length; a value outside
+    [low, high] is an error naming the limit (decided from the length alone when the token
+    is far longer than the limit, so a megabyte of digits costs no conversion).
+
+    >>> parse_int(Token("+17", 1, 1))
+    17
+    >>> try:
+    ...     parse_int(Token("1²", 2, 5))
+    ... except InputError as exc:
+    ...     print(exc.column, exc.message.split(": ")[1])
+    6 '²' (U+00B2 SUPERSCRIPT TWO) is not an ASCII digit
+    """
     text = tok.text
-    body = text[1:] if text[:1] in "+-" else text
-    if not body.isdigit() or not body.isascii():
-        raise InputError(f"expected {what}, got {text!r}", line=tok.line, column=tok.column)
-    value = int(text)
+    if not _INTEGER.fullmatch(text):
+        raise _not_an_integer(tok, what)
+    sig = text.lstrip("+-").lstrip("0")  # the significant digits
+    negative = text.startswith("-") and sig != ""
+
+    def far_beyond(bound: int) -> bool:
+        return len(sig) > len(str(abs(bound))) + 1
+
+    if low is not None and negative and far_beyond(low):
+        raise InputError(f"{what} must be at least {low}, got {shorten(text)}",
+                         line=tok.line, column=tok.column)
+    if high is not None and not negative and far_beyond(high):
+        raise InputError(f"{what} must be at most {high}, got {shorten(text)}",
+                         line=tok.line, column=tok.column)
+    value = int_from_digits(text)
     if low is not None and value < low:
-        raise InputError(f"{what} must be at least {low}, got {value}",
+        raise InputError(f"{what} must be at least {low}, got {shorten(text)}",
                          line=tok.line, column=tok.column)
     if high is not None and value > high:
-        raise InputError(f"{what} must be at most {high}, got {value}",
+        raise InputError(f"{what} must be at most {high}, got {shorten(text)}",
                          line=tok.line, column=tok.column)
     return value
+
+
+def _not_an_integer(tok: Token, what: str) -> InputError:
+    """The error for a token that is not an integer, naming the first odd character."""
+    text = tok.text
+    message = f"expected {what}, got {shorten(text)!r}"
+    column = tok.column
+    for k, ch in enumerate(text):
+        if not ch.isascii() or not ch.isprintable():
+            message += f": {describe_char(ch)} is not " + (
+                "an ASCII digit" if ch.isdigit() or ch.isnumeric() else
+                "a separator (only ASCII spaces and tabs separate values)" if ch.isspace()
+                else "allowed here")
+            column = tok.column + k
+            break
+    return InputError(message, line=tok.line, column=column)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for an error message, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}...{text[-8:]} ({len(text):,} characters)"

@@ -11,10 +11,11 @@ from .solver import RockSolution, solve
 MAX_SIDE = 5000
 
 
-def judge_uva10381(text: str) -> JudgeResult:
+def judge_uva10381(text: str, lenient: bool = False) -> JudgeResult:
     """UVa 10381: T, then per case ``R C`` and R rows -> the guaranteed steps, one a line.
 
-    A case where one block cuts E off from X prints -1, with the cell on stderr.
+    A case where one block cuts E off from X prints -1, with the cell on stderr. The judge
+    states no size limit: sides up to MAX_SIDE (and the grid cell limit) are read.
     """
     notes: list[str] = []
 
@@ -25,7 +26,7 @@ def judge_uva10381(text: str) -> JudgeResult:
             return "-1"
         return str(sol.value)
 
-    res = counted_cases(text, case)
+    res = counted_cases(text, case, lenient=lenient)
     res.notes += notes
     return res
 
