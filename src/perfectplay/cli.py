@@ -177,9 +177,15 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         from .tablebase import analyze, solve_tiered
 
         file, _, cls = target.partition(".py:")
-        tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
-                          progress=lambda msg: click.echo(msg, err=True),
-                          game_ref=f"{Path(file + '.py').resolve()}:{cls}")
+        try:
+            tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
+                              progress=lambda msg: click.echo(msg, err=True),
+                              game_ref=f"{Path(file + '.py').resolve()}:{cls}")
+        except PerfectplayError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's game raised, on a worker
+            _fail(f"the game raised {type(exc).__name__}: {exc} (run solve --check for a "
+                  "conformance report)")
         stats = analyze(tb.store)
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
@@ -660,15 +666,22 @@ def query(store: str, position: str, raw: bool) -> None:
 
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
     else:
-        manifest = Path(store) / "manifest.json"
-        ref = json.loads(manifest.read_text()).get("game") if manifest.exists() else None
+        from .tablebase import read_manifest
+
+        ref = read_manifest(store).get("game")
         if not ref:
             _fail("this store does not name its game; use --raw with an encoded position")
         try:
             pos = ast.literal_eval(position)
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
-        code = load_game(ref).encode(pos)
+        game = load_game(ref)
+        try:
+            code = int(game.encode(pos))
+        except PerfectplayError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the game's encode refused it
+            _fail(f"the game cannot encode {position}: {type(exc).__name__}: {exc}")
     row = tb_query(store, [code])[0]
     if not row["found"]:
         _fail(f"position {position} (code {code}) is not in the store: not reachable from "

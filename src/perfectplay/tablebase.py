@@ -95,8 +95,13 @@ def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if key not in _TABLES:
         import pyarrow.parquet as pq
 
-        t = pq.read_table(Path(store) / "solved" / f"tier={tier}.parquet",
-                          columns=["position", "code", "margin", "remoteness"]).to_pydict()
+        path = Path(store) / "solved" / f"tier={tier}.parquet"
+        try:
+            t = pq.read_table(path, columns=["position", "code", "margin", "remoteness"]
+                              ).to_pydict()
+        except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
+            raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]}); "
+                                   "delete it and run again to redo that tier") from None
         pos = np.array(t["position"], dtype=np.int64)
         vals = np.array([m if m is not None else c for m, c in
                          zip(t["margin"], t["code"], strict=True)], dtype=object)
@@ -286,6 +291,10 @@ def _chunks(a: np.ndarray, size: int) -> list[np.ndarray]:
     return [a[k:k + size] for k in range(0, a.size, size)] or [a]
 
 
+#: Seconds to wait for a given scheduler before saying it cannot be reached.
+CONNECT_TIMEOUT = 5
+
+
 def _client(cluster: str | None, workers: int | None) -> Any:
     distributed = _need("distributed")
     if cluster is None:
@@ -293,7 +302,43 @@ def _client(cluster: str | None, workers: int | None) -> Any:
                                       threads_per_worker=1, processes=True,
                                       dashboard_address=None, silence_logs=40)
         return distributed.Client(lc)
-    return distributed.Client(cluster)
+    try:
+        return distributed.Client(cluster, timeout=f"{CONNECT_TIMEOUT}s")
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError (bad address)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PerfectplayError(f"cannot reach the Dask scheduler at {cluster!r} within "
+                               f"{CONNECT_TIMEOUT} s ({reason[:200]})") from None
+
+
+def read_manifest(store: str | Path) -> dict[str, Any]:
+    """The store's ``manifest.json`` ({} if there is none yet), checked: a broken one is a
+    clear error that says how to start again, never a JSON traceback."""
+    path = Path(store) / "manifest.json"
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise PerfectplayError(f"{path} is broken ({exc}); delete the store folder to solve "
+                               "again") from None
+    tiers = data.get("tiers") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("enumerated") and not (
+            isinstance(tiers, list) and all(isinstance(t, int) for t in tiers)) \
+            or not isinstance(data.get("game"), str | None):
+        raise PerfectplayError(f"{path} is not a perfectplay manifest; delete the store "
+                               "folder to solve again")
+    return data
+
+
+def _read_tier_file(path: Path, column: str) -> np.ndarray:
+    """One column of a tier file, or a clear error when the file is not what we wrote."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path, columns=[column])[column].to_numpy()
+    except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
+        raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]}); "
+                               "delete it and run again to redo that tier") from None
 
 
 def _register_by_value(game: Any) -> None:
@@ -334,18 +379,26 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     check_tiered(game)
     _need("pyarrow")
     root = Path(store)
-    (root / "positions").mkdir(parents=True, exist_ok=True)
-    (root / "solved").mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise PerfectplayError(f"{store} is a file, not a store folder")
+    manifest = read_manifest(root)
     scored = is_scored(game)
     manifest_path = root / "manifest.json"
     own = client is None
     if own:
-        client = _client(cluster, workers)
+        client = _client(cluster, workers)  # before any folder is made: nothing half-made
+    try:
+        (root / "positions").mkdir(parents=True, exist_ok=True)
+        (root / "solved").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if own:
+            client.close()
+        raise PerfectplayError(f"cannot make the store {store}: {exc.strerror or exc}") \
+            from None
     _register_by_value(game)
     say = progress or (lambda _msg: None)
     try:
         game_f = client.scatter(game, broadcast=True, hash=False)  # a fresh key per run
-        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
         if not manifest.get("enumerated"):
             tiers = _enumerate(client, game, game_f, root, chunk, say)
             manifest = {"enumerated": True, "tiers": tiers, "scored": scored,
@@ -379,7 +432,11 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
 def _count(path: Path) -> int:
     import pyarrow.parquet as pq
 
-    return pq.ParquetFile(path).metadata.num_rows
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError
+        raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]})") \
+            from None
 
 
 def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
@@ -416,9 +473,7 @@ def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
 
 def _solve_tier(client: Any, game_f: Any, root: Path, t: int, scored: bool, chunk: int,
                 out: Path) -> None:
-    import pyarrow.parquet as pq
-
-    codes = pq.read_table(root / "positions" / f"tier={t}.parquet")["position"].to_numpy()
+    codes = _read_tier_file(root / "positions" / f"tier={t}.parquet", "position")
     parts = _chunks(codes, chunk)
     futures = client.map(evaluate_chunk, [game_f] * len(parts), parts,
                          [str(root)] * len(parts), [t] * len(parts), [scored] * len(parts),
@@ -450,7 +505,12 @@ def _duck(store: str | Path) -> Any:
         raise PerfectplayError(f"{store} is not a solved store (no solved/*.parquet)")
     con = duckdb.connect()
     pattern = str(root.resolve() / "solved" / "*.parquet").replace("'", "''")
-    con.execute(f"CREATE VIEW solved AS SELECT * FROM read_parquet('{pattern}')")
+    try:
+        con.execute(f"CREATE VIEW solved AS SELECT * FROM read_parquet('{pattern}')")
+        con.execute("SELECT count(*) FROM solved").fetchone()  # reads every file's footer
+    except duckdb.Error as exc:
+        raise PerfectplayError(f"{store}: a tier file is not readable Parquet "
+                               f"({str(exc).splitlines()[0][:200]})") from None
     return con
 
 
