@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import InputError, PerfectplayError
+from .errors import InputError, PerfectplayError, show, show_exc
 
 EXIT_INPUT = 1
 
@@ -93,6 +93,18 @@ def _output_path(path: str | None) -> str | None:
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
     return path
+
+
+def _game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run code that calls a user's game; whatever it raises (bar the project's own errors,
+    which say what is wrong already) becomes one line naming the game's part."""
+    try:
+        return fn(*args, **kwargs)
+    except (PerfectplayError, KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
+        _fail(f"the game's {what} raised {type(exc).__name__}: {show_exc(exc)} (run solve "
+              "--check for a conformance report)")
 
 
 def _echo_json(data: Any) -> None:
@@ -184,7 +196,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         except PerfectplayError:
             raise
         except Exception as exc:  # noqa: BLE001 - the user's game raised, on a worker
-            _fail(f"the game raised {type(exc).__name__}: {exc} (run solve --check for a "
+            _fail(f"the game raised {type(exc).__name__}: {show_exc(exc)} (run solve --check for a "
                   "conformance report)")
         stats = analyze(tb.store)
         if as_json:
@@ -194,26 +206,25 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
                        f"{tb.store}")
         return
     if check:
-        report = check_game(game)
+        report = _game_call("rules", check_game, game)
         click.echo(str(report), err=as_json)
         if not report.ok:
             sys.exit(EXIT_INPUT)
-    try:
-        solution = engine_solve(game, max_positions=max_positions)
-    except PerfectplayError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - the user's game raised
-        _fail(f"the game raised {type(exc).__name__}: {exc} (run with --check for a "
-              "conformance report)")
+    solution = _game_call("rules", engine_solve, game, max_positions=max_positions)
     if as_json:
         _echo_json(solution.to_json())
         return
     v, r = solution.value(), solution.remoteness()
     draw = getattr(game, "draw", None)
-    name = getattr(game, "move_name", None) or repr
-    click.echo(f"start: {solution.start!r}")
+    move_name = getattr(game, "move_name", None)
+
+    def name(move: Any) -> str:
+        return str(_game_call("move_name", move_name, move)) if callable(move_name) \
+            else show(move)
+
+    click.echo(f"start: {show(solution.start)}")
     if callable(draw):
-        click.echo(draw(solution.start))
+        click.echo(str(_game_call("draw", draw, solution.start)))
     click.echo(f"value: {describe(v, r)}")
     best = solution.best_move()
     click.echo(f"best move: {None if best is None else name(best)}")
@@ -550,8 +561,11 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_huma
             table = pl.portal_table(parse_board(text, kind))
             human = 0 if first else 1
     elif ":" in game_name:
-        table = pl.user_table(load_game(game_name), game_name)
+        table = _game_call("rules", pl.user_table, load_game(game_name), game_name)
         human = 0 if first else 1
+        humans = {0, 1} if two_humans else {human}
+        _game_call("rules", pl.Session(table, humans, strength, seed).run)
+        return
     else:
         _fail(f"unknown game {game_name!r}: use coins, rock, portal or FILE.py:Class")
     humans = {0, 1} if two_humans else {human}

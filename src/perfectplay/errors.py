@@ -71,3 +71,32 @@ class GameError(PerfectplayError):
 
 class LimitError(PerfectplayError):
     """An input is larger than a limit checked up front (grid size, positions, memory)."""
+
+
+def show(x: object, limit: int = 120) -> str:
+    """``repr(x)`` for a message, safe whatever a user's object does: a repr that raises or
+    recurses is named rather than raised, and a long one is cut.
+
+    >>> class Odd:
+    ...     def __repr__(self): raise ValueError("no")
+    >>> show(Odd()), show("x" * 200)[-11:]
+    ('<Odd whose repr raised ValueError>', '(202 chars)')
+    """
+    try:
+        text = repr(x)
+    except RecursionError:
+        return f"<{type(x).__name__} whose repr recursed>"
+    except Exception as exc:  # noqa: BLE001 - a user's __repr__ may raise anything
+        return f"<{type(x).__name__} whose repr raised {type(exc).__name__}>"
+    if not isinstance(text, str):
+        return f"<{type(x).__name__}>"
+    return text if len(text) <= limit else f"{text[:limit - 20]}... ({len(text)} chars)"
+
+
+def show_exc(exc: BaseException, limit: int = 200) -> str:
+    """``str(exc)`` for a message, safe when a user's exception cannot say what it is."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a user's __str__ may raise anything
+        return f"<{type(exc).__name__} whose message raised>"
+    return text if len(text) <= limit else f"{text[:limit - 20]}... ({len(text)} chars)"

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, LimitError
 
 Case = Any
 
@@ -395,10 +395,35 @@ def make_case(problem: str, seed: int, index: int, size: int | None = None,
     return sp.make(rng, size, fam)
 
 
+#: The most text :func:`generate` builds in memory, estimated before any case is made.
+MAX_OUTPUT_BYTES = 1 << 30
+GRIDS = {"uva10381", "devc-portal"}
+
+
+def estimated_bytes(problem: str, cases: int, size: int | None) -> int:
+    """An upper estimate of the text ``cases`` cases of ``size`` take (a grid case is about
+    size^2 characters; a row or a No board about 12 characters a value)."""
+    sp = spec(problem)
+    size = sp.default_size if size is None else size
+    per_case = (size + 1) * (size + 8) if problem in GRIDS else 12 * size + 16
+    return cases * per_case
+
+
 def generate(problem: str, seed: int = 0, cases: int = 1, size: int | None = None,
              family: str = "mixed") -> str:
-    """Judge input text with ``cases`` cases (problems with one case per input: 1)."""
+    """Judge input text with ``cases`` cases (problems with one case per input: 1).
+
+    The size of the text is checked up front against MAX_OUTPUT_BYTES (a
+    :class:`LimitError`), so a typo like ``--cases 1000000000`` stops at once.
+    """
     sp = spec(problem)
     if problem in SINGLE_CASE and cases != 1:
         raise InputError(f"{problem} takes one case per input")
+    if cases < 1:
+        raise InputError(f"the number of cases must be at least 1, got {cases}")
+    need = estimated_bytes(problem, cases, size)
+    if need > MAX_OUTPUT_BYTES:
+        raise LimitError(f"{cases:,} cases of size {size or sp.default_size} would be about "
+                         f"{need / 2**30:.1f} GiB of text; the limit is "
+                         f"{MAX_OUTPUT_BYTES / 2**30:.0f} GiB: ask for fewer or smaller cases")
     return sp.write([make_case(problem, seed, i, size, family) for i in range(cases)])

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .engine import MoveValue, Value, describe
-from .errors import InputError, LimitError
+from .errors import InputError, LimitError, show
 
 
 class Oracle(Protocol):
@@ -390,7 +390,7 @@ def user_table(game: Any, title: str) -> Table:
     has_player = callable(getattr(game, "player", None))
     draw = getattr(game, "draw", None)  # optional hooks: a picture, a move's name
     name = getattr(game, "move_name", None)
-    return Table(title, game, sol, draw if callable(draw) else repr,
+    return Table(title, game, sol, draw if callable(draw) else show,
                  (lambda pos, m: name(m)) if callable(name) else (lambda pos, m: str(m)),
                  ("player 1", "player 2"),
                  (lambda pos, plies: game.player(pos)) if has_player

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import show
 from .graph import hashable as _hashable
 from .protocol import Value, has_player, is_scored
 
@@ -73,7 +75,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
         report.problems.append(f"initial() raised {type(exc).__name__}: {exc}")
         return report
     if not _hashable(start):
-        report.problems.append(f"the start position {start!r} is not hashable (use a tuple, "
+        report.problems.append(f"the start position {show(start)} is not hashable (use a tuple, "
                                "int, ...)")
         return report
     tier = getattr(game, "tier", None) if callable(getattr(game, "tier", None)) else None
@@ -96,20 +98,28 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             try:
                 who = game.player(pos)
                 if who not in (0, 1):
-                    report.problems.append(f"player({pos!r}) returned {who!r}, not 0 or 1")
+                    report.problems.append(f"player({show(pos)}) returned {show(who)}, not 0 or 1")
             except Exception as exc:  # noqa: BLE001
-                report.problems.append(f"player({pos!r}) raised {type(exc).__name__}: {exc}")
+                report.problems.append(f"player({show(pos)}) raised {type(exc).__name__}: {exc}")
         result = _call(report, "outcome", game.outcome, pos)
         if result is _FAILED:
             continue
-        moves = _call(report, "moves", lambda p: list(game.moves(p)), pos)
+        moves = _call(report, "moves", lambda p: game.moves(p), pos)
+        if moves is _FAILED:
+            continue
+        if moves is None or isinstance(moves, int | float | str | bytes) \
+                or not hasattr(moves, "__iter__"):
+            report.problems.append(f"moves({show(pos)}) returned {show(moves)}: expected a "
+                                   "list (or any iterable) of moves")
+            continue
+        moves = _call(report, "moves", list, moves)
         if moves is _FAILED:
             continue
         if result is not None:
             _check_outcome(report, pos, result, scored)
             if moves:
-                report.problems.append(f"terminal position {pos!r} (outcome {result!r}) still "
-                                       f"has moves {moves[:5]!r}")
+                report.problems.append(f"terminal position {show(pos)} (outcome "
+                                       f"{show(result)}) still has moves {show(moves[:5])}")
             continue
         if not moves:
             no_moves += 1
@@ -118,19 +128,24 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             child = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
             if child is _FAILED:
                 continue
+            if child is None:
+                report.problems.append(f"play({show(pos)}, {show(move)}) returned None: it "
+                                       "must return the new position (a missing return?)")
+                continue
             if not _hashable(child):
-                report.problems.append(f"play({pos!r}, {move!r}) returned {child!r}, which is "
-                                       "not hashable")
+                report.problems.append(f"play({show(pos)}, {show(move)}) returned "
+                                       f"{show(child)}, which is not hashable")
                 continue
             again = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
             if again is not _FAILED and (again != child or hash(again) != hash(child)):
                 report.problems.append(
-                    f"play({pos!r}, {move!r}) is not deterministic, or the positions are not "
-                    f"equal when rebuilt: {child!r} then {again!r}")
+                    f"play({show(pos)}, {show(move)}) is not deterministic, or the positions "
+                    f"are not equal when rebuilt: {show(child)} then {show(again)}")
             if scored:
                 pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
                 if pay is not _FAILED and not _is_number(pay):
-                    report.problems.append(f"payoff({pos!r}, {move!r}) is {pay!r}, not a number")
+                    report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
+                                           f"{show(pay)}, not a finite number")
             if tier is not None:
                 _check_tier(report, tier, pos, move, child, strict)
             d = depth.get(child)
@@ -140,7 +155,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             elif (d - depth[pos]) % 2 == 0 and not with_player and not parity_warned:
                 parity_warned = True
                 report.warnings.append(
-                    f"position {child!r} is reached after both an even and an odd number of "
+                    f"position {show(child)} is reached after both an even and an odd number of "
                     "moves: fine in an impartial game (both players have the same moves); in "
                     "a partizan game the position must say whose turn it is, or the game "
                     "must define player(pos)")
@@ -163,34 +178,44 @@ def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,
         return
     if c < a or (strict and c == a):
         report.problems.append(
-            f"move {move!r} from {pos!r} (tier {a}) goes to {child!r} (tier {c}): every move "
-            + ("must go to a strictly higher tier" if strict else "must stay in its tier or "
-               "go to a higher one"))
+            f"move {show(move)} from {show(pos)} (tier {a}) goes to {show(child)} (tier {c}): "
+            "every move " + ("must go to a strictly higher tier" if strict else
+                             "must stay in its tier or go to a higher one"))
 
 
 def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except Exception as exc:  # noqa: BLE001
-        shown = ", ".join(repr(a) for a in args)
+        shown = ", ".join(show(a) for a in args)
         report.problems.append(f"{name}({shown}) raised {type(exc).__name__}: {exc}")
         return _FAILED
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+    """A real number the engine can add and compare: not a bool, not NaN, not infinite."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return False
+    try:
+        return math.isfinite(x)
+    except (TypeError, ValueError, OverflowError):  # a huge Fraction is still finite
+        return True
 
 
 def _check_outcome(report: CheckReport, pos: Any, result: Any, scored: bool) -> None:
     if isinstance(result, Value):
         if result is Value.DRAW:
-            report.problems.append(f"outcome({pos!r}) is DRAW: draws are proved by the engine, "
+            report.problems.append(f"outcome({show(pos)}) is DRAW: draws are proved by the engine, "
                                    "an outcome is WIN, LOSE or TIE")
         elif scored and result is not Value.TIE:
-            report.problems.append(f"outcome({pos!r}) is {result.name} in a scored game: use "
+            report.problems.append(f"outcome({show(pos)}) is {result.name} in a scored game: use "
                                    "Value.TIE or the final points for the player to move")
         return
     if scored and _is_number(result):
         return
-    report.problems.append(f"outcome({pos!r}) is {result!r}: expected None, Value.WIN, "
+    if scored and isinstance(result, numbers.Real) and not isinstance(result, bool):
+        report.problems.append(f"outcome({show(pos)}) is {show(result)}: final points must "
+                               "be finite numbers")
+        return
+    report.problems.append(f"outcome({show(pos)}) is {show(result)}: expected None, Value.WIN, "
                            "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))

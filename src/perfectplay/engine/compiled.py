@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from ..errors import GameError
+from ..errors import GameError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
 from .protocol import Value
 
@@ -104,11 +104,11 @@ class CompiledGame:
                  player: Callable[..., int] | None = None,
                  tier: Callable[..., int] | None = None, name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
-            raise GameError(f"the start code must be an int, not {initial!r}")
+            raise GameError(f"the start code must be an int, not {show(initial)}")
         if not -(2**63) < int(initial) <= INT64_MAX:
             raise GameError(f"the start code {initial} is outside int64 (or is -2**63)")
         if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-            raise GameError(f"max_moves must be a positive int, not {max_moves!r}")
+            raise GameError(f"max_moves must be a positive int, not {show(max_moves)}")
         self.start_code = int(initial)
         self.max_moves = max_moves
         self.scored = payoff is not None

@@ -21,6 +21,8 @@ about 60 bytes a position on Connect Four (benchmarks/engine.py).
 
 from __future__ import annotations
 
+import math
+import numbers
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, LimitError
+from ..errors import GameError, LimitError, show
 from ..progress import Progress
 from .codetable import id_find, id_intern, id_rehash
 from .protocol import (
@@ -116,7 +118,7 @@ class GameGraph:
         moves = list(self.game.moves(here))
         want = int(self.offsets[i + 1] - self.offsets[i])
         if len(moves) != want:
-            raise GameError(f"moves({here!r}) gave {len(moves)} moves now and {want} during "
+            raise GameError(f"moves({show(here)}) gave {len(moves)} moves now and {want} during "
                             "the solve: moves() must be deterministic")
         return moves
 
@@ -303,18 +305,24 @@ def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: An
             terminal.append(UNKNOWN)
             if finals is not None:
                 finals.append(0)
-            child = move = None
-            try:
-                for move in _moves_list(moves_of, pos):
-                    child = play(pos, move)
+            for move in _moves_list(moves_of, pos):
+                child = play(pos, move)
+                if child is None:
+                    raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must "
+                                    "return the new position (a missing return?)")
+                try:
                     kids.append(store.key(child, pos, move))
-                    if payoffs is not None:
-                        payoffs.append(payoff(pos, move))  # type: ignore[misc]
-            except TypeError as exc:
-                if child is None or hashable(child):
+                except (GameError, _NotInt):
                     raise
-                raise GameError(f"position {child!r} (after move {move!r} from "
-                                f"{pos!r}) is not hashable: {exc}") from None
+                except Exception as exc:  # noqa: BLE001 - TypeError, or a __hash__ raising
+                    if hashable(child):
+                        raise
+                    raise GameError(f"position {show(child)} (after move {show(move)} from "
+                                    f"{show(pos)}) is not hashable: {type(exc).__name__}: "
+                                    f"{exc}") from None
+                if payoffs is not None:
+                    payoffs.append(points(payoff(pos, move),  # type: ignore[misc]
+                                          f"payoff({show(pos)}, {show(move)})"))
         else:
             terminal.append(_terminal_code(result, pos, scored, finals))
         offsets.append(base + len(kids))
@@ -339,8 +347,9 @@ def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids:
 
 def _moves_list(moves_of: Any, pos: Any) -> Any:
     moves = moves_of(pos)
-    if moves is None or isinstance(moves, int | float | str | bytes):
-        raise GameError(f"moves({pos!r}) returned {moves!r}: expected an iterable of moves")
+    if moves is None or isinstance(moves, int | float | str | bytes) \
+            or not hasattr(moves, "__iter__"):
+        raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of moves")
     return moves
 
 
@@ -399,8 +408,9 @@ class _ObjectStore:
     def __init__(self, start: Any) -> None:
         try:
             self.index: dict[Any, int] = {start: 0}
-        except TypeError as exc:
-            raise GameError(f"the start position {start!r} is not hashable: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - TypeError, or a __hash__ raising
+            raise GameError(f"the start position {show(start)} is not hashable: "
+                            f"{type(exc).__name__}: {exc}") from None
         self.objects = [start]
         self.n = 1
 
@@ -429,35 +439,45 @@ class _ObjectStore:
 def _terminal_code(result: Any, pos: Any, scored: bool, finals: _Sink | None) -> int:
     if isinstance(result, Value):
         if result is Value.DRAW:
-            raise GameError(f"outcome({pos!r}) is DRAW: a draw is what the engine proves, an "
+            raise GameError(f"outcome({show(pos)}) is DRAW: a draw is what the engine proves, an "
                             "outcome must be WIN, LOSE or TIE")
         if scored:
             if result is not Value.TIE:
-                raise GameError(f"outcome({pos!r}) is {result.name} in a scored game: return "
+                raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: return "
                                 "Value.TIE or the final points for the player to move")
             finals.append(0)  # type: ignore[union-attr]
             return TIE_CODE
         return _TERMINAL_CODES[result]
-    if scored and isinstance(result, int | float) and not isinstance(result, bool):
-        finals.append(result)  # type: ignore[union-attr]
+    if scored and isinstance(result, numbers.Real) and not isinstance(result, bool):
+        finals.append(points(result, f"outcome({show(pos)})"))  # type: ignore[union-attr]
         return TIE_CODE
-    raise GameError(f"outcome({pos!r}) returned {result!r}: expected None, Value.WIN, "
+    raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, Value.WIN, "
                     "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))
 
 
 def hashable(x: Any) -> bool:
-    """True when ``x`` can be a position (it hashes)."""
+    """True when ``x`` can be a position (it hashes, without raising or recursing)."""
     try:
         hash(x)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - TypeError, or whatever a user's __hash__ raises
         return False
     return True
+
+
+def points(x: Any, what: str) -> Any:
+    """``x`` if it is points the engine can add and compare (an int, a finite float, a
+    Fraction); otherwise a :class:`GameError` naming ``what`` gave it."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise GameError(f"{what} returned {show(x)}: expected a number")
+    if isinstance(x, float) and not math.isfinite(x):
+        raise GameError(f"{what} returned {x}: points must be finite numbers")
+    return x
 
 
 def _player_of(game: Any, pos: Any) -> int:
     who = game.player(pos)
     if who not in (0, 1):
-        raise GameError(f"player({pos!r}) returned {who!r}: expected 0 or 1")
+        raise GameError(f"player({show(pos)}) returned {show(who)}: expected 0 or 1")
     return int(who)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, show
 from .graph import GameGraph
 
 
@@ -93,8 +93,8 @@ def cost_players(graph: GameGraph, player: np.ndarray) -> int:
     if bad is not None:
         p = int(src[bad])
         move = graph.moves_of(p)[bad - int(graph.offsets[p])]
-        hint = (f" (for example move {move!r} from {graph.position(p)!r} pays "
-                f"{graph.payoffs[bad]!r})")
+        hint = (f" (for example move {show(move)} from {graph.position(p)!r} pays "
+                f"{show(graph.payoffs[bad])})")
     raise GameError(
         "this scored game has cycles; the engine solves cyclic scored games as cost games, "
         "where one player's payoffs are all <= 0 and the other's all >= 0, not all zero"
@@ -144,7 +144,7 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
                 e = rev_edge[k]
                 move = graph.moves_of(p)[e - offsets[p]]
                 raise GameError(f"a cost game's payoffs must not change sign: move "
-                                f"{move!r} from {graph.position(p)!r}")
+                                f"{show(move)} from {graph.position(p)!r}")
             cand = (c_cost + step, c_rem + 1)
             if who[p] == payer:
                 if best[p] is None or cand < best[p]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, show
 from .graph import GameGraph
 from .protocol import Value
 from .scored import cost_key, scored_key
@@ -207,10 +207,10 @@ class Solution:
         try:
             return self._lookup(pos)
         except KeyError:
-            raise UnknownPosition(f"position {pos!r} is not reachable from the start") \
+            raise UnknownPosition(f"position {show(pos)} is not reachable from the start") \
                 from None
         except TypeError:
-            raise UnknownPosition(f"{pos!r} cannot be a position of this game (it is not "
+            raise UnknownPosition(f"{show(pos)} cannot be a position of this game (it is not "
                                   "hashable)") from None
 
     def _start_id(self) -> int:
@@ -301,12 +301,12 @@ class Solution:
         here = self.start if pos is None else pos
         v = self.value(here)
         return {
-            "position": repr(here),
+            "position": show(here),
             "mode": self.mode,
             "value": _json_value(v),
             "remoteness": self.remoteness(here),
-            "best_move": repr(self.best_move(here)),
-            "moves": [{"move": repr(mv.move), "value": _json_value(mv.value),
+            "best_move": show(self.best_move(here)),
+            "moves": [{"move": show(mv.move), "value": _json_value(mv.value),
                        "remoteness": mv.remoteness} for mv in self.move_values(here)],
             "counts": self.counts().to_json(),
             "cyclic": self.cyclic,

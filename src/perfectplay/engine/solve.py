@@ -8,7 +8,7 @@ from typing import Any, Literal
 import numpy as np
 from numba.core.errors import NumbaError
 
-from ..errors import GameError
+from ..errors import GameError, show
 from .compiled import CompiledGame, discover_compiled, raise_status
 from .graph import GameGraph, discover, position_limit, turn_parity
 from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
@@ -51,7 +51,7 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
     (<Value.WIN: 'win'>, 5, 1)
     """
     if method not in ("auto", "python", "graph", "tiers"):
-        raise ValueError(f"method must be auto, python, graph or tiers, not {method!r}")
+        raise ValueError(f"method must be auto, python, graph or tiers, not {show(method)}")
     if isinstance(game, CompiledGame) and method != "python":
         tiered = method == "tiers" or (method == "auto" and game.tiered)
         if max_positions is None:
@@ -63,7 +63,7 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
         except NumbaError as exc:
             raise GameError(_compile_failure(game, exc)) from None
     if method in ("graph", "tiers"):
-        raise GameError(f"method={method!r} needs a CompiledGame")
+        raise GameError(f"method={show(method)} needs a CompiledGame")
     graph = discover(game, max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
 

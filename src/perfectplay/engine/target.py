@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameError, InputError
+from ..errors import GameError, InputError, show_exc
 
 
 def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:
@@ -57,8 +57,9 @@ def load_target(target: str) -> Any:
     sys.path.insert(0, str(path.resolve().parent))
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - the user's module may raise anything
-        raise GameError(f"importing {file} raised {type(exc).__name__}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a user's module may raise anything
+        raise GameError(f"importing {file} raised {type(exc).__name__}: {show_exc(exc)}") \
+            from None
     finally:
         sys.path.pop(0)
     factory = getattr(module, name, None)
@@ -66,6 +67,7 @@ def load_target(target: str) -> Any:
         raise InputError(f"{file} has no class or function {name!r}")
     try:
         return factory(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001
+    except (Exception, SystemExit) as exc:  # noqa: BLE001
         shown = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
-        raise GameError(f"{name}({shown}) raised {type(exc).__name__}: {exc}") from None
+        raise GameError(f"{name}({shown}) raised {type(exc).__name__}: {show_exc(exc)}") \
+            from None
