@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from .engine import Value
-from .errors import InputError, LimitError
+from .errors import InputError, LimitError, show
 from .judge_io import INT64, JudgeResult, cases_until_zero, check_end, counted_cases
 from .textio import Reader, int_text, parse_int
 
@@ -50,7 +50,7 @@ class CoinsGame:
 
     def __init__(self, coins: Sequence[int], first: str = "perfect",
                  second: str = "perfect") -> None:
-        self.coins = tuple(int(c) for c in coins)
+        self.coins = tuple(int_values(coins))
         self.greedy = (first == "greedy", second == "greedy")
 
     def initial(self) -> tuple[int, int]:
@@ -116,6 +116,23 @@ def _fusion_margin(a: Any, stack: Any) -> Any:
 _fusion_margin_jit = njit(cache=True)(_fusion_margin)
 
 
+def int_values(coins: Any) -> list[int]:
+    """``coins`` as a list of Python ints: any iterable of ints (numpy ints included), never
+    a float, a bool or a string, which an ``int()`` would silently change."""
+    if isinstance(coins, np.ndarray):
+        if coins.dtype.kind not in "iu":
+            raise InputError(f"coins must be integers, got an array of {coins.dtype}")
+        return [int(x) for x in coins.tolist()]
+    if isinstance(coins, str | bytes) or not hasattr(coins, "__iter__"):
+        raise InputError(f"coins must be a sequence of integers, got {show(coins)}")
+    values = []
+    for x in coins:
+        if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer):
+            raise InputError(f"coins must be integers, got {show(x)}")
+        values.append(int(x))
+    return values
+
+
 def _as_array(coins: Any) -> tuple[np.ndarray | None, list[int]]:
     """(int64 array, or None when int64 could overflow; the values as Python ints if so)."""
     if isinstance(coins, np.ndarray):
@@ -129,11 +146,7 @@ def _as_array(coins: Any) -> tuple[np.ndarray | None, list[int]]:
         if big * coins.size < _INT64_SAFE:
             return coins.astype(np.int64, copy=False), []
         return None, [int(x) for x in coins.tolist()]
-    values = []
-    for x in coins:
-        if isinstance(x, bool) or not isinstance(x, int | np.integer):
-            raise InputError(f"coins must be integers, got {x!r}")
-        values.append(int(x))
+    values = int_values(coins)
     if not values:
         return np.zeros(0, np.int64), []
     big = max(abs(min(values)), abs(max(values)))
@@ -256,7 +269,7 @@ def greedy_margin(coins: Any) -> int:
 def parity_total(coins: Sequence[int]) -> int | None:
     """The odd/even-index strategy (n even): take every coin of the richer index class. It
     guarantees exactly that class's sum (a tie or better), not the maximum. None for odd n."""
-    vals = [int(c) for c in coins]
+    vals = int_values(coins)
     if len(vals) % 2:
         return None
     return max(sum(vals[0::2]), sum(vals[1::2]))
@@ -272,7 +285,7 @@ def best_move(coins: Sequence[int], lo: int = 0, hi: int | None = None) -> str |
     >>> best_move([5, 8, 3, 2])
     'R'
     """
-    vals = list(coins)
+    vals = int_values(coins)
     hi = len(vals) if hi is None else hi
     if lo >= hi:
         return None
@@ -344,7 +357,7 @@ def optimal_line(coins: Sequence[int]) -> list[Turn]:
     >>> [t.side for t in optimal_line([5, 8, 3, 2])]
     ['R', 'R', 'R', 'R']
     """
-    vals = [int(c) for c in coins]
+    vals = int_values(coins)
     arr, _ = _as_array(vals)
     check_line_size(len(vals), big=arr is None)
     if arr is not None:
@@ -383,7 +396,7 @@ def seed_tables(coins: Sequence[int]) -> tuple[list[list[int | None]], list[list
     n = len(coins)
     if n > SEED_TABLE_LIMIT:
         raise LimitError(f"the table is for rows of at most {SEED_TABLE_LIMIT} coins, got {n}")
-    v = [0] + [int(c) for c in coins]
+    v = [0] + int_values(coins)
     P: list[list[int | None]] = [[None] * (n + 2) for _ in range(n + 2)]
     m: list[list[str | None]] = [[None] * (n + 2) for _ in range(n + 2)]
 
@@ -432,6 +445,7 @@ class StrategyReport:
 def compare_strategies(coins: Sequence[int]) -> StrategyReport:
     """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)
     (at most QUADRATIC_LIMIT coins, checked up front)."""
+    coins = int_values(coins)
     check_compare_size(len(coins), big=_as_array(coins)[0] is None)
     v = value(coins)
     g = greedy_margin(coins)
@@ -441,15 +455,19 @@ def compare_strategies(coins: Sequence[int]) -> StrategyReport:
 
 def explain(coins: Sequence[int]) -> str:
     """A few sentences a learner can read about this row's solution."""
+    coins = int_values(coins)
     v = value(coins)
     mv = best_move(coins)
     if v.n == 0:
         return "No coins: nothing to take."
     side = "left" if mv == LEFT else "right"
     coin = coins[0] if mv == LEFT else coins[-1]
-    lines = [f"{v.n} coins worth {v.total} in all. The first player can guarantee {v.first}; "
-             f"the second then gets {v.second} (margin {v.margin:+d}).",
-             f"Perfect first move: take the {side} coin ({coin})."]
+    t = int_text  # values of any length, whatever Python's digit limit
+    sign = "+" if v.margin >= 0 else ""
+    lines = [f"{v.n} coins worth {t(v.total)} in all. The first player can guarantee "
+             f"{t(v.first)}; the second then gets {t(v.second)} (margin "
+             f"{sign}{t(v.margin)}).",
+             f"Perfect first move: take the {side} coin ({t(coin)})."]
     if v.n % 2 == 0:
         lines.append("With an even number of coins the first player can always take all "
                      "odd-indexed or all even-indexed coins, so it never loses; the optimum "
@@ -589,8 +607,8 @@ def _single_row(text: str, lenient: bool, n_limit: tuple[int, int],
     res = JudgeResult()
     try:
         row = _row_case(r, "the number of values n", lenient, n_limit, values)
-        check_end(r, f"the {len(row)} values (the input has one case)")
         res.lines.append(int_text(answer(row)))
+        check_end(r, f"the {len(row)} values (the input has one case)")
     except InputError as exc:
         res.errors.append(exc)
     return res

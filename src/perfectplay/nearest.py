@@ -28,7 +28,7 @@ from numba import njit
 
 from .errors import InputError, LimitError
 from .grid import Grid, bfs_order, check_size, neighbour_table
-from .judge_io import JudgeResult
+from .judge_io import JudgeResult, check_end
 from .textio import Reader
 
 
@@ -377,6 +377,12 @@ def read_kth_no(text: str) -> tuple[int, np.ndarray, int]:
     start index is an error naming its line.
     """
     r = Reader(text)
+    n, pts, start = _read_kth_no(r)
+    check_end(r, "the start index (the input has one case)")
+    return n, pts, start
+
+
+def _read_kth_no(r: Reader) -> tuple[int, np.ndarray, int]:
     n = r.header("the number of pieces N", low=1, high=MAX_PIECES)
     rows: list[int] = []
     cols: list[int] = []
@@ -386,10 +392,6 @@ def read_kth_no(text: str) -> tuple[int, np.ndarray, int]:
         rows.append(r.integer(f"the row of piece {i}", low=0, high=n - 1))
         cols.append(r.integer(f"the column of piece {i}", low=0, high=n - 1))
     start = r.integer("the start piece index", low=0, high=n - 1)
-    if not r.at_end():
-        line, col = r.position()
-        raise InputError("unexpected data after the start index (the input has one case)",
-                         line=line, column=col)
     pts = np.array([rows, cols], dtype=np.int64).T.reshape(n, 2)
     try:
         _check_distinct(pts)
@@ -408,19 +410,24 @@ def judge_kth_no(text: str, lenient: bool = False) -> JudgeResult:
     piece, ties to the lowest index; the tied pieces are listed on stderr. The format is
     ours, so it has no range beyond MAX_PIECES and ``lenient`` changes nothing."""
     res = JudgeResult()
+    r = Reader(text)
     try:
-        _, pts, start = read_kth_no(text)
+        _, pts, start = _read_kth_no(r)
     except InputError as exc:
         res.errors.append(exc)
         return res
     ans = nearest(pts, start)
     if ans.distance is None:
         res.errors.append(InputError("there is only one piece: no other piece to be near"))
-        return res
-    res.lines.append(f"{ans.index} {ans.distance}")
-    if len(ans.pieces) > 1:
-        res.notes.append(f"perfectplay: note: {len(ans.pieces)} pieces tie at distance "
-                         f"{ans.distance}: {', '.join(map(str, ans.pieces))}")
+    else:
+        res.lines.append(f"{ans.index} {ans.distance}")
+        if len(ans.pieces) > 1:
+            res.notes.append(f"perfectplay: note: {len(ans.pieces)} pieces tie at distance "
+                             f"{ans.distance}: {', '.join(map(str, ans.pieces))}")
+    try:
+        check_end(r, "the start index (the input has one case)")
+    except InputError as exc:
+        res.errors.append(exc)
     return res
 
 

@@ -42,6 +42,10 @@ def split_lines(text: str) -> list[str]:
     >>> split_lines("\\ufeffa\\r\\nb\\rc\\u2028d\\n")
     ['a', 'b', 'c\\u2028d']
     """
+    if not isinstance(text, str):
+        raise InputError(f"expected text (a str), got {type(text).__name__}"
+                         + (": decode bytes first, e.g. data.decode('utf-8')"
+                            if isinstance(text, bytes | bytearray) else ""))
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = _LINE_BREAK.split(text)

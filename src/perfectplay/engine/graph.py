@@ -26,6 +26,7 @@ import numbers
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -204,14 +205,24 @@ def position_limit(path: str, available: int | None = None) -> int:
 
 
 def _available_memory() -> int:
+    """Bytes free now: MemAvailable, or less when a cgroup (a container) caps this process."""
+    free = 8 * 2**30
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    free = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError):
+        pass
+    try:
+        cap = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
+        if cap.isdigit() and used.isdigit():
+            free = min(free, int(cap) - int(used))
     except OSError:
         pass
-    return 8 * 2**30
+    return max(free, 0)
 
 
 def discover(game: Game, max_positions: int | None = None,

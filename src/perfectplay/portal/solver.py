@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..errors import InputError
 from ..grid import bfs_order, path_from
 from .board import Board
 from .game import EXACT_LIMIT, exact_winner
@@ -172,6 +173,8 @@ def solve(board: Board, exact_limit: int = EXACT_LIMIT) -> PortalResult:
     >>> solve(parse_board("O..\\n.#.\\n..O")).winner
     'Alif'
     """
+    if not isinstance(board, Board):
+        raise InputError(f"solve() takes a Board (see parse_board), got {type(board).__name__}")
     empty = int(board.empty.sum())
     path = _portal_path(board)
     names = {c: board.name(c) for c in path}

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
 from ..grid import bfs, path_from
 from . import kernels
 from .maze import Maze
@@ -110,6 +111,8 @@ def solve(maze: Maze, chains: bool = True) -> RockSolution:
     >>> solve(parse_maze("..X.\\n.##.\\n.E..")).value
     11
     """
+    if not isinstance(maze, Maze):
+        raise InputError(f"solve() takes a Maze (see parse_maze), got {type(maze).__name__}")
     nb, open_, x = maze.nb, maze.open, maze.exit
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
