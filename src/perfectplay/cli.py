@@ -329,46 +329,12 @@ def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
 
     row = _parse_values(values, file)
     _output_path(png)
-    if line:
-        c.check_line_size(len(row))
-    if compare:
-        c.check_compare_size(len(row))
-    v = c.value(row)
+    result = c.analyze(row, line=line, compare=compare, table=table)
     if png:
         from .plot import coins_png
 
         coins_png(row, png)
-    data: dict[str, Any] = {"value": v.to_json(), "first_move": c.best_move(row)}
-    if line:
-        data["line"] = [{"player": t.player, "side": t.side, "coin": t.coin,
-                         "first_total": t.first_total, "second_total": t.second_total}
-                        for t in c.optimal_line(row)]
-    if compare:
-        data["strategies"] = c.compare_strategies(row).to_json()
-    if table:
-        P, m = c.seed_tables(row)
-        data["table"] = {"P": [r[1:len(row) + 1] for r in P[1:len(row) + 1]],
-                         "m": [r[1:len(row) + 1] for r in m[1:len(row) + 1]]}
-    if as_json:
-        _echo_json(data)
-        return
-    click.echo(c.explain(row))
-    if table:
-        click.echo("\nP(i, j) and the move m(i, j) (i = take the left coin, j = the right):")
-        click.echo(c.format_seed_table(row))
-    if line:
-        click.echo("\nOptimal line of play:")
-        for k, t in enumerate(c.optimal_line(row), 1):
-            side = "left" if t.side == "L" else "right"
-            click.echo(f"{k:>4}. player {t.player} takes the {side:<5} coin {t.coin:>6}   "
-                       f"totals {t.first_total} : {t.second_total}")
-    if compare:
-        rep = c.compare_strategies(row)
-        click.echo("\nWhat each strategy guarantees the first player against perfect play:")
-        click.echo(f"  perfect               {rep.optimal}")
-        click.echo(f"  greedy (larger end)   {rep.greedy}")
-        click.echo("  odd/even index        " + ("n/a (odd n)" if rep.parity is None
-                                                else str(rep.parity)))
+    _render(result, as_json)
 
 
 # -- portal ----------------------------------------------------------------------------------
@@ -376,6 +342,25 @@ def _console() -> Any:
     from rich.console import Console
 
     return Console(highlight=False)
+
+
+def _render(result: Any, as_json: bool, head: str | None = None, extra: str = "",
+            drawing: bool = True) -> None:
+    """Print a game's result: its JSON, or its explanation and drawing (coloured on a
+    terminal). Every game command ends here; none formats a result itself."""
+    if as_json:
+        _echo_json(result.to_json())
+        return
+    con = _console()
+    if head:
+        con.print(head)
+    con.print(result.explain(), markup=False, soft_wrap=True)
+    if extra:
+        con.print("\n" + extra, markup=False, soft_wrap=True)
+    picture = result.draw(style=True) if drawing else ""
+    if picture:
+        con.print()
+        con.print(picture, soft_wrap=True)
 
 
 @main.command()
@@ -400,26 +385,13 @@ def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
     from . import portal as p
 
     _output_path(png)
-    board = p.parse_board(_read_text(board_file), kind)
-    result = p.solve(board)
-    moves = p.safe_moves(board)
+    result = p.analyze(p.parse(_read_text(board_file), kind))
     if png:
         from .plot import portal_png
 
-        portal_png(board, moves, png)
-    if as_json:
-        data = result.to_json()
-        data["safe"] = [board.name(c) for c in moves.safe]
-        data["cut"] = [board.name(c) for c in moves.cut]
-        _echo_json(data)
-        return
-    con = _console()
-    con.print(f"[bold]{result.winner} wins.[/]")
-    con.print(result.explain())
-    if result.connected:
-        con.print(f"\nSafe cells: {len(moves.safe)}; cut cells (walling one disconnects the "
-                  f"portals): {', '.join(board.name(c) for c in moves.cut) or 'none'}")
-        con.print(p.draw(board, moves, style=True))
+        portal_png(result.board, result.moves, png)
+    _render(result, as_json, head=f"[bold]{result.winner} wins.[/]",
+            extra=result.summary())
 
 
 # -- the rock --------------------------------------------------------------------------------
@@ -443,21 +415,13 @@ def rock(maze_file: str, as_json: bool, no_map: bool, png: str | None) -> None:
     from . import rock as rk
 
     _output_path(png)
-    maze = rk.parse_maze(_read_text(maze_file))
-    sol = rk.solve(maze)
+    result = rk.analyze(rk.parse(_read_text(maze_file)))
     if png:
         from .plot import rock_png
 
-        rock_png(sol, png)
-    if as_json:
-        _echo_json(sol.to_json())
-        return
-    con = _console()
-    con.print(f"[bold]{'infinite' if sol.value is None else sol.value}[/]")
-    con.print(rk.explain(sol))
-    if not no_map:
-        con.print()
-        con.print(rk.draw(sol, style=True))
+        rock_png(result, png)
+    _render(result, as_json, head=f"[bold]{'infinite' if result.value is None else result.value}"
+            "[/]", drawing=not no_map)
 
 
 # -- nearest ---------------------------------------------------------------------------------
@@ -477,40 +441,9 @@ def nearest(board_file: str, all_: bool, block: bool, as_json: bool) -> None:
       perfectplay nearest examples/no_seed.txt
       perfectplay nearest examples/no_drawn.txt --block --all
     """
-    import numpy as np
-
     from . import nearest as nr
 
-    pieces, walls, start, labels, shape = nr.read_board(_read_text(board_file))
-    names = labels or [str(i) for i in range(len(pieces))]
-    ans = nr.nearest(pieces, start, walls=walls, pieces_block=block)
-    data: dict[str, Any] = {"start": start, "distance": ans.distance,
-                            "nearest": ans.pieces, "unreachable": ans.unreachable}
-    if all_:
-        idx, dist = nr.all_nearest(pieces, walls=walls)
-        data["all"] = [{"piece": i, "nearest": int(j), "distance": int(d)}
-                       for i, (j, d) in enumerate(zip(idx.tolist(), dist.tolist(),
-                                                      strict=True))]
-    if as_json:
-        _echo_json(data)
-        return
-    if ans.distance is None:
-        click.echo("No other piece can be reached from the start piece.")
-    else:
-        tied = ", ".join(f"{names[i]} at {tuple(int(v) for v in pieces[i])}"
-                         for i in ans.pieces)
-        click.echo(f"Nearest to piece {names[start]}: {tied}, {ans.distance} moves"
-                   + (f" ({len(ans.pieces)}-way tie)" if len(ans.pieces) > 1 else ""))
-    if ans.unreachable:
-        click.echo("Unreachable: " + ", ".join(names[i] for i in ans.unreachable))
-    if all_:
-        for row in data["all"]:
-            j = row["nearest"]
-            click.echo(f"  {names[row['piece']]:>4} -> " +
-                       (f"{names[j]} ({row['distance']})" if j >= 0 else "none"))
-    if shape[0] * shape[1] <= 60 * 60:
-        click.echo()
-        click.echo(nr.draw_distances(shape, np.asarray(pieces), start, walls, labels))
+    _render(nr.analyze(nr.parse(_read_text(board_file)), all=all_, block=block), as_json)
 
 
 # -- play ------------------------------------------------------------------------------------

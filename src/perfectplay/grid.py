@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 from numba import njit
@@ -33,6 +34,26 @@ from .errors import InputError, LimitError
 from .textio import Reader, Token, parse_int
 
 MAX_CELLS = 25_000_000  # 5000 x 5000: about 1 GB of working arrays in the heaviest solver
+
+class Kind(StrEnum):
+    """Which cells touch: the lattice of a board (``GRAPH``: any graph, no grid)."""
+
+    SQUARE = "square"
+    KING = "king"
+    HEX = "hex"
+    GRAPH = "graph"
+
+
+def as_kind(kind: str) -> Kind:
+    """``kind`` as a :class:`Kind` of a grid lattice, or an :class:`InputError`."""
+    try:
+        k = Kind(kind)
+    except ValueError:
+        k = None
+    if k is None or k is Kind.GRAPH:
+        raise InputError(f"unknown board kind {kind!r}; use one of {', '.join(STEPS)}")
+    return k
+
 
 STEPS = {
     "square": ((-1, 0), (0, -1), (0, 1), (1, 0)),
@@ -101,6 +122,29 @@ def cell_name(r: int, c: int) -> str:
         c, rem = divmod(c - 1, 26)
         letters = chr(97 + rem) + letters
     return f"{letters}{r + 1}"
+
+
+def framed(cells: list[list[tuple[str, str]]], sep: str = " ") -> str:
+    """A board drawn with coordinates: column letters on top, row numbers on the left, as
+    cell names read (``b3`` = column b, row 3). Each cell is (plain text, text to print):
+    the plain text sets the width, the printed one may carry rich markup.
+
+    >>> print(framed([[("1", "1"), ("#", "#")], [("E", "E"), ("X", "X")]]))
+      a b
+    1 1 #
+    2 E X
+    """
+    if not cells:
+        return ""
+    cols = len(cells[0])
+    letters = [cell_name(0, c)[:-1] for c in range(cols)]
+    width = max([len(t[0]) for row in cells for t in row] + [len(x) for x in letters])
+    margin = len(str(len(cells)))
+    lines = [" " * (margin + 1) + sep.join(x.rjust(width) for x in letters)]
+    for r, row in enumerate(cells):
+        body = sep.join(" " * (width - len(plain)) + shown for plain, shown in row)
+        lines.append(f"{r + 1:>{margin}} {body}")
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def parse_cell_name(name: str, rows: int, cols: int) -> tuple[int, int]:
@@ -197,9 +241,7 @@ def parse_grid(text: str, allowed: str) -> Grid:
 def neighbour_table(rows: int, cols: int, kind: str = "square") -> np.ndarray:
     """(rows*cols, k) int32 table of each cell's neighbours' flat indices, -1 off the board.
     O(cells * k)."""
-    if kind not in STEPS:
-        raise InputError(f"unknown board kind {kind!r}; use one of {', '.join(STEPS)}")
-    steps = np.array(STEPS[kind], dtype=np.int64)
+    steps = np.array(STEPS[as_kind(kind)], dtype=np.int64)
     return _neighbour_table(rows, cols, steps)
 
 

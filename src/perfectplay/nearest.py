@@ -22,12 +22,13 @@ import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from .errors import InputError, LimitError
-from .grid import Grid, bfs_order, check_size, neighbour_table
+from .grid import Grid, bfs_order, cell_name, check_size, framed, neighbour_table
 from .judge_io import JudgeResult, check_end
 from .textio import Reader
 
@@ -464,12 +465,27 @@ def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]
     return np.array(pieces, dtype=np.int64).reshape(-1, 2), walls, start, labels
 
 
-def read_board(text: str) -> tuple[np.ndarray, np.ndarray | None, int, list[str] | None,
-                                   tuple[int, int]]:
-    """A board in either format: the ``kth-no`` format when the first value is an integer,
-    else a drawn board. Returns (pieces, walls or None, start, labels or None, shape).
+@dataclass(frozen=True)
+class NoBoard:
+    """A board of No: pieces (0-based (row, col) pairs), the start piece's index, walls
+    (None: an open board) and labels (the drawn board's letters; None: P1, P2, ...)."""
 
-    >>> read_board("2\\n0 0\\n1 1\\n0\\n")[0].tolist()
+    pieces: np.ndarray
+    start: int
+    walls: np.ndarray | None = None
+    labels: list[str] | None = None
+    shape: tuple[int, int] = (0, 0)
+
+    def name(self, i: int) -> str:
+        """A piece as people number it: its letter on a drawn board, else P1, P2, ..."""
+        return self.labels[i] if self.labels else f"P{i + 1}"
+
+
+def parse(text: str) -> NoBoard:
+    """A board in either format: the ``kth-no`` format when the first value is an integer,
+    else a drawn board ('.' free, '#' wall, letters or digits pieces, '*' the start).
+
+    >>> parse("2\\n0 0\\n1 1\\n0\\n").pieces.tolist()
     [[0, 0], [1, 1]]
     """
     r = Reader(text)
@@ -477,37 +493,125 @@ def read_board(text: str) -> tuple[np.ndarray, np.ndarray | None, int, list[str]
         raise InputError("the input is empty: expected a board")
     if re.fullmatch(r"[+-]?[0-9]+", r.token().text):
         n, pieces, start = read_kth_no(text)
-        return pieces, None, start, None, (n, n)
+        return NoBoard(pieces, start, None, None, (n, n))
     pieces, walls, start, labels = parse_drawn_board(text)
-    return pieces, walls, start, labels, (int(walls.shape[0]), int(walls.shape[1]))
+    return NoBoard(pieces, start, walls, labels, (int(walls.shape[0]), int(walls.shape[1])))
+
+
+@dataclass(frozen=True)
+class NearestResult:
+    """The nearest pieces to the start (every tie), and with ``all`` every piece's nearest
+    (None where no other piece can be reached)."""
+
+    board: NoBoard
+    answer: Nearest
+    block: bool = False
+    everyone: list[tuple[int | None, int | None]] | None = None  # (nearest, distance)
+
+    def explain(self) -> str:
+        b, ans = self.board, self.answer
+        if ans.distance is None:
+            out = [f"No other piece can be reached from the start piece {b.name(b.start)}."]
+        else:
+            tied = ", ".join(f"{b.name(i)} at {_cell(b, i)}" for i in ans.pieces)
+            steps = "move" if ans.distance == 1 else "moves"
+            out = [f"Nearest to the start piece {b.name(b.start)}: {tied}, {ans.distance} "
+                   f"{steps}" + (f" ({len(ans.pieces)}-way tie)" if len(ans.pieces) > 1
+                                else "")]
+        if ans.unreachable:
+            out.append("Unreachable: " + ", ".join(b.name(i) for i in ans.unreachable))
+        if self.everyone is not None:
+            out.append("Every piece's nearest:")
+            for i, (j, d) in enumerate(self.everyone):
+                out.append(f"  {b.name(i):>4} -> " +
+                           (f"{b.name(j)} ({d})" if j is not None else "none"))
+        return "\n".join(out)
+
+    def draw(self, style: bool = False) -> str:
+        """The board with each free cell's distance from the start piece (see
+        :func:`draw_distances`), or one line when the board is too big to draw. ``style``:
+        rich markup (the start piece bold)."""
+        if style:
+            lines = self.draw().split("\n")
+            return "\n".join(lines[:1] + [ln.replace("*", "[bold]*[/]") for ln in lines[1:-1]]
+                             + lines[-1:])
+        b = self.board
+        rows, cols = b.shape
+        if rows * cols > DRAW_LIMIT:
+            return f"(the {rows} x {cols} board is not drawn: more than {DRAW_LIMIT:,} cells)"
+        return draw_distances(b.shape, b.pieces, b.start, b.walls, b.labels)
+
+    def to_json(self) -> dict[str, Any]:
+        b, ans = self.board, self.answer
+        data: dict[str, Any] = {
+            "start": b.start, "distance": ans.distance, "nearest": ans.pieces,
+            "unreachable": ans.unreachable, "pieces": b.pieces.tolist(),
+            "names": [b.name(i) for i in range(len(b.pieces))], "block": self.block}
+        if self.everyone is not None:
+            data["all"] = [{"piece": i, "nearest": j, "distance": d}
+                           for i, (j, d) in enumerate(self.everyone)]
+        return data
+
+
+#: Boards with more cells than this are not drawn in the terminal.
+DRAW_LIMIT = 60 * 60
+
+
+def _cell(b: NoBoard, i: int) -> str:
+    r, c = (int(v) for v in b.pieces[i])
+    return cell_name(r, c) if r >= 0 and c >= 0 else f"({r}, {c})"
+
+
+def analyze(board: NoBoard, *, all: bool = False, block: bool = False) -> NearestResult:
+    """The nearest pieces to the board's start piece; with ``all`` every piece's nearest
+    (O(N log N) open, O(cells) with walls); ``block``: other pieces are obstacles.
+
+    >>> analyze(parse("5\\n1 1\\n3 0\\n2 3\\n0 2\\n4 4\\n2\\n")).answer.pieces
+    [0, 3, 4]
+    """
+    if not isinstance(board, NoBoard):
+        raise InputError(f"analyze() takes a NoBoard (see parse), got {type(board).__name__}")
+    ans = nearest(board.pieces, board.start, walls=board.walls, pieces_block=block)
+    everyone = None
+    if all:
+        idx, dist = all_nearest(board.pieces, walls=board.walls)
+        everyone = [(None, None) if j < 0 else (int(j), int(d))
+                    for j, d in zip(idx.tolist(), dist.tolist(), strict=True)]
+    return NearestResult(board, ans, block, everyone)
 
 
 def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
                    walls: np.ndarray | None, labels: list[str] | None = None) -> str:
-    """The board with each free cell's distance from the start piece (mod 10 beyond 9)."""
+    """The board with each free cell's distance from the start piece (its last digit: 0 is
+    10, 20, ...), '*' the start, pieces by label (or P), '#' walls, '-' unreachable cells;
+    column letters and row numbers as cell names read; a legend under it."""
     rows, cols = grid_shape
     open_ = np.ones(rows * cols, bool) if walls is None else ~walls.ravel()
     nb = neighbour_table(rows, cols)
     dist, _ = bfs_order(nb, open_, int(pieces[start, 0] * cols + pieces[start, 1]))
     at = {(int(r), int(c)): k for k, (r, c) in enumerate(pieces.tolist())}
-    out = []
+    cells = []
     for r in range(rows):
         line = []
         for c in range(cols):
             i = r * cols + c
             if (r, c) in at:
                 k = at[(r, c)]
-                line.append("*" if k == start else (labels[k] if labels else "P"))
+                ch = "*" if k == start else (labels[k] if labels else "P")
             elif not open_[i]:
-                line.append("#")
+                ch = "#"
             elif dist[i] < 0:
-                line.append("-")
+                ch = "-"
             else:
-                line.append(str(int(dist[i]) % 10))
-        out.append("".join(line))
-    return "\n".join(out)
+                ch = str(int(dist[i]) % 10)
+            line.append((ch, ch))
+        cells.append(line)
+    legend = ("* the start piece, " + ("letters" if labels else "P") + " the other pieces, "
+              "digits the moves from the start (last digit), # a wall, - out of reach")
+    return framed(cells, sep="" if cols <= 26 else " ") + "\n" + legend
 
 
 JUDGES = {"kth-no": ("KTH No (decided format): nearest piece INDEX DISTANCE", judge_kth_no)}
 
-__all__ = ["Grid", "Nearest", "all_nearest", "judge_kth_no", "nearest", "seed_nearest"]
+__all__ = ["Grid", "Nearest", "NearestResult", "NoBoard", "all_nearest", "analyze",
+           "judge_kth_no", "nearest", "parse", "seed_nearest"]

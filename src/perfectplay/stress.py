@@ -14,19 +14,33 @@ import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 
 from .errors import InputError
 from .gen import Case, make_case, spec
 from .judge import run as judge_run
 
-CRASH, TIMEOUT, FORMAT, WRONG, OK = "crash", "time-out", "wrong format", "wrong answer", "ok"
+
+class Verdict(StrEnum):
+    """What one run of a contestant's program came to."""
+
+    CRASH = "crash"
+    TIMEOUT = "time-out"
+    FORMAT = "wrong format"
+    WRONG = "wrong answer"
+    OK = "ok"
+
+
+CRASH, TIMEOUT, FORMAT, WRONG, OK = (Verdict.CRASH, Verdict.TIMEOUT, Verdict.FORMAT,
+                                     Verdict.WRONG, Verdict.OK)
 
 
 @dataclass
 class Outcome:
     """One run of the contestant's program on one input."""
 
-    verdict: str
+    verdict: Verdict
     expected: list[str]
     got: str
     detail: str = ""
@@ -96,6 +110,17 @@ class StressReport:
                  sp.explain(f.case)]
         return "\n".join(lines)
 
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"problem": self.problem, "ran": self.ran,
+                                "interrupted": self.interrupted, "failure": None}
+        if self.failure is not None:
+            f, o, sp = self.failure, self.failure.outcome, spec(self.problem)
+            data["failure"] = {"case": f.index, "verdict": str(o.verdict),
+                               "detail": o.detail, "shrink_steps": f.steps,
+                               "input": sp.write([f.case]), "expected": o.expected,
+                               "got": o.got, "explanation": sp.explain(f.case)}
+        return data
+
 
 def shrink(problem: str, cmd: list[str], failure: Failure, timeout: float, jobs: int,
            progress: Callable[[int], None] | None = None) -> Failure:
@@ -161,18 +186,34 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
 
 @dataclass
 class CaseVerdict:
-    case: int
+    case: int  # counted from 1
     ok: bool
     detail: str
 
 
-def check(problem: str, input_text: str, output_text: str) -> list[CaseVerdict]:
+class CheckResult(list[CaseVerdict]):
+    """The verdict of every case, in order, with the renderings the CLI prints."""
+
+    @property
+    def failed(self) -> int:
+        return sum(not v.ok for v in self)
+
+    def text(self) -> str:
+        lines = [f"case {v.case}: {'ok' if v.ok else 'WRONG: ' + v.detail}" for v in self]
+        return "\n".join(lines + [f"{len(self) - self.failed} passed, {self.failed} failed"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passed": len(self) - self.failed, "failed": self.failed,
+                "cases": [{"case": v.case, "ok": v.ok, "detail": v.detail} for v in self]}
+
+
+def check(problem: str, input_text: str, output_text: str) -> CheckResult:
     """Verdict per case of ``output_text`` against the right answers to ``input_text``."""
     res = judge_run(problem, input_text)
     if res.errors:
         raise InputError(f"the input is not valid for {problem}: {res.errors[0]}")
     got = [ln.strip() for ln in output_text.strip().splitlines() if ln.strip()]
-    out = []
+    out = CheckResult()
     for k, want in enumerate(res.lines, 1):
         if k > len(got):
             out.append(CaseVerdict(k, False, f"missing; expected {want!r}"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..grid import Grid, cell_name, neighbour_table, parse_grid, table_from_edges
+from ..grid import Grid, Kind, as_kind, cell_name, neighbour_table, parse_grid, table_from_edges
 
 EMPTY, WALL, PORTAL = ".", "#", "O"
 ALLOWED = EMPTY + WALL + PORTAL
@@ -19,13 +19,13 @@ class Board:
 
     ``nb`` is the neighbour table (see :mod:`perfectplay.grid`), ``empty`` a boolean array of
     empty cells, ``portals`` the two portal cells. ``grid`` is kept for drawing when the
-    board came from a grid; ``kind`` names the lattice ("square", "king", "hex", "graph").
+    board came from a grid; ``kind`` names the lattice (:class:`~perfectplay.grid.Kind`).
     """
 
     nb: np.ndarray
     empty: np.ndarray
     portals: tuple[int, int]
-    kind: str = "square"
+    kind: Kind = Kind.SQUARE
     grid: Grid | None = None
 
     @property
@@ -49,8 +49,9 @@ class Board:
         return Board(self.nb, e, self.portals, self.kind, grid)
 
 
-def board_from_grid(grid: Grid, kind: str = "square", allow_adjacent: bool = False) -> Board:
+def board_from_grid(grid: Grid, kind: str = Kind.SQUARE, allow_adjacent: bool = False) -> Board:
     """Check a grid of ``.``, ``#``, ``O`` (two portals) and build its board."""
+    kind = as_kind(kind)
     portals = grid.find(PORTAL)
     if len(portals) != 2:
         where = ", ".join(cell_name(r, c) for r, c in portals[:5])
@@ -64,7 +65,7 @@ def board_from_grid(grid: Grid, kind: str = "square", allow_adjacent: bool = Fal
     return Board(nb, grid.mask(EMPTY), (a, b), kind, grid)
 
 
-def parse_board(text: str, kind: str = "square") -> Board:
+def parse_board(text: str, kind: str = Kind.SQUARE) -> Board:
     """A board from text: the grid alone or with its ``R C`` line first."""
     return board_from_grid(parse_grid(text, ALLOWED), kind)
 
@@ -86,4 +87,4 @@ def board_from_edges(n: int, edges: list[tuple[int, int]], portals: tuple[int, i
     empty[[a, b]] = False
     for w in walls:
         empty[w] = False
-    return Board(nb, empty, (a, b), "graph", None)
+    return Board(nb, empty, (a, b), Kind.GRAPH, None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ..grid import read_grid_case
+from ..grid import framed, read_grid_case
 from ..judge_io import JudgeResult, counted_cases
 from ..textio import Reader
 from .board import ALLOWED, EMPTY, WALL, Board, board_from_grid
@@ -30,21 +30,23 @@ def judge_devc_portal(text: str, lenient: bool = False) -> JudgeResult:
 
 def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
     """The board with cut cells as ``X``, safe cells on the path as ``*``, other safe cells
-    ``.``; walls ``#`` and portals ``O``. With ``style``, rich markup colours them."""
+    ``.``; walls ``#`` and portals ``O``; column letters and row numbers as cell names read.
+    With ``style``, rich markup colours them."""
     if board.grid is None:
         return ""
     marks = {c: "*" for c in moves.path[1:-1]}
     marks.update({c: "X" for c in moves.cut})
     colours = {"X": "bold red", "*": "green", "O": "bold cyan", WALL: "dim"}
-    lines = []
     g = board.grid
+    cells = []
     for r, row in enumerate(g.lines()):
         out = []
         for c, ch in enumerate(row):
             mark = marks.get(g.index(r, c), ch)
-            out.append(f"[{colours[mark]}]{mark}[/]" if style and mark in colours else mark)
-        lines.append("".join(out))
-    return "\n".join(lines)
+            out.append((mark, f"[{colours[mark]}]{mark}[/]" if style and mark in colours
+                        else mark))
+        cells.append(out)
+    return framed(cells, sep="" if g.cols <= 26 else " ")
 
 
 JUDGES = {

@@ -15,17 +15,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ..errors import InputError
-from ..grid import bfs_order, path_from
+from ..grid import Kind, bfs_order, path_from
 from .board import Board
 from .game import EXACT_LIMIT, exact_winner
 
-ALIF, BELLA = "Alif", "Bella"
+
+class Winner(StrEnum):
+    """Who wins: the judge prints the value itself."""
+
+    ALIF = "Alif"
+    BELLA = "Bella"
+
+
+class Method(StrEnum):
+    """How the winner was found."""
+
+    DISCONNECTED = "disconnected"  # the portals are apart at the start: Bella
+    PARITY = "parity"  # a bipartite board: the parity rule
+    EXACT = "exact"  # any other board: exact Grundy search
+
+
+ALIF, BELLA = Winner.ALIF, Winner.BELLA
 
 
 @njit(cache=True)
@@ -109,28 +127,43 @@ def is_bipartite_from(nb, open_, source):
 
 @dataclass(frozen=True)
 class PortalResult:
-    """Who wins and why."""
+    """Who wins and why, for one board; ``draw()`` and the safe and cut cells come from
+    :func:`safe_moves` on first use."""
 
-    winner: str
+    winner: Winner
     connected: bool
     empty: int
     path: list[int]
     turns: int | None  # safe moves in any game (bipartite boards)
-    method: str  # "disconnected", "parity" or "exact"
+    method: Method
     grundy: int | None = None
     free_cells: int | None = None
     names: dict[int, str] = field(default_factory=dict, repr=False)
+    board: Board | None = field(default=None, repr=False, compare=False)
 
     @property
     def path_cells(self) -> int:
         return len(self.path)
+
+    @cached_property
+    def moves(self) -> SafeMoves:
+        """The safe and the cut cells (O(cells * k), computed once)."""
+        if self.board is None:
+            raise InputError("this result was made without its board")
+        return safe_moves(self.board)
+
+    def draw(self, style: bool = False) -> str:
+        """The board with cut cells X, the path *, coordinates (see portal.draw)."""
+        from .formats import draw
+
+        return "" if self.board is None else draw(self.board, self.moves, style)
 
     def explain(self) -> str:
         """The argument, with this board's numbers."""
         if not self.connected:
             return ("The portals are not connected at the start, so Alif has already lost: "
                     "Bella wins.")
-        if self.method == "parity":
+        if self.method == Method.PARITY:
             parity = "odd" if self.turns % 2 else "even"  # type: ignore[operator]
             last = ALIF if self.turns % 2 else BELLA  # type: ignore[operator]
             return (
@@ -150,13 +183,25 @@ class PortalResult:
             f"{'!= 0: the first player' if self.winner == ALIF else '= 0: the second player'} "
             f"wins. {self.winner} wins.")
 
+    def summary(self) -> str:
+        """The cut cells in words (the line under the explanation)."""
+        if not self.connected or self.board is None:
+            return ""
+        cut = ", ".join(self.board.name(c) for c in self.moves.cut) or "none"
+        return (f"Safe cells: {len(self.moves.safe)}; cut cells (walling one disconnects "
+                f"the portals): {cut}")
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner, "connected": self.connected, "empty": self.empty,
+        data: dict[str, Any] = {
+            "winner": str(self.winner), "connected": self.connected, "empty": self.empty,
             "path": [self.names.get(c, c) for c in self.path], "path_cells": self.path_cells,
-            "turns": self.turns, "method": self.method, "grundy": self.grundy,
+            "turns": self.turns, "method": str(self.method), "grundy": self.grundy,
             "free_cells": self.free_cells, "explanation": self.explain(),
         }
+        if self.board is not None:
+            data["safe"] = [self.board.name(int(c)) for c in self.moves.safe]
+            data["cut"] = [self.board.name(c) for c in self.moves.cut]
+        return data
 
 
 def _portal_path(board: Board) -> list[int]:
@@ -170,8 +215,8 @@ def solve(board: Board, exact_limit: int = EXACT_LIMIT) -> PortalResult:
     """The winner of Closing the Portal, Alif moving first. O(cells) on bipartite boards.
 
     >>> from perfectplay.portal.board import parse_board
-    >>> solve(parse_board("O..\\n.#.\\n..O")).winner
-    'Alif'
+    >>> print(solve(parse_board("O..\\n.#.\\n..O")).winner)
+    Alif
     """
     if not isinstance(board, Board):
         raise InputError(f"solve() takes a Board (see parse_board), got {type(board).__name__}")
@@ -179,15 +224,16 @@ def solve(board: Board, exact_limit: int = EXACT_LIMIT) -> PortalResult:
     path = _portal_path(board)
     names = {c: board.name(c) for c in path}
     if not path:
-        return PortalResult(BELLA, False, empty, [], None, "disconnected", names=names)
+        return PortalResult(BELLA, False, empty, [], None, Method.DISCONNECTED, names=names,
+                            board=board)
     s = board.portals[0]
-    if board.kind == "square" or is_bipartite_from(board.nb, board.open, s):
+    if board.kind == Kind.SQUARE or is_bipartite_from(board.nb, board.open, s):
         turns = empty - (len(path) - 2)
         return PortalResult(ALIF if turns % 2 else BELLA, True, empty, path, turns,
-                            "parity", names=names)
+                            Method.PARITY, names=names, board=board)
     wins, g, free = exact_winner(board, exact_limit)
-    return PortalResult(ALIF if wins else BELLA, True, empty, path, None, "exact",
-                        grundy=g, free_cells=free, names=names)
+    return PortalResult(ALIF if wins else BELLA, True, empty, path, None, Method.EXACT,
+                        grundy=g, free_cells=free, names=names, board=board)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..grid import read_grid_case
+from ..grid import framed, read_grid_case
 from ..judge_io import JudgeResult, counted_cases
 from ..textio import Reader
 from .maze import ALLOWED, WALL, maze_from_grid
@@ -64,34 +64,38 @@ def explain(sol: RockSolution) -> str:
     return "\n".join(lines)
 
 
-def draw(sol: RockSolution, style: bool = False, width: int | None = None) -> str:
-    """The maze with each cell's guaranteed steps f, the route (bold) and the block (R).
+#: Mazes with more cells than this are not drawn in the terminal (say so instead).
+DRAW_LIMIT = 60 * 60
 
-    Cells are printed as numbers padded to one width; walls as '#'; unreachable '∞'.
-    """
+
+def draw(sol: RockSolution, style: bool = False) -> str:
+    """The maze with each cell's guaranteed steps f, the route (bold green) and the rock's
+    block (R), with column letters and row numbers as cell names read. Walls are '#', E and
+    X marked, an infinite cell '∞'. Mazes over DRAW_LIMIT cells get one line instead."""
     m = sol.maze
+    if m.rows * m.cols > DRAW_LIMIT:
+        return (f"(the {m.rows} x {m.cols} map is not drawn: more than {DRAW_LIMIT:,} "
+                "cells; --json has every cell)")
     route, _, blocked = sol.route()
     on_route = set(route)
-    w = width or max(2, len(str(int(sol.f.max()))) if sol.f.size else 2)
-    out = []
+    cells = []
     for r in range(m.rows):
-        cells = []
+        row = []
         for c in range(m.cols):
             i = m.grid.index(r, c)
             ch = chr(m.grid.cells[r, c])
             if ch == WALL:
-                text, colour = "#" * w, "dim"
+                text, colour = "#", "dim"
             elif i == blocked:
-                text, colour = "R".rjust(w), "bold red"
+                text, colour = "R", "bold red"
             elif sol.f[i] < 0:
-                text, colour = "∞".rjust(w), "red"
+                text, colour = "∞", "red"
             else:
-                text = ("E" if ch == "E" else "X" if ch == "X" else str(int(sol.f[i])))
-                text = text.rjust(w)
+                text = ch if ch in "EX" else str(int(sol.f[i]))
                 colour = "bold green" if i in on_route else ""
-            cells.append(f"[{colour}]{text}[/]" if style and colour else text)
-        out.append(" ".join(cells))
-    return "\n".join(out)
+            row.append((text, f"[{colour}]{text}[/]" if style and colour else text))
+        cells.append(row)
+    return framed(cells)
 
 
 JUDGES = {

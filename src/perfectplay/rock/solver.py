@@ -81,6 +81,19 @@ class RockSolution:
                 return int(c)
         return None
 
+    def explain(self) -> str:
+        """Words a learner can follow: the answer, the plain distance, where the rock
+        strikes (see :func:`perfectplay.rock.explain`)."""
+        from .formats import explain
+
+        return explain(self)
+
+    def draw(self, style: bool = False) -> str:
+        """The value map with coordinates (see :func:`perfectplay.rock.draw`)."""
+        from .formats import draw
+
+        return draw(self, style)
+
     def to_json(self) -> dict[str, Any]:
         m = self.maze
         route, at, blocked = self.route()

@@ -1,19 +1,17 @@
-"""Coins in a line: take the first or last coin in turn; each player maximises their total.
+"""The fast exact algorithms for coins in a line, as functions over a row of integers.
 
-- :class:`CoinsGame`: the rules as an engine game (position ``(i, j)``: coins ``i..j-1`` left),
-  the exact oracle for everything below. Either player can be made greedy.
 - :func:`value`: the first player's guaranteed total and margin in **O(n)** by the fusion rule.
 - :func:`margin_dp`: the O(n^2) difference DP, O(n) memory (for tests and benchmarks).
 - :func:`seed_tables`: the seed's P(i, j) and move table m(i, j), computed right.
 - :func:`best_move`, :func:`optimal_line`, :func:`compare_strategies`.
 - Variants: :func:`twends_margin` (SPOJ TWENDS, greedy second player) and :func:`game_of_sum`
   (UVa 10891, take one or more coins from one end).
-- Judge formats: ``cses1097``, ``atcoder-dpl``, ``gfg-coins``, ``spoj-twends``, ``uva10891``.
 
-The fusion rule (Idziaszek; see ALGORITHMS.md): scan left to right keeping a stack; whenever
-its top three values satisfy ``x <= y >= z``, replace them by ``x - y + z``. The remaining row
-has no inner peak, so both players take the larger end from then on, and the margin is the
-alternating sum of the remaining values in decreasing order. Holds for negative values too.
+The fusion rule (Idziaszek; docs/algorithms.md, "Coins"): scan left to right keeping a stack;
+whenever its top three values satisfy ``x <= y >= z``, replace them by ``x - y + z``. The
+remaining row has no inner peak, so both players take the larger end from then on, and the
+margin is the alternating sum of the remaining values in decreasing order. Holds for negative
+values too.
 """
 
 from __future__ import annotations
@@ -25,67 +23,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .engine import Value
-from .errors import InputError, LimitError, show
-from .judge_io import INT64, JudgeResult, cases_until_zero, check_end, counted_cases
-from .textio import Reader, int_text, parse_int
+from ..errors import InputError, LimitError
+from .row import LEFT, RIGHT, int_values
 
-LEFT, RIGHT = "L", "R"
 _INT64_SAFE = 2**62
-
-
-# -- the rules as an engine game --------------------------------------------------------------
-class CoinsGame:
-    """Coins in a line for the engine. A position ``(i, j)`` holds coins ``i..j-1``; moves
-    ``"L"``/``"R"`` take the left or right coin and score it (``payoff``). The position alone
-    decides whose turn it is (the parity of coins taken), as the engine needs.
-
-    ``first``/``second`` = ``"greedy"`` restricts that player to the larger end (left on
-    ties), so the engine also solves SPOJ TWENDS and the greedy strategy's guarantee.
-
-    >>> from perfectplay import solve
-    >>> solve(CoinsGame([5, 8, 3, 2])).value()   # the margin 10 - 8
-    2
-    """
-
-    def __init__(self, coins: Sequence[int], first: str = "perfect",
-                 second: str = "perfect") -> None:
-        self.coins = tuple(int_values(coins))
-        self.greedy = (first == "greedy", second == "greedy")
-
-    def initial(self) -> tuple[int, int]:
-        return (0, len(self.coins))
-
-    # tiers for perfectplay.tablebase: a move takes one coin (coins taken = the tier)
-    def tier(self, pos: tuple[int, int]) -> int:
-        return len(self.coins) - (pos[1] - pos[0])
-
-    def encode(self, pos: tuple[int, int]) -> int:
-        return pos[0] * (len(self.coins) + 1) + pos[1]
-
-    def decode(self, code: int) -> tuple[int, int]:
-        i, j = divmod(int(code), len(self.coins) + 1)
-        return (i, j)
-
-    def moves(self, pos: tuple[int, int]) -> list[str]:
-        i, j = pos
-        if i >= j:
-            return []
-        mover = (len(self.coins) - (j - i)) % 2
-        if self.greedy[mover]:
-            return [LEFT if self.coins[i] >= self.coins[j - 1] else RIGHT]
-        return [LEFT, RIGHT] if j - i > 1 else [RIGHT]  # one coin: the seed calls it j
-
-    def play(self, pos: tuple[int, int], move: str) -> tuple[int, int]:
-        i, j = pos
-        return (i + 1, j) if move == LEFT else (i, j - 1)
-
-    def payoff(self, pos: tuple[int, int], move: str) -> int:
-        i, j = pos
-        return self.coins[i] if move == LEFT else self.coins[j - 1]
-
-    def outcome(self, pos: tuple[int, int]) -> Value | None:
-        return Value.TIE if pos[0] >= pos[1] else None
 
 
 # -- O(n) value by fusion -------------------------------------------------------------------
@@ -114,23 +55,6 @@ def _fusion_margin(a: Any, stack: Any) -> Any:
 
 
 _fusion_margin_jit = njit(cache=True)(_fusion_margin)
-
-
-def int_values(coins: Any) -> list[int]:
-    """``coins`` as a list of Python ints: any iterable of ints (numpy ints included), never
-    a float, a bool or a string, which an ``int()`` would silently change."""
-    if isinstance(coins, np.ndarray):
-        if coins.dtype.kind not in "iu":
-            raise InputError(f"coins must be integers, got an array of {coins.dtype}")
-        return [int(x) for x in coins.tolist()]
-    if isinstance(coins, str | bytes) or not hasattr(coins, "__iter__"):
-        raise InputError(f"coins must be a sequence of integers, got {show(coins)}")
-    values = []
-    for x in coins:
-        if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer):
-            raise InputError(f"coins must be integers, got {show(x)}")
-        values.append(int(x))
-    return values
 
 
 def _as_array(coins: Any) -> tuple[np.ndarray | None, list[int]]:
@@ -415,20 +339,6 @@ def seed_tables(coins: Sequence[int]) -> tuple[list[list[int | None]], list[list
     return P, m
 
 
-def format_seed_table(coins: Sequence[int]) -> str:
-    """The P/m table as plain text, one row per i, like the seed prints it."""
-    P, m = seed_tables(coins)
-    n = len(coins)
-    width = max([len(f"{P[i][j]} {m[i][j]}") for i in range(1, n + 1)
-                 for j in range(i, n + 1)] + [3])
-    head = " " * 4 + " ".join(f"{j:>{width}}" for j in range(1, n + 1))
-    rows = [head]
-    for i in range(1, n + 1):
-        cells = [(f"{P[i][j]} {m[i][j]}" if j >= i else "") for j in range(1, n + 1)]
-        rows.append(f"{i:>3} " + " ".join(f"{c:>{width}}" for c in cells))
-    return "\n".join(rows)
-
-
 @dataclass(frozen=True, slots=True)
 class StrategyReport:
     """What each strategy guarantees the first player against a perfect opponent."""
@@ -451,28 +361,6 @@ def compare_strategies(coins: Sequence[int]) -> StrategyReport:
     g = greedy_margin(coins)
     return StrategyReport(optimal=v.first, greedy=(v.total + g) // 2,
                           parity=parity_total(coins), total=v.total)
-
-
-def explain(coins: Sequence[int]) -> str:
-    """A few sentences a learner can read about this row's solution."""
-    coins = int_values(coins)
-    v = value(coins)
-    mv = best_move(coins)
-    if v.n == 0:
-        return "No coins: nothing to take."
-    side = "left" if mv == LEFT else "right"
-    coin = coins[0] if mv == LEFT else coins[-1]
-    t = int_text  # values of any length, whatever Python's digit limit
-    sign = "+" if v.margin >= 0 else ""
-    lines = [f"{v.n} coins worth {t(v.total)} in all. The first player can guarantee "
-             f"{t(v.first)}; the second then gets {t(v.second)} (margin "
-             f"{sign}{t(v.margin)}).",
-             f"Perfect first move: take the {side} coin ({t(coin)})."]
-    if v.n % 2 == 0:
-        lines.append("With an even number of coins the first player can always take all "
-                     "odd-indexed or all even-indexed coins, so it never loses; the optimum "
-                     "can be more than that.")
-    return "\n".join(lines)
 
 
 # -- UVa 10891, Game of Sum -------------------------------------------------------------------
@@ -536,138 +424,3 @@ def game_of_sum(coins: Any) -> int:
         best = _game_of_sum(values, *([0] * (n * n) for _ in range(3)))
         total = sum(values)
     return 2 * best - total
-
-
-class GameOfSumGame(CoinsGame):
-    """UVa 10891's rules for the engine: a move ``(side, k)`` takes k >= 1 numbers from one
-    end and scores their sum."""
-
-    def moves(self, pos: tuple[int, int]) -> list[tuple[str, int]]:  # type: ignore[override]
-        i, j = pos
-        return [(side, k) for k in range(1, j - i + 1) for side in (LEFT, RIGHT)]
-
-    def play(self, pos: tuple[int, int], move: tuple[str, int]) -> tuple[int, int]:  # type: ignore[override]
-        (i, j), (side, k) = pos, move
-        return (i + k, j) if side == LEFT else (i, j - k)
-
-    def payoff(self, pos: tuple[int, int], move: tuple[str, int]) -> int:  # type: ignore[override]
-        (i, j), (side, k) = pos, move
-        return sum(self.coins[i:i + k]) if side == LEFT else sum(self.coins[j - k:j])
-
-
-# -- judge formats ---------------------------------------------------------------------------
-#: The longest row a judge format reads when its own limit is lifted (--lenient).
-MAX_ROW = 10**7
-
-
-def _read_row(r: Reader, n: int, values: tuple[int, int] | None) -> list[int]:
-    """n integers in ``values`` (None: any); the first bad one is raised after all n are
-    read, so the reader stays in step and the next case is found."""
-    row: list[int] = []
-    bad: InputError | None = None
-    low, high = values if values is not None else (None, None)
-    for _ in range(n):
-        tok = r.token(f"a value (one of {n})")
-        try:
-            row.append(parse_int(tok, "an integer value", low, high))
-        except InputError as exc:
-            bad = bad or exc
-    if bad is not None:
-        raise bad
-    return row
-
-
-def _row_case(r: Reader, what: str, lenient: bool, n_limit: tuple[int, int],
-              values: tuple[int, int], *, even: bool = False, n: int | None = None
-              ) -> list[int]:
-    """One case's row: the count (unless the layout already read it as ``n``), then n
-    values. The count's machine limit (MAX_ROW) is checked first, and fatally: past it the
-    reader cannot find the next case. The judge's own range for n, n's parity and the values
-    are checked after the whole row is read, so a bad case costs only itself."""
-    if n is None:
-        line, col = r.position()
-        n = r.header(what, 0, MAX_ROW)
-    else:
-        line, col = None, None
-    row = _read_row(r, n, None if lenient else values)
-    if not lenient:
-        low, high = n_limit
-        if even and n % 2:
-            raise InputError(f"{what} must be even, got {n}", line=line, column=col)
-        if not low <= n <= high:
-            limit = f"at least {low}" if high == MAX_ROW else f"in {low}..{high}"
-            raise InputError(f"{what} must be {limit}, got {n} (--lenient lifts the "
-                             "judge's range)", line=line, column=col)
-    return row
-
-
-def _single_row(text: str, lenient: bool, n_limit: tuple[int, int],
-                values: tuple[int, int], answer: Any) -> JudgeResult:
-    r = Reader(text)
-    res = JudgeResult()
-    try:
-        row = _row_case(r, "the number of values n", lenient, n_limit, values)
-        res.lines.append(int_text(answer(row)))
-        check_end(r, f"the {len(row)} values (the input has one case)")
-    except InputError as exc:
-        res.errors.append(exc)
-    return res
-
-
-def judge_cses1097(text: str, lenient: bool = False) -> JudgeResult:
-    """CSES 1097 Removal Game: ``n`` then n integers -> the first player's maximum total.
-    Judge's range: 1 <= n <= 5000, abs(value) <= 10^9."""
-    return _single_row(text, lenient, (1, 5000), (-10**9, 10**9),
-                       lambda row: value(row).first)
-
-
-def judge_atcoder_dpl(text: str, lenient: bool = False) -> JudgeResult:
-    """EDPC L (Deque): ``N`` then N integers -> X - Y. Judge's range: 1 <= N <= 3000,
-    1 <= value <= 10^9."""
-    return _single_row(text, lenient, (1, 3000), (1, 10**9), margin)
-
-
-def judge_gfg_coins(text: str, lenient: bool = False) -> JudgeResult:
-    """GeeksforGeeks: ``T``, then per test ``N`` (even) and N integers -> first player's
-    total. No stated range: N >= 2, values in 64 bits."""
-    def case(r: Reader, _k: int) -> str:
-        row = _row_case(r, "the number of coins N", lenient, (2, MAX_ROW), INT64, even=True)
-        return int_text(value(row).first)
-
-    return counted_cases(text, case, "the number of tests T", lenient)
-
-
-def judge_spoj_twends(text: str, lenient: bool = False) -> JudgeResult:
-    """SPOJ TWENDS: lines ``n v1 .. vn`` until ``0`` -> how much the greedy player might
-    lose by. Judge's range: n even, n <= 1000, positive values summing to at most 10^6."""
-    def case(r: Reader, k: int, n: int) -> str:
-        row = _row_case(r, "n", lenient, (2, 1000), (1, 10**6), even=True, n=n)
-        if not lenient and sum(row) > 10**6:
-            raise InputError(f"the values sum to {sum(row)}; the judge's limit is 10^6 "
-                             "(--lenient lifts it)")
-        return (f"In game {k}, the greedy strategy might lose by as many as "
-                f"{int_text(twends_margin(row))} points.")
-
-    return cases_until_zero(text, case, high=MAX_ROW, lenient=lenient)
-
-
-def judge_uva10891(text: str, lenient: bool = False) -> JudgeResult:
-    """UVa 10891 Game of Sum: cases ``n`` then n integers until ``n = 0`` -> A - B.
-    Judge's range: 0 < n <= 100; values unstated (64 bits). Lenient: n up to
-    GAME_OF_SUM_LIMIT (the O(n^2) memory)."""
-    def case(r: Reader, _k: int, n: int) -> str:
-        row = _row_case(r, "n", lenient, (1, 100), INT64, n=n)
-        return int_text(game_of_sum(row))
-
-    return cases_until_zero(text, case, high=GAME_OF_SUM_LIMIT, lenient=lenient)
-
-
-JUDGES = {
-    "cses1097": ("CSES 1097 Removal Game: first player's maximum total", judge_cses1097),
-    "atcoder-dpl": ("AtCoder EDPC L Deque: X - Y", judge_atcoder_dpl),
-    "gfg-coins": ("GeeksforGeeks optimal strategy for a game: totals", judge_gfg_coins),
-    "spoj-twends": ("SPOJ TWENDS: perfect first player against a greedy second",
-                    judge_spoj_twends),
-    "uva10891": ("UVa 10891 Game of Sum: take one or more from one end, A - B",
-                 judge_uva10891),
-}
