@@ -540,8 +540,9 @@ def gen(problem: str, seed: int, cases: int, size: int | None, family: str) -> N
               help="Seconds per run.")
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel runs (default: "
               "all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int | None,
-           family: str, timeout: float, jobs: int | None) -> None:
+           family: str, timeout: float, jobs: int | None, as_json: bool) -> None:
     """Run your solution CMD on generated cases and compare it with perfectplay.
 
     On the first failure (crash, time-out, wrong format or wrong answer) the input is shrunk
@@ -559,7 +560,10 @@ def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int 
     report = run_stress(problem, list(cmd), cases, seed, size, family, timeout,
                         jobs or os.cpu_count() or 1,
                         progress=lambda msg: click.echo(msg, err=True))
-    click.echo(report.text())
+    if as_json:
+        _echo_json(report.to_json())
+    else:
+        click.echo(report.text())
     if report.failure is not None:
         sys.exit(EXIT_INPUT)
 
@@ -568,7 +572,8 @@ def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int 
 @click.argument("problem")
 @click.argument("input_file", metavar="INPUT")
 @click.argument("output_file", metavar="OUTPUT")
-def check(problem: str, input_file: str, output_file: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def check(problem: str, input_file: str, output_file: str, as_json: bool) -> None:
     """Check OUTPUT against the right answers to INPUT, case by case (like testlib).
 
     Exit code 0 only when every case is right.
@@ -579,12 +584,12 @@ def check(problem: str, input_file: str, output_file: str) -> None:
     """
     from .stress import check as run_check
 
-    verdicts = run_check(problem, _read_text(input_file), _read_text(output_file))
-    for v in verdicts:
-        click.echo(f"case {v.case}: {'ok' if v.ok else 'WRONG: ' + v.detail}")
-    bad = sum(not v.ok for v in verdicts)
-    click.echo(f"{len(verdicts) - bad} passed, {bad} failed")
-    if bad:
+    result = run_check(problem, _read_text(input_file), _read_text(output_file))
+    if as_json:
+        _echo_json(result.to_json())
+    else:
+        click.echo(result.text())
+    if result.failed:
         sys.exit(EXIT_INPUT)
 
 
@@ -593,7 +598,8 @@ def check(problem: str, input_file: str, output_file: str) -> None:
 @click.argument("store", type=click.Path(exists=True, file_okay=False))
 @click.argument("position")
 @click.option("--raw", is_flag=True, help="POSITION is the encoded integer itself.")
-def query(store: str, position: str, raw: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def query(store: str, position: str, raw: bool, as_json: bool) -> None:
     """Look a position up in a solved STORE (DuckDB over its Parquet files).
 
     POSITION is a Python literal the game understands (encoded with the game recorded in
@@ -602,19 +608,18 @@ def query(store: str, position: str, raw: bool) -> None:
     \b
     Examples:
       perfectplay query tb/ 0
-      perfectplay query tb/ "(0, 5)"
+      perfectplay query tb/ "(0, 5)" --json
     """
     import ast
 
     from .tablebase import query as tb_query
+    from .tablebase import read_manifest
 
     if raw:
         from .textio import Token, parse_int
 
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
     else:
-        from .tablebase import read_manifest
-
         ref = read_manifest(store).get("game")
         if not ref:
             _fail("this store does not name its game; use --raw with an encoded position")
@@ -623,22 +628,24 @@ def query(store: str, position: str, raw: bool) -> None:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
         game = load_game(ref)
-        try:
-            code = int(game.encode(pos))
-        except PerfectplayError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the game's encode refused it
-            _fail(f"the game cannot encode {position}: {type(exc).__name__}: {exc}")
+        code = _game_call("encode", lambda: int(game.encode(pos)))
     row = tb_query(store, [code])[0]
     if not row["found"]:
         _fail(f"position {position} (code {code}) is not in the store: not reachable from "
               "the start")
-    _echo_json(row)
+    if as_json:
+        _echo_json(row)
+        return
+    rem = row["remoteness"]
+    click.echo(f"position {position} (code {code}, tier {row['tier']}): {row['value']}"
+               + ("" if rem is None else f" in {rem}")
+               + (f"; best move {row['best_move']}" if row["best_move"] else ""))
 
 
 @main.command()
 @click.argument("store", type=click.Path(exists=True, file_okay=False))
-def analyze(store: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def analyze(store: str, as_json: bool) -> None:
     """Counts of a solved STORE by value, remoteness and tier.
 
     \b
@@ -647,7 +654,14 @@ def analyze(store: str) -> None:
     """
     from .tablebase import analyze as tb_analyze
 
-    _echo_json(tb_analyze(store))
+    stats = tb_analyze(store)
+    if as_json:
+        _echo_json(stats)
+        return
+    click.echo(f"positions: {stats['total']:,}")
+    for key, title in (("by_value", "by value"), ("by_remoteness", "by remoteness"),
+                       ("by_tier", "by tier")):
+        click.echo(f"  {title}: " + ", ".join(f"{k}: {n:,}" for k, n in stats[key].items()))
 
 
 def run() -> None:  # pragma: no cover - console entry point alias

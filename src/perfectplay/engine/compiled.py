@@ -51,9 +51,9 @@ from numba.core.registry import CPUDispatcher
 
 from ..errors import GameError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
-from .protocol import Value
+from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
 
-ONGOING, WIN, LOSE, TIE = 0, 1, 2, 3
+ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
 _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
 INT64_MAX = 2**63 - 1
 

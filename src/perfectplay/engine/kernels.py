@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Codes shared with protocol.py (numba needs literals it can see as globals).
-UNKNOWN = 0
-WIN = 1
-LOSE = 2
-TIE = 3
-DRAW = 4
+# The value codes, defined once in protocol.py (numba reads these module globals as
+# compile-time constants).
+from .protocol import DRAW_CODE as DRAW
+from .protocol import LOSE_CODE as LOSE
+from .protocol import TIE_CODE as TIE
+from .protocol import UNKNOWN
+from .protocol import WIN_CODE as WIN
 
 
 @njit(cache=True)

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import Enum, StrEnum
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,17 @@ from .graph import GameGraph
 from .protocol import Value
 from .scored import cost_key, scored_key
 
-WINLOSE, MARGIN, COST = "win/lose", "margin", "cost"
+
+class Mode(StrEnum):
+    """What a Solution's values are: win/lose/tie/draw, margins (scored games), or margins
+    of a cyclic cost game."""
+
+    WINLOSE = "win/lose"
+    MARGIN = "margin"
+    COST = "cost"
+
+
+WINLOSE, MARGIN, COST = Mode.WINLOSE, Mode.MARGIN, Mode.COST
 _RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
 
 
@@ -301,12 +312,12 @@ class Solution:
         here = self.start if pos is None else pos
         v = self.value(here)
         return {
-            "position": show(here),
-            "mode": self.mode,
+            "position": json_value(here),
+            "mode": str(self.mode),
             "value": _json_value(v),
             "remoteness": self.remoteness(here),
-            "best_move": show(self.best_move(here)),
-            "moves": [{"move": show(mv.move), "value": _json_value(mv.value),
+            "best_move": json_value(self.best_move(here)),
+            "moves": [{"move": json_value(mv.move), "value": _json_value(mv.value),
                        "remoteness": mv.remoteness} for mv in self.move_values(here)],
             "counts": self.counts().to_json(),
             "cyclic": self.cyclic,
@@ -347,6 +358,8 @@ def _game_name(game: Any) -> str:
 
 
 def _json_value(v: Any) -> Any:
+    """A value for JSON: "win"/"lose"/"tie"/"draw", or a margin as a number (a Fraction as
+    the string "p/q", which JSON has no number for)."""
     if isinstance(v, Value):
         return v.value
     if isinstance(v, float) and math.isinf(v):
@@ -354,3 +367,31 @@ def _json_value(v: Any) -> Any:
     if isinstance(v, int | float):
         return v
     return str(v)
+
+
+def json_value(x: Any) -> Any:
+    """A position or a move as a JSON value: numbers, strings, booleans and None as they
+    are; tuples and lists as lists; sets sorted; enums by value; anything else as its repr.
+
+    >>> json_value(((0, 2), "L", frozenset({2, 1})))
+    [[0, 2], 'L', [1, 2]]
+    """
+    if x is None or isinstance(x, bool | int | str):
+        return x
+    if isinstance(x, Enum):
+        return json_value(x.value)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, float | np.floating):
+        return float(x) if math.isfinite(x) else str(float(x))
+    if isinstance(x, tuple | list):
+        return [json_value(v) for v in x]
+    if isinstance(x, set | frozenset):
+        items = [json_value(v) for v in x]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=show)
+    if isinstance(x, dict):
+        return {str(json_value(k)): json_value(v) for k, v in x.items()}
+    return show(x)
