@@ -135,3 +135,56 @@ def test_portal_oracle_agrees_with_the_engine_on_every_position(seed):
             assert fast_moves[mv.move].value is mv.value
             if mv.remoteness == 1 and mv.value is Value.LOSE:
                 assert fast_moves[mv.move].remoteness == 1
+
+
+# -- the state and the policy, without a terminal ---------------------------------------------
+class TieOrDraw:
+    """From the start: "t" ends in a tie at once, "d" enters a loop that never ends."""
+
+    def initial(self):
+        return "start"
+
+    def moves(self, pos):
+        return {"start": ["t", "d"], "loop": ["d"]}.get(pos, [])
+
+    def play(self, pos, move):
+        return "tie" if move == "t" else "loop"
+
+    def outcome(self, pos):
+        from perfectplay import Value
+
+        return Value.TIE if pos == "tie" else None
+
+
+def test_state_ranks_a_tie_above_a_draw_as_the_engine_does():
+    from perfectplay.play import GameState, user_table
+
+    state = GameState(user_table(TieOrDraw(), "t"), {0, 1})
+    assert [mv.move for mv in state.moves()] == ["t", "d"]
+    ply = state.play("d")
+    assert ply.mistake and "draw" in ply.after
+    state.undo()
+    assert state.pos == "start" and not state.play("t").mistake
+    assert state.over() and state.verdict() == "Game over: a tie."
+
+
+def test_state_and_policy_play_coins_directly():
+    from perfectplay.coins import value
+    from perfectplay.errors import InputError
+    from perfectplay.play import GameState, Policy, coins_table
+
+    row = [3, 2, 2, 3, 1, 2]
+    state, policy = GameState(coins_table(row), set()), Policy(1.0, seed=0)
+    while not state.over():
+        assert not state.play(policy.choose(state.moves())).mistake
+    first = sum(state.table.game.payoff(pos, ply.move) for pos, ply in state.history
+                if ply.mover == 0)
+    assert first == value(row).first == 8
+    state.restart()
+    with pytest.raises(InputError):
+        state.play("nonsense")
+    assert state.find_move("1") == state.moves()[0].move
+    assert state.find_move("L(3)") == "L" and state.find_move("zzz") is None
+    weak = Policy(0.0, seed=3)
+    picks = {weak.choose(state.moves()) for _ in range(40)}
+    assert picks == {"L", "R"}  # strength 0: random legal moves, both ends seen
