@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import InputError, PerfectplayError, show, show_exc
+from .errors import InputError, PerfectplayError, show_exc
 
 EXIT_INPUT = 1
 
@@ -181,7 +181,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
       perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
     """
-    from .engine import check_game, describe
+    from .engine import check_game
     from .engine import solve as engine_solve
 
     game = load_game(target)
@@ -211,31 +211,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         if not report.ok:
             sys.exit(EXIT_INPUT)
     solution = _game_call("rules", engine_solve, game, max_positions=max_positions)
-    if as_json:
-        _echo_json(solution.to_json())
-        return
-    v, r = solution.value(), solution.remoteness()
-    draw = getattr(game, "draw", None)
-    move_name = getattr(game, "move_name", None)
-
-    def name(move: Any) -> str:
-        return str(_game_call("move_name", move_name, move)) if callable(move_name) \
-            else show(move)
-
-    click.echo(f"start: {show(solution.start)}")
-    if callable(draw):
-        click.echo(str(_game_call("draw", draw, solution.start)))
-    click.echo(f"value: {describe(v, r)}")
-    best = solution.best_move()
-    click.echo(f"best move: {None if best is None else name(best)}")
-    for mv in solution.move_values():
-        click.echo(f"  move {name(mv.move)}: {mv.describe()}")
-    counts = solution.counts()
-    click.echo(f"positions: {counts.total:,}")
-    click.echo("  by value: " + ", ".join(
-        f"{getattr(k, 'value', k)} {n:,}" for k, n in counts.by_value.items()))
-    click.echo("  by remoteness: " + ", ".join(
-        f"{'draw' if k is None else k}: {n:,}" for k, n in counts.by_remoteness.items()))
+    _game_call("draw or move_name", _render, solution, as_json)
 
 
 # -- judges ----------------------------------------------------------------------------------

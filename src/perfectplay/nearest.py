@@ -5,13 +5,13 @@
   holding a piece, O(cells).
 - :func:`all_nearest`: every piece's nearest other piece at once. Open board: the
   Manhattan nearest-neighbour sweep over 4 octant transforms with a Fenwick tree of prefix
-  minima (the Manhattan-MST trick; Zhou, Shen, Gu 2002), O(N log N) in numba. With walls:
-  one multi-source BFS labelling every cell with its nearest piece, then a scan of the
-  edges whose ends have different labels, O(cells).
+  minima (the Manhattan-MST trick; Zhou, Shenoy, Nicholls 2002), O(N log N) in numba.
+  With walls: one multi-source BFS labelling every cell with its nearest piece, then a scan
+  of the edges whose ends have different labels, O(cells).
 - :func:`seed_nearest`: the seed's BFS with its list lookups, O(N^3) on an N x N board,
   kept as the reference for tests and the benchmark.
-- Judge format ``kth-no`` (decided in PROBLEMS.md): ``N``, N lines ``r c``, the start index;
-  output ``INDEX DISTANCE`` (ties: lowest index).
+- Judge format ``kth-no`` (ours: docs/algorithms.md, "The judge formats"): ``N``, N lines
+  ``r c``, the start index; output ``INDEX DISTANCE`` (ties: lowest index).
 
 Ties are always broken by the lowest piece index; :class:`Nearest` lists every tied piece.
 """
@@ -407,7 +407,7 @@ def _read_kth_no(r: Reader) -> tuple[int, np.ndarray, int]:
 
 
 def judge_kth_no(text: str, lenient: bool = False) -> JudgeResult:
-    """KTH No (format decided in PROBLEMS.md): prints ``INDEX DISTANCE`` of the nearest
+    """KTH No (our format, docs/algorithms.md): prints ``INDEX DISTANCE`` of the nearest
     piece, ties to the lowest index; the tied pieces are listed on stderr. The format is
     ours, so it has no range beyond MAX_PIECES and ``lenient`` changes nothing."""
     res = JudgeResult()

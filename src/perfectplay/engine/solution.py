@@ -307,6 +307,41 @@ class Solution:
             rem_order[None] = by_rem[None]
         return Counts(by_value=ordered, by_remoteness=rem_order, total=len(self))
 
+    def explain(self, pos: Any | None = None) -> str:
+        """The start (or ``pos``) in words: its value, the best move, every move's value,
+        and the positions counted by value and remoteness. Moves are named by the game's
+        ``move_name`` when it has one."""
+        here = self.start if pos is None else pos
+        name = self._move_name
+        best = self.best_move(here)
+        counts = self.counts()
+        lines = [f"start: {show(here)}",
+                 f"value: {describe(self.value(here), self.remoteness(here))}",
+                 f"best move: {None if best is None else name(best)}"]
+        lines += [f"  move {name(mv.move)}: {mv.describe()}" for mv in self.move_values(here)]
+        lines.append(f"positions: {counts.total:,}")
+        lines.append("  by value: " + ", ".join(
+            f"{getattr(k, 'value', k)} {n:,}" for k, n in counts.by_value.items()))
+        lines.append("  by remoteness: " + ", ".join(
+            f"{'draw' if k is None else k}: {n:,}" for k, n in counts.by_remoteness.items()))
+        return "\n".join(lines)
+
+    def draw(self, pos: Any | None = None, style: bool = False) -> str:
+        """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
+        when the game has none. ``style`` is accepted for the common result contract (a
+        game's picture is printed as it is)."""
+        hook = getattr(self.game, "draw", None)
+        if not callable(hook):
+            return ""
+        from rich.markup import escape
+
+        text = str(hook(self.start if pos is None else pos))
+        return escape(text) if style else text
+
+    def _move_name(self, move: Any) -> str:
+        hook = getattr(self.game, "move_name", None)
+        return str(hook(move)) if callable(hook) else show(move)
+
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
         here = self.start if pos is None else pos

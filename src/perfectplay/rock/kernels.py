@@ -1,6 +1,7 @@
 """numba kernels of the fast Rock solver. Plain arrays in and out; each runs as Python under
-``NUMBA_DISABLE_JIT=1``. Notation (ALGORITHMS.md): d = BFS distance to the exit X; a parent
-of u is a neighbour w with d(w) = d(u) - 1; T(u) the rock's best immediate threat at u."""
+``NUMBA_DISABLE_JIT=1``. Notation (docs/algorithms.md, "The Rock"): d = BFS distance to the
+exit X; a parent of u is a neighbour w with d(w) = d(u) - 1; T(u) the rock's best immediate
+threat at u."""
 
 from __future__ import annotations
 
