@@ -283,11 +283,13 @@ def test_connect_four_equals_its_python_twin(w, h):
     (5, 4, 3_945_711, 20),
     (4, 5, 1_706_255, 20),
 ])
+@pytest.mark.slow
 def test_connect_four_matches_tromps_results(w, h, positions, plies):
     s = solve(connect_four(w, h))
     assert (len(s), s.value(), s.remoteness()) == (positions, Value.TIE, plies)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m,n", [(1, 1), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3), (4, 2)])
 def test_kalah_equals_its_python_twin(m, n):
     c = solve(kalah(m, n))
@@ -299,6 +301,7 @@ def test_kalah_equals_its_python_twin(m, n):
     assert_same(solve(kalah(m, n), method="graph"), c)
 
 
+@pytest.mark.slow
 def test_kalah_matches_irving_donkers_uiterwijk():
     """Irving, Donkers and Uiterwijk (2000), Table 1: who wins Kalah(m, n) (W first player,
     L second, D draw) for m, n <= 3."""

@@ -71,8 +71,15 @@ def test_same_seed_same_output_and_cases_are_independent():
     a = generate("uva10381", seed=5, cases=4)
     assert a == generate("uva10381", seed=5, cases=4)
     assert a != generate("uva10381", seed=6, cases=4)
-    # case i does not depend on how many cases were asked for
-    assert make_case("devc-portal", 3, 2) == make_case("devc-portal", 3, 2)
+    # case i does not depend on how many cases were asked for: the first three of five are
+    # the three of a three-case run, and each is make_case's own
+    for problem in ("devc-portal", "gfg-coins", "uva10891"):
+        three = generate(problem, seed=3, cases=3)
+        five = generate(problem, seed=3, cases=5)
+        body3 = three.split("\n", 1)[1] if problem != "uva10891" else three[:-2]
+        assert five.split("\n", 1)[1].startswith(body3) if problem != "uva10891" \
+            else five.startswith(body3)
+        assert three == spec(problem).write([make_case(problem, 3, i) for i in range(3)])
 
 
 def assert_minimal(problem, cmd, case):

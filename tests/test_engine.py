@@ -6,7 +6,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from tictactoe import TicTacToe
 
@@ -165,6 +165,7 @@ def test_random_cyclic_graphs_match_round_by_round_brute_force(seed, n):
             assert (mvs[0].value, mvs[0].remoteness) == (s.value(v), s.remoteness(v))
 
 
+@pytest.mark.slow
 def test_a_million_ply_chain_solves_without_recursion():
     n = 1_000_000
     s = solve(Chain(n))
@@ -270,13 +271,11 @@ def test_cost_game_label_setting_matches_value_iteration(seed, n):
     game = Pursuit(succ, cost, owner, exits)
     try:
         s = solve(game)
-    except GameError:
-        # acyclic instances are margin games; that path is tested elsewhere
-        return
-    if s.mode != "cost":
-        return
+    except GameError:  # not a cost game after all (no payer): not this test's subject
+        assume(False)
+    assume(s.mode == "cost")  # acyclic instances are margin games, tested elsewhere
     ref = cost_game_by_iteration(succ, cost, {v: owner[v] == 0 for v in succ}, exits)
-    for pos in s.graph.positions:
+    for pos in s:
         want = ref[pos]
         margin = s.value(pos)
         got = -margin if owner[pos] == 0 else margin

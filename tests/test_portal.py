@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from perfectplay import InputError, Value, solve
 from perfectplay.grid import Grid, bfs
@@ -49,6 +51,30 @@ def test_samples_and_seed_example():
     assert portal_solve(seed).winner == "Bella" == engine_winner(seed)
 
 
+@st.composite
+def boards(draw, kind="square"):
+    """A board of up to 3 x 4 cells (few enough empty cells for exhaustive search) with two
+    non-adjacent portals; shrinks toward small open boards."""
+    rows, cols = draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    assume(rows * cols >= 3)
+    cells = [[draw(st.sampled_from("..#")) for _ in range(cols)] for _ in range(rows)]
+    spots = draw(st.lists(st.integers(0, rows * cols - 1), min_size=2, max_size=2,
+                          unique=True))
+    for spot in spots:
+        cells[spot // cols][spot % cols] = "O"
+    grid = Grid(np.array([[ord(ch) for ch in row] for row in cells], dtype=np.uint32))
+    try:
+        return board_from_grid(grid, kind)
+    except InputError:
+        assume(False)  # adjacent portals are not a board
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["square", "king", "hex"]).flatmap(boards))
+def test_winner_equals_exhaustive_search_hypothesis(board):
+    assert portal_solve(board).winner == engine_winner(board)
+
+
 def test_parity_rule_equals_exhaustive_search_on_thousands_of_small_boards():
     rng = random.Random(1)
     checked = 0
@@ -64,6 +90,7 @@ def test_parity_rule_equals_exhaustive_search_on_thousands_of_small_boards():
     assert checked > 1500
 
 
+@pytest.mark.slow
 def test_parity_rule_equals_exhaustive_search_on_4x5_boards():
     rng = random.Random(2)
     for _ in range(60):

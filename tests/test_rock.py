@@ -6,6 +6,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from perfectplay import InputError, solve
 from perfectplay.grid import Grid
@@ -64,6 +66,27 @@ def test_thousands_of_random_mazes_agree_with_the_seed_on_every_cell():
         if rows * cols < 2:
             continue
         check_all_cells(random_maze(rng, rows, cols, rng.choice([0.0, 0.1, 0.2, 0.3, 0.4])))
+
+
+@st.composite
+def mazes(draw):
+    """A maze of up to 6 x 6 cells, walls anywhere, E and X on two distinct cells; shrinks
+    toward small, open mazes, so a failure reads as the smallest maze that shows it."""
+    rows, cols = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    assume(rows * cols >= 2)
+    cells = [[draw(st.sampled_from(".#")) for _ in range(cols)] for _ in range(rows)]
+    e, x = draw(st.lists(st.integers(0, rows * cols - 1), min_size=2, max_size=2,
+                         unique=True))
+    cells[e // cols][e % cols] = "E"
+    cells[x // cols][x % cols] = "X"
+    return maze_from_grid(Grid(np.array([[ord(c) for c in row] for row in cells],
+                                        dtype=np.uint32)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(mazes())
+def test_every_cell_agrees_with_the_seed_hypothesis(maze):
+    check_all_cells(maze)
 
 
 def test_random_mazes_agree_with_the_engine():

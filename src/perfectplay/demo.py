@@ -51,40 +51,32 @@ def _tictactoe() -> str:
 def _coins() -> str:
     from . import coins
 
-    row = [7, 9, 2, 6, 4, 3]
-    rep = coins.compare_strategies(row)
-    return (coins.explain(row) + f"\nGreedy guarantees {rep.greedy}, odd/even {rep.parity}, "
-            f"perfect play {rep.optimal}.")
+    return coins.analyze([7, 9, 2, 6, 4, 3], compare=True).explain()
 
 
 @section("The Rock (UVa 10381): the judge's first sample")
 def _rock() -> str:
     from . import rock
 
-    maze = rock.parse_maze(ROCK_SAMPLE)
-    sol = rock.solve(maze)
-    return rock.explain(sol) + "\n\n" + rock.draw(sol)
+    result = rock.analyze(rock.parse(ROCK_SAMPLE))
+    return result.explain() + "\n\n" + result.draw()
 
 
 @section("Closing the Portal: the seed's 5 x 5 board")
 def _portal() -> str:
     from . import portal
 
-    board = portal.parse_board(PORTAL_SEED)
-    result = portal.solve(board)
-    moves = portal.safe_moves(board)
-    return result.explain() + "\n\n" + portal.draw(board, moves)
+    result = portal.analyze(portal.parse(PORTAL_SEED))
+    return result.explain() + "\n\n" + result.draw()
 
 
 @section("No: the seed's 5 x 5 board, start piece P3")
 def _nearest() -> str:
-    from .nearest import nearest
+    from . import nearest
 
-    pieces = [(1, 1), (3, 0), (2, 3), (0, 2), (4, 4)]
-    ans = nearest(pieces, 2)
-    names = ", ".join(f"P{i + 1}" for i in ans.pieces)
-    return (f"Nearest to P3 at (2, 3): {names}, all {ans.distance} moves away (a "
-            f"{len(ans.pieces)}-way tie; the judge format answers the lowest index).")
+    result = nearest.analyze(nearest.parse(NO_SEED))
+    return (result.explain() + "\nThe kth-no judge format answers the lowest index, P1."
+            + "\n\n" + result.draw())
 
 
 ROCK_SAMPLE = """..X.....
@@ -95,6 +87,8 @@ ROCK_SAMPLE = """..X.....
 ##.##...
 ........
 ..E....."""
+
+NO_SEED = "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n"
 
 PORTAL_SEED = """.O#..
 ....O

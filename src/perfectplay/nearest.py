@@ -517,7 +517,7 @@ class NearestResult:
             steps = "move" if ans.distance == 1 else "moves"
             out = [f"Nearest to the start piece {b.name(b.start)}: {tied}, {ans.distance} "
                    f"{steps}" + (f" ({len(ans.pieces)}-way tie)" if len(ans.pieces) > 1
-                                else "")]
+                                else "") + "."]
         if ans.unreachable:
             out.append("Unreachable: " + ", ".join(b.name(i) for i in ans.unreachable))
         if self.everyone is not None:
