@@ -149,3 +149,31 @@ def test_bad_tokens_name_case_line_and_column_and_other_cases_answer():
                                   "(the input has one case)")
     res = coins.judge_uva10891("2\n1 2.5\n1\n4\n0\n")
     assert res.lines == ["4"] and "case 1" in str(res.errors[0])
+
+
+def test_seed_table_differences_against_a_transcription_of_the_seed():
+    """The seed's printed table (transcribed independently here, row by row as printed)
+    differs from the right one exactly in these cells, each for the stated reason."""
+    printed = ["7 j | 9 i | 8 i | 15 j | 12 i | 18 j",
+               "9 i | 9 i | 10 i | 15 i | 14 i",
+               "1 j | 6 j | 5 i | 9 j",
+               "6 i | 6 i | 9 i",
+               "4 i | 4 i",
+               "3 i"]
+    seed = {}
+    for i, line in enumerate(printed, 1):
+        for k, cell in enumerate(line.split("|")):
+            value, move = cell.split()
+            seed[(i, i + k)] = (int(value), move)
+    assert seed == coins.SEED_PRINTED
+    P, m = coins.seed_tables(list(coins.SEED_EXAMPLE))
+    wrong_value = {(i, j) for (i, j), (v, _) in seed.items() if P[i][j] != v}
+    assert wrong_value == {(1, 3), (1, 5), (2, 4), (2, 6), (3, 3), (3, 5)}
+    diffs = {(i, j): why for i, j, why in coins.seed_differences(list(coins.SEED_EXAMPLE))}
+    assert set(diffs) == {(i, j) for (i, j), cell in seed.items() if cell != (P[i][j], m[i][j])}
+    assert "value is wrong" in diffs[(1, 5)] and "13 is guaranteed" in diffs[(1, 5)]
+    assert "move is not" in diffs[(1, 2)] and "only 7" in diffs[(1, 2)]
+    assert "same coin" in diffs[(2, 2)]
+    assert coins.seed_differences([7, 9, 2, 6, 4]) is None
+    table = coins.format_seed_table(list(coins.SEED_EXAMPLE))
+    assert "13 j*" in table and "18 j " in table and "11 cells the seed printed" in table

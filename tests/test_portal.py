@@ -172,3 +172,31 @@ def test_bad_boards_give_clear_errors_and_other_cases_still_answer():
         parse_board("OO.\n...")
     with pytest.raises(InputError, match="row has 2 cells"):
         parse_board("O..\n.O")
+
+
+def test_the_explanation_states_the_invariant_games_obey():
+    """Random games where nobody cuts while a safe cell is left: the number of safe moves
+    varies, its parity is the one the explanation states, and it never exceeds the bound."""
+    rng = random.Random(5)
+    seen_counts = set()
+    for _ in range(60):
+        board = random_board(rng, 3, 4, 0.1)
+        if board is None:
+            continue
+        res = portal_solve(board)
+        if not res.connected:
+            continue
+        played = 0
+        while True:
+            safe = [int(c) for c in safe_moves(board).safe]
+            if not safe:
+                break
+            board = board.with_walls([rng.choice(safe)])
+            played += 1
+        seen_counts.add((res.turns, played))
+        assert played % 2 == res.turns % 2 and played <= res.turns
+        text = res.explain()
+        assert "depends on play" in text and f"{res.turns} at most" in text or res.turns == 0
+    assert any(t != p for t, p in seen_counts)  # the count itself does vary
+    zero = portal_solve(parse_board("O.O")).explain()
+    assert "no safe move at all" in zero and "Alif must disconnect" in zero

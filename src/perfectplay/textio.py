@@ -269,3 +269,12 @@ def shorten(text: str, limit: int = 40) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit // 2]}...{text[-8:]} ({len(text):,} characters)"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the word, in the singular for 1: "1 step", "3 steps", "0 cells".
+
+    >>> plural(1, "coin"), plural(2, "coin"), plural(0, "cell is", "cells are")
+    ('1 coin', '2 coins', '0 cells are')
+    """
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -12,12 +12,15 @@ engine game (:mod:`.game`) that the tests check them against.
 
 from .formats import (
     JUDGES,
+    SEED_EXAMPLE,
+    SEED_PRINTED,
     format_seed_table,
     judge_atcoder_dpl,
     judge_cses1097,
     judge_gfg_coins,
     judge_spoj_twends,
     judge_uva10891,
+    seed_differences,
 )
 from .game import CoinsGame, GameOfSumGame
 from .result import CoinsResult, analyze
@@ -51,7 +54,8 @@ def explain(coins: object) -> str:
 
 
 __all__ = [
-    "GAME_OF_SUM_LIMIT", "JUDGES", "LEFT", "QUADRATIC_LIMIT", "RIGHT", "SEED_TABLE_LIMIT",
+    "GAME_OF_SUM_LIMIT", "JUDGES", "LEFT", "QUADRATIC_LIMIT", "RIGHT", "SEED_EXAMPLE",
+    "SEED_PRINTED", "SEED_TABLE_LIMIT", "seed_differences",
     "CoinsGame", "CoinsResult", "CoinsValue", "GameOfSumGame", "StrategyReport", "Turn",
     "analyze", "best_move", "check_compare_size", "check_line_size", "compare_strategies",
     "explain", "format_seed_table", "game_of_sum", "greedy_margin", "int_values",

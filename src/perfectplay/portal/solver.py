@@ -24,6 +24,7 @@ from numba import njit
 
 from ..errors import InputError
 from ..grid import Kind, bfs_order, path_from
+from ..textio import plural
 from .board import Board
 from .game import EXACT_LIMIT, exact_winner
 
@@ -134,7 +135,7 @@ class PortalResult:
     connected: bool
     empty: int
     path: list[int]
-    turns: int | None  # safe moves in any game (bipartite boards)
+    turns: int | None  # safe moves if the game ends on ``path``; its parity is every game's
     method: Method
     grundy: int | None = None
     free_cells: int | None = None
@@ -164,24 +165,40 @@ class PortalResult:
             return ("The portals are not connected at the start, so Alif has already lost: "
                     "Bella wins.")
         if self.method == Method.PARITY:
-            parity = "odd" if self.turns % 2 else "even"  # type: ignore[operator]
-            last = ALIF if self.turns % 2 else BELLA  # type: ignore[operator]
-            return (
-                f"Nobody walls a cell that disconnects the portals while a safe cell is left, "
-                f"so the game ends when the empty cells form a single portal-to-portal path. "
-                f"On this board every such path has the same parity (the board is "
-                f"bipartite), e.g. the path of {self.path_cells} cells found here. So exactly "
-                f"{self.empty} empty - ({self.path_cells} - 2) path cells = {self.turns} "
-                f"safe moves are played, an {parity} number: {last} makes the last safe "
-                f"move and the other player must cut the portals. {self.winner} wins.")
+            return self._parity_argument()
+        free = self.free_cells or 0
         return (
             f"This board is not bipartite, so portal paths of both parities exist and no "
             f"parity rule holds. Exact search: the safe-move game on the portals' "
-            f"component has Grundy value {self.grundy}, and {self.free_cells} empty cells "
-            f"outside it are independent single moves (parity {self.free_cells % 2}); "  # type: ignore[operator]
-            f"{self.grundy} xor {self.free_cells % 2} "  # type: ignore[operator]
+            f"component has Grundy value {self.grundy}, and "
+            f"{plural(free, 'empty cell', 'empty cells')} outside it "
+            f"{'is an independent single move' if free == 1 else 'are independent single moves'}"
+            f" (parity {free % 2}); {self.grundy} xor {free % 2} "
             f"{'!= 0: the first player' if self.winner == ALIF else '= 0: the second player'} "
             f"wins. {self.winner} wins.")
+
+    def _parity_argument(self) -> str:
+        """The invariant in words: the number of safe moves depends on play, its parity
+        does not."""
+        turns = self.turns or 0
+        loser = BELLA if turns % 2 else ALIF
+        count = ("there is no safe move at all: every empty cell is already a cut cell"
+                 if turns == 0 else
+                 f"with the path of {self.path_cells} cells found (a shortest one), "
+                 f"{self.empty} - {self.path_cells - 2} = {turns}, so every game has an "
+                 f"{'odd' if turns % 2 else 'even'} number of safe moves, {turns} at most")
+        return (
+            "Nobody walls a cut cell (one whose walling disconnects the portals) while a safe "
+            "cell is left, since that loses at once. So the game is a run of safe moves that "
+            "ends when every empty cell left is a cut cell: the portals are then joined by a "
+            "single path P of empty cells, and every other empty cell has been walled. That "
+            "is empty - (|P| - 2) safe moves (|P| counts both portals). Which path survives "
+            "depends on play, so the number of safe moves does too, but not its parity: "
+            "the board is bipartite, so every portal-to-portal path has the same parity. "
+            f"Here, {count}. After an {'odd' if turns % 2 else 'even'} number of safe moves"
+            f"{' (none included)' if turns % 2 == 0 else ''} it is {loser}'s turn with only "
+            f"cut cells left: {loser} must disconnect the portals and loses. "
+            f"{self.winner} wins.")
 
     def summary(self) -> str:
         """The cut cells in words (the line under the explanation)."""
