@@ -20,3 +20,11 @@ def test_every_python_block_of_the_readme_runs():
         printed = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
         if printed:  # a block whose last lines are "# output" comments after a print
             assert out.getvalue().split("\n")[: len(printed)] == printed
+
+
+def test_every_example_file_named_in_the_readme_and_the_help_exists():
+    root = README.parent
+    texts = README.read_text() + (root / "src" / "perfectplay" / "cli.py").read_text()
+    named = set(re.findall(r"examples/[\w./-]+\.(?:txt|out|py)", texts))
+    assert len(named) >= 8
+    assert [n for n in named if not (root / n).is_file()] == []

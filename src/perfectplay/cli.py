@@ -107,6 +107,15 @@ def _game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
               "--check for a conformance report)")
 
 
+def _progress() -> Any:
+    """Progress lines on stderr when it is a terminal; silent otherwise (a log or a pipe
+    gets the result, not thirty lines of progress)."""
+    stream = sys.stderr
+    if stream is not None and hasattr(stream, "isatty") and stream.isatty():
+        return lambda msg: click.echo(msg, err=True)
+    return None
+
+
 def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
@@ -120,7 +129,7 @@ def main() -> None:
     Examples:
       perfectplay demo
       perfectplay coins 7 9 2 6 4 3 --table
-      perfectplay judge cses1097 input.txt
+      perfectplay judge cses1097 examples/judge/cses1097.txt
       perfectplay solve examples/tictactoe.py:TicTacToe
     """
     # the command line reads and prints integers of any length (values the user typed, a
@@ -191,7 +200,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         file, _, cls = target.partition(".py:")
         try:
             tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
-                              progress=lambda msg: click.echo(msg, err=True),
+                              progress=_progress(),
                               game_ref=f"{Path(file + '.py').resolve()}:{cls}")
         except PerfectplayError:
             raise
@@ -232,7 +241,7 @@ def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> 
     \b
     Examples:
       perfectplay judge --list
-      perfectplay judge cses1097 input.txt
+      perfectplay judge cses1097 examples/judge/cses1097.txt
       echo "4 4 5 1 3" | perfectplay judge cses1097
     """
     from .judge import problems, run
@@ -299,7 +308,7 @@ def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
     Examples:
       perfectplay coins 7 9 2 6 4 3
       perfectplay coins 3 2 2 3 1 2 --table --line --compare
-      perfectplay coins --file row.txt --json
+      perfectplay coins --file examples/coins_row.txt --json
     """
     from . import coins as c
 
@@ -356,7 +365,7 @@ def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
 
     \b
     Example:
-      perfectplay portal board.txt --kind king
+      perfectplay portal examples/portal_king.txt --kind king
     """
     from . import portal as p
 
@@ -534,8 +543,7 @@ def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int 
     from .stress import stress as run_stress
 
     report = run_stress(problem, list(cmd), cases, seed, size, family, timeout,
-                        jobs or os.cpu_count() or 1,
-                        progress=lambda msg: click.echo(msg, err=True))
+                        jobs or os.cpu_count() or 1, progress=_progress())
     if as_json:
         _echo_json(report.to_json())
     else:
@@ -556,7 +564,8 @@ def check(problem: str, input_file: str, output_file: str, as_json: bool) -> Non
 
     \b
     Example:
-      perfectplay check devc-portal input.txt my_output.txt
+      perfectplay check devc-portal examples/judge/devc-portal.txt \
+        examples/judge/devc-portal.out
     """
     from .stress import check as run_check
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -97,7 +98,15 @@ PORTAL_SEED = """.O#..
 #...."""
 
 
+def _compiled_before() -> bool:
+    """True when numba has cached this package's kernels (index files next to them)."""
+    return any(Path(__file__).parent.rglob("*.nbi"))
+
+
 def run_demo() -> None:
+    if not _compiled_before():
+        click.echo("(first run: compiling the numba kernels takes about 10 s; they are cached "
+                   "for later runs)", err=True)
     for title, fn in SECTIONS:
         click.secho(f"== {title}", bold=True)
         click.echo(fn())

@@ -83,7 +83,7 @@ def run_once(problem: str, cmd: list[str], case: Case, timeout: float) -> Outcom
 class Failure:
     case: Case
     outcome: Outcome
-    index: int
+    index: int  # the generator's index (make_case); people read index + 1
     shrunk_from: Case | None = None
     steps: int = 0
 
@@ -103,7 +103,7 @@ class StressReport:
             return f"{head} {self.ran} case(s) passed"
         f = self.failure
         o = f.outcome
-        lines = [f"case {f.index} failed ({o.verdict}" + (f": {o.detail}" if o.detail else "")
+        lines = [f"case {f.index + 1} failed ({o.verdict}" + (f": {o.detail}" if o.detail else "")
                  + f"); shrunk in {f.steps} step(s) to:", "", sp.write([f.case]).rstrip(), "",
                  "expected: " + " / ".join(o.expected),
                  "got:      " + (o.got.strip() or "(nothing)"), "", "why:",
@@ -115,7 +115,7 @@ class StressReport:
                                 "interrupted": self.interrupted, "failure": None}
         if self.failure is not None:
             f, o, sp = self.failure, self.failure.outcome, spec(self.problem)
-            data["failure"] = {"case": f.index, "verdict": str(o.verdict),
+            data["failure"] = {"case": f.index + 1, "verdict": str(o.verdict),
                                "detail": o.detail, "shrink_steps": f.steps,
                                "input": sp.write([f.case]), "expected": o.expected,
                                "got": o.got, "explanation": sp.explain(f.case)}
@@ -173,7 +173,7 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
                     report.ran += 1
                     if o.verdict != OK:
                         if progress:
-                            progress(f"case {i}: {o.verdict}; shrinking")
+                            progress(f"case {i + 1}: {o.verdict}; shrinking")
                         report.failure = Failure(c, o, i)
                         report.failure = shrink(problem, cmd, report.failure, timeout, jobs)
                         return report

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..textio import int_text
+from ..textio import int_text, plural
 from .formats import format_seed_table
 from .row import LEFT, int_values
 from .solver import (
@@ -49,7 +49,7 @@ class CoinsResult:
         side = "left" if self.first_move == LEFT else "right"
         coin = self.row[0] if self.first_move == LEFT else self.row[-1]
         sign = "+" if v.margin >= 0 else ""
-        out = [f"{v.n} coins worth {t(v.total)} in all. The first player can guarantee "
+        out = [f"{plural(v.n, 'coin')} worth {t(v.total)} in all. The first player can guarantee "
                f"{t(v.first)}; the second then gets {t(v.second)} (margin "
                f"{sign}{t(v.margin)}).",
                f"Perfect first move: take the {side} coin ({t(coin)})."]

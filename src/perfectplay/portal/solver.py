@@ -24,7 +24,6 @@ from numba import njit
 
 from ..errors import InputError
 from ..grid import Kind, bfs_order, path_from
-from ..textio import plural
 from .board import Board
 from .game import EXACT_LIMIT, exact_winner
 
@@ -170,12 +169,18 @@ class PortalResult:
         return (
             f"This board is not bipartite, so portal paths of both parities exist and no "
             f"parity rule holds. Exact search: the safe-move game on the portals' "
-            f"component has Grundy value {self.grundy}, and "
-            f"{plural(free, 'empty cell', 'empty cells')} outside it "
-            f"{'is an independent single move' if free == 1 else 'are independent single moves'}"
-            f" (parity {free % 2}); {self.grundy} xor {free % 2} "
+            f"component has Grundy value {self.grundy}, and {self._free_cells_text(free)} "
+            f"(parity {free % 2}); {self.grundy} xor {free % 2} "
             f"{'!= 0: the first player' if self.winner == ALIF else '= 0: the second player'} "
             f"wins. {self.winner} wins.")
+
+    @staticmethod
+    def _free_cells_text(free: int) -> str:
+        if free == 0:
+            return "no empty cell lies outside it"
+        if free == 1:
+            return "1 empty cell outside it is an independent single move"
+        return f"{free} empty cells outside it are independent single moves"
 
     def _parity_argument(self) -> str:
         """The invariant in words: the number of safe moves depends on play, its parity

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..grid import framed, read_grid_case
 from ..judge_io import JudgeResult, counted_cases
-from ..textio import Reader
+from ..textio import Reader, plural
 from .maze import ALLOWED, WALL, maze_from_grid
 from .solver import RockSolution, solve
 
@@ -46,19 +46,22 @@ def explain(sol: RockSolution) -> str:
         return f"The walker cannot be sure to arrive: {infinite_reason(sol)}."
     d = int(sol.d[m.entrance])
     route, at, blocked = sol.route()
-    lines = [f"The walker can guarantee to reach the exit in {sol.value} steps "
+    lines = [f"The walker can guarantee to reach the exit in {plural(sol.value, 'step')} "
              f"(the shortest path is {d})."]
     if blocked is None and sol.value == d:
         lines.append("No single block can lengthen the walk: wherever the rock strikes, an "
                      "equally short way on remains.")
     elif blocked is None:
         lines.append(f"The shortest path is too exposed: on it the rock could force more. "
-                     f"The walker takes a longer route of {sol.value} steps on which every "
+                     f"The walker takes a longer route of {plural(sol.value, 'step')} on which "
+                     "every "
                      f"cell has a spare way onward, so the rock never gains by blocking.")
     else:
-        lines.append(f"Perfect play: the walker walks {at} steps to {m.name(route[at])}; "
-                     f"there the rock blocks {m.name(blocked)}, its only shortest way on, "
-                     f"and the walker needs {sol.value - at} more steps around it.")
+        start = (f"the walker walks {plural(at, 'step')} to {m.name(route[at])}; there"
+                 if at else f"at the start, on {m.name(route[0])},")
+        lines.append(f"Perfect play: {start} the rock blocks {m.name(blocked)}, its only "
+                     f"shortest way on, and the walker needs "
+                     f"{plural(sol.value - at, 'more step', 'more steps')} around it.")
         lines.append("The walker's route avoids cells where the rock's threat would cost "
                      "more, even when that route is longer than the shortest path.")
     return "\n".join(lines)
