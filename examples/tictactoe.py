@@ -1,7 +1,11 @@
 """Tic-tac-toe as a perfectplay game: the example to copy when you write your own.
 
 Solve it:  perfectplay solve examples/tictactoe.py:TicTacToe
-Play it:   python examples/tictactoe.py
+Play it:   perfectplay play examples/tictactoe.py:TicTacToe
+Watch it:  python examples/tictactoe.py
+
+The first four methods are the whole protocol; ``draw``, ``move_name`` and ``parse_move``
+are optional hooks that ``play``, ``solve`` and the pictures use when a game has them.
 """
 
 from __future__ import annotations
@@ -38,6 +42,23 @@ class TicTacToe:
                 return Value.LOSE  # the previous player just made a line
         if "." not in board:
             return Value.TIE
+        return None
+
+    # -- optional hooks --------------------------------------------------------------------
+    def draw(self, board: str) -> str:
+        """The board with column letters and row numbers, as move names read."""
+        rows = [" ".join(board[r * 3:r * 3 + 3]) for r in range(3)]
+        return "\n".join(["  a b c"] + [f"{r + 1} {row}" for r, row in enumerate(rows)])
+
+    def move_name(self, move: int) -> str:
+        """A square by its cell name: 0 is a1, 4 is b2, 8 is c3."""
+        return "abc"[move % 3] + str(move // 3 + 1)
+
+    def parse_move(self, text: str) -> int | None:
+        """A typed cell name ("b2"), or None when the text is not one."""
+        text = text.strip().lower()
+        if len(text) == 2 and text[0] in "abc" and text[1] in "123":
+            return "abc".index(text[0]) + 3 * (int(text[1]) - 1)
         return None
 
 

@@ -4,6 +4,7 @@ fast-rule Portal oracle checked against the engine on every position."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -28,19 +29,19 @@ def spawn(*args: str) -> pexpect.spawn:
 def test_coins_game_with_hint_undo_and_a_mistake():
     child = spawn("coins", "5", "8", "3", "2")
     child.expect("first> ")
-    assert "1. R(2)     +2 from here on" in child.before  # best first, with its value
-    child.sendline("h")
+    assert "1. R(2)     +2 over the rest" in child.before  # best first, with its value
+    child.sendline("/h")
     child.expect(r"hint: R\(2\)")
     child.sendline("L")  # a mistake: taking 5 lets the second player take 8
     child.expect(r"second \(computer\) plays R\(2\)|second \(computer\) plays L\(8\)")
     child.expect("first> ")
-    child.sendline("u")  # undo back to the start
+    child.sendline("/u")  # undo back to the start
     child.expect("first> ")
     assert "left: [5] [8] [3] [2]" in child.before
     child.sendline("R")
     child.expect("first> ")
     child.sendline("1")
-    child.expect("Game over. first 10, second 8.")
+    child.expect("Game over: first player 10, second player 8: the first player wins.")
     child.expect(pexpect.EOF)
     assert "<- mistake" not in child.before  # the mistake was undone
 
@@ -53,7 +54,7 @@ def test_coins_history_marks_the_mistake():
     child.sendline("1")
     child.expect(pexpect.EOF)
     out = child.before
-    assert "Game over. first 8, second 10." in out
+    assert "Game over: first player 8, second player 10: the second player wins." in out
     assert "L(5)" in out and "<- mistake" in out
 
 
@@ -66,7 +67,7 @@ def test_rock_played_as_a_careless_rock():
         child.sendline("pass")
     child.expect(pexpect.EOF)
     out = child.before
-    assert "The walker reached the exit after 5 steps." in out  # never blocked: 5 steps
+    assert "the walker reached the exit after 5 steps (the rock never blocked)." in out
     assert "<- mistake" in out  # passing at a1 gave away the block worth 11
 
 
@@ -78,7 +79,8 @@ def test_rock_as_walker_against_the_perfect_rock():
             break
         child.sendline("1")  # always the best move
     child.expect(pexpect.EOF)
-    assert "The walker reached the exit after 11 steps." in child.before
+    assert re.search(r"the walker reached the exit after 11 steps \(the rock blocked "
+                     r"[a-d][1-8]\)\.", child.before)
     assert "<- mistake" not in child.before
 
 
@@ -86,7 +88,7 @@ def test_portal_big_board_uses_the_parity_rule_and_tictactoe_file_game():
     child = spawn("portal", str(EXAMPLES / "portal_seed.txt"), "--second")
     child.expect("Bella> ")
     assert "Alif (computer) plays" in child.before
-    child.sendline("q")
+    child.sendline("/q")
     child.expect(pexpect.EOF)
     child = spawn(f"{EXAMPLES / 'tictactoe.py'}:TicTacToe", "--strength", "0", "--seed", "4")
     for _ in range(10):
@@ -104,7 +106,7 @@ def test_bad_moves_are_refused_politely():
     child.expect("first> ")
     child.sendline("X")
     child.expect("not a move here: 'X'")
-    child.sendline("q")
+    child.sendline("/q")
     child.expect(pexpect.EOF)
     bad = pexpect.run(f"{sys.executable} -m perfectplay play chess", encoding="utf-8")
     assert "unknown game 'chess'" in bad and "Traceback" not in bad
@@ -188,3 +190,19 @@ def test_state_and_policy_play_coins_directly():
     weak = Policy(0.0, seed=3)
     picks = {weak.choose(state.moves()) for _ in range(40)}
     assert picks == {"L", "R"}  # strength 0: random legal moves, both ends seen
+
+
+def test_rock_table_speaks_plainly():
+    from perfectplay.play import GameState, rock_table
+    from perfectplay.rock import parse_maze
+
+    table = rock_table(parse_maze((EXAMPLES / "rock_sample.txt").read_text()))
+    state = GameState(table, {1})
+    assert table.announce(state.pos, "pass") == "rock (computer) waits"
+    why = table.refuse(state.pos, "h8")
+    assert why.startswith("the rock can only block a cell next to the walker") and "pass" in why
+    while not state.over():  # perfect play both sides; the final board keeps the block
+        state.play(state.moves()[0].move)
+    board = table.render(state.pos, state.history)
+    assert "R" in board and "W" in board
+    assert "the rock blocked" in state.verdict()

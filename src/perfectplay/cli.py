@@ -449,8 +449,10 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_huma
          strength: float, kind: str, seed: int | None) -> None:
     """Play against the perfect strategy: coins, rock, portal, or FILE.py:Class.
 
-    Every legal move is shown with its value and remoteness; h = hint, u = undo,
-    r = restart, q = quit. After the game, the value history marks each mistake.
+    Every legal move is shown with its value and remoteness; type a move by its name or
+    its number. Commands start with '/' so they never clash with a move: /h hint, /u undo,
+    /r restart, /q quit, /? help. After the game, the value history marks each mistake.
+    A game of your own may define draw(pos), move_name(move) and parse_move(text).
 
     \b
     Examples:

@@ -34,13 +34,19 @@ class Table:
     title: str
     game: Any
     oracle: Oracle
-    render: Callable[[Any], str]
+    render: Callable[[Any, list[Any]], str]  # (position, history) -> the board
     move_name: Callable[[Any, Any], str]
     player_names: tuple[str, str]
     player_of: Callable[[Any, int], int]  # (position, plies played) -> 0 or 1
     describe: Callable[[Any, int | None, int], str] = field(
         default=lambda v, r, _who: describe(v, r))
     final: Callable[[list[Any]], str] | None = None  # scored games: points per player
+    #: (position, typed text) -> a move, or None: a game's own way to read a move
+    parse_move: Callable[[Any, str], Any] | None = None
+    #: (position, typed text) -> why that is not a move here, or None for the default
+    refuse: Callable[[Any, str], str | None] | None = None
+    #: (position, move) -> how the computer's move is announced, or None for "plays X"
+    announce: Callable[[Any, Any], str | None] | None = None
 
 
 def rank(value: Any) -> float:
@@ -118,15 +124,25 @@ class GameState:
         return True
 
     def find_move(self, text: str) -> Any | None:
-        """A typed move: its number in the list, or its name as the list shows it."""
+        """A typed move: the game's own reading (``parse_move``), its name as the list shows
+        it, and only then its number in the list (so a move named "4" is that move, not the
+        fourth in the list)."""
         moves = self.moves()
         text = text.strip()
-        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
-            return moves[int(text) - 1].move
+        legal = {repr(mv.move): mv.move for mv in moves}
+        if self.table.parse_move is not None:
+            try:
+                move = self.table.parse_move(self.pos, text)
+            except Exception:  # noqa: BLE001 - a game's parser refusing the text
+                move = None
+            if move is not None and repr(move) in legal:
+                return legal[repr(move)]
         for mv in moves:
             if text.lower() in (self.table.move_name(self.pos, mv.move).lower(),
                                 str(mv.move).lower()):
                 return mv.move
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1].move
         return None
 
     def verdict(self) -> str:
@@ -135,7 +151,7 @@ class GameState:
         if not self.history:
             return "The game is over before it started."
         if t.final is not None:
-            return "Game over. " + t.final(list(self.history))
+            return "Game over: " + t.final(list(self.history))
         who = self.mover  # the player to move at the end
         v = t.oracle.value(self.pos)
         names = t.player_names

@@ -1,5 +1,5 @@
 """How each bundled game looks in play (a :class:`~.state.Table` per game), and a user's game
-with its optional ``draw`` and ``move_name`` hooks."""
+with its optional ``draw(pos)``, ``move_name(move)`` and ``parse_move(text)`` hooks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from ..errors import LimitError, show
+from ..textio import plural
 from .state import Oracle, Table
 
 COINS_PLAY_LIMIT = 400
@@ -22,25 +23,31 @@ def coins_table(row: list[int]) -> Table:
                          f"keeps every position); got {len(row)}")
     game = c.CoinsGame(row)
 
-    def render(pos: tuple[int, int]) -> str:
+    def scores(history: list[Any]) -> list[int]:
+        score = [0, 0]
+        for pos, ply in history:
+            score[ply.mover] += game.payoff(pos, ply.move)
+        return score
+
+    def render(pos: tuple[int, int], history: list[Any]) -> str:
         i, j = pos
-        left = " ".join(str(x) for x in row[:i])
         mid = " ".join(f"[{x}]" for x in row[i:j])
-        right = " ".join(str(x) for x in row[j:])
-        return f"taken: {left or '-'} | left: {mid or '-'} | taken: {right or '-'}"
+        first, second = scores(history)
+        return (f"left: {mid or '(no coins)'}\n"
+                f"totals: first player {first}, second player {second}")
 
     def name(pos: tuple[int, int], move: str) -> str:
         i, j = pos
         return f"{move}({row[i] if move == 'L' else row[j - 1]})"
 
     def margin(v: Any, r: int | None, _who: int) -> str:
-        return f"{v:+d} from here on ({r} coins left)" if r is not None else str(v)
+        return f"{v:+d} over the rest" if r is not None else str(v)
 
     def totals(history: list[Any]) -> str:
-        score = [0, 0]
-        for pos, ply in history:
-            score[ply.mover] += game.payoff(pos, ply.move)
-        return f"first {score[0]}, second {score[1]}."
+        first, second = scores(history)
+        result = ("the first player wins" if first > second else "the second player wins"
+                  if second > first else "a tie")
+        return f"first player {first}, second player {second}: {result}."
 
     return Table("Coins in a line", game, solve(game), render, name,
                  ("first", "second"), lambda pos, plies: plies % 2, margin, totals)
@@ -57,9 +64,15 @@ def rock_table(maze: Any) -> Table:
     game = RockGame(maze)
     g = maze.grid
 
-    def render(pos: tuple) -> str:
+    def block_of(history: list[Any]) -> int:
+        for before, ply in history:
+            if before[0] == "R" and ply.move != "pass":
+                return int(ply.move)
+        return -1
+
+    def render(pos: tuple, history: list[Any]) -> str:
         at = pos[1] if pos[0] != "X" else maze.exit
-        blocked = pos[2] if pos[0] == "W" else -1
+        blocked = block_of(history)
         lines = []
         if g.cols <= 26:
             lines.append("   " + "".join(chr(97 + c) for c in range(g.cols)))
@@ -80,15 +93,33 @@ def rock_table(maze: Any) -> Table:
         if isinstance(v, float) and math.isinf(v):
             return "the walker never arrives"
         k = -v if who == 0 else v
-        return f"the walker needs {k} more steps"
+        return f"the walker needs {plural(k, 'more step', 'more steps')}"
 
     def arrived(history: list[Any]) -> str:
         walked = sum(1 for _, ply in history if ply.mover == 0)
-        return f"The walker reached the exit after {walked} steps."
+        blocked = block_of(history)
+        how = f" (the rock blocked {cell_name(*g.coords(blocked))})" if blocked >= 0 else \
+            " (the rock never blocked)"
+        return f"the walker reached the exit after {plural(walked, 'step')}{how}."
+
+    def refuse(pos: tuple, text: str) -> str | None:
+        if pos[0] != "R":
+            return None
+        near = [cell_name(*g.coords(v)) for v in game.moves(pos) if v != "pass"]
+        return ("the rock can only block a cell next to the walker"
+                + (f": {', '.join(near)}" if near else "") + ", or pass")
+
+    def announce(pos: tuple, move: Any) -> str | None:
+        if move == "pass":
+            return "rock (computer) waits"
+        if move == "wait":
+            return "walker (computer) waits: no way on"
+        return None
 
     sol = solve(game)
     return Table("The Rock", game, sol, render, name, ("walker", "rock"),
-                 lambda pos, plies: game.player(pos), steps, arrived)
+                 lambda pos, plies: game.player(pos), steps, arrived, refuse=refuse,
+                 announce=announce)
 
 
 PORTAL_EXACT_CELLS = 14
@@ -111,7 +142,7 @@ def portal_table(board: Any) -> Table:
                          f"{PORTAL_EXACT_CELLS} empty cells, got {game.k}")
     g = board.grid
 
-    def render(walls: int) -> str:
+    def render(walls: int, _history: list[Any]) -> str:
         if g is None:
             walled = sorted(board.name(c) for k, c in enumerate(game.cells) if walls >> k & 1)
             return f"walled: {walled}"
@@ -133,10 +164,14 @@ def user_table(game: Any, title: str) -> Table:
 
     sol = solve(game)
     has_player = callable(getattr(game, "player", None))
-    draw = getattr(game, "draw", None)  # optional hooks: a picture, a move's name
+    # optional hooks: a picture, a move's name, reading a typed move
+    draw = getattr(game, "draw", None)
     name = getattr(game, "move_name", None)
-    return Table(title, game, sol, draw if callable(draw) else show,
-                 (lambda pos, m: name(m)) if callable(name) else (lambda pos, m: str(m)),
+    parse = getattr(game, "parse_move", None)
+    picture = draw if callable(draw) else show
+    return Table(title, game, sol, lambda pos, _history: str(picture(pos)),
+                 (lambda pos, m: str(name(m))) if callable(name) else (lambda pos, m: str(m)),
                  ("player 1", "player 2"),
                  (lambda pos, plies: game.player(pos)) if has_player
-                 else (lambda pos, plies: plies % 2))
+                 else (lambda pos, plies: plies % 2),
+                 parse_move=(lambda pos, text: parse(text)) if callable(parse) else None)

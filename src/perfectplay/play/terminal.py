@@ -14,9 +14,11 @@ class Session:
     """A game at the terminal. ``humans`` is the set of players (0, 1) typed by a person;
     ``strength`` is the chance the computer plays the perfect move (else a random one)."""
 
-    HELP = ("type a move (its number or its name), h = hint, u = undo, r = restart, "
-            "q = quit, ? = this help (a move's name wins over a letter: 'restart' always "
-            "restarts)")
+    HELP = ("type a move by its name or its number in the list; commands start with '/' so "
+            "they never clash with a move: /h hint, /u undo, /r restart, /q quit, /? help")
+    COMMANDS = {"/h": "hint", "/hint": "hint", "/u": "undo", "/undo": "undo",
+                "/r": "restart", "/restart": "restart", "/q": "quit", "/quit": "quit",
+                "/?": "help", "/help": "help", "?": "help"}
 
     def __init__(self, table: Table, humans: set[int], strength: float = 1.0,
                  seed: int | None = None, write: Callable[[str], None] = print,
@@ -39,7 +41,9 @@ class Session:
     def show(self) -> None:
         t, st = self.table, self.state
         self.write("")
-        self.write(t.render(st.pos))
+        self.write(t.render(st.pos, st.history))
+        if st.over():  # the verdict follows; no "to move" line, no empty move list
+            return
         who = st.mover
         self.write(f"{t.player_names[who]} to move: {st.value_text()}")
         for k, mv in enumerate(st.moves(), 1):
@@ -57,7 +61,8 @@ class Session:
                 return
             if st.mover not in st.humans:
                 move = self.policy.choose(st.moves())
-                self.write(f"{t.player_names[st.mover]} (computer) plays "
+                said = t.announce(st.pos, move) if t.announce is not None else None
+                self.write(said or f"{t.player_names[st.mover]} (computer) plays "
                            f"{t.move_name(st.pos, move)}")
                 st.play(move)
                 continue
@@ -74,22 +79,25 @@ class Session:
             if not self.command(text.strip().lower(), text):
                 return
 
-    def command(self, cmd: str, text: str) -> bool:
+    def command(self, typed: str, text: str) -> bool:
         """Carry out a typed command; False when the person quits."""
         t, st = self.table, self.state
-        if cmd in ("q", "quit", "exit"):
+        cmd = self.COMMANDS.get(typed)
+        if cmd == "quit":
             return False
-        if cmd in ("?", "help"):
+        if cmd == "help":
             self.write(self.HELP)
-        elif cmd in ("h", "hint"):
+        elif cmd == "hint":
             best = self.policy.hint(st.moves())
             self.write(f"hint: {t.move_name(st.pos, best.move)} "
                        f"({t.describe(best.value, best.remoteness, st.mover)})")
-        elif cmd in ("u", "undo"):
+        elif cmd == "undo":
             if not st.undo():
                 self.write("nothing to undo")
-        elif cmd in ("r", "restart"):
+        elif cmd == "restart":
             st.restart()
         else:
-            self.write(f"not a move here: {text.strip()!r} ({self.HELP})")
+            why = t.refuse(st.pos, text.strip()) if t.refuse is not None else None
+            self.write(why or f"not a move here: {text.strip()!r} (a move's name or number; "
+                       "/? for help)")
         return True
