@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -49,9 +50,11 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     payoffs are numbers; ``player`` returns 0 or 1; ``tier`` never falls along a move
     (and rises along every move of a :class:`~perfectplay.engine.CompiledGame`). Notes the
     non-terminal positions without moves (a loss for the player to move, normal play) and
-    warns when, with no ``player``, a position is reached after both an even and an odd
-    number of moves (fine for an impartial game such as Nim; in a partizan game the
-    position must then say whose turn it is).
+    finds state kept on the game object instead of in the position (the classic: whose turn
+    it is, flipped in ``play``): positions whose moves differ on a fresh copy of the game or
+    after one more ``play``, attributes that changed during the walk. A position reached
+    after both an even and an odd number of moves is named only alongside such a finding
+    (on its own it is right: impartial games, positions that tell whose turn it is).
 
     >>> class Bad:
     ...     def initial(self): return [0]
@@ -69,6 +72,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     if report.problems:
         return report
     scored, with_player = is_scored(game), has_player(game)
+    fresh = _copy(game)  # the game object as it was before any call: to find hidden state
     try:
         start = game.initial()
     except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
@@ -83,7 +87,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     depth: dict[Any, int] = {start: 0}
     queue = [start]
     no_moves = 0
-    parity_warned = False
+    both_parities: Any = None  # a position reached after an even and an odd number of moves
     i = 0
     while i < len(queue):
         if len(report.problems) >= _MAX_REPORTED:
@@ -152,14 +156,10 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             if d is None:
                 depth[child] = depth[pos] + 1
                 queue.append(child)
-            elif (d - depth[pos]) % 2 == 0 and not with_player and not parity_warned:
-                parity_warned = True
-                report.warnings.append(
-                    f"position {show(child)} is reached after both an even and an odd number of "
-                    "moves: fine in an impartial game (both players have the same moves); in "
-                    "a partizan game the position must say whose turn it is, or the game "
-                    "must define player(pos)")
+            elif (d - depth[pos]) % 2 == 0 and not with_player and both_parities is None:
+                both_parities = child
     report.positions = i
+    _check_hidden_state(report, game, fresh, queue[:i], both_parities)
     if no_moves:
         report.notes.append(f"{no_moves:,} non-terminal position(s) have no moves: a loss for "
                             "the player to move (normal play)"
@@ -168,6 +168,82 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
 
 
 _FAILED = object()
+_HIDDEN_SAMPLE = 300  # positions asked again on a fresh game object
+
+
+def _copy(game: Any) -> Any:
+    try:
+        return copy.deepcopy(game)
+    except Exception:  # noqa: BLE001 - a game holding an open file, a lock, a compiled kernel
+        return None
+
+
+def _state(game: Any) -> dict[str, Any]:
+    return dict(getattr(game, "__dict__", {}))
+
+
+def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[Any],
+                        both_parities: Any) -> None:
+    """State kept on the game object rather than in the position (the classic: whose turn
+    it is, flipped in ``play``) makes the same position mean different things. Found two
+    ways: attributes of the game that changed during the walk, and positions whose moves or
+    outcome differ when asked of a fresh copy of the game. A position reached after both an
+    even and an odd number of moves is mentioned only with such a finding: on its own it is
+    right for impartial games and for games whose position tells whose turn it is."""
+    if fresh is None:
+        report.notes.append("the game object cannot be copied, so state kept on it (such "
+                            "as whose turn it is) was not checked")
+        return
+    changed = [k for k, v in _state(fresh).items()
+               if k in _state(game) and not _same(_state(game)[k], v)]
+    scalars = [k for k in changed if isinstance(_state(fresh)[k], str | int | float | bool)]
+    step = max(1, len(seen) // _HIDDEN_SAMPLE)
+    differs = None
+    for pos in seen[::step]:
+        try:
+            now = list(game.moves(pos))
+            new = _copy(fresh)
+            then = list(new.moves(pos))
+            if not _same(now, then):
+                differs = (pos, now, then)
+                break
+            if then:  # one play on a fresh copy, then the same question again
+                new.play(pos, then[0])
+                again = list(new.moves(pos))
+                if not _same(again, then):
+                    differs = (pos, again, then)
+                    break
+        except Exception:  # noqa: BLE001 - already reported by the walk
+            continue
+    if differs is None:  # the same answers whatever happened before: no hidden state
+        if changed:
+            report.warnings.append(
+                f"the game object's {', '.join(changed[:3])} changed while it was walked "
+                "(its answers did not): fine for a cache, wrong if it holds part of the "
+                "position")
+        return
+    found = []
+    if scalars:
+        found.append("its " + ", ".join(f"{k} ({show(_state(fresh)[k])} at the start, "
+                                        f"{show(_state(game)[k])} now)" for k in scalars[:3])
+                     + " changed while it was walked")
+    if differs is not None:
+        pos, now, then = differs
+        found.append(f"moves({show(pos)}) is {show(then[:6])} on a fresh copy of the game "
+                     f"but {show(now[:6])} after other calls")
+    parity = (f"; position {show(both_parities)} is reached after both an even and an odd "
+              "number of moves, so it must say whose turn it is"
+              if both_parities is not None else "")
+    report.problems.append(
+        "the game keeps state outside the position: " + "; ".join(found) + parity +
+        ". Put it in the position (e.g. whose turn it is), or define player(pos)")
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an __eq__ that raises or returns an array
+        return a is b
 
 
 def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,
