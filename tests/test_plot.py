@@ -1,4 +1,5 @@
-"""Pictures: open the PNG the command wrote and check its size and the colours of known cells."""
+"""Pictures: each one is titled, labelled and sized to read, and every cell has its
+documented colour, checked pixel by pixel at the positions the picture reports."""
 
 from __future__ import annotations
 
@@ -10,71 +11,87 @@ from click.testing import CliRunner
 
 from perfectplay import plot
 from perfectplay.cli import main
+from perfectplay.coins import seed_tables
+from perfectplay.portal import parse_board, safe_moves
 from perfectplay.rock import parse_maze, solve
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-C = plot.CELL
 
 
 def pixels(path: Path) -> np.ndarray:
     return (plt.imread(path)[..., :3] * 255).round().astype(int)
 
 
-def centre(img: np.ndarray, r: int, c: int, cell: int = C) -> tuple[int, ...]:
-    return tuple(img[r * cell + cell // 2, c * cell + cell // 2])
+def at(img: np.ndarray, xy: tuple[int, int]) -> tuple[int, ...]:
+    x, y = xy
+    return tuple(int(v) for v in img[y, x])
 
 
-def corner(img: np.ndarray, r: int, c: int, cell: int = C) -> tuple[int, ...]:
-    return tuple(img[r * cell + 1, c * cell + 1])
-
-
-def test_rock_heat_map(tmp_path):
-    out = tmp_path / "rock.png"
-    r = CliRunner().invoke(main, ["rock", str(EXAMPLES / "rock_sample.txt"), "--png",
-                                  str(out), "--no-map"])
-    assert r.exit_code == 0, r.output
-    img = pixels(out)
-    assert img.shape == (3 * C, 4 * C, 3)
-    assert centre(img, 1, 1) == plot.BLACK  # a wall
+def test_rock_map_colours_every_cell(tmp_path):
     sol = solve(parse_maze((EXAMPLES / "rock_sample.txt").read_text()))
-    route, _, blocked = sol.route()
+    pic = plot.rock_png(sol, tmp_path / "rock.png")
+    img = pixels(pic.path)
+    assert img.shape[:2] == (pic.height, pic.width)
+    assert at(img, pic.inside(1, 1)) == plot.BLACK  # a wall
+    _, _, blocked = sol.route()
     assert blocked in (1, 3)  # b1 or d1: the maze is symmetric
-    assert centre(img, 0, blocked) == plot.RED
-    assert centre(img, 2, 1) == plot.WHITE  # E is on the route
+    assert at(img, pic.inside(0, blocked)) == plot.RED
+    assert at(img, pic.centre(2, 0)) == plot.WHITE  # a3 is on the route: a white dot
     want = plot.heat(sol.f.astype(float), float(sol.f.max()))
     for i in range(12):
         r, c = divmod(i, 4)
         if sol.maze.open[i] and i != blocked:  # every free cell shows its value's colour
-            assert corner(img, r, c) == tuple(want[i])
+            assert at(img, pic.inside(r, c)) == tuple(want[i])
+
+
+def test_big_boards_get_readable_cells_and_svg_works(tmp_path):
+    rows = ["E" + "." * 39] + ["." * 40] * 18 + ["." * 39 + "X"]
+    sol = solve(parse_maze("\n".join(rows)))
+    pic = plot.rock_png(sol, tmp_path / "big.png")
+    assert 40 * pic.cell >= plot.MIN_WIDTH and pic.cell >= 15
+    assert at(pixels(pic.path), pic.inside(5, 5)) == tuple(
+        plot.heat(sol.f.astype(float), float(sol.f.max()))[5 * 40 + 5])
+    svg = plot.rock_png(sol, tmp_path / "big.svg").path.read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    assert "The Rock: the walker can guarantee" in svg or "font" in svg
 
 
 def test_portal_picture(tmp_path):
-    out = tmp_path / "portal.png"
-    r = CliRunner().invoke(main, ["portal", str(EXAMPLES / "portal_seed.txt"), "--png",
-                                  str(out)])
-    assert r.exit_code == 0, r.output
-    img = pixels(out)
-    assert img.shape == (5 * C, 5 * C, 3)
-    assert centre(img, 0, 1) == plot.BLUE  # a portal
-    assert centre(img, 0, 2) == plot.BLACK  # a wall
-    assert centre(img, 4, 4) == plot.GREEN  # a safe cell
-    assert centre(img, 1, 2) == plot.WHITE  # on the path
-    cut_board = tmp_path / "cut.txt"
-    cut_board.write_text("O.#\n#.#\n#.O\n")
-    CliRunner().invoke(main, ["portal", str(cut_board), "--png", str(out)])
-    assert corner(pixels(out), 1, 1) == plot.RED  # every cell of a 1-wide path is a cut cell
+    board = parse_board((EXAMPLES / "portal_seed.txt").read_text())
+    pic = plot.portal_png(board, safe_moves(board), tmp_path / "portal.png")
+    img = pixels(pic.path)
+    assert at(img, pic.inside(0, 1)) == plot.BLUE  # a portal
+    assert at(img, pic.inside(0, 2)) == plot.BLACK  # a wall
+    assert at(img, pic.inside(4, 4)) == plot.GREEN  # a safe cell
+    assert at(img, pic.centre(1, 2)) == plot.WHITE  # on the path
+    cut = parse_board("O.#\n#.#\n#.O\n")
+    pic = plot.portal_png(cut, safe_moves(cut), tmp_path / "cut.png")
+    assert at(pixels(pic.path), pic.inside(1, 1)) == plot.RED  # a 1-wide path: all cut
 
 
 def test_coins_table_picture(tmp_path):
-    out = tmp_path / "coins.png"
-    r = CliRunner().invoke(main, ["coins", "7", "9", "2", "6", "4", "3", "--png", str(out)])
-    assert r.exit_code == 0, r.output
-    img = pixels(out)
-    cell = 24
-    assert img.shape == (6 * cell, 6 * cell, 3)
-    assert tuple(img[5 * cell + 5, 0 + 5]) == plot.PAPER  # below the diagonal: empty
-    # m(1, 2) = 'j' (take the 9 on the right): the bar is in the right third of the cell
-    assert tuple(img[cell // 2, cell + cell - 4]) == plot.INK
-    assert tuple(img[cell // 2, cell + 4]) != plot.INK
-    # m(2, 3) = 'i': bar on the left
-    assert tuple(img[cell + cell // 2, 2 * cell + 4]) == plot.INK
+    row = [7, 9, 2, 6, 4, 3]
+    pic = plot.coins_png(row, tmp_path / "coins.png")
+    img = pixels(pic.path)
+    assert at(img, pic.inside(5, 0)) == plot.PAPER  # below the diagonal: empty
+    P, m = seed_tables(row)
+    x, y = pic.centre(0, 1)
+    right_edge = (pic.left + 2 * pic.cell - pic.cell // 8, y)
+    left_edge = (pic.left + pic.cell + pic.cell // 8, y)
+    assert m[1][2] == "j" and at(img, right_edge) == plot.INK  # take the 9 on the right
+    assert at(img, left_edge) != plot.INK
+    x, y = pic.centre(1, 2)
+    assert m[2][3] == "i" and at(img, (pic.left + 2 * pic.cell + pic.cell // 8, y)) == plot.INK
+
+
+def test_the_commands_write_png_and_svg(tmp_path):
+    for args in (["rock", str(EXAMPLES / "rock_sample.txt"), "--no-map"],
+                 ["portal", str(EXAMPLES / "portal_seed.txt")],
+                 ["coins", "7", "9", "2", "6", "4", "3"]):
+        for suffix in (".png", ".svg"):
+            out = tmp_path / f"{args[0]}{suffix}"
+            r = CliRunner().invoke(main, [*args, "--png", str(out)])
+            assert r.exit_code == 0, r.output
+            assert out.stat().st_size > 1000
+    r = CliRunner().invoke(main, ["coins", "1", "2", "--png", str(tmp_path / "x.jpg")])
+    assert r.exit_code == 1 and "PNG or SVG" in r.stderr

@@ -92,6 +92,8 @@ def _output_path(path: str | None) -> str | None:
         _fail(f"cannot write {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
+    if target.suffix.lower() not in (".png", ".svg"):
+        _fail(f"pictures are PNG or SVG: name the file .png or .svg, not {target.name}")
     return path
 
 
@@ -299,7 +301,8 @@ def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
               "strategies.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--png", type=click.Path(dir_okay=False), help="Also save the P table as a "
-              "heat map with the move table (n <= 60; needs perfectplay[plot]).")
+              "heat map with the move table: FILE.png or FILE.svg (n <= 60; needs "
+              "perfectplay[plot]).")
 def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
           compare: bool, as_json: bool, png: str | None) -> None:
     """Coins in a line: the first player's guaranteed total, margin and first move.
@@ -355,7 +358,7 @@ def _render(result: Any, as_json: bool, head: str | None = None, extra: str = ""
               "rhombus hex board.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--png", type=click.Path(dir_okay=False), help="Also save a picture of the "
-              "safe and cut cells (needs perfectplay[plot]).")
+              "safe and cut cells: FILE.png or FILE.svg (needs perfectplay[plot]).")
 def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
     """Closing the Portal: who wins, why, and which cells are safe to wall.
 
@@ -384,8 +387,8 @@ def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
 @click.argument("maze_file", metavar="MAZE")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON with every cell's data.")
 @click.option("--no-map", is_flag=True, help="Leave out the value map (large mazes).")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also save a heat map picture "
-              "(needs perfectplay[plot]).")
+@click.option("--png", type=click.Path(dir_okay=False), help="Also save a heat map picture: "
+              "FILE.png or FILE.svg (needs perfectplay[plot]).")
 def rock(maze_file: str, as_json: bool, no_map: bool, png: str | None) -> None:
     """The Rock (UVa 10381): the steps a walker can guarantee when a rock may block once.
 

@@ -1,28 +1,35 @@
-"""Pictures (optional extra ``perfectplay[plot]``; matplotlib is imported only here, lazily).
+"""Pictures that read on their own (optional extra ``perfectplay[plot]``; matplotlib is
+imported only here, lazily). PNG or SVG, by the file's suffix.
 
-Every picture is a grid of square cells of ``CELL`` pixels, composed as an RGB array and
-saved with matplotlib, so a cell's colour is exact and documented:
+Every picture has a title, the board's column letters and row numbers (the same cell names
+the text uses), a legend or a colour bar, and cells large enough to read (the board is at
+least about 600 px wide unless it is tiny). Each cell is one flat colour, documented here and
+checked pixel by pixel in the tests:
 
-- The Rock: each walkable cell's guaranteed steps f as a viridis heat map (0 = the exit end
-  of the scale), walls black, cells the walker can never leave red-grey, the walker's route
-  as a white dot in the cell centre, the rock's block solid red.
-- Closing the Portal: empty safe cells green, cut cells red, walls black, portals blue, the
-  portal-to-portal path as a white centre dot.
-- Coins: the seed's P(i, j) table as a viridis heat map (row i, column j; empty below the
-  diagonal), and the move m(i, j) as a dark bar on the cell's left (take coin i) or right
-  third (take coin j).
+- The Rock: each walkable cell's guaranteed steps f on the viridis scale (colour bar), walls
+  black, cells the walker can never leave red-grey, the rock's block solid red; the walker's
+  route as white dots; E and X written in their cells.
+- Closing the Portal: empty safe cells green, cut cells red, walls black, portals blue with
+  an "O"; a portal-to-portal path as white dots.
+- Coins: the seed's P(i, j) table on the viridis scale (colour bar; empty below the
+  diagonal), with the move m(i, j) as a dark bar along the cell's left (take coin i) or
+  right edge (take coin j) and the value written in the cell.
+
+Each function returns a :class:`Picture`: where it was saved and where each cell is in it,
+in pixels (the figure is laid out to exact pixel positions, never "tight").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .errors import PerfectplayError
+from .grid import cell_name
 
-CELL = 16
 BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
 RED = (220, 30, 30)
@@ -31,7 +38,36 @@ BLUE = (40, 90, 220)
 GREY_RED = (140, 90, 90)
 PAPER = (250, 250, 250)
 INK = (30, 30, 30)
+
+MIN_WIDTH = 600  # pixels of board, unless the board is tiny
+MAX_CELL = 64
+MIN_CELL = 2
 MAX_PIXELS = 40_000_000
+LEFT, RIGHT, TOP, BOTTOM = 70, 230, 90, 40  # margins: labels, legend / colour bar, title
+DPI = 100
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A saved picture and its layout: cell (r, c) spans ``cell`` pixels from
+    (``left + c * cell``, ``top + r * cell``), origin at the image's top-left."""
+
+    path: Path
+    width: int
+    height: int
+    left: int
+    top: int
+    cell: int
+
+    def centre(self, r: int, c: int) -> tuple[int, int]:
+        """(x, y) pixel of the middle of cell (r, c)."""
+        return self.left + c * self.cell + self.cell // 2, self.top + r * self.cell + \
+            self.cell // 2
+
+    def inside(self, r: int, c: int) -> tuple[int, int]:
+        """(x, y) pixel near the top-left corner of cell (r, c), clear of dots and labels."""
+        k = max(1, self.cell // 8)
+        return self.left + c * self.cell + k, self.top + r * self.cell + k
 
 
 def _matplotlib() -> Any:
@@ -46,20 +82,17 @@ def _matplotlib() -> Any:
     return plt
 
 
-def _canvas(rows: int, cols: int, cell: int) -> np.ndarray:
-    if rows * cols * cell * cell > MAX_PIXELS:
-        raise PerfectplayError(f"a {rows} x {cols} picture at {cell} px a cell is too large; "
-                               "use a smaller maze or board")
-    return np.full((rows * cell, cols * cell, 3), PAPER, dtype=np.uint8)
-
-
-def _fill(img: np.ndarray, r: int, c: int, colour: Any, cell: int) -> None:
-    img[r * cell:(r + 1) * cell, c * cell:(c + 1) * cell] = colour
-
-
-def _dot(img: np.ndarray, r: int, c: int, colour: Any, cell: int) -> None:
-    a, b = cell // 3, cell - cell // 3
-    img[r * cell + a:r * cell + b, c * cell + a:c * cell + b] = colour
+def cell_size(rows: int, cols: int) -> int:
+    """Pixels a cell: the board at least MIN_WIDTH wide, cells at most MAX_CELL, the whole
+    picture within MAX_PIXELS (a :class:`PerfectplayError` when even MIN_CELL is too big)."""
+    cell = max(MIN_CELL, min(MAX_CELL, -(-MIN_WIDTH // max(cols, 1))))
+    while cell > MIN_CELL and (cols * cell + LEFT + RIGHT) * (rows * cell + TOP + BOTTOM) \
+            > MAX_PIXELS:
+        cell -= 1
+    if (cols * cell + LEFT + RIGHT) * (rows * cell + TOP + BOTTOM) > MAX_PIXELS:
+        raise PerfectplayError(f"a {rows} x {cols} picture is too large (more than "
+                               f"{MAX_PIXELS:,} pixels even at {MIN_CELL} px a cell)")
+    return cell
 
 
 def heat(values: np.ndarray, top: float) -> np.ndarray:
@@ -70,72 +103,160 @@ def heat(values: np.ndarray, top: float) -> np.ndarray:
     return (colormaps["viridis"](scaled)[..., :3] * 255).round().astype(np.uint8)
 
 
-def _save(img: np.ndarray, path: str | Path) -> Path:
+def _ticks(n: int, most: int = 26) -> list[int]:
+    step = max(1, -(-n // most))
+    return list(range(0, n, step))
+
+
+def _board(img: np.ndarray, title: str) -> tuple[Any, Any, Picture]:
+    """A figure laid out to the pixel: the cell image, column letters on top, row numbers
+    on the left, the title above. Returns (figure, axes, layout without a path)."""
+    plt = _matplotlib()
+    rows, cols = img.shape[:2]
+    cell = cell_size(rows, cols)
+    width, height = cols * cell + LEFT + RIGHT, rows * cell + TOP + BOTTOM
+    fig = plt.figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+    ax = fig.add_axes((LEFT / width, BOTTOM / height, cols * cell / width,
+                       rows * cell / height))
+    ax.imshow(img, interpolation="nearest", extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
+              aspect="auto")
+    xs, ys = _ticks(cols), _ticks(rows)
+    ax.set_xticks(xs, [cell_name(0, c)[:-1] for c in xs])
+    ax.set_yticks(ys, [str(r + 1) for r in ys])
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    fig.suptitle(title, y=1 - 12 / height, va="top", fontsize=12)
+    return fig, ax, Picture(Path(), width, height, LEFT, TOP, cell)
+
+
+def _label(ax: Any, r: int, c: int, text: str, cell: int, colour: str = "white") -> None:
+    if cell >= 10:
+        ax.text(c, r, text, ha="center", va="center", color=colour,
+                fontsize=max(6, min(14, cell * 0.45)), fontweight="bold")
+
+
+def _dots(ax: Any, cells: list[tuple[int, int]], cell: int) -> None:
+    if cells:
+        ys, xs = zip(*cells, strict=True)
+        ax.scatter(xs, ys, s=max(1.0, (cell * 0.3) ** 2), c="white", marker="o",
+                   linewidths=0)
+
+
+def _legend(fig: Any, entries: list[tuple[tuple[int, int, int], str]]) -> None:
+    from matplotlib.patches import Patch
+
+    handles = [Patch(facecolor=np.array(colour) / 255, edgecolor="grey", label=label)
+               for colour, label in entries]
+    fig.legend(handles=handles, loc="upper right", fontsize=8, frameon=False,
+               bbox_to_anchor=(0.995, 1 - 30 / fig.get_figheight() / DPI))
+
+
+def _colour_bar(fig: Any, layout: Picture, rows: int, cols: int, top: float,
+                label: str) -> None:
+    """A colour bar in the right margin, below the legend, never moving the board."""
+    from matplotlib import colormaps
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    w, h = layout.width, layout.height
+    x = LEFT + cols * layout.cell + 30
+    height = max(60, min(rows * layout.cell, h - TOP - BOTTOM) * 0.55)
+    cax = fig.add_axes((x / w, BOTTOM / h, 14 / w, height / h))
+    bar = fig.colorbar(ScalarMappable(Normalize(0, max(top, 1)), colormaps["viridis"]),
+                       cax=cax)
+    bar.set_label(label, fontsize=8)
+
+
+def _save(fig: Any, layout: Picture, path: str | Path) -> Picture:
     plt = _matplotlib()
     out = Path(path)
-    plt.imsave(out, img)
-    return out
+    kind = out.suffix.lower().lstrip(".") or "png"
+    if kind not in ("png", "svg"):
+        plt.close(fig)
+        raise PerfectplayError(f"pictures are PNG or SVG: name the file .png or .svg, not "
+                               f"{out.name}")
+    fig.savefig(out, dpi=DPI, format=kind)
+    plt.close(fig)
+    return Picture(out, layout.width, layout.height, layout.left, layout.top, layout.cell)
 
 
-def rock_png(sol: Any, path: str | Path, cell: int = CELL) -> Path:
+def rock_png(sol: Any, path: str | Path) -> Picture:
     """The Rock's value map (see the module doc)."""
-    _matplotlib()
     m = sol.maze
-    img = _canvas(m.rows, m.cols, cell)
     f = sol.f.astype(float)
-    colours = heat(f, float(f.max()) if f.size else 1.0)
+    top = float(f.max()) if f.size else 1.0
+    colours = heat(f, top)
+    img = np.zeros((m.rows, m.cols, 3), np.uint8)
     route, _, blocked = sol.route()
     for i in range(m.rows * m.cols):
         r, c = m.grid.coords(i)
-        if not m.open[i]:
-            _fill(img, r, c, BLACK, cell)
-        elif sol.f[i] < 0:
-            _fill(img, r, c, GREY_RED, cell)
-        else:
-            _fill(img, r, c, colours[i], cell)
-    for i in route:
-        _dot(img, *m.grid.coords(i), WHITE, cell)
+        img[r, c] = BLACK if not m.open[i] else GREY_RED if sol.f[i] < 0 else colours[i]
     if blocked is not None:
-        _fill(img, *m.grid.coords(blocked), RED, cell)
-    return _save(img, path)
+        img[m.grid.coords(blocked)] = RED
+    value = "infinite" if sol.value is None else f"{sol.value} steps"
+    fig, ax, layout = _board(img, f"The Rock: the walker can guarantee {value}")
+    _dots(ax, [m.grid.coords(i) for i in route if i not in (m.entrance, m.exit)],
+          layout.cell)
+    _label(ax, *m.grid.coords(m.entrance), "E", layout.cell)
+    _label(ax, *m.grid.coords(m.exit), "X", layout.cell)
+    if blocked is not None:
+        _label(ax, *m.grid.coords(blocked), "R", layout.cell)
+    _colour_bar(fig, layout, m.rows, m.cols, top, "guaranteed steps")
+    _legend(fig, [(BLACK, "wall"), (RED, "the rock's block (R)"),
+                  (GREY_RED, "cut off: infinite"), (WHITE, "the walker's route")])
+    return _save(fig, layout, path)
 
 
-def portal_png(board: Any, moves: Any, path: str | Path, cell: int = CELL) -> Path:
+def portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
     """Closing the Portal: safe and cut cells and a path (see the module doc)."""
-    _matplotlib()
     g = board.grid
     if g is None:
         raise PerfectplayError("only boards drawn as grids can be pictured")
-    img = _canvas(g.rows, g.cols, cell)
     cut = set(moves.cut)
+    img = np.zeros((g.rows, g.cols, 3), np.uint8)
     for i in range(g.size):
         r, c = g.coords(i)
-        if i in board.portals:
-            _fill(img, r, c, BLUE, cell)
-        elif not board.empty[i]:
-            _fill(img, r, c, BLACK, cell)
-        else:
-            _fill(img, r, c, RED if i in cut else GREEN, cell)
-    for i in moves.path[1:-1]:
-        _dot(img, *g.coords(i), WHITE, cell)
-    return _save(img, path)
+        img[r, c] = (BLUE if i in board.portals else BLACK if not board.empty[i]
+                     else RED if i in cut else GREEN)
+    fig, ax, layout = _board(img, "Closing the Portal: safe and cut cells")
+    _dots(ax, [g.coords(i) for i in moves.path[1:-1]], layout.cell)
+    for p in board.portals:
+        _label(ax, *g.coords(p), "O", layout.cell)
+    _legend(fig, [(GREEN, "safe to wall"), (RED, "cut: walling it loses"),
+                  (BLACK, "wall"), (BLUE, "portal (O)"), (WHITE, "a portal path")])
+    return _save(fig, layout, path)
 
 
-def coins_png(coins: Any, path: str | Path, cell: int = 24) -> Path:
+def coins_png(coins: Any, path: str | Path) -> Picture:
     """The seed's P table as a heat map with the move table's bars (see the module doc)."""
     from .coins import seed_tables
 
-    _matplotlib()
     P, m = seed_tables(coins)
     n = len(coins)
-    img = _canvas(n, n, cell)
     vals = np.array([[P[i][j] if j >= i else 0 for j in range(1, n + 1)]
                      for i in range(1, n + 1)], dtype=float)
-    colours = heat(vals, float(vals.max()) if n else 1.0)
-    third = cell // 3
+    top = float(vals.max()) if n else 1.0
+    colours = heat(vals, top)
+    img = np.full((n, n, 3), PAPER, np.uint8)
     for i in range(n):
         for j in range(i, n):
-            _fill(img, i, j, colours[i, j], cell)
-            x0 = j * cell + (0 if m[i + 1][j + 1] == "i" else cell - third)
-            img[i * cell + 2:(i + 1) * cell - 2, x0:x0 + third] = INK
-    return _save(img, path)
+            img[i, j] = colours[i, j]
+    fig, ax, layout = _board(img, "Coins: P(i, j), the best total on coins i..j")
+    ax.set_xticks(range(n), [str(j + 1) for j in range(n)])
+    ax.set_yticks(range(n), [str(i + 1) for i in range(n)])
+    ax.set_xlabel("j (last coin)")
+    ax.set_ylabel("i (first coin)")
+    from matplotlib.patches import Rectangle
+
+    for i in range(n):
+        for j in range(i, n):
+            x0 = j - 0.5 + (0.03 if m[i + 1][j + 1] == "i" else 0.77)
+            ax.add_patch(Rectangle((x0, i - 0.4), 0.2, 0.8, color=np.array(INK) / 255,
+                                   linewidth=0))
+            dark = vals[i, j] / max(top, 1) < 0.6
+            _label(ax, i, j, str(P[i + 1][j + 1]), layout.cell, "white" if dark else "black")
+    _colour_bar(fig, layout, n, n, top, "P(i, j)")
+    _legend(fig, [(INK, "the move: a bar on the left\ntakes coin i, on the right coin j")])
+    return _save(fig, layout, path)
