@@ -654,6 +654,32 @@ def analyze(store: str, as_json: bool) -> None:
         click.echo(f"  {title}: " + ", ".join(f"{k}: {n:,}" for k, n in stats[key].items()))
 
 
+# -- the web page ------------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (localhost only unless you say otherwise).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+def serve(host: str, port: int) -> None:
+    """Serve the web page: play and explore every game in a browser (needs
+    perfectplay[web]).
+
+    \b
+    Example:
+      perfectplay serve --port 8000     # then open http://127.0.0.1:8000
+    """
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+    except ImportError:
+        _fail("the web page needs the web extra: pip install 'perfectplay[web]'")
+    click.echo(f"perfectplay: serving http://{host}:{port} (Ctrl-C stops)", err=True)
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    except OSError as exc:
+        _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
 def run() -> None:  # pragma: no cover - console entry point alias
     main()
 

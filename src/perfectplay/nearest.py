@@ -541,6 +541,11 @@ class NearestResult:
             return f"(the {rows} x {cols} board is not drawn: more than {DRAW_LIMIT:,} cells)"
         return draw_distances(b.shape, b.pieces, b.start, b.walls, b.labels)
 
+    def cells(self) -> list[str]:
+        """The distance map's rows, unframed (see :func:`distance_cells`)."""
+        b = self.board
+        return distance_cells(b.shape, b.pieces, b.start, b.walls, b.labels)
+
     def to_json(self) -> dict[str, Any]:
         b, ans = self.board, self.answer
         data: dict[str, Any] = {
@@ -580,35 +585,43 @@ def analyze(board: NoBoard, *, all: bool = False, block: bool = False) -> Neares
     return NearestResult(board, ans, block, everyone)
 
 
-def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
-                   walls: np.ndarray | None, labels: list[str] | None = None) -> str:
-    """The board with each free cell's distance from the start piece (its last digit: 0 is
-    10, 20, ...), '*' the start, pieces by label (or P), '#' walls, '-' unreachable cells;
-    column letters and row numbers as cell names read; a legend under it."""
+def distance_cells(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
+                   walls: np.ndarray | None, labels: list[str] | None = None) -> list[str]:
+    """The board's rows as strings: each free cell's distance from the start piece (its last
+    digit: 0 is 10, 20, ...), '*' the start, pieces by label (or P), '#' walls, '-' cells
+    out of reach."""
     rows, cols = grid_shape
     open_ = np.ones(rows * cols, bool) if walls is None else ~walls.ravel()
     nb = neighbour_table(rows, cols)
     dist, _ = bfs_order(nb, open_, int(pieces[start, 0] * cols + pieces[start, 1]))
     at = {(int(r), int(c)): k for k, (r, c) in enumerate(pieces.tolist())}
-    cells = []
+    out = []
     for r in range(rows):
         line = []
         for c in range(cols):
             i = r * cols + c
             if (r, c) in at:
                 k = at[(r, c)]
-                ch = "*" if k == start else (labels[k] if labels else "P")
+                line.append("*" if k == start else (labels[k] if labels else "P"))
             elif not open_[i]:
-                ch = "#"
+                line.append("#")
             elif dist[i] < 0:
-                ch = "-"
+                line.append("-")
             else:
-                ch = str(int(dist[i]) % 10)
-            line.append((ch, ch))
-        cells.append(line)
+                line.append(str(int(dist[i]) % 10))
+        out.append("".join(line))
+    return out
+
+
+def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
+                   walls: np.ndarray | None, labels: list[str] | None = None) -> str:
+    """:func:`distance_cells` with column letters and row numbers as cell names read, and a
+    legend under it."""
+    rows = distance_cells(grid_shape, pieces, start, walls, labels)
+    cells = [[(ch, ch) for ch in row] for row in rows]
     legend = ("* the start piece, " + ("letters" if labels else "P") + " the other pieces, "
               "digits the moves from the start (last digit), # a wall, - out of reach")
-    return framed(cells, sep="" if cols <= 26 else " ") + "\n" + legend
+    return framed(cells, sep="" if grid_shape[1] <= 26 else " ") + "\n" + legend
 
 
 JUDGES = {"kth-no": ("KTH No (decided format): nearest piece INDEX DISTANCE", judge_kth_no)}

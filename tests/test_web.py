@@ -1,0 +1,201 @@
+"""The web page: the JSON API through Starlette's test client (good and bad requests), and
+whole games played by clicking in a real Chromium driven by Playwright.
+
+Browser tests find Chromium at $PERFECTPLAY_CHROMIUM or as ``chromium`` on PATH; without
+one they are skipped with that reason, except under CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from perfectplay import coins  # noqa: E402
+from perfectplay.web.app import MAX_SIDE, create_app  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ROCK = (EXAMPLES / "rock_sample.txt").read_text()
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+# -- the API ----------------------------------------------------------------------------------
+def test_page_and_assets_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "perfectplay" in page.text
+    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/style.css").headers["content-type"].startswith("text/css")
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_analyze_answers_what_the_cli_answers(client):
+    d = client.post("/api/coins/analyze", json={"row": [7, 9, 2, 6, 4, 3], "table": True}).json()
+    want = coins.analyze([7, 9, 2, 6, 4, 3], table=True)
+    assert d["result"] == want.to_json() and d["explanation"] == want.explain()
+    d = client.post("/api/rock/analyze", json={"text": ROCK}).json()
+    assert d["result"]["value"] == 11 and d["grid"] == ["..X.", ".##.", ".E.."]
+    d = client.post("/api/portal/analyze", json={"text": "O..\n.#.\n..O"}).json()
+    assert d["result"]["winner"] == "Alif" and d["result"]["cut"] == []
+    d = client.post("/api/nearest/analyze",
+                    json={"text": (EXAMPLES / "no_seed.txt").read_text()}).json()
+    assert d["result"]["distance"] == 3 and d["result"]["nearest"] == [0, 3, 4]
+
+
+def test_a_whole_coins_game_through_the_api(client):
+    row, moves = [3, 2, 2, 3, 1, 2], []
+    while True:
+        d = client.post("/api/coins/play", json={"row": row, "moves": moves,
+                                                 "humans": [0]}).json()
+        moves = [h["name"] for h in d["history"]]
+        if d["over"]:
+            break
+        best = [m for m in d["moves"] if m["best"]]
+        assert {"name", "value", "remoteness", "describe"} <= set(d["moves"][0])
+        moves.append(best[0]["name"])
+    assert "first player 8" in d["verdict"] and not any(h["mistake"] for h in d["history"])
+    assert [h["by"] for h in d["history"]] == ["human", "computer"] * 3
+
+
+@pytest.mark.parametrize("game, body, words", [
+    ("coins", {"row": []}, "row"),
+    ("coins", {"row": [1.5]}, "integer"),
+    ("coins", {"row": [1, 2], "extra": 1}, "extra"),
+    ("coins", {"row": [1] * 100_001}, "100000"),
+    ("rock", {"text": "E" + "." * MAX_SIDE + "X"}, "up to 300 x 300"),
+    ("rock", {"text": "E..\n..."}, "exactly one"),
+    ("portal", {"text": "O.O", "kind": "tri"}, "kind"),
+    ("nearest", {"text": ""}, "text"),
+])
+def test_bad_analyze_requests_get_422_and_a_message(client, game, body, words):
+    r = client.post(f"/api/{game}/analyze", json=body)
+    assert r.status_code == 422 and words.lower() in r.json()["detail"].lower()
+
+
+def test_bad_play_requests(client):
+    r = client.post("/api/coins/play", json={"row": [1, 2], "moves": ["Z"]})
+    assert r.status_code == 422 and "not legal here; legal: R(2), L(1)" in r.json()["detail"]
+    r = client.post("/api/nearest/play", json={"text": "A*"})
+    assert r.status_code == 422 and "not a two-player game" in r.json()["detail"]
+    r = client.post("/api/rock/play", json={"row": [1]})
+    assert r.status_code == 422 and "needs 'text'" in r.json()["detail"]
+    assert client.post("/api/chess/analyze", json={}).status_code == 404
+    r = client.post("/api/coins/analyze", content=b"{not json")
+    assert r.status_code == 422 and "not JSON" in r.json()["detail"]
+    r = client.post("/api/coins/analyze", content=b" " * 1_000_001)
+    assert r.status_code == 422 and "limit" in r.json()["detail"]
+
+
+# -- the browser -------------------------------------------------------------------------------
+def _chromium() -> str | None:
+    return os.environ.get("PERFECTPLAY_CHROMIUM") or shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser_page():
+    path = _chromium()
+    if path is None or not Path(path).exists():
+        reason = "no Chromium: set PERFECTPLAY_CHROMIUM or put chromium on PATH"
+        if os.environ.get("CI"):
+            pytest.fail(reason + " (CI must run the browser tests)")
+        pytest.skip(reason)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"http://127.0.0.1:{port}/")
+        yield page
+        browser.close()
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _shot(page, name: str, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("PERFECTPLAY_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_a_whole_coins_game_by_clicking(browser_page, tmp_path):
+    page = browser_page
+    page.click("button[data-tab=coins]")
+    page.fill("#coins-row", "3 2 2 3 1 2")
+    page.click("#coins-analyze")
+    page.wait_for_selector("#coins-table table")
+    assert "guarantee 8" in page.inner_text("#coins-explain")
+    page.click("#coins-play")
+    for _ in range(10):
+        page.wait_for_selector("#coins-game .verdict, #coins-game .coinrow button:not([disabled])")
+        if page.query_selector("#coins-game .verdict"):
+            break
+        before = page.inner_text("#coins-game .totals")
+        buttons = page.query_selector_all("#coins-game .coinrow button:not([disabled])")
+        assert buttons and buttons[0].get_attribute("title")  # each move's value on hover
+        best = page.inner_text("#coins-game ol.moves li.best").split(":")[0]
+        side = "0" if best.startswith("L") else str(len(buttons) and -1)
+        target = buttons[0] if side == "0" else buttons[-1]
+        target.click()
+        page.wait_for_function(
+            "b => document.querySelector('#coins-game .verdict') || "
+            "(document.querySelector('#coins-game .totals') || {}).innerText !== b", arg=before)
+    verdict = page.inner_text("#coins-game .verdict")
+    assert "first player 8" in verdict and "the first player wins" in verdict
+    assert page.query_selector("#coins-game svg.chart")
+    _shot(page, "coins", tmp_path)
+
+
+@pytest.mark.browser
+def test_a_whole_rock_game_by_clicking(browser_page, tmp_path):
+    page = browser_page
+    page.click("button[data-tab=rock]")
+    page.fill("#rock-text", ROCK)
+    page.click("#rock-analyze")
+    page.wait_for_selector("#rock-map table")
+    assert page.inner_text("#rock-explain").startswith("11")
+    page.click("#rock-play")
+    for _ in range(40):
+        page.wait_for_selector("#rock-game .verdict, #rock-game td.legal")
+        if page.query_selector("#rock-game .verdict"):
+            break
+        best = page.inner_text("#rock-game ol.moves li.best").split(":")[0]
+        count = len(page.query_selector_all("#rock-game ol.moves li"))
+        page.click(f"#rock-game td[data-cell={best}]")
+        page.wait_for_function(
+            "n => document.querySelector('#rock-game .verdict') || "
+            "document.querySelectorAll('#rock-game ol.moves li').length !== n || true",
+            arg=count)
+        page.wait_for_timeout(100)
+    verdict = page.inner_text("#rock-game .verdict")
+    assert "after 11 steps" in verdict and "the rock blocked" in verdict
+    _shot(page, "rock", tmp_path)
+    for game in ("portal", "nearest"):
+        page.click(f"button[data-tab={game}]")
+        page.click(f"#{game}-analyze")
+        page.wait_for_selector(f"#{game}-map table")
+        _shot(page, game, tmp_path)
+    assert "Bella wins" in page.evaluate("document.querySelector('#portal-explain').innerText")
