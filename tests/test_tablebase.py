@@ -124,3 +124,107 @@ def test_games_without_tiers_are_refused(tmp_path):
 
     with pytest.raises(GameError, match="tier"):
         solve_tiered(Plain(), tmp_path)
+
+
+EXACT_GAME = '''
+from fractions import Fraction
+
+class ExactPoints:
+    """A scored tiered game whose margins float64 cannot hold: 2**60 + 1 and thirds.
+    Position (n, turn): n counters taken; move k takes k; the turn passes."""
+
+    def __init__(self, size=7):
+        self.size = size
+
+    def initial(self):
+        return 0
+
+    def moves(self, n):
+        return [k for k in (1, 2, 3) if n + k <= self.size]
+
+    def play(self, n, k):
+        return n + k
+
+    def payoff(self, n, k):
+        return {1: Fraction(1, 3), 2: 2**60 + 1, 3: -(2**61)}[k] + n
+
+    def outcome(self, n):
+        return 0 if n >= self.size else None
+
+    def tier(self, n):
+        return n
+
+    def encode(self, n):
+        return n
+
+    def decode(self, code):
+        return int(code)
+
+    def move_name(self, k):
+        return f"take{k}"
+'''
+
+
+@pytest.fixture(scope="module")
+def exact_store(client, tmp_path_factory):
+    from perfectplay.engine.target import load_target
+
+    folder = tmp_path_factory.mktemp("exact")
+    (folder / "exact_game.py").write_text(EXACT_GAME)
+    ref = f"{folder / 'exact_game.py'}:ExactPoints(7)"
+    game = load_target(ref)
+    tb = solve_tiered(game, folder / "tb", client=client, game_ref=ref)
+    return game, tb.store
+
+
+def test_margins_come_back_exact_and_open_store_reads_like_a_solution(exact_store):
+    from fractions import Fraction
+
+    from perfectplay.tablebase import NotInStore, open_store
+
+    game, store = exact_store
+    ref = solve(game, method="python")
+    with open_store(store) as tb:
+        for pos in ref:
+            assert tb.value(pos) == ref.value(pos) and type(tb.value(pos)) is type(
+                ref.value(pos)), pos  # exact: big ints and Fractions, never floats
+            assert tb.remoteness(pos) == ref.remoteness(pos)
+            assert [(m.move, m.value, m.remoteness) for m in tb.move_values(pos)] == \
+                [(m.move, m.value, m.remoteness) for m in ref.move_values(pos)]
+            best = tb.best_move(pos)
+            assert best is None or any(m.move == best and m.value == ref.value(pos)
+                                       for m in ref.move_values(pos))
+        assert any(isinstance(ref.value(p), Fraction) for p in ref)
+        assert any(abs(ref.value(p)) > 2**60 for p in ref)
+        with pytest.raises(KeyError):
+            tb.value(99)
+        with pytest.raises(NotInStore, match="not in the store"):
+            tb.remoteness(-5)
+        found = tb.lookup([0, 3, 99])
+        assert found["found"].tolist() == [True, True, False]
+        assert found["value"][1] == ref.value(3) and found["remoteness"][2] == -1
+        assert tb.counts()["total"] == len(ref)
+
+
+def test_query_takes_positions_and_moves_and_never_a_traceback(exact_store):
+    import json as js
+
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    game, store = exact_store
+    ref = solve(game, method="python")
+    run = CliRunner().invoke
+    r = run(main, ["query", str(store), "--moves", "take1,take2", "--json"])
+    assert r.exit_code == 0, r.output
+    data = js.loads(r.output)
+    assert data["position"] == 3 and data["remoteness"] == ref.remoteness(3)
+    r = run(main, ["query", str(store)])
+    assert r.exit_code == 0 and "position 0:" in r.output and "move take1:" in r.output
+    for args, words in ((["nope("], "not a Python literal"), (["99"], "not in the store"),
+                        (["--moves", "take9"], "not legal"), (["1", "--moves", "take1"],
+                                                              "not both")):
+        r = run(main, ["query", str(store), *args])
+        assert r.exit_code == 1 and words in r.stderr and r.exception is None or \
+            isinstance(r.exception, SystemExit), (args, r.output)

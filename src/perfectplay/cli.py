@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import InputError, PerfectplayError, show_exc
+from .errors import InputError, PerfectplayError, show, show_exc
 
 EXIT_INPUT = 1
 
@@ -586,50 +586,108 @@ def check(problem: str, input_file: str, output_file: str, as_json: bool) -> Non
 # -- tablebase ---------------------------------------------------------------------------------
 @main.command()
 @click.argument("store", type=click.Path(exists=True, file_okay=False))
-@click.argument("position")
+@click.argument("position", required=False)
+@click.option("--moves", default=None, help="The position reached by these moves from the "
+              "start, comma-separated, as the game names them (e.g. 3,3,2).")
 @click.option("--raw", is_flag=True, help="POSITION is the encoded integer itself.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def query(store: str, position: str, raw: bool, as_json: bool) -> None:
-    """Look a position up in a solved STORE (DuckDB over its Parquet files).
-
-    POSITION is a Python literal the game understands (encoded with the game recorded in
-    the store), or with --raw the encoded integer.
+def query(store: str, position: str | None, moves: str | None, raw: bool,
+          as_json: bool) -> None:
+    """Look a position up in a solved STORE: its value, remoteness, best move and every
+    move's value. POSITION is a Python literal as the game writes positions (the start
+    when left out), or give --moves from the start, or --raw with the encoded integer.
 
     \b
     Examples:
-      perfectplay query tb/ 0
+      perfectplay query tb/                      # the start
       perfectplay query tb/ "(0, 5)" --json
+      perfectplay query tb/ --moves 3,3,2
     """
-    import ast
-
+    from .tablebase import open_store
     from .tablebase import query as tb_query
-    from .tablebase import read_manifest
 
     if raw:
         from .textio import Token, parse_int
 
+        if position is None:
+            _fail("--raw needs POSITION, the encoded integer")
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
-    else:
-        ref = read_manifest(store).get("game")
-        if not ref:
-            _fail("this store does not name its game; use --raw with an encoded position")
+        row = tb_query(store, [code])[0]
+        if not row["found"]:
+            _fail(f"code {code} is not in the store: not reachable from the start")
+        if as_json:
+            _echo_json(row)
+        else:
+            rem = row["remoteness"]
+            click.echo(f"code {code} (tier {row['tier']}): {row['value']}"
+                       + ("" if rem is None else f" in {rem}")
+                       + (f"; best move {row['best_move']}" if row["best_move"] else ""))
+        return
+    with open_store(store) as tb:
+        game = tb.game
+        pos = _game_call("rules", _position_of, game, position, moves)
+        value, rem = tb.value(pos), tb.remoteness(pos)
+        best = tb.best_move(pos)
+        options = _game_call("rules", tb.move_values, pos)
+    from .engine import describe
+    from .engine.solution import _json_value, json_value
+
+    name = getattr(game, "move_name", None)
+
+    def named(move: Any) -> str:
+        return str(name(move)) if callable(name) else show(move)
+
+    if as_json:
+        _echo_json({"position": json_value(pos), "value": _json_value(value),
+                    "remoteness": rem, "best_move": json_value(best),
+                    "moves": [{"move": json_value(mv.move), "value": _json_value(mv.value),
+                               "remoteness": mv.remoteness} for mv in options]})
+        return
+    click.echo(f"position {show(pos)}: {describe(value, rem)}")
+    click.echo(f"best move: {None if best is None else named(best)}")
+    for mv in options:
+        click.echo(f"  move {named(mv.move)}: {mv.describe()}")
+
+
+def _position_of(game: Any, position: str | None, moves: str | None) -> Any:
+    """The position a query names: a literal, the moves from the start, or the start."""
+    import ast
+
+    if position is not None and moves is not None:
+        _fail("give POSITION or --moves, not both")
+    if position is not None:
         try:
-            pos = ast.literal_eval(position)
+            return ast.literal_eval(position)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
-        game = load_game(ref)
-        code = _game_call("encode", lambda: int(game.encode(pos)))
-    row = tb_query(store, [code])[0]
-    if not row["found"]:
-        _fail(f"position {position} (code {code}) is not in the store: not reachable from "
-              "the start")
-    if as_json:
-        _echo_json(row)
-        return
-    rem = row["remoteness"]
-    click.echo(f"position {position} (code {code}, tier {row['tier']}): {row['value']}"
-               + ("" if rem is None else f" in {rem}")
-               + (f"; best move {row['best_move']}" if row["best_move"] else ""))
+    pos = game.initial()
+    for k, token in enumerate(t.strip() for t in (moves or "").split(",") if t.strip()):
+        move = _move_named(game, pos, token)
+        if move is None:
+            legal = ", ".join(show(m) for m in game.moves(pos))
+            _fail(f"--moves: move {k + 1} ({token!r}) is not legal there; legal: {legal}")
+        pos = game.play(pos, move)
+    return pos
+
+
+def _move_named(game: Any, pos: Any, token: str) -> Any:
+    import ast
+
+    legal = list(game.moves(pos))
+    hook = getattr(game, "parse_move", None)
+    if callable(hook):
+        move = hook(token)
+        if move in legal:
+            return move
+    name = getattr(game, "move_name", None)
+    for move in legal:
+        if token in (str(move), repr(move)) or callable(name) and token == str(name(move)):
+            return move
+    try:
+        literal = ast.literal_eval(token)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return literal if literal in legal else None
 
 
 @main.command()

@@ -31,6 +31,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,10 @@ import numpy as np
 
 from .engine.protocol import Value, has_player, is_scored
 from .engine.scored import scored_key
-from .engine.solution import winlose_key
-from .errors import GameError, PerfectplayError
+from .engine.solution import MoveValue, UnknownPosition, winlose_key
+from .errors import GameError, PerfectplayError, show
 from .progress import Progress
+from .textio import int_from_digits, int_text
 
 CHUNK = 20_000
 
@@ -55,6 +57,31 @@ def _need(module: str) -> Any:
     except ImportError:
         raise PerfectplayError("tiered solving needs the scale extra: pip install "
                                "'perfectplay[scale]'") from None
+
+
+def margin_text(value: Any) -> str:
+    """A margin as exact text for the store: an int in full, a Fraction as "p/q", a float
+    by its repr (so 2**60 + 1 and 1/3 come back unchanged, see :func:`parse_margin`).
+
+    >>> margin_text(2**60 + 1), margin_text(Fraction(1, 3)), margin_text(0.5)
+    ('1152921504606846977', '1/3', '0.5')
+    """
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int | np.integer):
+        return int_text(int(value))
+    if isinstance(value, Fraction):
+        return f"{int_text(value.numerator)}/{int_text(value.denominator)}"
+    return repr(float(value))
+
+
+def parse_margin(text: str) -> Any:
+    """The inverse of :func:`margin_text`: an int, a Fraction or a float, exactly."""
+    if "/" in text:
+        return Fraction(int_from_digits(text.split("/")[0]), int_from_digits(text.split("/")[1]))
+    if any(ch in text for ch in ".eEni"):  # 0.5, 1e+300, inf, nan
+        return float(text)
+    return int_from_digits(text)
 
 
 def check_tiered(game: Any) -> None:
@@ -103,7 +130,7 @@ def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]}); "
                                    "delete it and run again to redo that tier") from None
         pos = np.array(t["position"], dtype=np.int64)
-        vals = np.array([m if m is not None else c for m, c in
+        vals = np.array([parse_margin(m) if m is not None else c for m, c in
                          zip(t["margin"], t["code"], strict=True)], dtype=object)
         rem = np.array([-1 if r is None else r for r in t["remoteness"]], dtype=np.int64)
         if len(_TABLES) >= 6:
@@ -355,7 +382,7 @@ def _schema(columns: dict[str, Any]) -> Any:
     remoteness at all, which must still be an integer column)."""
     pa = _need("pyarrow")
     types = {"position": pa.int64(), "tier": pa.int32(), "code": pa.string(),
-             "margin": pa.float64(), "remoteness": pa.int32(), "best_move": pa.string()}
+             "margin": pa.string(), "remoteness": pa.int32(), "best_move": pa.string()}
     return pa.schema([(name, types[name]) for name in columns])
 
 
@@ -491,7 +518,7 @@ def _solve_tier(client: Any, game_f: Any, root: Path, t: int, scored: bool, chun
         "position": np.array([r[0] for r in rows], dtype=np.int64),
         "tier": np.full(len(rows), t, dtype=np.int32),
         "code": [None if scored else r[1] for r in rows],
-        "margin": [float(r[1]) if scored else None for r in rows],
+        "margin": [margin_text(r[1]) if scored else None for r in rows],
         "remoteness": [r[2] for r in rows],
         "best_move": [r[3] for r in rows],
     })
@@ -525,8 +552,9 @@ def query(store: str | Path, positions: Iterable[int]) -> list[dict[str, Any]]:
             out.append({"position": int(code), "found": False})
             continue
         tier, code_v, margin, rem, move = row
+        value = code_v if code_v is not None else parse_margin(margin)
         out.append({"position": int(code), "found": True, "tier": tier,
-                    "value": code_v if code_v is not None else margin,
+                    "value": value if isinstance(value, int | str) else str(value),
                     "remoteness": rem, "best_move": move})
     return out
 
@@ -544,3 +572,183 @@ def analyze(store: str | Path) -> dict[str, Any]:
     return {"total": total, "by_value": dict(by_value),
             "by_remoteness": {("draw" if r is None else r): n for r, n in by_rem},
             "by_tier": dict(by_tier)}
+
+
+# -- reading the store like a Solution -----------------------------------------------------------
+class NotInStore(UnknownPosition):
+    """A position the store does not hold (not reachable from the start, or not a position
+    of this game). A KeyError, as for a dict."""
+
+
+class Store:
+    """A solved store, read like a :class:`~perfectplay.engine.Solution`: positions as the
+    game writes them (the store records how to rebuild the game), values straight from the
+    tier files (each tier read once, then binary search over its sorted codes).
+
+    Use :func:`open_store`; see its example.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        manifest = read_manifest(self.path)
+        if not manifest.get("enumerated") or not (self.path / "solved").is_dir():
+            raise PerfectplayError(f"{path} is not a solved store (no manifest of a solve)")
+        self.tiers: list[int] = sorted(manifest["tiers"])
+        self.scored = bool(manifest.get("scored"))
+        self._ref = manifest.get("game")
+        self._game: Any = None
+        self._cache: dict[int, tuple[np.ndarray, list[Any], np.ndarray, list[str]]] = {}
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._cache.clear()
+
+    def __repr__(self) -> str:
+        return f"<Store {self.path}: {len(self.tiers)} tiers>"
+
+    @property
+    def game(self) -> Any:
+        """The game, rebuilt from the target the store records (FILE.py:Class(args))."""
+        if self._game is None:
+            if not self._ref:
+                raise PerfectplayError("this store does not name its game: look positions "
+                                       "up by code with lookup()")
+            from .engine.target import load_target
+
+            self._game = load_target(self._ref)
+        return self._game
+
+    # -- tiers -------------------------------------------------------------------------------
+    def _tier(self, t: int) -> tuple[np.ndarray, list[Any], np.ndarray, list[str]]:
+        if t not in self._cache:
+            import pyarrow.parquet as pq
+
+            path = self.path / "solved" / f"tier={t}.parquet"
+            if not path.exists():
+                raise PerfectplayError(f"{path} is missing: the solve did not finish; run it "
+                                       "again to resume")
+            try:
+                table = pq.read_table(path, columns=["position", "code", "margin",
+                                                     "remoteness", "best_move"]).to_pydict()
+            except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
+                raise PerfectplayError(f"{path} is not a readable tier file "
+                                       f"({str(exc)[:200]})") from None
+            values = [parse_margin(m) if m is not None else Value(c)
+                      for m, c in zip(table["margin"], table["code"], strict=True)]
+            rems = np.array([-1 if r is None else r for r in table["remoteness"]], np.int64)
+            self._cache[t] = (np.array(table["position"], np.int64), values, rems,
+                              table["best_move"])
+        return self._cache[t]
+
+    def _find(self, code: int, tier: int | None) -> tuple[Any, int | None, str] | None:
+        for t in ([tier] if tier is not None else self.tiers):
+            if t not in self.tiers:
+                return None
+            codes, values, rems, best = self._tier(t)
+            k = int(np.searchsorted(codes, code))
+            if k < codes.size and codes[k] == code:
+                r = int(rems[k])
+                return values[k], None if r < 0 else r, best[k]
+        return None
+
+    def _row(self, pos: Any) -> tuple[Any, int | None, str]:
+        game = self.game
+        try:
+            code, tier = int(game.encode(pos)), int(game.tier(pos))
+        except PerfectplayError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - not a position of this game
+            raise NotInStore(f"{show(pos)} is not a position of this game "
+                             f"({type(exc).__name__}: {exc})") from None
+        row = self._find(code, tier)
+        if row is None:
+            raise NotInStore(f"position {show(pos)} (code {code}) is not in the store: not "
+                             "reachable from the start")
+        return row
+
+    # -- the Solution-like questions ----------------------------------------------------------
+    def value(self, pos: Any | None = None) -> Any:
+        """The value for the player to move (a Value, or the margin in a scored game)."""
+        return self._row(self._pos(pos))[0]
+
+    def remoteness(self, pos: Any | None = None) -> int | None:
+        """Moves to the end under perfect play (None for a draw)."""
+        return self._row(self._pos(pos))[1]
+
+    def best_move(self, pos: Any | None = None) -> Any | None:
+        """The stored best move, as the game's own move (None at the end)."""
+        here = self._pos(pos)
+        name = self._row(here)[2]
+        if not name:
+            return None
+        for move in self.game.moves(here):
+            if repr(move) == name:
+                return move
+        return name
+
+    def move_values(self, pos: Any | None = None) -> list[MoveValue]:
+        """Every move with its value for the mover and its remoteness, best first; each
+        child is looked up in the store."""
+        here = self._pos(pos)
+        self._row(here)  # the position itself must be in the store
+        game, with_player = self.game, has_player(self.game)
+        who = game.player(here) if with_player else None
+        out = []
+        for move in game.moves(here):
+            child = game.play(here, move)
+            value, rem, _ = self._row(child)
+            passes = who is None or game.player(child) != who
+            if self.scored:
+                pay = game.payoff(here, move)
+                mine = pay - value if passes else pay + value
+            else:
+                mine = value.flipped() if passes else value
+            out.append(MoveValue(move, mine, None if rem is None else rem + 1))
+        key = scored_key if self.scored else winlose_key
+        out.sort(key=lambda mv: key(mv.value, mv.remoteness), reverse=True)
+        return out
+
+    def counts(self) -> dict[str, Any]:
+        """Positions by value, by remoteness and by tier (DuckDB over the tier files)."""
+        return analyze(self.path)
+
+    def lookup(self, codes: Any) -> dict[str, np.ndarray]:
+        """Batch lookup of encoded positions: arrays ``found``, ``value`` (objects),
+        ``remoteness`` (-1 for none or not found), in the order given. Each tier is searched
+        with one vectorised binary search."""
+        codes = np.asarray(codes, dtype=np.int64).ravel()
+        found = np.zeros(codes.size, bool)
+        value = np.full(codes.size, None, dtype=object)
+        rem = np.full(codes.size, -1, np.int64)
+        for t in self.tiers:
+            left = ~found
+            if not left.any():
+                break
+            tcodes, values, rems, _ = self._tier(t)
+            idx = np.flatnonzero(left)
+            k = np.searchsorted(tcodes, codes[idx])
+            hit = (k < tcodes.size) & (tcodes[np.minimum(k, tcodes.size - 1)] == codes[idx])
+            for j, kk in zip(idx[hit].tolist(), k[hit].tolist(), strict=True):
+                found[j], value[j], rem[j] = True, values[kk], rems[kk]
+        return {"found": found, "value": value, "remoteness": rem}
+
+    def _pos(self, pos: Any | None) -> Any:
+        return self.game.initial() if pos is None else pos
+
+
+def open_store(path: str | Path) -> Store:
+    """Open a solved store for reading, as a context manager.
+
+    Example (a store made by ``perfectplay solve GAME --store tb/``)::
+
+        with open_store("tb/") as tb:
+            tb.value(), tb.remoteness(), tb.best_move()   # the start
+            tb.move_values((0, 5))                        # any position, the game's own
+            tb.lookup(np.array([0, 7, 42]))               # codes, in bulk
+    """
+    return Store(path)
