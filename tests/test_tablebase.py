@@ -228,3 +228,41 @@ def test_query_takes_positions_and_moves_and_never_a_traceback(exact_store):
         r = run(main, ["query", str(store), *args])
         assert r.exit_code == 1 and words in r.stderr and r.exception is None or \
             isinstance(r.exception, SystemExit), (args, r.output)
+
+
+class InsideTiers:
+    """A scored game whose moves often stay inside their tier (tier = n // 3), acyclic: the
+    store must solve the inside of a tier exactly, margins and remoteness as the engine."""
+
+    def __init__(self, size=11):
+        self.size = size
+
+    def initial(self):
+        return 0
+
+    def moves(self, n):
+        return [k for k in (1, 2) if n + k <= self.size]
+
+    def play(self, n, k):
+        return n + k
+
+    def payoff(self, n, k):
+        return (n * 7 + k * 3) % 5 - 2
+
+    def outcome(self, n):
+        return 0 if n >= self.size else None
+
+    def tier(self, n):
+        return n // 3
+
+    def encode(self, n):
+        return n
+
+    def decode(self, code):
+        return int(code)
+
+
+def test_scored_games_may_move_inside_a_tier(client, tmp_path):
+    for size in (5, 11, 16):
+        g = InsideTiers(size)
+        same_as_engine(g, solve_tiered(g, tmp_path / str(size), client=client).store)

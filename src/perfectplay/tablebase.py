@@ -13,9 +13,10 @@ memory:
 2. *Solve*, highest tier first: workers evaluate chunks of the tier, looking children up in
    the already solved tiers (read from Parquet, cached per worker); a position whose moves
    all leave the tier is decided right there. Positions with moves inside the tier are
-   finished on the client by retrograde analysis seeded with the outside values (a heap in
-   remoteness order). Each tier goes to ``STORE/solved/tier=T.parquet`` (position, value,
-   margin, remoteness, best move) and is freed.
+   finished on the client: win/lose games by retrograde analysis seeded with the outside
+   values (a heap in remoteness order, cycles allowed), scored games children first (no
+   cycles inside a tier), margins exact. Each tier goes to ``STORE/solved/tier=T.parquet``
+   (position, value, margin as exact text, remoteness, best move) and is freed.
 
 Same semantics and same answers as :func:`perfectplay.engine.solve`. A run that is stopped
 continues from the last finished tier. ``cluster=None`` starts a local Dask cluster of this
@@ -228,10 +229,9 @@ def solve_inside(open_: list[tuple[int, list]], known: dict[int, tuple[Any, int 
     already decided, in ``known``) arrive as events with their remoteness; a heap in
     remoteness order replaces the engine's FIFO queue, so a win is still the quickest one
     and a loss the slowest. Then ties spread, and what is left is a certified draw.
-    Win/lose games only: a scored game must not move inside a tier."""
+    Scored games: see :func:`_scored_inside` (moves inside a tier, no cycles)."""
     if scored:
-        raise GameError("a scored game's moves must go to a higher tier (cycles inside a "
-                        "tier are supported for win/lose games)")
+        return _scored_inside(open_, known)
     index = {code: i for i, (code, _) in enumerate(open_)}
     n = len(open_)
     parents: list[list[tuple[int, bool, str]]] = [[] for _ in range(n)]
@@ -301,6 +301,53 @@ def solve_inside(open_: list[tuple[int, list]], known: dict[int, tuple[Any, int 
                     draw_move[p] = pname
     return [(open_[i][0], value[i].value, rem_of[i],  # type: ignore[union-attr]
              draw_move[i] if value[i] is Value.DRAW else best[i]) for i in range(n)]
+
+
+Row = tuple[int, Any, "int | None", str]  # code, value, remoteness, best move
+
+
+def _scored_inside(open_: list[tuple[int, list]],
+                   known: dict[int, tuple[Any, int | None]]) -> list[Row]:
+    """A scored game's positions with moves inside their tier: children first (Kahn's
+    topological order over the moves inside the tier), each valued as the engine values it
+    (the best margin for the mover, exact arithmetic, its remoteness by the engine's
+    ordering). Moves inside a tier may not form a cycle in a scored game (the engine's cost
+    games need the whole graph): that is a clear error naming a position."""
+    index = {code: i for i, (code, _) in enumerate(open_)}
+    n = len(open_)
+    waiting = [0] * n
+    parents: list[list[int]] = [[] for _ in range(n)]
+    for i, (_, moves) in enumerate(open_):
+        for _, target, _, _ in moves:
+            if target[0] == "in" and target[1] in index:
+                waiting[i] += 1
+                parents[index[target[1]]].append(i)
+    ready = [i for i in range(n) if waiting[i] == 0]
+    solved: dict[int, tuple[Any, int | None]] = dict(known)
+    out = []
+    while ready:
+        i = ready.pop()
+        code, moves = open_[i]
+        options = []
+        for name, target, passes, pay in moves:
+            if target[0] == "in":
+                value, rem = solved[target[1]]
+                target = ("out", value, rem)
+            options.append(_mover_view((name, target, passes, pay), True))
+        value, rem, best = _best(options, True)
+        solved[code] = (value, rem)
+        out.append((code, value, rem, best))
+        for parent in parents[i]:
+            waiting[parent] -= 1
+            if waiting[parent] == 0:
+                ready.append(parent)
+    if len(out) < n:
+        stuck = next(code for i, (code, _) in enumerate(open_) if waiting[i] > 0)
+        raise GameError(f"the moves inside a tier of this scored game form a cycle (through "
+                        f"position code {stuck}); a store solves scored games whose moves "
+                        "inside a tier never return, and the in-memory engine solves cyclic "
+                        "cost games")
+    return out
 
 
 # -- the driver ---------------------------------------------------------------------------------
