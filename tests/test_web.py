@@ -174,6 +174,14 @@ def test_a_whole_rock_game_by_clicking(browser_page, tmp_path):
     page = browser_page
     page.click("button[data-tab=rock]")
     page.fill("#rock-text", ROCK)
+    page.select_option("#rock-brush", "E")  # the editor moves E to the clicked cell
+    page.click("#rock-editor td[data-cell=a3]")
+    edited = page.input_value("#rock-text").split("\n")
+    assert edited[2].startswith("E") and sum(line.count("E") for line in edited) == 1
+    page.select_option("#rock-brush", "#")
+    page.click("#rock-editor td[data-cell=a2]")
+    assert page.input_value("#rock-text").split("\n")[1].startswith("#")
+    page.fill("#rock-text", ROCK)
     page.click("#rock-analyze")
     page.wait_for_selector("#rock-map table")
     assert page.inner_text("#rock-explain").startswith("11")

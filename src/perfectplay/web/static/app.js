@@ -82,7 +82,11 @@ function editor(game, paint) {
       return {text: ch === "." ? "" : ch, cls: ch === "#" ? "wall" : "free",
         onclick: () => {
           const grid = rows.map((l) => l.padEnd(cols, ".").split(""));
-          grid[r][c] = paint(grid[r][c]);
+          const ch2 = paint(grid[r][c]);
+          if (ch2 === "E" || ch2 === "X" || ch2 === "*") {  // one of each: move it here
+            grid.forEach((line) => line.forEach((x, k) => { if (x === ch2) line[k] = "."; }));
+          }
+          grid[r][c] = ch2;
           area.value = grid.map((l) => l.join("")).join("\n");
           draw();
         }};
