@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
@@ -207,3 +209,28 @@ def test_a_whole_rock_game_by_clicking(browser_page, tmp_path):
         page.wait_for_selector(f"#{game}-map table")
         _shot(page, game, tmp_path)
     assert "Bella wins" in page.evaluate("document.querySelector('#portal-explain').innerText")
+
+
+_TEXTS = ["..X.\n.##.\n.E..", "O..\n.#.\n..O", "A.*", "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n",
+          "", "E", "EX", "O.O", "3 4\n..X.\n.##.\n.E..", "\ufeffEX", "E\u00a0X", "##\n##"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=st.sampled_from(["coins", "rock", "portal", "nearest"]),
+       what=st.sampled_from(["analyze", "play"]),
+       body=st.fixed_dictionaries({}, optional={
+           "row": st.one_of(st.lists(st.integers(-10**20, 10**20), max_size=8),
+                            st.text(max_size=5), st.none()),
+           "text": st.one_of(st.sampled_from(_TEXTS), st.text(max_size=30)),
+           "kind": st.sampled_from(["square", "king", "hex", "tri", 3]),
+           "moves": st.lists(st.sampled_from(["L", "R", "pass", "a1", "b2", "c3", "x", ""]),
+                             max_size=6),
+           "humans": st.lists(st.integers(-1, 2), max_size=3),
+           "strength": st.floats(allow_nan=True, allow_infinity=True),
+           "all": st.booleans(), "line": st.booleans(), "extra": st.integers()}))
+def test_the_api_never_fails_on_any_body(game, what, body):
+    client = TestClient(create_app())  # raises any unhandled server error here
+    r = client.post(f"/api/{game}/{what}", json=body)
+    assert r.status_code in (200, 422), (r.status_code, r.text)
+    if r.status_code == 422:
+        assert r.json()["detail"]
