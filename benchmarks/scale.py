@@ -1,8 +1,9 @@
 """Tiered solving at scale: the in-memory engine in one process vs the tier-by-tier solve on
-a local Dask cluster, on one Portal board; positions per second and peak memory (the
-driver's, and each worker's). Each mode runs in its own subprocess so memory is its own.
+a local Dask cluster with 1 and with N workers, on one Portal board or a row of coins (many
+small tiers); positions per second and peak memory (the driver's, and each worker's). Each
+mode runs in its own subprocess so memory is its own.
 
-    python benchmarks/scale.py [--board 5x5] [--workers 2]
+    python benchmarks/scale.py [--board 5x5 | --board coins-300] [--workers 2]
 """
 
 from __future__ import annotations
@@ -24,25 +25,33 @@ BOARDS = {
 }
 
 
-def run_engine(board: str) -> dict:
-    from perfectplay import solve
+def make_game(board: str) -> object:
+    if board.startswith("coins-"):
+        from perfectplay.coins import CoinsGame
+
+        return CoinsGame([(i * 37) % 23 - 7 for i in range(int(board.split("-")[1]))])
     from perfectplay.portal import PortalGame, parse_board
 
+    return PortalGame(parse_board(BOARDS[board]))
+
+
+def run_engine(board: str) -> dict:
+    from perfectplay import solve
+
     t = time.perf_counter()
-    s = solve(PortalGame(parse_board(board)), progress=False)
+    s = solve(make_game(board), progress=False)
     dt = time.perf_counter() - t
     return {"positions": len(s), "seconds": dt,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def run_tiered(board: str, workers: int) -> dict:
-    from perfectplay.portal import PortalGame, parse_board
     from perfectplay.tablebase import _client, solve_tiered
 
     client = _client(None, workers)
     with tempfile.TemporaryDirectory() as store:
         t = time.perf_counter()
-        tb = solve_tiered(PortalGame(parse_board(board)), store, client=client)
+        tb = solve_tiered(make_game(board), store, client=client)
         dt = time.perf_counter() - t
         worker_mb = client.run(
             lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
@@ -61,11 +70,14 @@ def run_tiered(board: str, workers: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--board", choices=sorted(BOARDS), default="5x5")
+    ap.add_argument("--board", default="5x5",
+                    help=f"a Portal board ({', '.join(sorted(BOARDS))}) or coins-N")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--mode", choices=["engine", "tiered"], help=argparse.SUPPRESS)
     args = ap.parse_args()
-    board = BOARDS[args.board]
+    board = args.board
+    if board not in BOARDS and not board.startswith("coins-"):
+        ap.error(f"unknown board {board!r}")
     if args.mode == "engine":
         print(json.dumps(run_engine(board)))
         return
@@ -73,19 +85,22 @@ def main() -> None:
         print(json.dumps(run_tiered(board, args.workers)))
         return
     out = {}
-    for mode in ("engine", "tiered"):
-        proc = subprocess.run([sys.executable, __file__, "--board", args.board, "--workers",
-                               str(args.workers), "--mode", mode],
+    for mode, workers in (("engine", 1), ("tiered", 1), ("tiered", args.workers)):
+        proc = subprocess.run([sys.executable, __file__, "--board", board, "--workers",
+                               str(workers), "--mode", mode],
                               capture_output=True, text=True, check=True)
-        out[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-    e, t = out["engine"], out["tiered"]
-    assert e["positions"] == t["positions"]
-    print(f"Portal {args.board}: {e['positions']:,} positions")
+        out[(mode, workers)] = json.loads(proc.stdout.strip().splitlines()[-1])
+    e = out[("engine", 1)]
+    print(f"{board}: {e['positions']:,} positions")
     print(f"  one process (engine): {e['seconds']:7.1f} s = "
           f"{e['positions'] / e['seconds']:>9,.0f} pos/s, peak {e['peak_mb']:,.0f} MB")
-    print(f"  local cluster, {args.workers} workers: {t['seconds']:7.1f} s = "
-          f"{t['positions'] / t['seconds']:>9,.0f} pos/s, driver peak {t['peak_mb']:,.0f} MB,"
-          f" worker peaks {', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB")
+    for workers in sorted({1, args.workers}):
+        t = out[("tiered", workers)]
+        assert e["positions"] == t["positions"]
+        print(f"  local cluster, {workers} worker(s): {t['seconds']:7.1f} s = "
+              f"{t['positions'] / t['seconds']:>9,.0f} pos/s, driver peak "
+              f"{t['peak_mb']:,.0f} MB, worker peaks "
+              f"{', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB")
     print(f"  {t['tiers']} tiers, the largest {t['largest_tier']:,} positions "
           f"({t['largest_tier'] / t['positions']:.0%} of the game)")
 

@@ -113,17 +113,21 @@ def expand_chunk(game: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(kids, dtype=np.int64), np.array(tiers, dtype=np.int64)
 
 
-_TABLES: dict[tuple[str, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_TABLES: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A solved tier as sorted positions, values (margins or value codes) and remoteness,
     cached in the worker (the few most recent tiers)."""
-    key = (store, tier)
+    path = Path(store) / "solved" / f"tier={tier}.parquet"
+    try:
+        stamp = path.stat().st_mtime_ns  # a store solved again in this process is reread
+    except OSError:
+        stamp = -1
+    key = (store, tier, stamp)
     if key not in _TABLES:
         import pyarrow.parquet as pq
 
-        path = Path(store) / "solved" / f"tier={tier}.parquet"
         try:
             t = pq.read_table(path, columns=["position", "code", "margin", "remoteness"]
                               ).to_pydict()
@@ -365,6 +369,27 @@ def _chunks(a: np.ndarray, size: int) -> list[np.ndarray]:
     return [a[k:k + size] for k in range(0, a.size, size)] or [a]
 
 
+#: Tiers (or closure rounds) with at most this many positions are worked in the client's
+#: own process: a Dask round trip costs more than the work.
+LOCAL = 2_000
+#: At most this many chunks a worker per tier: a few large chunks, not many small ones.
+CHUNKS_PER_WORKER = 4
+
+
+def _run(client: Any, fn: Callable[..., Any], game: Any, game_f: Any, codes: np.ndarray,
+         chunk: int, workers: int, *extra: Any) -> list[Any]:
+    """``fn(game, part, *extra)`` over ``codes`` split into parts: in this process when the
+    work is small, else on the cluster in at most CHUNKS_PER_WORKER parts a worker (each
+    at least ``chunk`` positions)."""
+    if codes.size <= LOCAL:
+        return [fn(game, codes, *extra)]
+    parts = max(1, min(-(-codes.size // chunk), CHUNKS_PER_WORKER * max(1, workers)))
+    pieces = np.array_split(codes, parts)
+    futures = client.map(fn, [game_f] * parts, pieces, *([x] * parts for x in extra),
+                         pure=False)
+    return client.gather(futures)
+
+
 #: Seconds to wait for a given scheduler before saying it cannot be reached.
 CONNECT_TIMEOUT = 5
 
@@ -473,8 +498,9 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     say = progress or (lambda _msg: None)
     try:
         game_f = client.scatter(game, broadcast=True, hash=False)  # a fresh key per run
+        workers_now = len(client.scheduler_info().get("workers", {})) or 1
         if not manifest.get("enumerated"):
-            tiers = _enumerate(client, game, game_f, root, chunk, say)
+            tiers = _enumerate(client, game, game_f, root, chunk, say, workers_now)
             manifest = {"enumerated": True, "tiers": tiers, "scored": scored,
                         "game": game_ref}
             manifest_path.write_text(json.dumps(manifest))
@@ -490,7 +516,7 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
                 if stop_after is not None and solved_now >= stop_after:
                     raise SolveStopped(f"stopped after {solved_now} tiers; run again to "
                                        "resume")
-                _solve_tier(client, game_f, root, t, scored, chunk, out)
+                _solve_tier(client, game, game_f, root, t, scored, chunk, out, workers_now)
                 solved_now += 1
                 say(f"tier {t} solved")
         total = sum(_count(root / "positions" / f"tier={t}.parquet") for t in tiers)
@@ -514,7 +540,7 @@ def _count(path: Path) -> int:
 
 
 def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
-               say: Callable[[str], None]) -> list[int]:
+               say: Callable[[str], None], workers: int = 1) -> list[int]:
     start = game.initial()
     pending: dict[int, list[np.ndarray]] = {game.tier(start):
                                             [np.array([game.encode(start)], np.int64)]}
@@ -524,10 +550,9 @@ def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
         tier_codes = np.unique(np.concatenate(pending.pop(t)))
         frontier = tier_codes
         while frontier.size:
-            futures = client.map(expand_chunk, [game_f] * len(_chunks(frontier, chunk)),
-                                 _chunks(frontier, chunk), pure=False)
             inside = []
-            for kids, ktiers in client.gather(futures):
+            for kids, ktiers in _run(client, expand_chunk, game, game_f, frontier, chunk,
+                                     workers):
                 for u in np.unique(ktiers):
                     sel = kids[ktiers == u]
                     if u == t:
@@ -545,16 +570,13 @@ def _enumerate(client: Any, game: Any, game_f: Any, root: Path, chunk: int,
     return tiers
 
 
-def _solve_tier(client: Any, game_f: Any, root: Path, t: int, scored: bool, chunk: int,
-                out: Path) -> None:
+def _solve_tier(client: Any, game: Any, game_f: Any, root: Path, t: int, scored: bool,
+                chunk: int, out: Path, workers: int = 1) -> None:
     codes = _read_tier_file(root / "positions" / f"tier={t}.parquet", "position")
-    parts = _chunks(codes, chunk)
-    futures = client.map(evaluate_chunk, [game_f] * len(parts), parts,
-                         [str(root)] * len(parts), [t] * len(parts), [scored] * len(parts),
-                         pure=False)
     rows: list[tuple[int, Any, int | None, str]] = []
     open_: list = []
-    for ev in client.gather(futures):
+    for ev in _run(client, evaluate_chunk, game, game_f, codes, chunk, workers, str(root),
+                   t, scored):
         rows += ev.decided
         open_ += ev.open_
     if open_:
