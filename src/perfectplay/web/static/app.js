@@ -292,12 +292,14 @@ function mapFromAnalysis(game, d) {
   }
   if (game === "portal") {
     const safe = new Set(res.safe || []), cut = new Set(res.cut || []);
+    const path = new Set(res.path || []);
     return gridTable(rows, cols, (r, c) => {
       const ch = grid[r][c], name = cellName(r, c);
       if (ch === "O") return {text: "O", cls: "portal"};
       if (ch === "#") return {cls: "wall"};
       if (cut.has(name)) return {text: "X", cls: "cut", title: `${name}: walling it loses`};
-      return {cls: safe.has(name) ? "safe" : "free", title: `${name}: safe`};
+      return {text: path.has(name) ? "*" : "", cls: safe.has(name) ? "safe" : "free",
+        title: `${name}: safe` + (path.has(name) ? ", on a portal-to-portal path" : "")};
     });
   }
   return gridTable(rows, cols, (r, c) => {  // No: distances
