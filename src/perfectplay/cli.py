@@ -269,19 +269,15 @@ def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> 
 def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
     """Coin values from the arguments or from a file (not both), by the readers' one integer
     rule; none at all is an error."""
-    from .textio import Reader, Token, parse_int
+    from .coins import parse
+    from .textio import Token, parse_int
 
     if file is not None and values:
         raise InputError(f"give the coin values or --file, not both ({len(values)} values "
                          f"and --file {file})")
-    out = []
     if file is not None:
-        r = Reader(_read_text(file))
-        while not r.at_end():
-            out.append(parse_int(r.token(), "an integer coin value"))
-        if not out:
-            raise InputError(f"{file}: no coin values in the file")
-        return out
+        return parse(_read_text(file))
+    out = []
     for k, text in enumerate(values, 1):
         try:
             out.append(parse_int(Token(text, 1, 1), "an integer"))
