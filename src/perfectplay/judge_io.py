@@ -55,6 +55,15 @@ class JudgeResult:
         return "".join(line + "\n" for line in self.lines)
 
 
+def record_end(result: JudgeResult, r: Reader, what: str) -> JudgeResult:
+    """:func:`check_end`, with the error recorded in ``result`` (the answers so far stand)."""
+    try:
+        check_end(r, what)
+    except InputError as exc:
+        result.errors.append(exc)
+    return result
+
+
 def answer_case(result: JudgeResult, k: int, case: Callable[[], str | None]) -> bool:
     """Answer case k into ``result``; an :class:`InputError` is recorded, labelled with the
     case number. Returns False when the error is ``fatal`` (the reader lost its place: a
@@ -83,11 +92,7 @@ def counted_cases(text: str, case: Callable[[Reader, int], str | None],
     for k in range(1, t + 1):
         if not answer_case(res, k, lambda k=k: case(r, k)):
             return res
-    try:
-        check_end(r, f"the last case (T = {t})")
-    except InputError as exc:
-        res.errors.append(exc)
-    return res
+    return record_end(res, r, f"the last case (T = {t})")
 
 
 def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
@@ -106,11 +111,7 @@ def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
             res.errors.append(exc.with_case(k))
             return res
         if n == 0:
-            try:
-                check_end(r, "the terminating 0")
-            except InputError as exc:
-                res.errors.append(exc)
-            return res
+            return record_end(res, r, "the terminating 0")
         if not answer_case(res, k, lambda k=k, n=n: case(r, k, n)):
             return res
     if not lenient:

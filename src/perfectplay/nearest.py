@@ -29,7 +29,7 @@ from numba import njit
 
 from .errors import InputError, LimitError
 from .grid import Grid, bfs_order, cell_name, check_size, framed, neighbour_table
-from .judge_io import JudgeResult, check_end
+from .judge_io import JudgeResult, check_end, record_end
 from .textio import Reader
 
 
@@ -425,11 +425,7 @@ def judge_kth_no(text: str, lenient: bool = False) -> JudgeResult:
         if len(ans.pieces) > 1:
             res.notes.append(f"perfectplay: note: {len(ans.pieces)} pieces tie at distance "
                              f"{ans.distance}: {', '.join(map(str, ans.pieces))}")
-    try:
-        check_end(r, "the start index (the input has one case)")
-    except InputError as exc:
-        res.errors.append(exc)
-    return res
+    return record_end(res, r, "the start index (the input has one case)")
 
 
 def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]]:

@@ -232,19 +232,19 @@ def parse_int(tok: Token, what: str = "an integer", low: int | None = None,
     def far_beyond(bound: int) -> bool:
         return len(sig) > len(str(abs(bound))) + 1
 
+    def out_of_range(limit: str) -> InputError:
+        return InputError(f"{what} must be {limit}, got {shorten(text)}", line=tok.line,
+                          column=tok.column)
+
     if low is not None and negative and far_beyond(low):
-        raise InputError(f"{what} must be at least {low}, got {shorten(text)}",
-                         line=tok.line, column=tok.column)
+        raise out_of_range(f"at least {low}")
     if high is not None and not negative and far_beyond(high):
-        raise InputError(f"{what} must be at most {high}, got {shorten(text)}",
-                         line=tok.line, column=tok.column)
+        raise out_of_range(f"at most {high}")
     value = int_from_digits(text)
     if low is not None and value < low:
-        raise InputError(f"{what} must be at least {low}, got {shorten(text)}",
-                         line=tok.line, column=tok.column)
+        raise out_of_range(f"at least {low}")
     if high is not None and value > high:
-        raise InputError(f"{what} must be at most {high}, got {shorten(text)}",
-                         line=tok.line, column=tok.column)
+        raise out_of_range(f"at most {high}")
     return value
 
 
