@@ -113,10 +113,10 @@ def expand_chunk(game: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(kids, dtype=np.int64), np.array(tiers, dtype=np.int64)
 
 
-_TABLES: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_TABLES: dict[tuple[str, int, int], tuple[np.ndarray, list[Any], np.ndarray]] = {}
 
 
-def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _table(store: str, tier: int) -> tuple[np.ndarray, list[Any], np.ndarray]:
     """A solved tier as sorted positions, values (margins or value codes) and remoteness,
     cached in the worker (the few most recent tiers)."""
     path = Path(store) / "solved" / f"tier={tier}.parquet"
@@ -126,18 +126,7 @@ def _table(store: str, tier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         stamp = -1
     key = (store, tier, stamp)
     if key not in _TABLES:
-        import pyarrow.parquet as pq
-
-        try:
-            t = pq.read_table(path, columns=["position", "code", "margin", "remoteness"]
-                              ).to_pydict()
-        except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
-            raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]}); "
-                                   "delete it and run again to redo that tier") from None
-        pos = np.array(t["position"], dtype=np.int64)
-        vals = np.array([parse_margin(m) if m is not None else c for m, c in
-                         zip(t["margin"], t["code"], strict=True)], dtype=object)
-        rem = np.array([-1 if r is None else r for r in t["remoteness"]], dtype=np.int64)
+        pos, vals, rem, _ = read_solved_tier(path, best=False)
         if len(_TABLES) >= 6:
             _TABLES.pop(next(iter(_TABLES)))
         _TABLES[key] = (pos, vals, rem)
@@ -429,15 +418,34 @@ def read_manifest(store: str | Path) -> dict[str, Any]:
     return data
 
 
-def _read_tier_file(path: Path, column: str) -> np.ndarray:
-    """One column of a tier file, or a clear error when the file is not what we wrote."""
+def _read_columns(path: Path, columns: list[str]) -> Any:
+    """Columns of a tier file (a pyarrow Table), or a clear error when the file is not what
+    we wrote."""
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(path, columns=[column])[column].to_numpy()
+        return pq.read_table(path, columns=columns)
     except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
         raise PerfectplayError(f"{path} is not a readable tier file ({str(exc)[:200]}); "
                                "delete it and run again to redo that tier") from None
+
+
+def _read_tier_file(path: Path, column: str) -> np.ndarray:
+    """One column of a tier file as an array."""
+    return _read_columns(path, [column])[column].to_numpy()
+
+
+def read_solved_tier(path: Path, best: bool = True
+                     ) -> tuple[np.ndarray, list[Any], np.ndarray, list[str] | None]:
+    """A solved tier file as sorted positions, values (exact margins, or the value names of
+    a win/lose game), remoteness (-1 for none) and, with ``best``, the best moves."""
+    columns = ["position", "code", "margin", "remoteness"] + (["best_move"] if best else [])
+    t = _read_columns(path, columns).to_pydict()
+    values = [parse_margin(m) if m is not None else c
+              for m, c in zip(t["margin"], t["code"], strict=True)]
+    rems = np.array([-1 if r is None else r for r in t["remoteness"]], dtype=np.int64)
+    return (np.array(t["position"], dtype=np.int64), values, rems,
+            t["best_move"] if best else None)
 
 
 def _register_by_value(game: Any) -> None:
@@ -695,23 +703,13 @@ class Store:
     # -- tiers -------------------------------------------------------------------------------
     def _tier(self, t: int) -> tuple[np.ndarray, list[Any], np.ndarray, list[str]]:
         if t not in self._cache:
-            import pyarrow.parquet as pq
-
             path = self.path / "solved" / f"tier={t}.parquet"
             if not path.exists():
                 raise PerfectplayError(f"{path} is missing: the solve did not finish; run it "
                                        "again to resume")
-            try:
-                table = pq.read_table(path, columns=["position", "code", "margin",
-                                                     "remoteness", "best_move"]).to_pydict()
-            except Exception as exc:  # noqa: BLE001 - ArrowInvalid, OSError, KeyError
-                raise PerfectplayError(f"{path} is not a readable tier file "
-                                       f"({str(exc)[:200]})") from None
-            values = [parse_margin(m) if m is not None else Value(c)
-                      for m, c in zip(table["margin"], table["code"], strict=True)]
-            rems = np.array([-1 if r is None else r for r in table["remoteness"]], np.int64)
-            self._cache[t] = (np.array(table["position"], np.int64), values, rems,
-                              table["best_move"])
+            codes, values, rems, best = read_solved_tier(path)
+            self._cache[t] = (codes, [Value(v) if isinstance(v, str) else v for v in values],
+                              rems, best or [])
         return self._cache[t]
 
     def _find(self, code: int, tier: int | None) -> tuple[Any, int | None, str] | None:
