@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .errors import InputError, PerfectplayError, show, show_exc
+from .errors import InputError, PerfectplayError, show_exc
 
 EXIT_INPUT = 1
 
@@ -200,15 +200,9 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         from .tablebase import analyze, solve_tiered
 
         file, _, cls = target.partition(".py:")
-        try:
-            tb = solve_tiered(game, store, cluster=scheduler, workers=workers,
-                              progress=_progress(),
-                              game_ref=f"{Path(file + '.py').resolve()}:{cls}")
-        except PerfectplayError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the user's game raised, on a worker
-            _fail(f"the game raised {type(exc).__name__}: {show_exc(exc)} (run solve --check for a "
-                  "conformance report)")
+        tb = _game_call("rules", solve_tiered, game, store, cluster=scheduler,
+                        workers=workers, progress=_progress(),
+                        game_ref=f"{Path(file + '.py').resolve()}:{cls}")
         stats = analyze(tb.store)
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
@@ -620,70 +614,11 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
                        + (f"; best move {row['best_move']}" if row["best_move"] else ""))
         return
     with open_store(store) as tb:
-        game = tb.game
-        pos = _game_call("rules", _position_of, game, position, moves)
-        value, rem = tb.value(pos), tb.remoteness(pos)
-        best = tb.best_move(pos)
-        options = _game_call("rules", tb.move_values, pos)
-    from .engine import describe
-    from .engine.solution import _json_value, json_value
-
-    name = getattr(game, "move_name", None)
-
-    def named(move: Any) -> str:
-        return str(name(move)) if callable(name) else show(move)
-
-    if as_json:
-        _echo_json({"position": json_value(pos), "value": _json_value(value),
-                    "remoteness": rem, "best_move": json_value(best),
-                    "moves": [{"move": json_value(mv.move), "value": _json_value(mv.value),
-                               "remoteness": mv.remoteness} for mv in options]})
-        return
-    click.echo(f"position {show(pos)}: {describe(value, rem)}")
-    click.echo(f"best move: {None if best is None else named(best)}")
-    for mv in options:
-        click.echo(f"  move {named(mv.move)}: {mv.describe()}")
-
-
-def _position_of(game: Any, position: str | None, moves: str | None) -> Any:
-    """The position a query names: a literal, the moves from the start, or the start."""
-    import ast
-
-    if position is not None and moves is not None:
-        _fail("give POSITION or --moves, not both")
-    if position is not None:
-        try:
-            return ast.literal_eval(position)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
-    pos = game.initial()
-    for k, token in enumerate(t.strip() for t in (moves or "").split(",") if t.strip()):
-        move = _move_named(game, pos, token)
-        if move is None:
-            legal = ", ".join(show(m) for m in game.moves(pos))
-            _fail(f"--moves: move {k + 1} ({token!r}) is not legal there; legal: {legal}")
-        pos = game.play(pos, move)
-    return pos
-
-
-def _move_named(game: Any, pos: Any, token: str) -> Any:
-    import ast
-
-    legal = list(game.moves(pos))
-    hook = getattr(game, "parse_move", None)
-    if callable(hook):
-        move = hook(token)
-        if move in legal:
-            return move
-    name = getattr(game, "move_name", None)
-    for move in legal:
-        if token in (str(move), repr(move)) or callable(name) and token == str(name(move)):
-            return move
-    try:
-        literal = ast.literal_eval(token)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return literal if literal in legal else None
+        pos = _game_call("rules", tb.position_of, position, moves)
+        if as_json:
+            _echo_json(_game_call("rules", tb.to_json, pos))
+        else:
+            click.echo(_game_call("rules", tb.explain, pos))
 
 
 @main.command()

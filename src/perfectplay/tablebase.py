@@ -26,6 +26,7 @@ DuckDB over the Parquet files (:func:`query`, :func:`analyze`), no server.
 
 from __future__ import annotations
 
+import ast
 import heapq
 import json
 import os
@@ -40,8 +41,16 @@ import numpy as np
 
 from .engine.protocol import Value, has_player, is_scored
 from .engine.scored import scored_key
-from .engine.solution import MoveValue, UnknownPosition, winlose_key
-from .errors import GameError, PerfectplayError, show
+from .engine.solution import (
+    MoveValue,
+    UnknownPosition,
+    describe,
+    move_lines,
+    move_name,
+    position_json,
+    winlose_key,
+)
+from .errors import GameError, InputError, PerfectplayError, show
 from .progress import Progress
 from .textio import int_from_digits, int_text
 
@@ -784,6 +793,43 @@ class Store:
         """Positions by value, by remoteness and by tier (DuckDB over the tier files)."""
         return analyze(self.path)
 
+    def explain(self, pos: Any | None = None) -> str:
+        """The start (or ``pos``) in words: its value, the best move, every move's value."""
+        here = self._pos(pos)
+        return "\n".join([f"position {show(here)}: "
+                          f"{describe(self.value(here), self.remoteness(here))}",
+                          *move_lines(self.game, self.best_move(here),
+                                      self.move_values(here))])
+
+    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+        """The start (or ``pos``) as JSON, as a Solution gives it (no counts)."""
+        here = self._pos(pos)
+        return position_json(here, self.value(here), self.remoteness(here),
+                             self.best_move(here), self.move_values(here))
+
+    def position_of(self, literal: str | None = None, moves: str | None = None) -> Any:
+        """The position a query names: a Python literal as the game writes positions,
+        comma-separated moves from the start (as the game names, reads or writes them), or
+        the start when neither is given."""
+        if literal is not None and moves is not None:
+            raise InputError("give a position or the moves to it, not both")
+        if literal is not None:
+            try:
+                return ast.literal_eval(literal)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                raise InputError(f"{literal!r} is not a Python literal (a number, tuple, "
+                                 "string ...)") from None
+        game = self.game
+        pos = game.initial()
+        for k, token in enumerate(t.strip() for t in (moves or "").split(",") if t.strip()):
+            move = _move_named(game, pos, token)
+            if move is None:
+                legal = ", ".join(show(m) for m in game.moves(pos))
+                raise InputError(f"move {k + 1} ({token!r}) is not legal there; legal: "
+                                 f"{legal}")
+            pos = game.play(pos, move)
+        return pos
+
     def lookup(self, codes: Any) -> dict[str, np.ndarray]:
         """Batch lookup of encoded positions: arrays ``found``, ``value`` (objects),
         ``remoteness`` (-1 for none or not found), in the order given. Each tier is searched
@@ -806,6 +852,25 @@ class Store:
 
     def _pos(self, pos: Any | None) -> Any:
         return self.game.initial() if pos is None else pos
+
+
+def _move_named(game: Any, pos: Any, token: str) -> Any:
+    """The legal move ``token`` names: the game's ``parse_move`` reading, then a move's
+    str, repr or ``move_name``, then a Python literal equal to a move; None if none."""
+    legal = list(game.moves(pos))
+    hook = getattr(game, "parse_move", None)
+    if callable(hook):
+        move = hook(token)
+        if move in legal:
+            return move
+    for move in legal:
+        if token in (str(move), repr(move), move_name(game, move)):
+            return move
+    try:
+        literal = ast.literal_eval(token)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return literal if literal in legal else None
 
 
 def open_store(path: str | Path) -> Store:

@@ -312,14 +312,11 @@ class Solution:
         and the positions counted by value and remoteness. Moves are named by the game's
         ``move_name`` when it has one."""
         here = self.start if pos is None else pos
-        name = self._move_name
-        best = self.best_move(here)
         counts = self.counts()
         lines = [f"start: {show(here)}",
                  f"value: {describe(self.value(here), self.remoteness(here))}",
-                 f"best move: {None if best is None else name(best)}"]
-        lines += [f"  move {name(mv.move)}: {mv.describe()}" for mv in self.move_values(here)]
-        lines.append(f"positions: {counts.total:,}")
+                 *move_lines(self.game, self.best_move(here), self.move_values(here)),
+                 f"positions: {counts.total:,}"]
         lines.append("  by value: " + ", ".join(
             f"{getattr(k, 'value', k)} {n:,}" for k, n in counts.by_value.items()))
         lines.append("  by remoteness: " + ", ".join(
@@ -338,25 +335,34 @@ class Solution:
         text = str(hook(self.start if pos is None else pos))
         return escape(text) if style else text
 
-    def _move_name(self, move: Any) -> str:
-        hook = getattr(self.game, "move_name", None)
-        return str(hook(move)) if callable(hook) else show(move)
-
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
         here = self.start if pos is None else pos
-        v = self.value(here)
-        return {
-            "position": json_value(here),
-            "mode": str(self.mode),
-            "value": _json_value(v),
-            "remoteness": self.remoteness(here),
-            "best_move": json_value(self.best_move(here)),
+        data = position_json(here, self.value(here), self.remoteness(here),
+                             self.best_move(here), self.move_values(here))
+        return {"position": data.pop("position"), "mode": str(self.mode), **data,
+                "counts": self.counts().to_json(), "cyclic": self.cyclic}
+
+
+def move_name(game: Any, move: Any) -> str:
+    """A move as the game names it (its optional ``move_name`` hook), else its repr."""
+    hook = getattr(game, "move_name", None)
+    return str(hook(move)) if callable(hook) else show(move)
+
+
+def move_lines(game: Any, best: Any, moves: list[MoveValue]) -> list[str]:
+    """The best move and every move's value in words, as ``solve`` and ``query`` print them."""
+    return ([f"best move: {None if best is None else move_name(game, best)}"]
+            + [f"  move {move_name(game, mv.move)}: {mv.describe()}" for mv in moves])
+
+
+def position_json(pos: Any, value: Any, rem: int | None, best: Any,
+                  moves: list[MoveValue]) -> dict[str, Any]:
+    """One position as JSON: value, remoteness, best move and every move (typed values)."""
+    return {"position": json_value(pos), "value": _json_value(value), "remoteness": rem,
+            "best_move": json_value(best),
             "moves": [{"move": json_value(mv.move), "value": _json_value(mv.value),
-                       "remoteness": mv.remoteness} for mv in self.move_values(here)],
-            "counts": self.counts().to_json(),
-            "cyclic": self.cyclic,
-        }
+                       "remoteness": mv.remoteness} for mv in moves]}
 
 
 def _count_values(into: Counter[Any], values: Any, mode: str) -> None:
