@@ -92,8 +92,9 @@ def _output_path(path: str | None) -> str | None:
         _fail(f"cannot write {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
-    if target.suffix.lower() not in (".png", ".svg"):
-        _fail(f"pictures are PNG or SVG: name the file .png or .svg, not {target.name}")
+    from .plot import picture_format
+
+    picture_format(target, bare=None)
     return path
 
 

@@ -169,14 +169,26 @@ def _colour_bar(fig: Any, layout: Picture, rows: int, cols: int, top: float,
     bar.set_label(label, fontsize=8)
 
 
+def picture_format(path: str | Path, bare: str | None = "png") -> str:
+    """"png" or "svg", by the file's suffix (none: ``bare``; None makes a suffix required);
+    anything else is an error, checked by the CLI before any work and here before any
+    drawing."""
+    out = Path(path)
+    kind = out.suffix.lower().lstrip(".") or bare
+    if kind not in ("png", "svg"):
+        raise PerfectplayError(f"pictures are PNG or SVG: name the file .png or .svg, not "
+                               f"{out.name}")
+    return kind
+
+
 def _save(fig: Any, layout: Picture, path: str | Path) -> Picture:
     plt = _matplotlib()
     out = Path(path)
-    kind = out.suffix.lower().lstrip(".") or "png"
-    if kind not in ("png", "svg"):
+    try:
+        kind = picture_format(out)
+    except PerfectplayError:
         plt.close(fig)
-        raise PerfectplayError(f"pictures are PNG or SVG: name the file .png or .svg, not "
-                               f"{out.name}")
+        raise
     fig.savefig(out, dpi=DPI, format=kind)
     plt.close(fig)
     return Picture(out, layout.width, layout.height, layout.left, layout.top, layout.cell)
