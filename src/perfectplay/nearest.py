@@ -111,16 +111,25 @@ def _as_index(start: object, n: int) -> int:
     return int(start)
 
 
-def _check_distinct(p: np.ndarray) -> None:
-    """An :class:`InputError` naming two pieces on the same cell. O(n log n), no overflow."""
+def _shared_cell(p: np.ndarray) -> tuple[int, int] | None:
+    """Two pieces (i < j) on the same cell, or None. O(n log n) by a sort, no overflow."""
     if p.shape[0] < 2:
-        return
+        return None
     order = np.lexsort((p[:, 1], p[:, 0]))
     s = p[order]
     same = (s[1:] == s[:-1]).all(axis=1)
-    if same.any():
-        k = int(np.argmax(same))
-        i, j = sorted((int(order[k]), int(order[k + 1])))
+    if not same.any():
+        return None
+    k = int(np.argmax(same))
+    i, j = sorted((int(order[k]), int(order[k + 1])))
+    return i, j
+
+
+def _check_distinct(p: np.ndarray) -> None:
+    """An :class:`InputError` naming two pieces on the same cell."""
+    pair = _shared_cell(p)
+    if pair is not None:
+        i, j = pair
         raise InputError(f"pieces {i} and {j} share the cell ({p[i, 0]}, {p[i, 1]})")
 
 
@@ -394,15 +403,12 @@ def _read_kth_no(r: Reader) -> tuple[int, np.ndarray, int]:
         cols.append(r.integer(f"the column of piece {i}", low=0, high=n - 1))
     start = r.integer("the start piece index", low=0, high=n - 1)
     pts = np.array([rows, cols], dtype=np.int64).T.reshape(n, 2)
-    try:
-        _check_distinct(pts)
-    except InputError:
-        order = np.lexsort((pts[:, 1], pts[:, 0]))
-        same = np.flatnonzero((pts[order][1:] == pts[order][:-1]).all(axis=1))[0]
-        i, j = sorted((int(order[same]), int(order[same + 1])))
+    pair = _shared_cell(pts)
+    if pair is not None:
+        i, j = pair
         line, col = where[j]
         raise InputError(f"piece {j} is on ({rows[j]}, {cols[j]}), like piece {i}",
-                         line=line, column=col) from None
+                         line=line, column=col)
     return n, pts, start
 
 
