@@ -28,13 +28,18 @@ def parse(text: str) -> list[int]:
     return row
 
 
+def int_array(coins: np.ndarray) -> np.ndarray:
+    """``coins`` itself when it is an array of integers, else an :class:`InputError`."""
+    if coins.dtype.kind not in "iu":
+        raise InputError(f"coins must be integers, got an array of {coins.dtype}")
+    return coins
+
+
 def int_values(coins: Any) -> list[int]:
     """``coins`` as a list of Python ints: any iterable of ints (numpy ints included), never
     a float, a bool or a string, which an ``int()`` would silently change."""
     if isinstance(coins, np.ndarray):
-        if coins.dtype.kind not in "iu":
-            raise InputError(f"coins must be integers, got an array of {coins.dtype}")
-        return [int(x) for x in coins.tolist()]
+        return [int(x) for x in int_array(coins).tolist()]
     if isinstance(coins, str | bytes) or not hasattr(coins, "__iter__"):
         raise InputError(f"coins must be a sequence of integers, got {show(coins)}")
     values = []

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..errors import InputError, LimitError
-from .row import LEFT, RIGHT, int_values
+from ..errors import LimitError
+from .row import LEFT, RIGHT, int_array, int_values
 
 _INT64_SAFE = 2**62
 
@@ -60,16 +60,12 @@ _fusion_margin_jit = njit(cache=True)(_fusion_margin)
 def _as_array(coins: Any) -> tuple[np.ndarray | None, list[int]]:
     """(int64 array, or None when int64 could overflow; the values as Python ints if so)."""
     if isinstance(coins, np.ndarray):
-        if coins.dtype.kind not in "iu":
-            raise InputError(f"coins must be integers, got an array of {coins.dtype}")
-        if coins.size == 0:
+        if int_array(coins).size == 0:
             return coins.astype(np.int64), []
         big = max(abs(int(coins.max())), abs(int(coins.min())))
-        if coins.dtype.kind == "u" and int(coins.max()) >= 2**63:
-            return None, [int(x) for x in coins.tolist()]
-        if big * coins.size < _INT64_SAFE:
+        if big * coins.size < _INT64_SAFE:  # also rules out uint64 values >= 2**63
             return coins.astype(np.int64, copy=False), []
-        return None, [int(x) for x in coins.tolist()]
+        return None, int_values(coins)
     values = int_values(coins)
     if not values:
         return np.zeros(0, np.int64), []
