@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import copy
-import math
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import show
 from .graph import hashable as _hashable
+from .graph import is_points, is_real
 from .protocol import Value, has_player, is_scored
 
 
@@ -147,7 +146,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
                     f"are not equal when rebuilt: {show(child)} then {show(again)}")
             if scored:
                 pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
-                if pay is not _FAILED and not _is_number(pay):
+                if pay is not _FAILED and not is_points(pay):
                     report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
                                            f"{show(pay)}, not a finite number")
             if tier is not None:
@@ -268,16 +267,6 @@ def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:
         return _FAILED
 
 
-def _is_number(x: Any) -> bool:
-    """A real number the engine can add and compare: not a bool, not NaN, not infinite."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        return False
-    try:
-        return math.isfinite(x)
-    except (TypeError, ValueError, OverflowError):  # a huge Fraction is still finite
-        return True
-
-
 def _check_outcome(report: CheckReport, pos: Any, result: Any, scored: bool) -> None:
     if isinstance(result, Value):
         if result is Value.DRAW:
@@ -287,9 +276,9 @@ def _check_outcome(report: CheckReport, pos: Any, result: Any, scored: bool) -> 
             report.problems.append(f"outcome({show(pos)}) is {result.name} in a scored game: use "
                                    "Value.TIE or the final points for the player to move")
         return
-    if scored and _is_number(result):
+    if scored and is_points(result):
         return
-    if scored and isinstance(result, numbers.Real) and not isinstance(result, bool):
+    if scored and is_real(result):
         report.problems.append(f"outcome({show(pos)}) is {show(result)}: final points must "
                                "be finite numbers")
         return

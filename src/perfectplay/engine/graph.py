@@ -459,7 +459,7 @@ def _terminal_code(result: Any, pos: Any, scored: bool, finals: _Sink | None) ->
             finals.append(0)  # type: ignore[union-attr]
             return TIE_CODE
         return _TERMINAL_CODES[result]
-    if scored and isinstance(result, numbers.Real) and not isinstance(result, bool):
+    if scored and is_real(result):
         finals.append(points(result, f"outcome({show(pos)})"))  # type: ignore[union-attr]
         return TIE_CODE
     raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, Value.WIN, "
@@ -475,12 +475,27 @@ def hashable(x: Any) -> bool:
     return True
 
 
+def is_real(x: Any) -> bool:
+    """A real number and not a bool: what points may be."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def is_points(x: Any) -> bool:
+    """Points the engine can add and compare: a real number, not NaN, not infinite."""
+    if not is_real(x):
+        return False
+    try:
+        return math.isfinite(x)
+    except (TypeError, ValueError, OverflowError):  # a huge Fraction is still finite
+        return True
+
+
 def points(x: Any, what: str) -> Any:
-    """``x`` if it is points the engine can add and compare (an int, a finite float, a
-    Fraction); otherwise a :class:`GameError` naming ``what`` gave it."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+    """``x`` if it is points (:func:`is_points`: an int, a finite float, a Fraction);
+    otherwise a :class:`GameError` naming ``what`` gave it."""
+    if not is_real(x):
         raise GameError(f"{what} returned {show(x)}: expected a number")
-    if isinstance(x, float) and not math.isfinite(x):
+    if not is_points(x):
         raise GameError(f"{what} returned {x}: points must be finite numbers")
     return x
 
