@@ -22,6 +22,7 @@ import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -541,10 +542,14 @@ class NearestResult:
         rows, cols = b.shape
         if rows * cols > DRAW_LIMIT:
             return f"(the {rows} x {cols} board is not drawn: more than {DRAW_LIMIT:,} cells)"
-        return draw_distances(b.shape, b.pieces, b.start, b.walls, b.labels)
+        return frame_distances(self.cells(), b.labels)
 
     def cells(self) -> list[str]:
-        """The distance map's rows, unframed (see :func:`distance_cells`)."""
+        """The distance map's rows, unframed (see :func:`distance_cells`; one BFS, kept)."""
+        return self._cells
+
+    @cached_property
+    def _cells(self) -> list[str]:
         b = self.board
         return distance_cells(b.shape, b.pieces, b.start, b.walls, b.labels)
 
@@ -617,13 +622,18 @@ def distance_cells(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
 
 def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
                    walls: np.ndarray | None, labels: list[str] | None = None) -> str:
-    """:func:`distance_cells` with column letters and row numbers as cell names read, and a
-    legend under it."""
-    rows = distance_cells(grid_shape, pieces, start, walls, labels)
+    """:func:`distance_cells` framed (see :func:`frame_distances`)."""
+    return frame_distances(distance_cells(grid_shape, pieces, start, walls, labels), labels)
+
+
+def frame_distances(rows: list[str], labels: list[str] | None = None) -> str:
+    """Distance-map rows with column letters and row numbers as cell names read, and a
+    legend under them."""
     cells = [[(ch, ch) for ch in row] for row in rows]
+    wide = bool(rows) and len(rows[0]) > 26
     legend = ("* the start piece, " + ("letters" if labels else "P") + " the other pieces, "
               "digits the moves from the start (last digit), # a wall, - out of reach")
-    return framed(cells, sep="" if grid_shape[1] <= 26 else " ") + "\n" + legend
+    return framed(cells, sep=" " if wide else "") + "\n" + legend
 
 
 JUDGES = {"kth-no": ("KTH No (decided format): nearest piece INDEX DISTANCE", judge_kth_no)}

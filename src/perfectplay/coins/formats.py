@@ -24,7 +24,11 @@ SEED_PRINTED = {
 }
 
 
-def seed_differences(coins: Sequence[int]) -> list[tuple[int, int, str]] | None:
+Tables = tuple[list[list[int | None]], list[list[str | None]]]
+
+
+def seed_differences(coins: Sequence[int], tables: Tables | None = None
+                     ) -> list[tuple[int, int, str]] | None:
     """Where the seed's printed table differs from the right one, for the seed's own row
     (None for any other row): (i, j, why) for every differing cell, 1-based.
 
@@ -33,7 +37,7 @@ def seed_differences(coins: Sequence[int]) -> list[tuple[int, int, str]] | None:
     """
     if tuple(coins) != SEED_EXAMPLE:
         return None
-    P, m = seed_tables(coins)
+    P, m = tables or seed_tables(coins)
     v = [0, *coins]
     out = []
     for (i, j), (sp, sm) in sorted(SEED_PRINTED.items()):
@@ -61,12 +65,13 @@ def seed_differences(coins: Sequence[int]) -> list[tuple[int, int, str]] | None:
     return out
 
 
-def format_seed_table(coins: Sequence[int]) -> str:
-    """The P/m table as plain text, one row per i, like the seed prints it. For the seed's
-    own row, a cell the seed printed differently is marked ``*`` and listed with why."""
-    P, m = seed_tables(coins)
+def format_seed_table(coins: Sequence[int], tables: Tables | None = None) -> str:
+    """The P/m table as plain text, one row per i, like the seed prints it (``tables``:
+    already computed by :func:`seed_tables`). For the seed's own row, a cell the seed
+    printed differently is marked ``*`` and listed with why."""
+    P, m = tables = tables or seed_tables(coins)
     n = len(coins)
-    diffs = seed_differences(coins) or []
+    diffs = seed_differences(coins, tables) or []
     marked = {(i, j) for i, j, _ in diffs}
     width = max([len(f"{P[i][j]} {m[i][j]}*") for i in range(1, n + 1)
                  for j in range(i, n + 1)] + [3])

@@ -81,7 +81,7 @@ class CoinsResult:
             return self.draw().replace("^ perfect first move", "[bold]^ perfect first move[/]")
         if self.table is not None:
             return ("P(i, j) and the move m(i, j) (i = take the left coin, j = the right):\n"
-                    + format_seed_table(self.row))
+                    + format_seed_table(self.row, self.table))
         if not self.row:
             return ""
         cells = [int_text(c) for c in self.row]

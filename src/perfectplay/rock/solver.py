@@ -16,6 +16,7 @@ see the README's algorithm notes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,13 @@ class RockSolution:
     def route(self) -> tuple[list[int], int | None, int | None]:
         """The walker's route from E under perfect play of both: (cells from E to X, the
         index in the route where the rock blocks, the blocked cell). When the rock never
-        needs to block, the last two are None. Empty route when the value is infinite."""
+        needs to block, the last two are None. Empty route when the value is infinite.
+        Found once (it may take a BFS), then kept: the text, the map, the JSON and the
+        picture all ask for it."""
+        return self._route
+
+    @cached_property
+    def _route(self) -> tuple[list[int], int | None, int | None]:
         m = self.maze
         if self.value is None:
             return [], None, None
