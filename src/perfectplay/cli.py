@@ -477,13 +477,13 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_huma
     elif ":" in game_name:
         table = _game_call("rules", pl.user_table, load_game(game_name), game_name)
         human = 0 if first else 1
-        humans = {0, 1} if two_humans else {human}
-        _game_call("rules", pl.Session(table, humans, strength, seed).run)
-        return
     else:
         _fail(f"unknown game {game_name!r}: use coins, rock, portal or FILE.py:Class")
-    humans = {0, 1} if two_humans else {human}
-    pl.Session(table, humans, strength, seed).run()
+    session = pl.Session(table, {0, 1} if two_humans else {human}, strength, seed)
+    if ":" in game_name:  # a user's game may raise at any move
+        _game_call("rules", session.run)
+    else:
+        session.run()
 
 
 # -- contest tools -----------------------------------------------------------------------------

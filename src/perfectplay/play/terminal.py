@@ -5,7 +5,6 @@ is in :mod:`.state`; this module only reads and writes."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .state import GameState, Policy, Table
 
@@ -28,15 +27,6 @@ class Session:
         self.table = table
         self.write = write
         self.read = read
-
-    # the state's facts, for callers of the old interface
-    @property
-    def pos(self) -> Any:
-        return self.state.pos
-
-    @property
-    def history(self) -> list[Any]:
-        return self.state.history
 
     def show(self) -> None:
         t, st = self.table, self.state
