@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import show
 from .graph import hashable as _hashable
-from .graph import is_points, is_real
+from .graph import is_move_list, is_points, is_real
 from .protocol import Value, has_player, is_scored
 
 
@@ -110,8 +110,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
         moves = _call(report, "moves", lambda p: game.moves(p), pos)
         if moves is _FAILED:
             continue
-        if moves is None or isinstance(moves, int | float | str | bytes) \
-                or not hasattr(moves, "__iter__"):
+        if not is_move_list(moves):
             report.problems.append(f"moves({show(pos)}) returned {show(moves)}: expected a "
                                    "list (or any iterable) of moves")
             continue

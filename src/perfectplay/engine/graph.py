@@ -356,10 +356,16 @@ def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids:
         add_off(base + len(kids))
 
 
+def is_move_list(moves: Any) -> bool:
+    """What ``moves(pos)`` may return: an iterable of moves (not None, a number or a
+    string, which are the usual slips)."""
+    return not (moves is None or isinstance(moves, int | float | str | bytes)
+                or not hasattr(moves, "__iter__"))
+
+
 def _moves_list(moves_of: Any, pos: Any) -> Any:
     moves = moves_of(pos)
-    if moves is None or isinstance(moves, int | float | str | bytes) \
-            or not hasattr(moves, "__iter__"):
+    if not is_move_list(moves):
         raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of moves")
     return moves
 
