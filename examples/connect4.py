@@ -97,8 +97,17 @@ class ConnectFour(CompiledGame):
             x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
             return (x * 0x0101010101010101) >> 56
 
+        @njit
+        def canonical(code):
+            """The smaller of the code and its mirror image's (columns reversed): a board
+            and its mirror have the same value, so a store keeps one of them."""
+            mirror = 0
+            for c in range(W):
+                mirror |= ((code >> (c * H1)) & col_mask) << ((W - 1 - c) * H1)
+            return min(code, mirror)
+
         super().__init__(bottom, moves, play, outcome, max_moves=W, tier=tier,
-                         name=f"ConnectFour({W}, {H})")
+                         canonical=canonical, name=f"ConnectFour({W}, {H})")
         self._split = split
 
     def stones(self, code: int) -> tuple[list[str], int]:

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .engine.compiled import is_compiled
 from .engine.protocol import Value, has_player, is_scored
 from .engine.scored import scored_key
 from .engine.solution import (
@@ -466,7 +467,7 @@ def _register_by_value(game: Any) -> None:
         cloudpickle.register_pickle_by_value(mod)
 
 
-def _schema(columns: dict[str, Any]) -> Any:
+def schema(columns: dict[str, Any]) -> Any:
     """Fixed column types, so every tier file reads alike (a tier of draws has no
     remoteness at all, which must still be an integer column)."""
     pa = _need("pyarrow")
@@ -479,7 +480,7 @@ def _write_parquet(path: Path, columns: dict[str, Any]) -> None:
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
     tmp = path.with_suffix(".tmp")
-    pq.write_table(pa.table(columns, schema=_schema(columns)), tmp)
+    pq.write_table(pa.table(columns, schema=schema(columns)), tmp)
     tmp.replace(path)  # a tier file exists only once complete: resumable
 
 
@@ -504,7 +505,8 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     if own:
         client = _client(cluster, workers)  # before any folder is made: nothing half-made
     try:
-        (root / "positions").mkdir(parents=True, exist_ok=True)
+        if not is_compiled(game):
+            (root / "positions").mkdir(parents=True, exist_ok=True)
         (root / "solved").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         if own:
@@ -514,6 +516,16 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     _register_by_value(game)
     say = progress or (lambda _msg: None)
     try:
+        if is_compiled(game):
+            from .outcore import solve_compiled_store
+
+            workers_now = len(client.scheduler_info().get("workers", {})) or 1
+            tiers, total = solve_compiled_store(game, root, manifest, client, workers_now,
+                                                say, bar, stop_after, game_ref)
+            return Tablebase(root, sorted(tiers), total, scored)
+        if manifest.get("format"):
+            raise PerfectplayError(f"{store} holds a store of a compiled game; use another "
+                                   "folder")
         game_f = client.scatter(game, broadcast=True, hash=False)  # a fresh key per run
         workers_now = len(client.scheduler_info().get("workers", {})) or 1
         if not manifest.get("enumerated"):
@@ -883,4 +895,9 @@ def open_store(path: str | Path) -> Store:
             tb.move_values((0, 5))                        # any position, the game's own
             tb.lookup(np.array([0, 7, 42]))               # codes, in bulk
     """
+    manifest = read_manifest(path)
+    if manifest.get("format"):
+        from .outcore import CompiledStore
+
+        return CompiledStore(path)
     return Store(path)

@@ -19,6 +19,9 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
 ``player(pos) -> int``        *optional*: 0 or 1, who moves (extra turns)
 ``tier(pos) -> int``          *optional*: every move goes to a strictly higher tier; the game is
                               then solved tier by tier with no stored moves
+``canonical(pos) -> int``     *optional*: one code for all the positions a symmetry maps onto
+                              each other (Connect Four: a board and its mirror image); a store
+                              (:mod:`perfectplay.outcore`) then keeps only canonical codes
 ============================  ==================================================================
 
 Codes are any int64 except -2**63. A compiled game also answers the Python protocol
@@ -68,6 +71,7 @@ class Rules(NamedTuple):
     payoff: Any
     player: Any
     tier: Any
+    canonical: Any
 
 
 @njit(cache=True)
@@ -78,6 +82,11 @@ def _zero1(pos):
 @njit(cache=True)
 def _zero2(pos, move):
     return 0
+
+
+@njit(cache=True)
+def _same(pos):
+    return pos
 
 
 def _jit(fn: Any, name: str) -> Any:
@@ -102,7 +111,8 @@ class CompiledGame:
                  score: Callable[..., int] | None = None,
                  payoff: Callable[..., int] | None = None,
                  player: Callable[..., int] | None = None,
-                 tier: Callable[..., int] | None = None, name: str | None = None) -> None:
+                 tier: Callable[..., int] | None = None,
+                 canonical: Callable[..., int] | None = None, name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
             raise GameError(f"the start code must be an int, not {show(initial)}")
         if not -(2**63) < int(initial) <= INT64_MAX:
@@ -119,7 +129,9 @@ class CompiledGame:
             moves=_jit(moves, "moves"), play=_jit(play, "play"),
             outcome=_jit(outcome, "outcome"),
             score=_jit(score, "score") or _zero1, payoff=_jit(payoff, "payoff") or _zero2,
-            player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1)
+            player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1,
+            canonical=_jit(canonical, "canonical") or _same)
+        self.symmetric = canonical is not None
         # The Python protocol, so every tool that takes a Python game takes this one too.
         if self.scored:
             self.payoff = self._payoff
@@ -168,6 +180,10 @@ class CompiledGame:
 
     def _tier(self, pos: int) -> int:
         return int(self.rules.tier(np.int64(pos)))
+
+    def canonical(self, pos: int) -> int:
+        """The code a store keeps for ``pos`` (``pos`` itself without a symmetry)."""
+        return int(self.rules.canonical(np.int64(pos)))
 
     def encode(self, pos: int) -> int:
         return int(pos)

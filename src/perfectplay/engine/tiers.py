@@ -59,6 +59,7 @@ from .compiled import (
     raise_status,
 )
 from .kernels import better_margin, margin_of_move
+from .protocol import DRAW_CODE as DRAW
 from .protocol import Value
 from .solution import MARGIN, WINLOSE, Solution
 
@@ -196,7 +197,7 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
 
 
 @njit
-def _tier_index(numbers, t, guess):
+def tier_index(numbers, t, guess):
     if numbers[guess] == t:
         return guess
     lo = 0
@@ -274,7 +275,7 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
         for j in range(k):
             child = play(code, buf[j])
             tc = tier(child)
-            ti = _tier_index(numbers, tc, guess)
+            ti = tier_index(numbers, tc, guess)
             if ti < 0:
                 return BAD_TIER, code
             guess = ti
@@ -284,22 +285,11 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
             passes = True
             if with_player:
                 passes = player(child) != me
-            r = np.int64(rems[cs]) + 1
-            if scored:
-                ok, v = margin_of_move(payoff(code, buf[j]), margins[cs], passes)
-                if not ok:
-                    return OVERFLOW, code
-                better = not have or better_margin(v, r, best_v, best_r)
-            else:
-                vc = vals[cs]
-                v = vc
-                if passes and vc == WIN:
-                    v = LOSE
-                elif passes and vc == LOSE:
-                    v = WIN
-                better = not have or _rank(v) > _rank(best_v) or (
-                    v == best_v and ((v != LOSE and r < best_r) or (v == LOSE and r > best_r)))
-            if better:
+            ok, v, r = move_option(scored, passes, payoff(code, buf[j]) if scored else 0,
+                                   vals[cs], rems[cs], margins[cs] if scored else 0)
+            if not ok:
+                return OVERFLOW, code
+            if not have or better_option(scored, v, r, best_v, best_r):
                 have = True
                 best_v = v
                 best_r = r
@@ -314,11 +304,43 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
 
 @njit
 def _rank(v):
+    """Win above tie above draw above loss (a tie ends the game level; a draw never ends)."""
     if v == WIN:
-        return 2
+        return 3
     if v == TIE:
+        return 2
+    if v == DRAW:
         return 1
     return 0
+
+
+@njit
+def move_option(scored, passes, pay, vc, rc, mc):
+    """(ok, value, remoteness) a move offers its mover, from the child's value code ``vc``,
+    remoteness ``rc`` and margin ``mc``: a win/lose value flipped when the move passes the
+    turn, or the margin of the move (:func:`margin_of_move`; ok is False on overflow)."""
+    r = np.int64(rc) + 1
+    if scored:
+        ok, v = margin_of_move(pay, mc, passes)
+        return ok, v, r
+    if vc == DRAW:
+        return True, np.int64(DRAW), np.int64(-1)  # a draw has no remoteness
+    v = np.int64(vc)
+    if passes and vc == WIN:
+        v = np.int64(LOSE)
+    elif passes and vc == LOSE:
+        v = np.int64(WIN)
+    return True, v, r
+
+
+@njit
+def better_option(scored, v, r, best_v, best_r):
+    """Does option (v, r) beat the best so far? The engine's tie-breaks: win quickly, lose
+    slowly, tie quickly; margins by :func:`better_margin`."""
+    if scored:
+        return better_margin(v, r, best_v, best_r)
+    return _rank(v) > _rank(best_v) or (
+        v == best_v and ((v != LOSE and r < best_r) or (v == LOSE and r > best_r)))
 
 
 def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) -> Tiers:

@@ -1,0 +1,305 @@
+"""Compiled games' out-of-core stores, through a real local Dask cluster, equal the in-memory
+engine position by position: win/lose games, scored games with extra turns and margins near
+2**62, Connect Four with its mirror symmetry; a stopped solve resumes to the same bytes."""
+
+from __future__ import annotations
+
+import filecmp
+
+import numpy as np
+import pytest
+from connect4 import ConnectFour
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kalah import Kalah
+from numba import njit
+from test_compiled import WIDTH, _h, random_game
+
+from perfectplay import GameError, Value, solve
+from perfectplay import outcore
+from perfectplay.engine.sortedtiers import (
+    build_index,
+    find_many,
+    index_bits,
+    mix_all,
+    sort_unique,
+    unmix_all,
+)
+from perfectplay.engine import ONGOING, CompiledGame
+from perfectplay.tablebase import SolveStopped, _client, analyze, open_store, solve_tiered
+
+# -- games whose moves may stay inside their tier -------------------------------------------
+# bits 0-7 node, 8-15 tier, 16-31 seed, 32 scored, 33 player, 34 cyclic (inside a tier).
+LAYER, LAYERS = 10, 5
+
+
+@njit
+def _p(code):
+    return (code & 255, (code >> 8) & 255, (code >> 16) & 0xFFFF, (code >> 32) & 1,
+            (code >> 33) & 1, (code >> 34) & 1)
+
+
+@njit
+def i_moves(code, out):
+    node, t, seed, _, _, _ = _p(code)
+    k = _h(seed, t * 256 + node, 2) % 4
+    for j in range(k):
+        out[j] = j
+    return k
+
+
+@njit
+def i_play(code, move):
+    node, t, seed, _, _, cyclic = _p(code)
+    hv = _h(seed, t * 256 + node, 10 + move)
+    if t + 1 < LAYERS and hv % 3 == 0:  # climb
+        t2 = t + 1 + (hv // 3) % (LAYERS - 1 - t)
+        n2 = (hv // 7) % LAYER
+    elif cyclic:
+        t2, n2 = t, (hv // 3) % LAYER  # anywhere in the tier: cycles
+    elif node + 1 < LAYER:
+        t2, n2 = t, node + 1 + (hv // 3) % (LAYER - 1 - node)  # up the tier: no cycle
+    else:
+        t2, n2 = t, node
+    if t2 == t and n2 == node and not cyclic:
+        return code  # cannot happen: a position without moves has k = 0 below
+    return (code & ~0xFFFF) | (t2 << 8) | n2
+
+
+@njit
+def i_outcome(code):
+    node, t, seed, _, _, cyclic = _p(code)
+    if not cyclic and node == LAYER - 1 and t == LAYERS - 1:
+        return 3
+    if _h(seed, t * 256 + node, 1) % 6 == 0:
+        return 1 + _h(seed, t * 256 + node, 3) % 3
+    if not cyclic and node == LAYER - 1:
+        return 3  # the last of a tier ends (an acyclic tier must end somewhere)
+    return ONGOING
+
+
+@njit
+def i_score(code):
+    node, t, seed, _, _, _ = _p(code)
+    return _h(seed, t * 256 + node, 4) % 9 - 4
+
+
+@njit
+def i_payoff(code, move):
+    node, t, seed, _, _, _ = _p(code)
+    return _h(seed, t * 256 + node, 20 + move) % 5 - 2
+
+
+@njit
+def i_player(code):
+    node, t, seed, _, with_player, _ = _p(code)
+    return _h(seed, t * 256 + node, 5) % 2 if with_player else 0
+
+
+@njit
+def i_tier(code):
+    return (code >> 8) & 255
+
+
+def inside_game(seed: int, *, scored: bool, player: bool, cyclic: bool) -> CompiledGame:
+    start = (seed << 16) | (scored << 32) | (player << 33) | (cyclic << 34)
+    return CompiledGame(start, i_moves, i_play, i_outcome, max_moves=3,
+                        score=i_score if scored else None, payoff=i_payoff if scored else None,
+                        player=i_player if player else None, tier=i_tier)
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = _client(None, 2)
+    yield c
+    cluster = c.cluster
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    """Thresholds so small that every tier of a small game is cut into several gather,
+    expand and solve tasks on the cluster, and children files hold a few keys each."""
+    monkeypatch.setattr(outcore, "LOCAL", 8)
+    monkeypatch.setattr(outcore, "GATHER_KEYS", 16)
+    monkeypatch.setattr(outcore, "EXPAND_BUFFER", 12)
+
+
+def same_as_engine(game, store) -> None:
+    """Every position of the in-memory solution, read from the store: value, remoteness,
+    the moves' values, and the bulk look-up; counts by value agree with DuckDB's."""
+    ref = solve(game, method="graph")  # compiled discovery: inside moves allowed
+    positions = list(ref.positions())
+    with open_store(store) as tb:
+        tb._game = game
+        got = tb.lookup(np.array(positions, np.int64))
+        assert got["found"].all()
+        for pos, v, r in zip(positions, got["value"], got["remoteness"], strict=True):
+            assert v == ref.value(pos), pos
+            assert (None if r < 0 else r) == ref.remoteness(pos), pos  # -1: a draw
+        for pos in positions[:: max(1, len(positions) // 300)]:
+            assert tb.value(pos) == ref.value(pos)
+            assert tb.remoteness(pos) == ref.remoteness(pos)
+            assert [(m.move, m.value, m.remoteness) for m in tb.move_values(pos)] == \
+                [(m.move, m.value, m.remoteness) for m in ref.move_values(pos)]
+            assert tb.best_move(pos) == ref.best_move(pos)
+        with pytest.raises(KeyError):
+            tb.value(np.int64(2**62 + 12345))
+    stored = sum(analyze(store)["by_value"].values())
+    canonical = {int(game.canonical(p)) for p in positions}
+    assert stored == len(canonical)
+
+
+def test_sorted_tier_kernels_against_numpy():
+    rng = np.random.default_rng(5)
+    codes = rng.integers(-(2**63) + 1, 2**63 - 1, 20_000, dtype=np.int64)
+    assert (unmix_all(mix_all(codes)) == codes).all()
+    keys = mix_all(np.concatenate([codes, codes[:5000], np.arange(300)]))
+    uniq = sort_unique(keys)
+    assert (uniq == np.unique(keys)).all()
+    for narrow in (keys[:1], keys[:2], np.full(7, keys[0]), np.sort(keys)[:500]):
+        assert (sort_unique(narrow) == np.unique(narrow)).all()
+    for n in (0, 1, 5, 17, uniq.size):
+        part = uniq[:n]
+        bits = index_bits(n)
+        index = build_index(part, bits)
+        wanted = np.concatenate([part, part + np.uint64(1), keys[:50]])
+        got = find_many(part, 0, n, index, 0, bits, wanted)
+        pos = np.searchsorted(part, wanted)
+        hit = (pos < n) & (part[np.minimum(pos, max(n - 1, 0))] == wanted) if n else \
+            np.zeros(wanted.size, bool)
+        assert ((got >= 0) == hit).all() and (got[hit] == pos[hit]).all()
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**16 - 1), st.integers(3, 30).map(lambda k: k * WIDTH),
+       st.booleans(), st.booleans(), st.booleans())
+def test_random_compiled_games_equal_the_engine(client, tmp_path_factory, seed, n, scored,
+                                                player, huge):
+    game = random_game(seed, n, scored=scored, player=player, huge=huge and scored,
+                       tiered=True)
+    try:
+        ref = solve(game)
+    except GameError:  # a margin beyond int64: the store must refuse it the same way
+        with pytest.raises(GameError, match="overflows"):
+            solve_tiered(game, tmp_path_factory.mktemp("st") / "tb", client=client)
+        return
+    del ref
+    tb = solve_tiered(game, tmp_path_factory.mktemp("st") / "tb", client=client)
+    same_as_engine(game, tb.store)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16 - 1), st.booleans(), st.booleans())
+def test_moves_inside_a_tier_cycles_and_draws_included(client, tmp_path_factory, seed,
+                                                        scored, player):
+    """Win/lose games with cycles inside tiers (retrograde seeded from the tiers above,
+    certified draws included) and scored games moving up inside a tier."""
+    game = inside_game(seed, scored=scored, player=player, cyclic=not scored)
+    tb = solve_tiered(game, tmp_path_factory.mktemp("st") / "tb", client=client)
+    same_as_engine(game, tb.store)
+
+
+def test_inside_tiers_reach_draws_and_scored_cycles_are_refused(client, tmp_path):
+    values = set()
+    for seed in range(40):
+        game = inside_game(seed, scored=False, player=seed % 2 == 1, cyclic=True)
+        values |= set(solve(game, method="graph").counts().by_value)
+    assert Value.DRAW in values
+    refused = 0
+    for seed in range(6):
+        game = inside_game(seed, scored=True, player=False, cyclic=True)
+        try:
+            solve_tiered(game, tmp_path / f"cyc{seed}", client=client)
+        except GameError as exc:
+            assert "form a cycle" in str(exc)
+            refused += 1
+    assert refused
+
+
+def test_every_task_path_on_the_cluster(client, tmp_path, tiny):
+    """Kalah (scored, extra turns) and Connect Four with the thresholds cut down, so the
+    gathers, expansions and solves all run as several cluster tasks."""
+    for game in (Kalah(2, 2), ConnectFour(3, 4)):
+        store = tmp_path / game.name.replace(" ", "")
+        solve_tiered(game, store, client=client)
+        same_as_engine(game, store)
+
+
+def test_connect_four_keeps_one_board_of_each_mirror_pair(client, tmp_path):
+    game = ConnectFour(4, 4)
+    tb = solve_tiered(game, tmp_path / "c4", client=client)
+    ref = solve(game)
+    assert tb.positions < len(ref) * 0.55
+    same_as_engine(game, tmp_path / "c4")
+    with open_store(tmp_path / "c4") as st:
+        st._game = game
+        assert st.value() is Value.TIE and st.remoteness() == 16  # Tromp: 4x4 fills
+
+
+def test_a_stopped_solve_resumes_to_the_same_bytes(client, tmp_path):
+    game = Kalah(2, 3)
+    whole = solve_tiered(game, tmp_path / "whole", client=client).store
+    part = tmp_path / "part"
+    runs = 0
+    while True:  # each run builds or solves 5 tiers, then stops as a kill would
+        runs += 1
+        try:
+            solve_tiered(game, part, client=client, stop_after=5)
+            break
+        except SolveStopped:
+            assert runs < 100
+    for name in ("keys.u64", "index.i64", "values.i8", "rems.i16", "margins.i64"):
+        assert filecmp.cmp(whole / "arrays" / name, part / "arrays" / name, shallow=False)
+
+
+def test_a_stopped_enumeration_resumes(client, tmp_path):
+    """A run killed while building a tier (bytes appended after the last record, children
+    files of a half-done expansion) finishes into the same store."""
+    import json
+
+    game = ConnectFour(3, 4)
+    whole = solve_tiered(game, tmp_path / "whole", client=client).store
+    part = tmp_path / "part"
+    with pytest.raises(SolveStopped):
+        solve_tiered(game, part, client=client, stop_after=4)
+    manifest = json.loads((part / "manifest.json").read_text())
+    assert not manifest["enumerated"] and len(manifest["built"]) == 4
+    for name in ("keys.u64", "index.i64"):
+        with open(part / "arrays" / name, "ab") as fh:
+            fh.write(b"\1" * 24)  # what a stopped gather appended
+    u = manifest["built"][-1]["tier"] + 1  # the tier being built when it stopped
+    junk = part / "work" / f"tier={u + 1}" / f"from-{u}-part-0-0-0.npy"
+    junk.parent.mkdir(parents=True, exist_ok=True)
+    np.save(junk, np.arange(5, dtype=np.uint64))  # a half-done expansion's children
+    solve_tiered(game, part, client=client)
+    for name in ("keys.u64", "index.i64", "values.i8", "rems.i16"):
+        assert filecmp.cmp(whole / "arrays" / name, part / "arrays" / name, shallow=False)
+
+
+def test_moves_that_do_not_climb_are_refused_naming_the_position(client, tmp_path):
+    from numba import njit
+
+    from perfectplay.engine import ONGOING, CompiledGame
+
+    @njit
+    def moves(code, out):
+        out[0] = 1
+        return 1
+
+    @njit
+    def play(code, move):
+        return code + 1
+
+    @njit
+    def outcome(code):
+        return ONGOING if code < 5 else 2
+
+    @njit
+    def tier(code):
+        return 0 if code == 3 else code  # 2 -> 3 goes down to tier 0
+
+    game = CompiledGame(0, moves, play, outcome, max_moves=1, tier=tier)
+    with pytest.raises(GameError, match="from 2 does not go to a strictly higher tier"):
+        solve_tiered(game, tmp_path / "bad", client=client)
