@@ -13,10 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kalah import Kalah
 from numba import njit
-from test_compiled import WIDTH, _h, random_game
 
-from perfectplay import GameError, Value, solve
-from perfectplay import outcore
+from perfectplay import GameError, Value, outcore, solve
+from perfectplay.engine import ONGOING, CompiledGame
 from perfectplay.engine.sortedtiers import (
     build_index,
     find_many,
@@ -25,8 +24,8 @@ from perfectplay.engine.sortedtiers import (
     sort_unique,
     unmix_all,
 )
-from perfectplay.engine import ONGOING, CompiledGame
 from perfectplay.tablebase import SolveStopped, _client, analyze, open_store, solve_tiered
+from test_compiled import WIDTH, _h, random_game
 
 # -- games whose moves may stay inside their tier -------------------------------------------
 # bits 0-7 node, 8-15 tier, 16-31 seed, 32 scored, 33 player, 34 cyclic (inside a tier).

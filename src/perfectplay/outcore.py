@@ -264,7 +264,8 @@ def _write_part(path: Path, t: int, codes: np.ndarray, vals: np.ndarray, rems: n
         margin = pc.cast(pa.array(margins), pa.string())
     moves = pc.cast(pa.array(best, mask=best == EMPTY), pa.string())
     columns = {"position": pa.array(codes), "tier": pa.array(np.full(n, t, np.int32)),
-               "code": code, "margin": margin, "remoteness": pa.array(rems.astype(np.int32), mask=rems < 0),
+               "code": code, "margin": margin,
+               "remoteness": pa.array(rems.astype(np.int32), mask=rems < 0),
                "best_move": moves}
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(pa.table(columns, schema=schema(columns)), tmp)
@@ -535,7 +536,7 @@ def _append(root: Path, parts: list[Any]) -> tuple[int, int]:
     return size, bits
 
 
-# -- reading ----------------------------------------------------------------------------------------
+# -- reading ---------------------------------------------------------------------------------
 class CompiledStore(Store):
     """A store of a compiled game, read like a Solution (:func:`perfectplay.tablebase.
     open_store` returns one): values from the memory-mapped arrays; a position is made

@@ -43,7 +43,7 @@ from .compiled import (
 )
 from .protocol import DRAW_CODE as DRAW
 from .protocol import UNKNOWN
-from .tiers import tier_index, better_option, move_option
+from .tiers import better_option, move_option, tier_index
 
 _I1 = np.uint64(pow(0xBF58476D1CE4E5B9, -1, 2**64))  # inverses of mix's multipliers
 _I2 = np.uint64(pow(0x94D049BB133111EB, -1, 2**64))
