@@ -1,9 +1,16 @@
 """Tiered solving at scale: the in-memory engine in one process vs the tier-by-tier solve on
-a local Dask cluster with 1 and with N workers, on one Portal board or a row of coins (many
-small tiers); positions per second and peak memory (the driver's, and each worker's). Each
-mode runs in its own subprocess so memory is its own.
+a local Dask cluster with 1 and with N workers, on a Portal board, a row of coins (many small
+tiers; Python games) or a compiled game (Connect Four c4-WxH, Kalah kalah-M-N: the
+out-of-core store of hash-sorted arrays); positions per second and peak memory (the
+driver's, and each worker's: resident pages, memory-mapped store pages included). Each mode
+runs in its own subprocess so memory is its own.
 
-    python benchmarks/scale.py [--board 5x5 | --board coins-300] [--workers 2]
+    python benchmarks/scale.py [--board 5x5 | coins-300 | c4-6x4 | kalah-3-3] [--workers 2]
+    python benchmarks/scale.py --board c4-7x4 --store-only --keep DIR   # the issue's target
+
+``--store-only`` skips the in-memory engine (a game that does not fit) and the 1-worker run;
+``--keep DIR`` leaves the store there and reports its size on disk and the start's value and
+remoteness read back through ``open_store``.
 """
 
 from __future__ import annotations
@@ -26,6 +33,10 @@ BOARDS = {
 
 
 def make_game(board: str) -> object:
+    if board.startswith(("c4-", "kalah-")):
+        from perfectplay.engine.target import load_target
+
+        return load_target(target(board))
     if board.startswith("coins-"):
         from perfectplay.coins import CoinsGame
 
@@ -35,35 +46,70 @@ def make_game(board: str) -> object:
     return PortalGame(parse_board(BOARDS[board]))
 
 
+def target(board: str) -> str:
+    """The FILE.py:Class(args) target of a compiled example game."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    if board.startswith("c4-"):
+        w, h = board[3:].split("x")
+        return f"{examples / 'connect4.py'}:ConnectFour({int(w)}, {int(h)})"
+    m, n = board.split("-")[1:]
+    return f"{examples / 'kalah.py'}:Kalah({int(m)}, {int(n)})"
+
+
+def start_of(s: object) -> list:
+    value = s.value()
+    return [getattr(value, "value", value), s.remoteness()]
+
+
 def run_engine(board: str) -> dict:
     from perfectplay import solve
 
     t = time.perf_counter()
     s = solve(make_game(board), progress=False)
     dt = time.perf_counter() - t
-    return {"positions": len(s), "seconds": dt,
+    return {"positions": len(s), "seconds": dt, "start": start_of(s),
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def run_tiered(board: str, workers: int) -> dict:
-    from perfectplay.tablebase import _client, solve_tiered
+def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
+    from pathlib import Path
+
+    from perfectplay.tablebase import _client, open_store, read_manifest, solve_tiered
 
     client = _client(None, workers)
-    with tempfile.TemporaryDirectory() as store:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = keep or tmp
         t = time.perf_counter()
-        tb = solve_tiered(make_game(board), store, client=client)
+        ref = target(board) if board.startswith(("c4-", "kalah-")) else None
+        tb = solve_tiered(make_game(board), store, client=client, game_ref=ref,
+                          progress=lambda msg: print(f"{time.perf_counter() - t:8.1f} s  {msg}",
+                                                     file=sys.stderr, flush=True))
         dt = time.perf_counter() - t
         worker_mb = client.run(
             lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-        from pyarrow import parquet as pq
+        manifest = read_manifest(store)
+        if "built" in manifest:  # a compiled game's store
+            largest = max(b["size"] for b in manifest["built"])
+        else:
+            from pyarrow import parquet as pq
 
-        largest = max(pq.ParquetFile(f).metadata.num_rows
-                      for f in (tb.store / "positions").glob("*.parquet"))
+            largest = max(pq.ParquetFile(f).metadata.num_rows
+                          for f in (tb.store / "positions").glob("*.parquet"))
+        disk = sum(f.stat().st_blocks * 512 for f in Path(store).rglob("*") if f.is_file())
+        t = time.perf_counter()
+        with open_store(store) as st:
+            if ref is None:
+                st._game = make_game(board)
+            start = start_of(st)
+        read = time.perf_counter() - t
     cluster = client.cluster
     client.close()
     cluster.close()
     return {"positions": tb.positions, "seconds": dt, "tiers": len(tb.tiers),
-            "largest_tier": largest,
+            "largest_tier": largest, "disk_mb": disk / 2**20, "start": start,
+            "read_seconds": read,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "worker_peak_mb": sorted(worker_mb.values())}
 
@@ -73,36 +119,46 @@ def main() -> None:
     ap.add_argument("--board", default="5x5",
                     help=f"a Portal board ({', '.join(sorted(BOARDS))}) or coins-N")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--store-only", action="store_true",
+                    help="only the store with --workers workers (no engine, no 1-worker run)")
+    ap.add_argument("--keep", help="solve into this folder and keep it")
     ap.add_argument("--mode", choices=["engine", "tiered"], help=argparse.SUPPRESS)
     args = ap.parse_args()
     board = args.board
-    if board not in BOARDS and not board.startswith("coins-"):
+    if board not in BOARDS and not board.startswith(("coins-", "c4-", "kalah-")):
         ap.error(f"unknown board {board!r}")
     if args.mode == "engine":
         print(json.dumps(run_engine(board)))
         return
     if args.mode == "tiered":
-        print(json.dumps(run_tiered(board, args.workers)))
+        print(json.dumps(run_tiered(board, args.workers, args.keep)))
         return
     out = {}
-    for mode, workers in (("engine", 1), ("tiered", 1), ("tiered", args.workers)):
-        proc = subprocess.run([sys.executable, __file__, "--board", board, "--workers",
-                               str(workers), "--mode", mode],
-                              capture_output=True, text=True, check=True)
+    runs = [("tiered", args.workers)] if args.store_only else \
+        [("engine", 1), ("tiered", 1), ("tiered", args.workers)]
+    for mode, workers in runs:
+        cmd = [sys.executable, __file__, "--board", board, "--workers", str(workers),
+               "--mode", mode] + (["--keep", args.keep] if args.keep else [])
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=True)
         out[(mode, workers)] = json.loads(proc.stdout.strip().splitlines()[-1])
-    e = out[("engine", 1)]
-    print(f"{board}: {e['positions']:,} positions")
-    print(f"  one process (engine): {e['seconds']:7.1f} s = "
-          f"{e['positions'] / e['seconds']:>9,.0f} pos/s, peak {e['peak_mb']:,.0f} MB")
-    for workers in sorted({1, args.workers}):
+    e = out.get(("engine", 1))
+    if e:
+        print(f"{board}: {e['positions']:,} positions, the start: {e['start']}")
+        print(f"  one process (engine): {e['seconds']:7.1f} s = "
+              f"{e['positions'] / e['seconds']:>9,.0f} pos/s, peak {e['peak_mb']:,.0f} MB")
+    for workers in sorted({w for m, w in runs if m == "tiered"}):
         t = out[("tiered", workers)]
-        assert e["positions"] == t["positions"]
-        print(f"  local cluster, {workers} worker(s): {t['seconds']:7.1f} s = "
+        if e:
+            assert e["start"] == t["start"]
+        print(f"  local cluster, {workers} worker(s): {t['seconds']:7.1f} s, "
+              f"{t['positions']:,} positions stored = "
               f"{t['positions'] / t['seconds']:>9,.0f} pos/s, driver peak "
               f"{t['peak_mb']:,.0f} MB, worker peaks "
               f"{', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB")
     print(f"  {t['tiers']} tiers, the largest {t['largest_tier']:,} positions "
-          f"({t['largest_tier'] / t['positions']:.0%} of the game)")
+          f"({t['largest_tier'] / t['positions']:.0%} of those stored); on disk "
+          f"{t['disk_mb']:,.0f} MB; the start read back through open_store: {t['start']} "
+          f"in {t['read_seconds']:.2f} s")
 
 
 if __name__ == "__main__":

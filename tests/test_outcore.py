@@ -200,6 +200,30 @@ def test_moves_inside_a_tier_cycles_and_draws_included(client, tmp_path_factory,
     same_as_engine(game, tb.store)
 
 
+def kalah_by_seeds_stored(m: int, n: int) -> CompiledGame:
+    """Kalah with its natural tier, the seeds stored: a move that stores nothing stays in
+    its tier (the example's tier adds the distance sown to make every move climb)."""
+    k = Kalah(m, n)
+    r, scale = k.rules, 2 * m * n * m + 1
+    tier = r.tier
+
+    @njit
+    def stored(code):
+        return tier(code) // scale
+
+    return CompiledGame(k.start_code, r.moves, r.play, r.outcome, max_moves=m,
+                        score=r.score, payoff=r.payoff, player=r.player, tier=stored)
+
+
+def test_kalah_by_seeds_stored_moves_inside_its_tiers(client, tmp_path, tiny):
+    for m, n in ((2, 2), (3, 2), (2, 3)):
+        game = kalah_by_seeds_stored(m, n)
+        store = tmp_path / f"k{m}{n}"
+        tb = solve_tiered(game, store, client=client)
+        assert len(tb.tiers) <= 2 * m * n + 1  # one tier per count of seeds stored
+        same_as_engine(game, store)
+
+
 def test_inside_tiers_reach_draws_and_scored_cycles_are_refused(client, tmp_path):
     values = set()
     for seed in range(40):

@@ -396,9 +396,13 @@ CONNECT_TIMEOUT = 5
 def _client(cluster: str | None, workers: int | None) -> Any:
     distributed = _need("distributed")
     if cluster is None:
-        lc = distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
-                                      threads_per_worker=1, processes=True,
-                                      dashboard_address=None, silence_logs=40)
+        import warnings
+
+        with warnings.catch_warnings():  # "port 8787 in use": another cluster runs here
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            lc = distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                          threads_per_worker=1, processes=True,
+                                          dashboard_address=None, silence_logs=40)
         return distributed.Client(lc)
     try:
         return distributed.Client(cluster, timeout=f"{CONNECT_TIMEOUT}s")
