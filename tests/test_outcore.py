@@ -326,3 +326,37 @@ def test_moves_that_do_not_climb_are_refused_naming_the_position(client, tmp_pat
     game = CompiledGame(0, moves, play, outcome, max_moves=1, tier=tier)
     with pytest.raises(GameError, match="from 2 does not go to a strictly higher tier"):
         solve_tiered(game, tmp_path / "bad", client=client)
+
+
+def test_the_cli_solves_a_compiled_store_and_queries_any_board(tmp_path):
+    """From the command line: solve into a store, then the start, a position reached by
+    moves and its mirror image (not stored itself) give the engine's answers."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    target = f"{examples / 'connect4.py'}:ConnectFour(4, 3)"
+    store = str(tmp_path / "c4")
+    run = CliRunner().invoke
+    r = run(main, ["solve", target, "--store", store, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert "one of each symmetric set" in r.output
+    game = ConnectFour(4, 3)
+    ref = solve(game)
+    for moves in ("", "1,2", "4,3"):  # 4,3 is the mirror image of 1,2
+        pos = game.initial()
+        for m in filter(None, moves.split(",")):
+            pos = game.play(pos, int(m) - 1)
+        r = run(main, ["query", store, "--json"] + (["--moves", moves] if moves else []))
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.output)
+        assert data["position"] == pos and data["value"] == ref.value(pos).value
+        assert data["remoteness"] == ref.remoteness(pos)
+    r = run(main, ["query", store, "--moves", "9"])
+    assert r.exit_code == 1 and "not legal" in r.stderr
+    r = run(main, ["analyze", store, "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["total"] < len(ref)

@@ -208,8 +208,9 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
         else:
-            click.echo(f"solved {tb.positions:,} positions in {len(tb.tiers)} tiers into "
-                       f"{tb.store}")
+            kept = " (one of each symmetric set)" if getattr(game, "symmetric", False) else ""
+            click.echo(f"solved {tb.positions:,} positions{kept} in {len(tb.tiers)} tiers "
+                       f"into {tb.store}")
         return
     if check:
         report = _game_call("rules", check_game, game)
