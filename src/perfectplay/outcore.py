@@ -93,6 +93,7 @@ LOCAL = 1 << 16
 #: At most this many ranges a worker per tier: a few large chunks, never many small ones.
 CHUNKS_PER_WORKER = 4
 _VALUE_NAMES = [None, Value.WIN.value, Value.LOSE.value, Value.TIE.value, Value.DRAW.value]
+_VALUES = np.array([None, Value.WIN, Value.LOSE, Value.TIE, Value.DRAW], dtype=object)
 
 
 # -- the files ----------------------------------------------------------------------------------
@@ -582,9 +583,12 @@ class CompiledStore(Store):
         codes = np.asarray(codes, dtype=np.int64).ravel()
         slots = self._slots(codes)
         found = slots >= 0
+        at = slots[found]
         value = np.full(codes.size, None, dtype=object)
         rem = np.full(codes.size, -1, np.int64)
-        for j in np.flatnonzero(found).tolist():
-            value[j] = self._value_at(int(slots[j]))
-            rem[j] = int(self.arrays.rems[slots[j]])
+        rem[found] = self.arrays.rems[at]
+        if self.scored:
+            value[found] = self.arrays.margins[at].tolist()
+        else:
+            value[found] = _VALUES[self.arrays.vals[at]]
         return {"found": found, "value": value, "remoteness": rem}
