@@ -121,6 +121,7 @@ def tiny(monkeypatch):
     """Thresholds so small that every tier of a small game is cut into several gather,
     expand and solve tasks on the cluster, and children files hold a few keys each."""
     monkeypatch.setattr(outcore, "LOCAL", 8)
+    monkeypatch.setattr(outcore, "LOCAL_GATHER", 8)
     monkeypatch.setattr(outcore, "GATHER_KEYS", 16)
     monkeypatch.setattr(outcore, "EXPAND_BUFFER", 12)
 
@@ -293,9 +294,11 @@ def test_a_stopped_enumeration_resumes(client, tmp_path):
         with open(part / "arrays" / name, "ab") as fh:
             fh.write(b"\1" * 24)  # what a stopped gather appended
     u = manifest["built"][-1]["tier"] + 1  # the tier being built when it stopped
-    junk = part / "work" / f"tier={u + 1}" / f"from-{u}-part-0-0-0.npy"
+    junk = part / "work" / f"tier={u + 1}" / f"from-{u}-part-0-0-0.u64"
     junk.parent.mkdir(parents=True, exist_ok=True)
-    np.save(junk, np.arange(5, dtype=np.uint64))  # a half-done expansion's children
+    np.arange(5, dtype=np.uint64).tofile(junk)  # a half-done expansion's children
+    with open(part / "work" / f"tier={u}" / "local.u64", "ab") as fh:
+        fh.write(np.arange(3, dtype=np.uint64).tobytes())  # appended after the record
     solve_tiered(game, part, client=client)
     for name in ("keys.u64", "index.i64", "values.i8", "rems.i16"):
         assert filecmp.cmp(whole / "arrays" / name, part / "arrays" / name, shallow=False)
