@@ -190,7 +190,7 @@ def test_random_compiled_games_equal_the_engine(client, tmp_path_factory, seed, 
     same_as_engine(game, tb.store)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.integers(0, 2**16 - 1), st.booleans(), st.booleans())
 def test_moves_inside_a_tier_cycles_and_draws_included(client, tmp_path_factory, seed,
                                                         scored, player):
@@ -217,7 +217,7 @@ def kalah_by_seeds_stored(m: int, n: int) -> CompiledGame:
 
 
 def test_kalah_by_seeds_stored_moves_inside_its_tiers(client, tmp_path, tiny):
-    for m, n in ((2, 2), (3, 2), (2, 3)):
+    for m, n in ((2, 2), (3, 2)):
         game = kalah_by_seeds_stored(m, n)
         store = tmp_path / f"k{m}{n}"
         tb = solve_tiered(game, store, client=client)
