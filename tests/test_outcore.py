@@ -146,6 +146,11 @@ def same_as_engine(game, store) -> None:
             assert tb.best_move(pos) == ref.best_move(pos)
         with pytest.raises(KeyError):
             tb.value(np.int64(2**62 + 12345))
+    with open_store(store) as bare:  # no game recorded: stored codes still answer
+        canon = np.array([game.canonical(p) for p in positions[:500]], np.int64)
+        got = bare.lookup(canon)
+        assert got["found"].all()
+        assert list(got["value"]) == [ref.value(p) for p in positions[:500]]
     stored = sum(analyze(store)["by_value"].values())
     canonical = {int(game.canonical(p)) for p in positions}
     assert stored == len(canonical)

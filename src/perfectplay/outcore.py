@@ -72,6 +72,7 @@ from .engine.sortedtiers import (
     index_bits,
     inside_graph,
     locate,
+    locate_any,
     mix_all,
     seeded_negamax,
     solve_range,
@@ -600,9 +601,13 @@ class CompiledStore(Store):
         self.arrays = Arrays(self.path, manifest["built"], self.scored)
 
     def _slots(self, codes: np.ndarray) -> np.ndarray:
-        r, a = self.game.rules, self.arrays
-        return locate(np.asarray(codes, np.int64), r.canonical, r.tier, a.numbers, a.base,
-                      a.keys, a.ibase, a.bits, a.index)
+        a = self.arrays
+        codes = np.asarray(codes, np.int64)
+        if not self._ref and self._game is None:  # no game recorded: codes as stored
+            return locate_any(codes, a.base, a.keys, a.ibase, a.bits, a.index)
+        r = self.game.rules
+        return locate(codes, r.canonical, r.tier, a.numbers, a.base, a.keys, a.ibase,
+                      a.bits, a.index)
 
     def _find(self, code: int, tier: int | None) -> tuple[Any, int | None, str] | None:
         if not -(2**63) < code < 2**63:
@@ -625,7 +630,8 @@ class CompiledStore(Store):
         return options[0].move if options else None
 
     def lookup(self, codes: Any) -> dict[str, np.ndarray]:
-        """Batch lookup of positions by code (any symmetric image of a stored one)."""
+        """Batch lookup of positions by code (any symmetric image of a stored one; without
+        a recorded game, the stored codes themselves)."""
         codes = np.asarray(codes, dtype=np.int64).ravel()
         slots = self._slots(codes)
         found = slots >= 0

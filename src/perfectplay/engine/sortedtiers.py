@@ -472,3 +472,19 @@ def locate(codes, canonical, tier, numbers, base, keys, ibase, bits, index):
         out[i] = find_key(keys, base[ti], base[ti + 1] - base[ti], index, ibase[ti],
                           bits[ti], mix(c))
     return out
+
+
+@njit(cache=True)
+def locate_any(codes, base, keys, ibase, bits, index):
+    """Arena slots of stored codes without the game's rules (no canonical form, no tier
+    function): every tier searched in turn. O(tiers) a code."""
+    out = np.full(codes.size, -1, np.int64)
+    for i in range(codes.size):
+        key = mix(codes[i])
+        for ti in range(base.size - 1):
+            s = find_key(keys, base[ti], base[ti + 1] - base[ti], index, ibase[ti],
+                         bits[ti], key)
+            if s >= 0:
+                out[i] = s
+                break
+    return out
