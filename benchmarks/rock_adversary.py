@@ -43,8 +43,12 @@ def place_ends(cells: np.ndarray) -> np.ndarray | None:
     return g
 
 
+#: The solver under attack (the climb maximises its pops): the hybrid, or the search alone.
+HEAVY = True
+
+
 def score(g: np.ndarray) -> float:
-    sol = solve(maze_from_grid(Grid(g)))
+    sol = solve(maze_from_grid(Grid(g)), heavy=HEAVY)
     return sol.pops / max(1, int(sol.maze.open.sum()))
 
 
@@ -80,20 +84,14 @@ def tiled(g: np.ndarray, times: int = 2) -> np.ndarray:
     return np.vstack(rows)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="sides 16-64, 2 s a side")
-    ap.add_argument("--seconds", type=float, default=None, help="climbing time per side")
-    args = ap.parse_args()
+def attack(sides: list[int], seconds: float, heavy: bool) -> list[tuple]:
+    """Hill-climb against one solver; for each side: (side, open cells, its pops per cell,
+    the other solver's on the same maze, the maze)."""
+    global HEAVY
+    HEAVY = heavy
     rng = np.random.default_rng(19)
-    sides = [16, 32, 64] if args.quick else [16, 32, 64, 128]
-    seconds = args.seconds or (2.0 if args.quick else 40.0)
-    solve(maze_from_grid(Grid(np.array([[ord("E"), ord("X")]], np.uint32))))  # compile
-    print(f"hill-climbing against pops per open cell ({seconds:g} s a side)")
-    print("| side | open cells | pops per cell | solve | one BFS | ratio |")
-    print("|---|---|---|---|---|---|")
     best = None
-    results = []
+    rows = []
     for side in sides:
         if best is None:
             start = np.where(rng.random((side, side)) < 0.3, WALL, FREE).astype(np.uint32)
@@ -102,23 +100,51 @@ def main() -> None:
         best, s = climb(start, seconds, rng)
         m = maze_from_grid(Grid(best))
         n = int(m.open.sum())
-        t_solve = best_of(lambda m=m: solve(m), 3)
-        t_bfs = best_of(lambda m=m: bfs(m.nb, m.open, m.exit), 3)
-        results.append((side, n, s))
-        print(f"| {side} | {n:,} | {s:.1f} | {t_solve * 1000:.1f} ms | "
-              f"{t_bfs * 1000:.2f} ms | {t_solve / t_bfs:.1f}x |")
-    (_, n0, p0), (_, n1, p1) = results[0], results[-1]
-    print(f"pops per cell grow as n^{math.log(p1 / p0) / math.log(n1 / n0):.2f} "
-          f"(total work as n^{1 + math.log(p1 / p0) / math.log(n1 / n0):.2f})")
-    big = place_ends(tiled(best, 1024 // sides[-1] if not args.quick else 4))
-    m = maze_from_grid(Grid(big))
-    t_solve = best_of(lambda: solve(m), 1)
-    t_bfs = best_of(lambda: bfs(m.nb, m.open, m.exit), 3)
-    sol = solve(m)
+        rows.append((side, n, s, solve(m, heavy=not heavy).pops / n, best))
+    return rows
+
+
+def timed(g: np.ndarray) -> str:
+    """Both solvers and one BFS on the maze ``g``, in this process."""
+    m = maze_from_grid(Grid(g))
     n = int(m.open.sum())
-    print(f"tiled to {big.shape[0]} x {big.shape[1]}: {n:,} open cells, solve {t_solve:.2f} s, "
-          f"one BFS {t_bfs:.3f} s, ratio {t_solve / t_bfs:.1f}x, pops per cell "
-          f"{sol.pops / n:.1f}")
+    t_old = best_of(lambda: solve(m, heavy=False), 1)
+    t_new = best_of(lambda: solve(m), 1)
+    t_bfs = best_of(lambda: bfs(m.nb, m.open, m.exit), 3)
+    old, new = solve(m, heavy=False), solve(m)
+    assert np.array_equal(old.T, new.T) and np.array_equal(old.f, new.f)
+    return (f"{g.shape[0]} x {g.shape[1]}, {n:,} open cells: search alone {t_old:.2f} s "
+            f"({t_old / t_bfs:.0f}x one BFS, {old.pops / n:.1f} pops per cell), hybrid "
+            f"{t_new:.2f} s ({t_new / t_bfs:.0f}x, {new.pops / n:.1f}); one BFS {t_bfs:.3f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="sides 16-64, 2 s a side")
+    ap.add_argument("--seconds", type=float, default=None, help="climbing time per side")
+    args = ap.parse_args()
+    sides = [16, 32, 64] if args.quick else [16, 32, 64, 128]
+    seconds = args.seconds or (2.0 if args.quick else 40.0)
+    solve(maze_from_grid(Grid(np.array([[ord("E"), ord("X")]], np.uint32))))  # compile
+    print(f"hill-climbing against pops per open cell ({seconds:g} s a side), each solver "
+          "attacked by its own climb")
+    old = attack(sides, seconds, heavy=False)
+    new = attack(sides, seconds, heavy=True)
+    print("| side | climbed against the search alone: its pops per cell | the hybrid's on "
+          "those mazes | climbed against the hybrid: its pops per cell | the search's on "
+          "those mazes |")
+    print("|---|---|---|---|---|")
+    for (side, _, so, sn, _), (_, _, hn, ho, _) in zip(old, new, strict=True):
+        print(f"| {side} | {so:.1f} | {sn:.1f} | {hn:.1f} | {ho:.1f} |")
+    for label, rows in (("search alone", old), ("hybrid", new)):
+        (_, n0, p0, _, _), (_, n1, p1, _, _) = rows[0], rows[-1]
+        e = math.log(p1 / p0) / math.log(n1 / n0)
+        print(f"{label}: pops per cell grow as n^{e:.2f} under its own climb (total work "
+              f"n^{1 + e:.2f})")
+    times = 1024 // sides[-1] if not args.quick else 4
+    for label, rows in (("search alone", old), ("hybrid", new)):
+        big = place_ends(tiled(rows[-1][4], times))
+        print(f"the {label}'s worst {sides[-1]} maze tiled: {timed(big)}")
 
 
 if __name__ == "__main__":

@@ -166,3 +166,57 @@ def test_chain_sharing_changes_no_value_on_random_mazes():
     for _ in range(300):
         maze = random_maze(rng, rng.randint(3, 14), rng.randint(3, 14), 0.35)
         assert np.array_equal(rock_solve(maze).f, rock_solve(maze, chains=False).f)
+
+
+@pytest.fixture
+def formula_always(monkeypatch):
+    """The heavy/light formula answers every heavy child whose search takes more than one
+    pop (the budget is 128 otherwise, which small mazes never reach)."""
+    from perfectplay.rock import solver
+
+    monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
+
+
+def test_the_heavy_light_formula_agrees_with_the_seed_on_every_cell(formula_always):
+    from perfectplay.rock import kernels
+
+    rng = random.Random(19)
+    used = 0
+    for _ in range(2000):
+        rows, cols = rng.randint(2, 9), rng.randint(2, 9)
+        maze = random_maze(rng, rows, cols, rng.choice([0.0, 0.1, 0.2, 0.3]))
+        check_all_cells(maze)
+        nb, open_, x = maze.nb, maze.open, maze.exit
+        d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
+        tin, tout = kernels.euler_intervals(tree, order)
+        disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
+        used += kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, True,
+                                order, tree, 1)[2]
+    assert used > 1000  # the formula really answered, not the searches
+
+
+def test_the_heavy_light_formula_equals_the_search_on_larger_mazes(formula_always):
+    rng = random.Random(20)
+    for _ in range(200):
+        maze = random_maze(rng, rng.randint(10, 40), rng.randint(10, 40),
+                           rng.choice([0.15, 0.25, 0.35]))
+        hybrid, search = rock_solve(maze), rock_solve(maze, heavy=False)
+        assert np.array_equal(hybrid.T, search.T) and np.array_equal(hybrid.f, search.f)
+    for s in (5, 20, 60):
+        from perfectplay.rock.families import corridor_room
+
+        maze = corridor_room(s)
+        assert np.array_equal(rock_solve(maze).T, rock_solve(maze, heavy=False).T)
+
+
+@settings(max_examples=200, deadline=None)
+@given(mazes())
+def test_the_heavy_light_formula_agrees_with_the_seed_hypothesis(maze):
+    from perfectplay.rock import solver
+
+    old = solver.HEAVY_BUDGET
+    solver.HEAVY_BUDGET = 1
+    try:
+        check_all_cells(maze)
+    finally:
+        solver.HEAVY_BUDGET = old

@@ -209,7 +209,8 @@ def build_chain(nb, exit_, s, c, cid, pos, length, ends, outside):
 
 
 @njit(cache=True)
-def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid):
+def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid,
+           budget=0):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
     open neighbours only (walls removed).
@@ -217,7 +218,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     A* with heuristic d (consistent: neighbours differ by at most 1): a step x -> w costs
     1 + d(w) - d(x) in {0, 1, 2}, so three rotating buckets replace the heap, and the first
     popped cell outside p's subtree ends the search. Returns (distance, pops); distance -1
-    when X is unreachable.
+    when X is unreachable, -3 when ``budget`` (> 0) pops did not settle it.
     """
     k = nb.shape[1]
     sizes[0] = 0
@@ -242,6 +243,8 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
             continue
         closed[x] = sid
         used += 1
+        if budget > 0 and used > budget:
+            return -3, used
         if tin[x] < tin[p] or tin[x] > tout[p]:
             return dist[start] + cur, used
         for t in range(k):
@@ -262,8 +265,10 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 
 
 @njit(cache=True)
-def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains):
-    """T(u) for every reached cell (-1 = infinite), and the detour searches' total pops.
+def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
+            budget):
+    """T(u) for every reached cell (-1 = infinite), the searches' total pops, and how many
+    heavy children the formula answered.
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
     - infinite when p separates u from X (low-points; no search);
@@ -274,9 +279,13 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
       the whole chain: a room behind a 1-wide corridor costs one search, not one per
       corridor cell. (When p is the cell beyond the chain's end, blocking it may cut other
       routes too, so that cell gets a search of its own.);
-    - otherwise :func:`detour` from u.
+    - otherwise :func:`detour` from u; when u is p's heavy child (largest subtree) and the
+      search has not settled within ``budget`` pops, :func:`heavy_threat` gives T(u) exactly
+      without searching u's subtree (the heavy/light hybrid; ``budget`` 0: search only).
     ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random
-    mazes; O(n h) on adversarial ones that chains do not cover (README, algorithm notes).
+    mazes; on adversarial ones the light children's searches still grow faster than
+    linearly (README, algorithm notes). Pops count the searches' pops and the cells the
+    hybrid's Dijkstras settle.
     """
     n = nb.shape[0]
     T = dist.copy()
@@ -295,6 +304,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     chains_made = 0
     pops = 0
     sid = 0
+    heavy = heavy_children(order, tree, tin, tout) if budget > 0 else np.full(0, -1, np.int32)
+    pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
+    npending = 0
     for u in range(n):
         p = unique[u]
         if p < 0 or p == exit_:
@@ -319,9 +331,19 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 side = 0
         if side < 0:
             sid += 1
+            limit = 0
+            if budget > 0 and heavy[p] == u:
+                # the formula costs a Dijkstra over p's light subtrees: search up to twice
+                # that (and at least ``budget``) first, so a heavy child never costs more
+                # than about 3 |light| + budget
+                light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
+                limit = max(budget, 2 * light)
             T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp,
-                                closed, buckets, sizes, sid)
+                                closed, buckets, sizes, sid, limit)
             pops += used
+            if T[u] == -3:
+                pending[npending] = u
+                npending += 1
             continue
         e = outside[c, side]
         m = length[c] - pos[u] if side == 1 else pos[u] + 1
@@ -346,7 +368,27 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
             T[u] = memo[c, side]
         else:
             T[u] = m + memo[c, side]
-    return T, pops
+    if npending:
+        X = exits_below_parent(nb, dist, tree, tin, tout)
+        pre = np.empty(order.size, np.int32)
+        for v in order:
+            pre[tin[v]] = v
+        lab = np.full(n, -1, np.int64)
+        mark = np.full(n, -1, np.int32)
+        done = np.full(n, -1, np.int32)
+        most = 0
+        for i in range(npending):
+            u = pending[i]
+            p = unique[u]
+            most = max(most, (tout[p] - tin[p]) - (tout[u] - tin[u] + 1))
+        hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
+        hv = np.empty(hk.size, np.int32)
+        for i in range(npending):
+            u = pending[i]
+            T[u], work = heavy_threat(nb, dist, pre, tin, tout, X, unique[u], u, lab, mark,
+                                      done, hk, hv)
+            pops += work
+    return T, pops, npending
 
 
 @njit(cache=True)
@@ -405,3 +447,186 @@ def label_setting(nb, T, exit_):
         size = nsize
         val += 1
     return f, step
+
+
+@njit(cache=True)
+def _heap_push(hk, hv, size, key, v):
+    i = size
+    hk[i] = key
+    hv[i] = v
+    while i > 0:
+        up = (i - 1) >> 1
+        if hk[up] <= hk[i]:
+            break
+        hk[up], hk[i] = hk[i], hk[up]
+        hv[up], hv[i] = hv[i], hv[up]
+        i = up
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(hk, hv, size):
+    size -= 1
+    hk[0] = hk[size]
+    hv[0] = hv[size]
+    i = 0
+    while True:
+        a = 2 * i + 1
+        if a >= size:
+            break
+        if a + 1 < size and hk[a + 1] < hk[a]:
+            a += 1
+        if hk[i] <= hk[a]:
+            break
+        hk[a], hk[i] = hk[i], hk[a]
+        hv[a], hv[i] = hv[i], hv[a]
+        i = a
+    return size
+
+
+@njit(cache=True)
+def exits_below_parent(nb, dist, tree, tin, tout):
+    """For every cell h: the cheapest way out of h's BFS subtree by a non-tree edge (a, o)
+    that lands outside the subtree of h's parent, d(a) + 1 + d(o) (-1 if none). "Safe
+    travel" by union-find (Bhosle and Gonzalez 2004 for edge failures): non-tree edges in
+    increasing d(a) + d(o) + 1 (a counting sort), each giving its value to the unassigned
+    cells on the tree path from a up to one level below the lowest common ancestor, the
+    assigned ones skipped by path-compressed jumps. O(m alpha(n)) after the sort."""
+    n = nb.shape[0]
+    k = nb.shape[1]
+    top = 0
+    for u in range(n):
+        if dist[u] > top:
+            top = dist[u]
+    count = np.zeros(2 * top + 3, np.int64)
+    m = 0
+    for u in range(n):
+        if dist[u] < 0:
+            continue
+        for t in range(k):
+            w = nb[u, t]
+            if w > u and dist[w] >= 0 and tree[u] != w and tree[w] != u:
+                count[dist[u] + dist[w] + 2] += 1
+                m += 1
+    for i in range(count.size - 1):
+        count[i + 1] += count[i]
+    ea = np.empty(m, np.int32)
+    eb = np.empty(m, np.int32)
+    for u in range(n):
+        if dist[u] < 0:
+            continue
+        for t in range(k):
+            w = nb[u, t]
+            if w > u and dist[w] >= 0 and tree[u] != w and tree[w] != u:
+                j = count[dist[u] + dist[w] + 1]
+                ea[j] = u
+                eb[j] = w
+                count[dist[u] + dist[w] + 1] += 1
+    best = np.full(n, -1, np.int64)
+    jump = np.arange(n).astype(np.int32)  # jump[x] == x: x not yet given a value
+    for j in range(m):
+        for side in range(2):
+            a = ea[j] if side == 0 else eb[j]
+            o = eb[j] if side == 0 else ea[j]
+            key = dist[a] + dist[o] + 1
+            x = a
+            while True:
+                # find: the nearest ancestor-or-self of x without a value
+                r = x
+                while jump[r] != r:
+                    r = jump[r]
+                while jump[x] != r:
+                    nx = jump[x]
+                    jump[x] = r
+                    x = nx
+                x = r
+                p = tree[x]
+                if p < 0 or tin[p] <= tin[o] <= tout[p]:
+                    break  # x's parent holds o below it: the edge no longer leaves
+                best[x] = key
+                jump[x] = p
+                x = p
+    return best
+
+
+@njit(cache=True)
+def _light_range(tin, tout, p, h):
+    """Preorder numbers of p's subtree without p and without h's subtree (a contiguous
+    block inside p's): the light subtrees of p."""
+    out = np.empty(tout[p] - tin[p] - (tout[h] - tin[h] + 1), np.int64)
+    j = 0
+    for i in range(tin[p] + 1, tin[h]):
+        out[j] = i
+        j += 1
+    for i in range(tout[h] + 1, tout[p] + 1):
+        out[j] = i
+        j += 1
+    return out
+
+
+@njit(cache=True)
+def heavy_children(order, tree, tin, tout):
+    """``heavy[p]``: p's child with the largest BFS subtree (-1 for a leaf). O(n)."""
+    heavy = np.full(tree.size, -1, np.int32)
+    for v in order:
+        p = tree[v]
+        if p >= 0 and (heavy[p] < 0 or tout[v] - tin[v] > tout[heavy[p]] - tin[heavy[p]]):
+            heavy[p] = v
+    return heavy
+
+
+@njit(cache=True)
+def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hv):
+    """T(h) exactly for the heavy child h of p (h's only parent), with no search through
+    h's subtree:
+
+        T(h) = min(X(h), min over edges (a, b), a below h, b in L, of d(a) + 1 + lab(b))
+               - d(h)
+
+    where X is :func:`exits_below_parent` and lab the distances to X inside G - p -
+    sub(h), found by one Dijkstra over L, the light subtrees of p, seeded by their edges to
+    cells outside p's subtree (which keep their distance). Exact: a BFS tree has no edge
+    from below h to p but (h, p), and a shortest detour from h goes down inside sub(h)
+    along the tree (d(a) - d(h) steps) and never comes back once it leaves. A cell lies in
+    a light subtree of at most log2 n ancestors, so all these Dijkstras together cost
+    O(n k log^2 n). Returns (T(h), -1 if infinite; cells the Dijkstra settled)."""
+    k = nb.shape[1]
+    hsize = 0
+    light = _light_range(tin, tout, p, h)
+    for i in light:
+        b = pre[i]
+        stamp[b] = p
+        lab[b] = -1
+        for t in range(k):
+            o = nb[b, t]
+            if o >= 0 and not (tin[p] <= tin[o] <= tout[p]):
+                if lab[b] < 0 or dist[o] + 1 < lab[b]:
+                    lab[b] = dist[o] + 1
+        if lab[b] >= 0:
+            hsize = _heap_push(hk, hv, hsize, lab[b], b)
+    work = 0
+    while hsize > 0:
+        key = hk[0]
+        b = hv[0]
+        hsize = _heap_pop(hk, hv, hsize)
+        if done[b] == p or key != lab[b]:
+            continue
+        done[b] = p
+        work += 1
+        for t in range(k):
+            w = nb[b, t]
+            if w >= 0 and stamp[w] == p and done[w] != p and (lab[w] < 0 or key + 1 < lab[w]):
+                lab[w] = key + 1
+                hsize = _heap_push(hk, hv, hsize, key + 1, w)
+    best = X[h]
+    for i in light:
+        b = pre[i]
+        if lab[b] < 0:
+            continue
+        for t in range(k):
+            a = nb[b, t]
+            if a >= 0 and tin[h] <= tin[a] <= tout[h]:
+                c = dist[a] + 1 + lab[b]
+                if best < 0 or c < best:
+                    best = c
+    return (-1 if best < 0 else best - dist[h]), work

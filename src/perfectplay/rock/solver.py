@@ -27,6 +27,10 @@ from . import kernels
 from .maze import Maze
 
 INFINITE = -1
+#: Pops a heavy child's detour search may take before the heavy/light formula answers
+#: instead (random mazes settle in 2-3 pops; the formula costs a Dijkstra over the light
+#: subtrees, so it pays only where the search would wander).
+HEAVY_BUDGET = 128
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ class RockSolution:
         }
 
 
-def solve(maze: Maze, chains: bool = True) -> RockSolution:
+def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
     sharing of the detour search (slower on corridors; for comparison only).
 
@@ -137,7 +141,8 @@ def solve(maze: Maze, chains: bool = True) -> RockSolution:
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    T, pops = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains)
+    T, pops, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
+                                 order, tree, HEAVY_BUDGET if heavy else 0)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
     return RockSolution(maze, f, d, T, block, step, int(pops))
