@@ -304,7 +304,6 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     chains_made = 0
     pops = 0
     sid = 0
-    heavy = heavy_children(order, tree, tin, tout) if budget > 0 else np.full(0, -1, np.int32)
     pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
     npending = 0
     for u in range(n):
@@ -332,7 +331,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
         if side < 0:
             sid += 1
             limit = 0
-            if budget > 0 and heavy[p] == u:
+            if budget > 0 and is_heavy(nb, tree, tin, tout, p, u):
                 # the formula costs a Dijkstra over p's light subtrees: search up to twice
                 # that (and at least ``budget``) first, so a heavy child never costs more
                 # than about 3 |light| + budget
@@ -565,14 +564,16 @@ def _light_range(tin, tout, p, h):
 
 
 @njit(cache=True)
-def heavy_children(order, tree, tin, tout):
-    """``heavy[p]``: p's child with the largest BFS subtree (-1 for a leaf). O(n)."""
-    heavy = np.full(tree.size, -1, np.int32)
-    for v in order:
-        p = tree[v]
-        if p >= 0 and (heavy[p] < 0 or tout[v] - tin[v] > tout[heavy[p]] - tin[heavy[p]]):
-            heavy[p] = v
-    return heavy
+def is_heavy(nb, tree, tin, tout, p, u):
+    """Is u a heavy child of p: no other child of p has a larger BFS subtree? (Ties make
+    two heavy children; the formula is exact for any child, heaviness only bounds its
+    cost.) O(k)."""
+    size = tout[u] - tin[u]
+    for t in range(nb.shape[1]):
+        w = nb[p, t]
+        if w >= 0 and w != u and tree[w] == p and tout[w] - tin[w] > size:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -599,9 +600,9 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hv):
         lab[b] = -1
         for t in range(k):
             o = nb[b, t]
-            if o >= 0 and not (tin[p] <= tin[o] <= tout[p]):
-                if lab[b] < 0 or dist[o] + 1 < lab[b]:
-                    lab[b] = dist[o] + 1
+            outside = o >= 0 and not (tin[p] <= tin[o] <= tout[p])
+            if outside and (lab[b] < 0 or dist[o] + 1 < lab[b]):
+                lab[b] = dist[o] + 1
         if lab[b] >= 0:
             hsize = _heap_push(hk, hv, hsize, lab[b], b)
     work = 0

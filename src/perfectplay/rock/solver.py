@@ -5,12 +5,14 @@
    next to it, and only by blocking p; then the threat is T(u) = dist(u -> X in G - p),
    else T(u) = d(u).
 3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise an exact
-   vertex-failure detour search (:func:`perfectplay.rock.kernels.threats`).
+   vertex-failure detour search (:func:`perfectplay.rock.kernels.threats`), except that
+   the heavy child of p (largest subtree) whose search outgrows a budget is answered by
+   the heavy/light formula instead (:func:`perfectplay.rock.kernels.heavy_threat`).
 4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
 
-The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; the
-detour search is O(n h) on adversarial mazes (a room behind a short and a long corridor),
-see the README's algorithm notes.
+The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; heavy
+children cost O(n log n) in all; light children's searches have no proven bound on mazes
+built against them (see docs/algorithms.md, "The Rock").
 """
 
 from __future__ import annotations
@@ -129,7 +131,8 @@ class RockSolution:
 
 def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
-    sharing of the detour search (slower on corridors; for comparison only).
+    sharing of the detour search, ``heavy=False`` the heavy/light formula (slower on
+    corridors and adversarial mazes; for comparison only).
 
     >>> from perfectplay.rock.maze import parse_maze
     >>> solve(parse_maze("..X.\\n.##.\\n.E..")).value
