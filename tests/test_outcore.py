@@ -368,3 +368,42 @@ def test_the_cli_solves_a_compiled_store_and_queries_any_board(tmp_path):
     assert r.exit_code == 1 and "not legal" in r.stderr
     r = run(main, ["analyze", store, "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["total"] < len(ref)
+
+
+def test_a_compiled_store_runs_as_plain_python_without_the_jit(tmp_path):
+    """NUMBA_DISABLE_JIT=1: the sorted-tier kernels, the store and the Rock's heavy/light
+    formula run as Python and give the jitted answers."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = f"""
+import warnings
+warnings.simplefilter("ignore")  # numpy scalars warn where numba's integers wrap silently
+import random
+from connect4 import ConnectFour
+from perfectplay.tablebase import open_store, solve_tiered
+from perfectplay.rock import solve, solver
+from test_rock import random_maze
+if __name__ == "__main__":
+    game = ConnectFour(3, 3)
+    tb = solve_tiered(game, {str(tmp_path / 's')!r}, workers=1)
+    with open_store(tb.store) as st:
+        st._game = game
+        print(tb.positions, st.value().value, st.remoteness())
+    solver.HEAVY_BUDGET = 1
+    rng = random.Random(3)
+    mazes = [random_maze(rng, 7, 7, 0.2) for _ in range(20)]
+    print(sum(int((solve(m).T == solve(m, heavy=False).T).all()) for m in mazes))
+"""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1",
+           "PYTHONPATH": os.pathsep.join([str(root / "examples"), str(root / "tests")])}
+    (tmp_path / "run.py").write_text(script)
+    out = subprocess.run([sys.executable, str(tmp_path / "run.py")], capture_output=True,
+                         text=True, env=env, check=True)
+    ref = solve(ConnectFour(3, 3))
+    canonical = {ConnectFour(3, 3).canonical(p) for p in ref.positions()}
+    assert out.stdout.split() == [str(len(canonical)), ref.value().value,
+                                  str(ref.remoteness()), "20"]
