@@ -68,7 +68,6 @@ from .engine.protocol import UNKNOWN, Value
 from .engine.sortedtiers import (
     build_index,
     expand_range,
-    find_many,
     index_bits,
     inside_graph,
     locate,
@@ -124,16 +123,6 @@ class Arrays:
         self.vals = _map(d / "values.i8", np.int8, total, mode)
         self.rems = _map(d / "rems.i16", np.int16, total, mode)
         self.margins = _map(d / "margins.i64", np.int64, total if scored else 0, mode)
-
-    def tier(self, t: int) -> int:
-        """The arena index of tier number ``t``, or -1."""
-        i = int(np.searchsorted(self.numbers, t))
-        return i if i < self.numbers.size and self.numbers[i] == t else -1
-
-    def find(self, keys: np.ndarray, ti: int) -> np.ndarray:
-        """Slots of ``keys`` in tier ``ti`` (-1 where absent)."""
-        return find_many(self.keys, self.base[ti], self.base[ti + 1] - self.base[ti],
-                         self.index, self.ibase[ti], self.bits[ti], keys)
 
 
 def _map(path: Path, dtype: Any, count: int, mode: str) -> np.ndarray:
