@@ -209,16 +209,44 @@ def build_chain(nb, exit_, s, c, cid, pos, length, ends, outside):
 
 
 @njit(cache=True)
+def _potential(dist, tin, tout, p, xp, x):
+    """The search's heuristic at x: d(x) outside p's subtree (exact there), and inside
+    max(d(x), xp - d(x)), xp being the cheapest d(a) + 1 + d(o) over edges (a, o) from
+    below p to outside its subtree: any route from x leaves by such an edge, and reaching
+    a takes at least d(a) - d(x) steps. Both parts change by at most 1 a step, so the
+    heuristic stays consistent."""
+    if xp < 0 or tin[x] < tin[p] or tin[x] > tout[p]:
+        return dist[x]
+    v = xp - dist[x]
+    return v if v > dist[x] else dist[x]
+
+
+@njit(cache=True)
+def _exit_bound(nb, tree, X, p):
+    """The cheapest d(a) + 1 + d(o) over edges (a, o) from below p to outside p's subtree
+    (the least of its children's :func:`exits_below_parent`), -1 if none or not known."""
+    best = -1
+    if X.size == 0:
+        return best
+    for t in range(nb.shape[1]):
+        c = nb[p, t]
+        if c >= 0 and tree[c] == p and X[c] >= 0 and (best < 0 or X[c] < best):
+            best = X[c]
+    return best
+
+
+@njit(cache=True)
 def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid,
-           budget=0):
+           budget=0, xp=-1):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
     open neighbours only (walls removed).
 
-    A* with heuristic d (consistent: neighbours differ by at most 1): a step x -> w costs
-    1 + d(w) - d(x) in {0, 1, 2}, so three rotating buckets replace the heap, and the first
-    popped cell outside p's subtree ends the search. Returns (distance, pops); distance -1
-    when X is unreachable, -3 when ``budget`` (> 0) pops did not settle it.
+    A* with a consistent heuristic (d, raised inside p's subtree by ``xp`` when given:
+    :func:`_potential`): a step x -> w costs 1 + h(w) - h(x) in {0, 1, 2}, so three
+    rotating buckets replace the heap, and the first popped cell outside p's subtree ends
+    the search. Returns (distance, pops); distance -1 when X is unreachable, -3 when
+    ``budget`` (> 0) pops did not settle it.
     """
     k = nb.shape[1]
     sizes[0] = 0
@@ -230,6 +258,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     buckets[0, 0] = start
     sizes[0] = 1
     used = 0
+    h0 = _potential(dist, tin, tout, p, xp, start)
     while True:
         b = cur % 3
         if sizes[b] == 0:
@@ -246,16 +275,23 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
         if budget > 0 and used > budget:
             return -3, used
         if tin[x] < tin[p] or tin[x] > tout[p]:
-            return dist[start] + cur, used
+            return h0 + cur, used
+        hx = dist[x]
+        if xp >= 0 and xp - dist[x] > hx:  # _potential, inlined (x is inside)
+            hx = xp - dist[x]
         for t in range(k):
             w = nb[x, t]
             if w < 0 or w == p or w == banned:
                 continue
-            nk = cur + 1 + dist[w] - dist[x]
-            if nk == cur and (tin[w] < tin[p] or tin[w] > tout[p]):
+            outside = tin[w] < tin[p] or tin[w] > tout[p]
+            hw = dist[w]
+            if xp >= 0 and not outside and xp - dist[w] > hw:
+                hw = xp - dist[w]
+            nk = cur + 1 + hw - hx
+            if nk == cur and outside:
                 # a free step out of p's subtree: no open cell has a smaller key, so w would
                 # be popped next with this key anyway
-                return dist[start] + cur, used
+                return h0 + cur, used
             if stamp[w] != sid or nk < key[w]:
                 stamp[w] = sid
                 key[w] = nk
@@ -266,7 +302,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 
 @njit(cache=True)
 def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
-            budget):
+            budget, long_search):
     """T(u) for every reached cell (-1 = infinite), the searches' total pops, and how many
     heavy children the formula answered.
 
@@ -281,7 +317,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
       routes too, so that cell gets a search of its own.);
     - otherwise :func:`detour` from u; when u is p's heavy child (largest subtree) and the
       search has not settled within ``budget`` pops, :func:`heavy_threat` gives T(u) exactly
-      without searching u's subtree (the heavy/light hybrid; ``budget`` 0: search only).
+      without searching u's subtree (the heavy/light hybrid; ``budget`` 0: search only);
+      once the searches have popped ``long_search`` cells per cell, every cell's exits are
+      found and later searches use the stronger heuristic of :func:`_potential`.
     ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random
     mazes; on adversarial ones the light children's searches still grow faster than
     linearly (README, algorithm notes). Pops count the searches' pops and the cells the
@@ -306,6 +344,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     sid = 0
     pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
     npending = 0
+    # the exits below each cell, for the heavy/light formula and the searches' stronger
+    # heuristic: found once the searches have popped ``long_search`` cells a cell
+    X = np.full(0, -1, np.int64)
     for u in range(n):
         p = unique[u]
         if p < 0 or p == exit_:
@@ -338,8 +379,10 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
                 limit = max(budget, 2 * light)
             T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp,
-                                closed, buckets, sizes, sid, limit)
+                                closed, buckets, sizes, sid, limit, _exit_bound(nb, tree, X, p))
             pops += used
+            if budget > 0 and X.size == 0 and pops >= long_search * n:
+                X = exits_below_parent(nb, dist, tree, tin, tout)
             if T[u] == -3:
                 pending[npending] = u
                 npending += 1
@@ -353,22 +396,24 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
             # p is the cell beyond the chain's end, not a chain cell: blocking it may also
             # cut routes from e, so this one search is not shared with the chain
             sid += 1
-            found, used = detour(nb, dist, tin, tout, e, p, ends[c, side],
-                                 key, stamp, closed, buckets, sizes, sid)
+            found, used = detour(nb, dist, tin, tout, e, p, ends[c, side], key, stamp,
+                                 closed, buckets, sizes, sid, 0, _exit_bound(nb, tree, X, p))
             pops += used
             T[u] = found if found < 0 else m + found
             continue
         if memo[c, side] == -3:
             sid += 1
-            memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side],
-                                         key, stamp, closed, buckets, sizes, sid)
+            memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side], key,
+                                         stamp, closed, buckets, sizes, sid, 0,
+                                         _exit_bound(nb, tree, X, p))
             pops += used
         if memo[c, side] < 0:
             T[u] = memo[c, side]
         else:
             T[u] = m + memo[c, side]
     if npending:
-        X = exits_below_parent(nb, dist, tree, tin, tout)
+        if X.size == 0:
+            X = exits_below_parent(nb, dist, tree, tin, tout)
         pre = np.empty(order.size, np.int32)
         for v in order:
             pre[tin[v]] = v
