@@ -7,7 +7,9 @@
 3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise an exact
    vertex-failure detour search (:func:`perfectplay.rock.kernels.threats`), except that
    the heavy child of p (largest subtree) whose search outgrows a budget is answered by
-   the heavy/light formula instead (:func:`perfectplay.rock.kernels.heavy_threat`).
+   the heavy/light formula instead (:func:`perfectplay.rock.kernels.heavy_threat`); long
+   searches switch to a stronger consistent heuristic (:func:`perfectplay.rock.kernels.
+   _potential`).
 4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
 
 The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; heavy
