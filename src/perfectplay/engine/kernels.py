@@ -252,7 +252,9 @@ def _heap_swap(hc, hr, hi, a, b):
 
 
 @njit(cache=True)
-def _heap_push(hc, hr, hi, size, cost, rem, node):
+def heap_push(hc, hr, hi, size, cost, rem, node):
+    """Push ``node`` with key (cost, rem) onto the binary min-heap in ``hc``/``hr``/``hi``
+    (ties by node); returns the new size. O(log size)."""
     hc[size] = cost
     hr[size] = rem
     hi[size] = node
@@ -267,7 +269,8 @@ def _heap_push(hc, hr, hi, size, cost, rem, node):
 
 
 @njit(cache=True)
-def _heap_pop(hc, hr, hi, size):
+def heap_pop(hc, hr, hi, size):
+    """Drop the heap's top (read it first at index 0); returns the new size."""
     size -= 1
     _heap_swap(hc, hr, hi, 0, size)
     j = 0
@@ -318,12 +321,12 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
                 if score == -limit - 1:
                     return 2, -1, cost, rem, fixed
                 score = -score
-            size = _heap_push(hc, hr, hi, size, score, 0, i)
+            size = heap_push(hc, hr, hi, size, score, 0, i)
     while size > 0:
         c_cost = hc[0]
         c_rem = hr[0]
         c = hi[0]
-        size = _heap_pop(hc, hr, hi, size)
+        size = heap_pop(hc, hr, hi, size)
         if fixed[c]:
             continue
         fixed[c] = True
@@ -347,7 +350,7 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
                     has_best[p] = True
                     best_c[p] = cand_c
                     best_r[p] = cand_r
-                    size = _heap_push(hc, hr, hi, size, cand_c, cand_r, p)
+                    size = heap_push(hc, hr, hi, size, cand_c, cand_r, p)
             else:
                 if not has_best[p] or cand_c > best_c[p] or (
                         cand_c == best_c[p] and cand_r > best_r[p]):
@@ -356,5 +359,5 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
                     best_r[p] = cand_r
                 pending[p] -= 1
                 if pending[p] == 0:
-                    size = _heap_push(hc, hr, hi, size, best_c[p], best_r[p], p)
+                    size = heap_push(hc, hr, hi, size, best_c[p], best_r[p], p)
     return 0, -1, cost, rem, fixed

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..engine.kernels import heap_pop, heap_push
+
 
 @njit(cache=True)
 def bfs_tree(nb, open_, exit_):
@@ -426,11 +428,12 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
             p = unique[u]
             most = max(most, (tout[p] - tin[p]) - (tout[u] - tin[u] + 1))
         hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
-        hv = np.empty(hk.size, np.int32)
+        hr = np.zeros(hk.size, np.int64)  # the engine's heap breaks ties by a second key
+        hv = np.empty(hk.size, np.int64)
         for i in range(npending):
             u = pending[i]
             T[u], work = heavy_threat(nb, dist, pre, tin, tout, X, unique[u], u, lab, mark,
-                                      done, hk, hv)
+                                      done, hk, hr, hv)
             pops += work
     return T, pops, npending
 
@@ -491,41 +494,6 @@ def label_setting(nb, T, exit_):
         size = nsize
         val += 1
     return f, step
-
-
-@njit(cache=True)
-def _heap_push(hk, hv, size, key, v):
-    i = size
-    hk[i] = key
-    hv[i] = v
-    while i > 0:
-        up = (i - 1) >> 1
-        if hk[up] <= hk[i]:
-            break
-        hk[up], hk[i] = hk[i], hk[up]
-        hv[up], hv[i] = hv[i], hv[up]
-        i = up
-    return size + 1
-
-
-@njit(cache=True)
-def _heap_pop(hk, hv, size):
-    size -= 1
-    hk[0] = hk[size]
-    hv[0] = hv[size]
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= size:
-            break
-        if a + 1 < size and hk[a + 1] < hk[a]:
-            a += 1
-        if hk[i] <= hk[a]:
-            break
-        hk[a], hk[i] = hk[i], hk[a]
-        hv[a], hv[i] = hv[i], hv[a]
-        i = a
-    return size
 
 
 @njit(cache=True)
@@ -622,7 +590,7 @@ def is_heavy(nb, tree, tin, tout, p, u):
 
 
 @njit(cache=True)
-def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hv):
+def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv):
     """T(h) exactly for the heavy child h of p (h's only parent), with no search through
     h's subtree:
 
@@ -649,12 +617,12 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hv):
             if outside and (lab[b] < 0 or dist[o] + 1 < lab[b]):
                 lab[b] = dist[o] + 1
         if lab[b] >= 0:
-            hsize = _heap_push(hk, hv, hsize, lab[b], b)
+            hsize = heap_push(hk, hr, hv, hsize, lab[b], 0, b)
     work = 0
     while hsize > 0:
         key = hk[0]
         b = hv[0]
-        hsize = _heap_pop(hk, hv, hsize)
+        hsize = heap_pop(hk, hr, hv, hsize)
         if done[b] == p or key != lab[b]:
             continue
         done[b] = p
@@ -663,7 +631,7 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hv):
             w = nb[b, t]
             if w >= 0 and stamp[w] == p and done[w] != p and (lab[w] < 0 or key + 1 < lab[w]):
                 lab[w] = key + 1
-                hsize = _heap_push(hk, hv, hsize, key + 1, w)
+                hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
     best = X[h]
     for i in light:
         b = pre[i]
