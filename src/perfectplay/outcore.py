@@ -79,6 +79,7 @@ from .engine.sortedtiers import (
     unmix_all,
     with_seed_chains,
 )
+from .engine.tiers import by_tier
 from .errors import GameError, PerfectplayError
 from .progress import Progress
 from .tablebase import SolveStopped, Store, read_manifest, schema
@@ -198,16 +199,7 @@ def _file_children(root: Path, u: int, tag: str | None, keys: np.ndarray,
                    tiers: np.ndarray) -> None:
     """Children sorted per target tier into that tier's folder: ``from-TAG.u64``, or
     appended to ``local.u64`` when ``tag`` is None."""
-    lo, hi = int(tiers.min()), int(tiers.max())
-    if lo == hi:
-        groups = [(lo, keys)]
-    else:
-        order = np.argsort(tiers, kind="stable")
-        st, sk = tiers[order], keys[order]
-        cuts = np.flatnonzero(np.diff(st)) + 1
-        groups = [(int(st[a]), sk[a:b]) for a, b in
-                  zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
-    for v, ks in groups:
+    for v, ks in by_tier(keys, tiers):
         d = root / "work" / (f"inside={u}" if v == u else f"tier={v}")
         d.mkdir(parents=True, exist_ok=True)
         if tag is None:

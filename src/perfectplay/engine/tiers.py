@@ -169,6 +169,24 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
     return Tiers(numbers=np.array(numbers, np.int64), keys=tables, sizes=sizes)
 
 
+def by_tier(codes: np.ndarray, tiers: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """``codes`` split by their ``tiers`` (parallel arrays): (tier, its codes) pairs in
+    increasing tier, each group in its original order (one stable sort; none when all
+    share a tier, the usual case).
+
+    >>> by_tier(np.array([7, 8, 9]), np.array([2, 1, 2]))
+    [(1, array([8])), (2, array([7, 9]))]
+    """
+    lo, hi = int(tiers.min()), int(tiers.max())
+    if lo == hi:
+        return [(lo, codes)]
+    order = np.argsort(tiers, kind="stable")
+    st, sc = tiers[order], codes[order]
+    cuts = np.flatnonzero(np.diff(st)) + 1
+    return [(int(st[a]), sc[a:b]) for a, b in
+            zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
+
+
 def _file_children(codes: np.ndarray, tiers: np.ndarray,
                    pending: dict[int, tuple[np.ndarray, int, int]], heap: list[int],
                    most: int, scale: float) -> None:
@@ -177,16 +195,7 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
     tier expanded so far over the share of distinct codes among the codes inserted into
     the last tier), at most ``most``: that saves most of the rebuilds while it grows, and
     the repack when the tier is complete fixes any overshoot."""
-    lo, hi = int(tiers.min()), int(tiers.max())
-    if lo == hi:
-        groups = [(lo, codes)]
-    else:
-        order = np.argsort(tiers, kind="stable")
-        st, sc = tiers[order], codes[order]
-        cuts = np.flatnonzero(np.diff(st)) + 1
-        groups = [(int(st[a]), sc[a:b]) for a, b in
-                  zip(np.r_[0, cuts], np.r_[cuts, st.size], strict=True)]
-    for tc, cs in groups:
+    for tc, cs in by_tier(codes, tiers):
         if tc not in pending:
             guess = min(most, int(cs.size / max(scale, 1e-3)))
             pending[tc] = (new_keys(capacity_for(guess, 0.7)), 0, 0)
