@@ -31,7 +31,6 @@ from .codetable import EMPTY, mix
 from .compiled import (
     BAD_CODE,
     BAD_MOVE_COUNT,
-    BAD_PLAYER,
     BAD_TIER,
     LOSE,
     OK,
@@ -39,11 +38,10 @@ from .compiled import (
     OVERFLOW,
     TIE,
     WIN,
-    ended,
 )
 from .protocol import DRAW_CODE as DRAW
 from .protocol import UNKNOWN
-from .tiers import better_option, move_option, tier_index
+from .tiers import better_option, move_option, open_moves, tier_index
 
 _I1 = np.uint64(pow(0xBF58476D1CE4E5B9, -1, 2**64))  # inverses of mix's multipliers
 _I2 = np.uint64(pow(0x94D049BB133111EB, -1, 2**64))
@@ -246,28 +244,11 @@ def solve_range(ti, lo, hi, moves, play, outcome, score, payoff, player, tier, c
     for s in range(lo, hi):
         code = unmix(keys[s])
         best[s - lo] = EMPTY
-        o = outcome(code)
-        if o != ONGOING:
-            status, vals[s], final = ended(o, code, score, scored)
-            if status != OK:
-                return status, code, left
-            rems[s] = 0
-            if scored:
-                margins[s] = final
-            continue
-        k = moves(code, buf)
-        if k < 0 or k > max_moves:
-            return BAD_MOVE_COUNT, code, left
-        me = 0
-        if with_player:
-            me = player(code)
-            if me != 0 and me != 1:
-                return BAD_PLAYER, code, left
-        if k == 0:  # no moves: a loss (normal play), margin 0
-            vals[s] = TIE if scored else LOSE
-            rems[s] = 0
-            if scored:
-                margins[s] = 0
+        status, k, me = open_moves(code, s, outcome, score, moves, player, scored,
+                                   with_player, max_moves, buf, vals, rems, margins)
+        if status != OK:
+            return status, code, left
+        if k < 0:
             continue
         best_v = 0
         best_r = 0

@@ -222,6 +222,37 @@ def tier_index(numbers, t, guess):
     return -1
 
 
+@njit
+def open_moves(code, s, outcome, score, moves, player, scored, with_player, max_moves, buf,
+               vals, rems, margins):
+    """The start of solving one position (slot ``s``) from its children: an ended position
+    or one without moves (a loss by normal play, margin 0) is settled here, in place;
+    otherwise its moves go into ``buf``. Returns (status, k, mover): k the number of moves,
+    -1 when settled."""
+    o = outcome(code)
+    if o != ONGOING:
+        status, vals[s], final = ended(o, code, score, scored)
+        rems[s] = 0
+        if scored:
+            margins[s] = final
+        return status, -1, 0
+    k = moves(code, buf)
+    if k < 0 or k > max_moves:
+        return BAD_MOVE_COUNT, -1, 0
+    me = 0
+    if with_player:
+        me = player(code)
+        if me != 0 and me != 1:
+            return BAD_PLAYER, -1, 0
+    if k == 0:
+        vals[s] = TIE if scored else LOSE
+        rems[s] = 0
+        if scored:
+            margins[s] = 0
+        return OK, -1, me
+    return OK, k, me
+
+
 @njit(parallel=True)
 def _solve_tier(ti, moves, play, outcome, score, payoff, player, tier, scored, with_player,
                 max_moves, numbers, base, keys, vals, rems, margins):
@@ -255,28 +286,11 @@ def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scor
         code = keys[s]
         if code == EMPTY:
             continue
-        o = outcome(code)
-        if o != ONGOING:
-            status, vals[s], final = ended(o, code, score, scored)
-            if status != OK:
-                return status, code
-            rems[s] = 0
-            if scored:
-                margins[s] = final
-            continue
-        k = moves(code, buf)
-        if k < 0 or k > max_moves:
-            return BAD_MOVE_COUNT, code
-        me = 0
-        if with_player:
-            me = player(code)
-            if me != 0 and me != 1:
-                return BAD_PLAYER, code
-        if k == 0:  # no moves: a loss (normal play), margin 0
-            vals[s] = TIE if scored else LOSE
-            rems[s] = 0
-            if scored:
-                margins[s] = 0
+        status, k, me = open_moves(code, s, outcome, score, moves, player, scored,
+                                   with_player, max_moves, buf, vals, rems, margins)
+        if status != OK:
+            return status, code
+        if k < 0:
             continue
         best_v = 0  # win/lose: the mover's value code; scored: the margin
         best_r = 0
