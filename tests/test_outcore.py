@@ -18,13 +18,13 @@ from perfectplay import GameError, Value, outcore, solve
 from perfectplay.engine import ONGOING, CompiledGame
 from perfectplay.engine.sortedtiers import (
     build_index,
-    find_many,
     index_bits,
+    locate_any,
     mix_all,
     sort_unique,
     unmix_all,
 )
-from perfectplay.tablebase import SolveStopped, _client, analyze, open_store, solve_tiered
+from perfectplay.tablebase import SolveStopped, analyze, open_store, solve_tiered
 from test_compiled import WIDTH, _h, random_game
 
 # -- games whose moves may stay inside their tier -------------------------------------------
@@ -107,15 +107,6 @@ def inside_game(seed: int, *, scored: bool, player: bool, cyclic: bool) -> Compi
                         player=i_player if player else None, tier=i_tier)
 
 
-@pytest.fixture(scope="module")
-def client():
-    c = _client(None, 2)
-    yield c
-    cluster = c.cluster
-    c.close()
-    cluster.close()
-
-
 @pytest.fixture
 def tiny(monkeypatch):
     """Thresholds so small that every tier of a small game is cut into several gather,
@@ -170,7 +161,8 @@ def test_sorted_tier_kernels_against_numpy():
         bits = index_bits(n)
         index = build_index(part, bits)
         wanted = np.concatenate([part, part + np.uint64(1), keys[:50]])
-        got = find_many(part, 0, n, index, 0, bits, wanted)
+        got = locate_any(unmix_all(wanted), np.array([0, n]), part, np.array([0]),
+                         np.array([bits]), index)  # one tier holding ``part``
         pos = np.searchsorted(part, wanted)
         hit = (pos < n) & (part[np.minimum(pos, max(n - 1, 0))] == wanted) if n else \
             np.zeros(wanted.size, bool)

@@ -11,16 +11,7 @@ import pytest
 from perfectplay import Value, solve
 from perfectplay.coins import CoinsGame
 from perfectplay.portal import PortalGame, parse_board
-from perfectplay.tablebase import SolveStopped, _client, analyze, query, solve_tiered
-
-
-@pytest.fixture(scope="module")
-def client():
-    c = _client(None, 2)
-    yield c
-    cluster = c.cluster
-    c.close()
-    cluster.close()
+from perfectplay.tablebase import SolveStopped, analyze, query, solve_tiered
 
 
 class LayeredGraph:

@@ -520,10 +520,10 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     _register_by_value(game)
     say = progress or (lambda _msg: None)
     try:
+        workers_now = len(client.scheduler_info().get("workers", {})) or 1
         if is_compiled(game):
             from .outcore import solve_compiled_store
 
-            workers_now = len(client.scheduler_info().get("workers", {})) or 1
             tiers, total = solve_compiled_store(game, root, manifest, client, workers_now,
                                                 say, bar, stop_after, game_ref)
             return Tablebase(root, sorted(tiers), total, scored)
@@ -531,7 +531,6 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
             raise PerfectplayError(f"{store} holds a store of a compiled game; use another "
                                    "folder")
         game_f = client.scatter(game, broadcast=True, hash=False)  # a fresh key per run
-        workers_now = len(client.scheduler_info().get("workers", {})) or 1
         if not manifest.get("enumerated"):
             tiers = _enumerate(client, game, game_f, root, chunk, say, workers_now)
             manifest = {"enumerated": True, "tiers": tiers, "scored": scored,

@@ -183,16 +183,6 @@ def find_key(keys, base, size, index, ibase, bits, key):
     return -1
 
 
-@njit(cache=True)
-def find_many(keys, base, size, index, ibase, bits, wanted):
-    """:func:`find_key` for each key of ``wanted`` (-1 where absent)."""
-    out = np.empty(wanted.size, np.int64)
-    for i in range(wanted.size):
-        out[i] = find_key(keys, base, size, index, ibase, bits, wanted[i])
-    return out
-
-
-# -- the two sweeps over a compiled game ------------------------------------------------------
 @njit
 def expand_range(keys, lo, hi, t, moves, play, outcome, tier, canonical, max_moves,
                  out_keys, out_tiers):
