@@ -279,7 +279,9 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
         if tin[x] < tin[p] or tin[x] > tout[p]:
             return h0 + cur, used
         hx = dist[x]
-        if xp >= 0 and xp - dist[x] > hx:  # _potential, inlined (x is inside)
+        # _potential, inlined here and below: called per neighbour it made the searches
+        # 30-45 % slower (measured on 10^6-cell mazes)
+        if xp >= 0 and xp - dist[x] > hx:  # x is inside p's subtree
             hx = xp - dist[x]
         for t in range(k):
             w = nb[x, t]
