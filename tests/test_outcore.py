@@ -384,7 +384,7 @@ if __name__ == "__main__":
     with open_store(tb.store) as st:
         st._game = game
         print(tb.positions, st.value().value, st.remoteness())
-    solver.HEAVY_BUDGET, solver.LONG_SEARCH = 1, 0
+    solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = 1, 0, 0
     rng = random.Random(3)
     mazes = [random_maze(rng, 7, 7, 0.2) for _ in range(20)]
     print(sum(int((solve(m).T == solve(m, heavy=False).T).all()) for m in mazes))

@@ -175,6 +175,7 @@ def formula_always(monkeypatch):
     from perfectplay.rock import solver
 
     monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
+    monkeypatch.setattr(solver, "LIGHT_FACTOR", 0)  # however large the light subtrees
     monkeypatch.setattr(solver, "LONG_SEARCH", 0)  # the stronger heuristic from the start
 
 
@@ -192,7 +193,7 @@ def test_the_heavy_light_formula_agrees_with_the_seed_on_every_cell(formula_alwa
         tin, tout = kernels.euler_intervals(tree, order)
         disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
         used += kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, True,
-                                order, tree, 1, 0)[2]
+                                order, tree, 1, 0, 0)[2]
     assert used > 1000  # the formula really answered, not the searches
 
 
@@ -215,9 +216,9 @@ def test_the_heavy_light_formula_equals_the_search_on_larger_mazes(formula_alway
 def test_the_heavy_light_formula_agrees_with_the_seed_hypothesis(maze):
     from perfectplay.rock import solver
 
-    old = solver.HEAVY_BUDGET, solver.LONG_SEARCH
-    solver.HEAVY_BUDGET, solver.LONG_SEARCH = 1, 0
+    old = solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR
+    solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = 1, 0, 0
     try:
         check_all_cells(maze)
     finally:
-        solver.HEAVY_BUDGET, solver.LONG_SEARCH = old
+        solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = old

@@ -238,8 +238,18 @@ def _exit_bound(nb, tree, X, p):
 
 
 @njit(cache=True)
+def _child_holding(nb, tree, tin, tout, p, w):
+    """The child of p whose BFS subtree holds w (w below p), -1 if none. O(k)."""
+    for t in range(nb.shape[1]):
+        c = nb[p, t]
+        if c >= 0 and tree[c] == p and tin[c] <= tin[w] <= tout[c]:
+            return c
+    return -1
+
+
+@njit(cache=True)
 def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid,
-           budget=0, xp=-1):
+           budget=0, xp=-1, tree=None, T=None, known=None):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
     open neighbours only (walls removed).
@@ -249,6 +259,14 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     rotating buckets replace the heap, and the first popped cell outside p's subtree ends
     the search. Returns (distance, pops); distance -1 when X is unreachable, -3 when
     ``budget`` (> 0) pops did not settle it.
+
+    Siblings' bounds (``start`` a child of p, ``T`` and ``known`` given): for a sibling c
+    of ``start`` whose detour T(c) = dist(c -> X in G - p) is known, every cell w below c
+    reaches X in G - p within d(w) - d(c) + T(c) steps (up the tree to c, then c's detour)
+    and no faster than T(c) - (d(w) - d(c)) (the triangle inequality through the tree path
+    back to c). The first gives an upper bound as soon as the search reaches w, the
+    search stops once its keys reach the best such bound, and the second prunes cells that
+    cannot beat it: both only stop the search sooner, never change its answer.
     """
     k = nb.shape[1]
     sizes[0] = 0
@@ -261,11 +279,15 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     sizes[0] = 1
     used = 0
     h0 = _potential(dist, tin, tout, p, xp, start)
+    siblings = T is not None and tin[p] < tin[start] <= tout[p]
+    best = -1  # the best bound through a sibling's subtree (a distance), -1 = none
     while True:
+        if best >= 0 and h0 + cur >= best:
+            return best, used
         b = cur % 3
         if sizes[b] == 0:
             if sizes[0] + sizes[1] + sizes[2] == 0:
-                return -1, used
+                return best, used
             cur += 1
             continue
         sizes[b] -= 1
@@ -296,17 +318,28 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
                 # a free step out of p's subtree: no open cell has a smaller key, so w would
                 # be popped next with this key anyway
                 return h0 + cur, used
-            if stamp[w] != sid or nk < key[w]:
-                stamp[w] = sid
-                key[w] = nk
-                bw = nk % 3
-                buckets[bw, sizes[bw]] = w
-                sizes[bw] += 1
+            if stamp[w] == sid and nk >= key[w]:
+                continue
+            if siblings and not outside and not (tin[start] <= tin[w] <= tout[start]):
+                c = _child_holding(nb, tree, tin, tout, p, w)
+                if c >= 0 and known[c] and T[c] >= 0:
+                    g = nk - hw + h0  # steps from start to w
+                    up = g + dist[w] - dist[c] + T[c]
+                    if best < 0 or up < best:
+                        best = up
+                    low = T[c] + dist[c] - dist[w]
+                    if g + (low if low > hw else hw) >= best:
+                        continue  # nothing through w beats the bound
+            stamp[w] = sid
+            key[w] = nk
+            bw = nk % 3
+            buckets[bw, sizes[bw]] = w
+            sizes[bw] += 1
 
 
 @njit(cache=True)
 def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
-            budget, long_search):
+            budget, long_search, light_factor=1):
     """T(u) for every reached cell (-1 = infinite), the searches' total pops, and how many
     heavy children the formula answered.
 
@@ -351,93 +384,132 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     # the exits below each cell, for the heavy/light formula and the searches' stronger
     # heuristic: found once the searches have popped ``long_search`` cells a cell
     X = np.full(0, -1, np.int64)
-    for u in range(n):
-        p = unique[u]
-        if p < 0 or p == exit_:
-            continue
-        if separates(nb, disc, fin, low, dpar, p, u):
-            T[u] = -1
-            continue
-        c = -1
-        if use_chains and is_link(nb, exit_, u):
-            if cid[u] < 0:
-                build_chain(nb, exit_, u, chains_made, cid, pos, length, ends, outside)
-                memo[chains_made, 0] = -3
-                memo[chains_made, 1] = -3
-                chains_made += 1
-            c = cid[u]
-        side = -1
-        # short chains gain nothing from sharing: search from u directly
-        if c >= 0 and length[c] >= MIN_CHAIN and outside[c, 0] >= 0:
-            if (cid[p] == c and pos[p] < pos[u]) or (pos[u] == 0 and outside[c, 0] == p):
-                side = 1  # p is toward end 0: the walk goes to end 1
-            else:
-                side = 0
-        if side < 0:
-            sid += 1
-            limit = 0
-            if budget > 0 and is_heavy(nb, tree, tin, tout, p, u):
-                # the formula costs a Dijkstra over p's light subtrees: search up to twice
-                # that (and at least ``budget``) first, so a heavy child never costs more
-                # than about 3 |light| + budget
-                light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
-                limit = max(budget, 2 * light)
-            T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp,
-                                closed, buckets, sizes, sid, limit, _exit_bound(nb, tree, X, p))
-            pops += used
-            if budget > 0 and X.size == 0 and pops >= long_search * n:
+    # known[u]: T(u) is final. A cell with several parents (or none) has T = d from the
+    # start; it is also its own detour when one of its parents is blocked.
+    known = unique < 0
+    hybrid = budget > 0
+    formula = 0
+    for phase in range(2):
+        # heavy children first (searched within a budget, else the formula), so that the
+        # light children's searches can stop on their heavy sibling's known detour
+        if phase == 1 and npending:
+            if X.size == 0:
                 X = exits_below_parent(nb, dist, tree, tin, tout)
-            if T[u] == -3:
-                pending[npending] = u
-                npending += 1
-            continue
-        e = outside[c, side]
-        m = length[c] - pos[u] if side == 1 else pos[u] + 1
-        if e == exit_:
-            T[u] = m
-            continue
-        if cid[p] != c:
-            # p is the cell beyond the chain's end, not a chain cell: blocking it may also
-            # cut routes from e, so this one search is not shared with the chain
-            sid += 1
-            found, used = detour(nb, dist, tin, tout, e, p, ends[c, side], key, stamp,
-                                 closed, buckets, sizes, sid, 0, _exit_bound(nb, tree, X, p))
-            pops += used
-            T[u] = found if found < 0 else m + found
-            continue
-        if memo[c, side] == -3:
-            sid += 1
-            memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side], key,
-                                         stamp, closed, buckets, sizes, sid, 0,
-                                         _exit_bound(nb, tree, X, p))
-            pops += used
-        if memo[c, side] < 0:
-            T[u] = memo[c, side]
-        else:
-            T[u] = m + memo[c, side]
-    if npending:
-        if X.size == 0:
-            X = exits_below_parent(nb, dist, tree, tin, tout)
-        pre = np.empty(order.size, np.int32)
-        for v in order:
-            pre[tin[v]] = v
-        lab = np.full(n, -1, np.int64)
-        mark = np.full(n, -1, np.int32)
-        done = np.full(n, -1, np.int32)
-        most = 0
-        for i in range(npending):
-            u = pending[i]
+            pops += _settle_heavy(nb, dist, unique, tin, tout, order, X, pending[:npending], T)
+            known[pending[:npending]] = True
+            formula += npending
+            npending = 0
+        for u in range(n):
+            if known[u]:
+                continue
             p = unique[u]
-            most = max(most, (tout[p] - tin[p]) - (tout[u] - tin[u] + 1))
-        hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
-        hr = np.zeros(hk.size, np.int64)  # the engine's heap breaks ties by a second key
-        hv = np.empty(hk.size, np.int64)
-        for i in range(npending):
-            u = pending[i]
-            T[u], work = heavy_threat(nb, dist, pre, tin, tout, X, unique[u], u, lab, mark,
-                                      done, hk, hr, hv)
-            pops += work
-    return T, pops, npending
+            if p == exit_:
+                known[u] = True
+                continue
+            heavy = is_heavy(nb, tree, tin, tout, p, u)
+            if phase == 0 and not heavy:
+                continue
+            known[u] = True
+            if X.size and only_child(nb, tree, p, u):
+                # p's subtree is u's and p: T(u) is the formula with no light subtrees,
+                # the cheapest exit from below u (-1: none, p separates u from X)
+                T[u] = X[u] - dist[u] if X[u] >= 0 else -1
+                continue
+            if separates(nb, disc, fin, low, dpar, p, u):
+                T[u] = -1
+                continue
+            c = -1
+            if use_chains and X.size == 0 and is_link(nb, exit_, u):
+                if cid[u] < 0:
+                    build_chain(nb, exit_, u, chains_made, cid, pos, length, ends, outside)
+                    memo[chains_made, 0] = -3
+                    memo[chains_made, 1] = -3
+                    chains_made += 1
+                c = cid[u]
+            side = -1
+            # short chains gain nothing from sharing: search from u directly
+            if c >= 0 and length[c] >= MIN_CHAIN and outside[c, 0] >= 0:
+                if (cid[p] == c and pos[p] < pos[u]) or (pos[u] == 0 and outside[c, 0] == p):
+                    side = 1  # p is toward end 0: the walk goes to end 1
+                else:
+                    side = 0
+            if side < 0:
+                sid += 1
+                limit = 0
+                if hybrid and heavy:
+                    # the formula costs a Dijkstra over p's light subtrees: search up to
+                    # twice that (and at least ``budget``) first, so a heavy child never
+                    # costs more than about 3 |light| + budget
+                    light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
+                    limit = max(budget, light_factor * light)
+                xp = _exit_bound(nb, tree, X, p)
+                if hybrid:
+                    T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
+                                        buckets, sizes, sid, limit, xp, tree, T, known)
+                else:
+                    T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
+                                        buckets, sizes, sid, 0, xp)
+                pops += used
+                if hybrid and X.size == 0 and pops >= long_search * n:
+                    X = exits_below_parent(nb, dist, tree, tin, tout)
+                if T[u] == -3:
+                    known[u] = False
+                    pending[npending] = u
+                    npending += 1
+                continue
+            e = outside[c, side]
+            m = length[c] - pos[u] if side == 1 else pos[u] + 1
+            if e == exit_:
+                T[u] = m
+                continue
+            if cid[p] != c:
+                # p is the cell beyond the chain's end, not a chain cell: blocking it may
+                # also cut routes from e, so this one search is not shared with the chain
+                sid += 1
+                found, used = detour(nb, dist, tin, tout, e, p, ends[c, side], key, stamp,
+                                     closed, buckets, sizes, sid, 0, _exit_bound(nb, tree, X, p))
+                pops += used
+                T[u] = found if found < 0 else m + found
+                continue
+            if memo[c, side] == -3:
+                sid += 1
+                memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side], key,
+                                             stamp, closed, buckets, sizes, sid, 0,
+                                             _exit_bound(nb, tree, X, p))
+                pops += used
+            if memo[c, side] < 0:
+                T[u] = memo[c, side]
+            else:
+                T[u] = m + memo[c, side]
+    return T, pops, formula
+
+
+@njit(cache=True)
+def _settle_heavy(nb, dist, unique, tin, tout, order, X, pending, T):
+    """T of the heavy children whose search ran out of budget, by :func:`heavy_threat`
+    (into ``T``); returns the cells its Dijkstras settled."""
+    n = nb.shape[0]
+    pre = np.empty(order.size, np.int32)
+    for v in order:
+        pre[tin[v]] = v
+    lab = np.full(n, -1, np.int64)
+    mark = np.full(n, -1, np.int32)
+    done = np.full(n, -1, np.int32)
+    most = 0
+    for u in pending:
+        p = unique[u]
+        most = max(most, (tout[p] - tin[p]) - (tout[u] - tin[u] + 1))
+    hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
+    hr = np.zeros(hk.size, np.int64)  # the engine's heap breaks ties by a second key
+    hv = np.empty(hk.size, np.int64)
+    pops = 0
+    for i in range(pending.size):
+        u = pending[i]
+        # stamped by u's place in the list, not by p: tied heavy children share a parent
+        T[u], work = heavy_threat(nb, dist, pre, tin, tout, X, unique[u], u, lab, mark,
+                                  done, hk, hr, hv, i)
+        pops += work
+    return pops
 
 
 @njit(cache=True)
@@ -579,6 +651,16 @@ def _light_range(tin, tout, p, h):
 
 
 @njit(cache=True)
+def only_child(nb, tree, p, u):
+    """Is u the only child of p in the BFS tree? O(k)."""
+    for t in range(nb.shape[1]):
+        w = nb[p, t]
+        if w >= 0 and w != u and tree[w] == p:
+            return False
+    return True
+
+
+@njit(cache=True)
 def is_heavy(nb, tree, tin, tout, p, u):
     """Is u a heavy child of p: no other child of p has a larger BFS subtree? (Ties make
     two heavy children; the formula is exact for any child, heaviness only bounds its
@@ -592,7 +674,7 @@ def is_heavy(nb, tree, tin, tout, p, u):
 
 
 @njit(cache=True)
-def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv):
+def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv, sid):
     """T(h) exactly for the heavy child h of p (h's only parent), with no search through
     h's subtree:
 
@@ -605,13 +687,15 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv
     from below h to p but (h, p), and a shortest detour from h goes down inside sub(h)
     along the tree (d(a) - d(h) steps) and never comes back once it leaves. A cell lies in
     a light subtree of at most log2 n ancestors, so all these Dijkstras together cost
-    O(n k log^2 n). Returns (T(h), -1 if infinite; cells the Dijkstra settled)."""
+    O(n k log^2 n). ``sid`` marks this call's cells in ``stamp`` and ``done`` (a new one
+    each call: tied heavy children share their parent). Returns (T(h), -1 if infinite;
+    cells the Dijkstra settled)."""
     k = nb.shape[1]
     hsize = 0
     light = _light_range(tin, tout, p, h)
     for i in light:
         b = pre[i]
-        stamp[b] = p
+        stamp[b] = sid
         lab[b] = -1
         for t in range(k):
             o = nb[b, t]
@@ -625,13 +709,14 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv
         key = hk[0]
         b = hv[0]
         hsize = heap_pop(hk, hr, hv, hsize)
-        if done[b] == p or key != lab[b]:
+        if done[b] == sid or key != lab[b]:
             continue
-        done[b] = p
+        done[b] = sid
         work += 1
         for t in range(k):
             w = nb[b, t]
-            if w >= 0 and stamp[w] == p and done[w] != p and (lab[w] < 0 or key + 1 < lab[w]):
+            if (w >= 0 and stamp[w] == sid and done[w] != sid
+                    and (lab[w] < 0 or key + 1 < lab[w])):
                 lab[w] = key + 1
                 hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
     best = X[h]

@@ -31,10 +31,12 @@ from . import kernels
 from .maze import Maze
 
 INFINITE = -1
-#: Pops a heavy child's detour search may take before the heavy/light formula answers
-#: instead (random mazes settle in 2-3 pops; the formula costs a Dijkstra over the light
-#: subtrees, so it pays only where the search would wander).
-HEAVY_BUDGET = 128
+#: Pops a heavy child's detour search may take (at least) before the heavy/light formula
+#: answers instead: random mazes settle in 2-3 pops, and the formula costs one pass over the
+#: light subtrees (plus a Dijkstra over them), so the budget is the larger of this and
+#: ``LIGHT_FACTOR`` times their size; searching longer only loses to the formula.
+HEAVY_BUDGET = 8
+LIGHT_FACTOR = 1
 #: Once the searches have popped this many cells per open cell, every cell's exits are
 #: found (O(m), about 50 ms at 10^6 cells) and the later searches use the stronger
 #: heuristic; random mazes with few walls never get there.
@@ -151,7 +153,8 @@ def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
     T, pops, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
-                                 order, tree, HEAVY_BUDGET if heavy else 0, LONG_SEARCH)
+                                 order, tree, HEAVY_BUDGET if heavy else 0, LONG_SEARCH,
+                                 LIGHT_FACTOR)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
     return RockSolution(maze, f, d, T, block, step, int(pops))
