@@ -211,6 +211,46 @@ def test_the_heavy_light_formula_equals_the_search_on_larger_mazes(formula_alway
         assert np.array_equal(rock_solve(maze).T, rock_solve(maze, heavy=False).T)
 
 
+def climbed_mazes(seed, sides, climbs, steps):
+    """Every maze the adversary keeps while hill-climbing walls against the hybrid's own
+    work (:func:`perfectplay.rock.families.climb`, as in benchmarks/rock_adversary.py)."""
+    from perfectplay.rock.families import FREE, WALL, climb
+
+    rng = np.random.default_rng(seed)
+    for side in sides:
+        for _ in range(climbs):
+            start = np.where(rng.random((side, side)) < 0.3, WALL, FREE).astype(np.uint32)
+            for maze, _ in climb(start, rng, steps):
+                yield maze
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["as-shipped", "formula-forced"])
+def test_climbed_mazes_agree_with_the_seed_and_the_search_on_every_cell(forced, monkeypatch):
+    """The adversary's mazes, every cell: f against the seed's recurrence, T against the
+    search alone (which has no sibling bounds, no formula, no only-child rule), and the
+    entrance's value against the generic engine. ``forced``: every heavy child by the
+    formula and the stronger heuristic from the first search."""
+    from perfectplay.rock import solver
+
+    if forced:
+        monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
+        monkeypatch.setattr(solver, "LIGHT_FACTOR", 0)
+        monkeypatch.setattr(solver, "LONG_SEARCH", 0)
+    checked = hybrid_pops = search_pops = 0
+    for maze in climbed_mazes(7 + forced, (6, 9, 12, 15), 10, 150):
+        hybrid = check_all_cells(maze)
+        search = rock_solve(maze, heavy=False)
+        assert np.array_equal(hybrid.T, search.T), maze.grid.text()
+        hybrid_pops += hybrid.pops
+        search_pops += search.pops
+        if checked % 10 == 0 and int(maze.open.sum()) <= 40:
+            engine = solve(RockGame(maze)).value()
+            assert hybrid.value == (None if engine == float("inf") else engine)
+        checked += 1
+    assert checked > 1000
+    assert hybrid_pops < search_pops  # the climbed mazes do make the plain search work
+
+
 @settings(max_examples=200, deadline=None)
 @given(mazes())
 def test_the_heavy_light_formula_agrees_with_the_seed_hypothesis(maze):

@@ -1,4 +1,5 @@
-"""Structured mazes for tests and benchmarks: the families that make detour searches work.
+"""Structured mazes for tests and benchmarks: the families that make detour searches work,
+and an adversary that builds such mazes against the solver itself (:func:`climb`).
 
 >>> print(corridor_room(3).grid.text())
 ##########
@@ -12,10 +13,14 @@ X........#
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from ..grid import Grid
 from .maze import Maze, maze_from_grid
+
+WALL, FREE = ord("#"), ord(".")
 
 
 def corridor_room(s: int) -> Maze:
@@ -39,3 +44,92 @@ def corridor_room(s: int) -> Maze:
     g[mid, c0 + s:cols - 1] = ord(".")
     g[2 + s, c0 + s - 1] = ord("E")
     return maze_from_grid(Grid(g))
+
+
+def place_ends(cells: np.ndarray) -> Maze | None:
+    """The maze of ``cells`` (walls and free cells; any E or X there is dropped) with X on
+    the first free cell and E on the free cell whose guaranteed steps are largest and
+    finite, so the answer is a real number and most of the maze takes part; None when no
+    such pair exists.
+
+    >>> ring = np.array([[FREE] * 3, [FREE, WALL, FREE], [FREE] * 3], np.uint32)
+    >>> print(place_ends(ring).grid.text())
+    X..
+    .#.
+    ..E
+    """
+    from .solver import solve
+
+    g = np.where(cells == WALL, WALL, FREE).astype(np.uint32)
+    free = np.flatnonzero(g.ravel() == FREE)
+    if free.size < 2:
+        return None
+    g.flat[free[0]] = ord("X")
+    g.flat[free[1]] = ord("E")  # a placeholder, so the maze is valid
+    f = solve(maze_from_grid(Grid(g.copy()))).f
+    g.flat[free[1]] = FREE
+    far = int(np.argmax(np.where(g.ravel() == FREE, f, -1)))
+    if far == free[0] or f[far] < 0:
+        return None
+    g.flat[far] = ord("E")
+    return maze_from_grid(Grid(g))
+
+
+def tiled(cells: np.ndarray, times: int = 2) -> np.ndarray:
+    """The walls of ``cells`` tiled ``times`` x ``times``, alternate tiles mirrored so
+    neighbouring tiles meet edge to edge (the ends E and X dropped: see :func:`place_ends`).
+
+    >>> tiled(np.array([[35, 46]], np.uint32)).tolist()
+    [[35, 46, 46, 35], [35, 46, 46, 35]]
+    """
+    walls = np.where(cells == WALL, WALL, FREE).astype(np.uint32)
+    rows = []
+    for i in range(times):
+        row = []
+        for j in range(times):
+            t = walls[::-1] if i % 2 else walls
+            row.append(t[:, ::-1] if j % 2 else t)
+        rows.append(np.hstack(row))
+    return np.vstack(rows)
+
+
+def work_per_cell(maze: Maze, heavy: bool = True) -> float:
+    """The detour searches' pops per open cell when solving ``maze`` (``heavy`` False: the
+    search alone): the score the adversary maximises."""
+    from .solver import solve
+
+    return solve(maze, heavy=heavy).pops / max(1, int(maze.open.sum()))
+
+
+def climb(cells: np.ndarray, rng: np.random.Generator, steps: int,
+          heavy: bool = True) -> Iterator[tuple[Maze, float]]:
+    """Hill-climb walls against the solver: ``steps`` trials, each flipping 1-3 random
+    cells of the current pattern and keeping the change when the solver's pops per cell
+    (:func:`work_per_cell`) do not drop. Yields (maze, score) for the start and for every
+    kept change, so a caller can stop on a deadline or check each maze it meets. Seeded
+    with the best maze of a smaller side :func:`tiled`, this is the adversary of
+    ``benchmarks/rock_adversary.py``. O(steps) solves.
+
+    >>> rng = np.random.default_rng(1)
+    >>> start = np.where(rng.random((6, 6)) < 0.3, WALL, FREE).astype(np.uint32)
+    >>> scores = [s for _, s in climb(start, rng, 30)]
+    >>> scores == sorted(scores)
+    True
+    """
+    cells = np.where(cells == WALL, WALL, FREE).astype(np.uint32)
+    best = place_ends(cells)
+    score = work_per_cell(best, heavy) if best is not None else -1.0
+    if best is not None:
+        yield best, score
+    for _ in range(steps):
+        trial = cells.copy()
+        for _ in range(int(rng.integers(1, 4))):
+            r, c = int(rng.integers(0, trial.shape[0])), int(rng.integers(0, trial.shape[1]))
+            trial[r, c] = FREE if trial[r, c] == WALL else WALL
+        maze = place_ends(trial)
+        if maze is None:
+            continue
+        s = work_per_cell(maze, heavy)
+        if s >= score:
+            cells, score = trial, s
+            yield maze, s
