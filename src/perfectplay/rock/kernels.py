@@ -248,8 +248,17 @@ def _child_holding(nb, tree, tin, tout, p, w):
 
 
 @njit(cache=True)
+def _route_anchor(tin, tout, via, start, x):
+    """Walking back from x along the search's ``via`` links: the first cell below
+    ``start`` (the last one of the route that lies there)."""
+    while not (tin[start] <= tin[x] <= tout[start]):
+        x = via[x]
+    return x
+
+
+@njit(cache=True)
 def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid,
-           budget=0, xp=-1, tree=None, T=None, known=None):
+           budget=0, xp=-1, tree=None, T=None, known=None, via=None, anchor=None):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
     open neighbours only (walls removed).
@@ -260,13 +269,17 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     the search. Returns (distance, pops); distance -1 when X is unreachable, -3 when
     ``budget`` (> 0) pops did not settle it.
 
-    Siblings' bounds (``start`` a child of p, ``T`` and ``known`` given): for a sibling c
-    of ``start`` whose detour T(c) = dist(c -> X in G - p) is known, every cell w below c
-    reaches X in G - p within d(w) - d(c) + T(c) steps (up the tree to c, then c's detour)
-    and no faster than T(c) - (d(w) - d(c)) (the triangle inequality through the tree path
-    back to c). The first gives an upper bound as soon as the search reaches w, the
-    search stops once its keys reach the best such bound, and the second prunes cells that
-    cannot beat it: both only stop the search sooner, never change its answer.
+    Siblings (``start`` a child of p; ``tree``, ``T``, ``known``, ``via`` and ``anchor``
+    given): for a sibling c of ``start`` whose detour T(c) = dist(c -> X in G - p) is
+    known, a cell w below c reaches X in G - p within d(w) - d(c) + T(c) steps (up the
+    tree to c, then c's detour) and no faster than T(c) - (d(w) - d(c)) (the triangle
+    inequality through the tree path back to c); when w is on the tree path from c down to
+    ``anchor[c]``, a cell of c's subtree on one of c's shortest detours, the two meet and
+    w's distance is known exactly. The upper bounds end the search once its keys reach the
+    best of them, the lower bound prunes cells that cannot beat it, and a cell whose
+    distance is exact is not entered at all: all three only stop the search sooner. When
+    the search settles, ``anchor[start]`` gets the last cell below ``start`` on the route
+    it found (-1 if none).
     """
     k = nb.shape[1]
     sizes[0] = 0
@@ -281,12 +294,18 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     h0 = _potential(dist, tin, tout, p, xp, start)
     siblings = T is not None and tin[p] < tin[start] <= tout[p]
     best = -1  # the best bound through a sibling's subtree (a distance), -1 = none
+    best_from = -1  # the cell the best bound was reached from
     while True:
         if best >= 0 and h0 + cur >= best:
+            if siblings:
+                anchor[start] = _route_anchor(tin, tout, via, start, best_from)
             return best, used
         b = cur % 3
         if sizes[b] == 0:
             if sizes[0] + sizes[1] + sizes[2] == 0:
+                if siblings:
+                    anchor[start] = -1 if best < 0 else _route_anchor(tin, tout, via, start,
+                                                                      best_from)
                 return best, used
             cur += 1
             continue
@@ -297,8 +316,12 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
         closed[x] = sid
         used += 1
         if budget > 0 and used > budget:
+            if siblings:
+                anchor[start] = -1
             return -3, used
         if tin[x] < tin[p] or tin[x] > tout[p]:
+            if siblings:
+                anchor[start] = _route_anchor(tin, tout, via, start, via[x])
             return h0 + cur, used
         hx = dist[x]
         # _potential, inlined here and below: called per neighbour it made the searches
@@ -317,6 +340,8 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
             if nk == cur and outside:
                 # a free step out of p's subtree: no open cell has a smaller key, so w would
                 # be popped next with this key anyway
+                if siblings:
+                    anchor[start] = _route_anchor(tin, tout, via, start, x)
                 return h0 + cur, used
             if stamp[w] == sid and nk >= key[w]:
                 continue
@@ -324,14 +349,21 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
                 c = _child_holding(nb, tree, tin, tout, p, w)
                 if c >= 0 and known[c] and T[c] >= 0:
                     g = nk - hw + h0  # steps from start to w
-                    up = g + dist[w] - dist[c] + T[c]
+                    a = anchor[c]
+                    exact = a >= 0 and tin[w] <= tin[a] <= tout[w]
+                    up = g + T[c] + (dist[c] - dist[w] if exact else dist[w] - dist[c])
                     if best < 0 or up < best:
                         best = up
+                        best_from = x
+                    if exact:
+                        continue  # every route through w is worth up
                     low = T[c] + dist[c] - dist[w]
                     if g + (low if low > hw else hw) >= best:
                         continue  # nothing through w beats the bound
             stamp[w] = sid
             key[w] = nk
+            if siblings:
+                via[w] = x
             bw = nk % 3
             buckets[bw, sizes[bw]] = w
             sizes[bw] += 1
@@ -384,6 +416,11 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     # the exits below each cell, for the heavy/light formula and the searches' stronger
     # heuristic: found once the searches have popped ``long_search`` cells a cell
     X = np.full(0, -1, np.int64)
+    Xa = np.full(0, -1, np.int32)
+    # a cell below u on one of its shortest detours (-1: none known), and the searches'
+    # back links that find it
+    anchor = np.full(n, -1, np.int32)
+    via = np.empty(n, np.int32)
     # known[u]: T(u) is final. A cell with several parents (or none) has T = d from the
     # start; it is also its own detour when one of its parents is blocked.
     known = unique < 0
@@ -394,8 +431,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
         # light children's searches can stop on their heavy sibling's known detour
         if phase == 1 and npending:
             if X.size == 0:
-                X = exits_below_parent(nb, dist, tree, tin, tout)
-            pops += _settle_heavy(nb, dist, unique, tin, tout, order, X, pending[:npending], T)
+                X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
+            pops += _settle_heavy(nb, dist, unique, tin, tout, order, X, Xa,
+                                  pending[:npending], T, anchor)
             known[pending[:npending]] = True
             formula += npending
             npending = 0
@@ -414,6 +452,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 # p's subtree is u's and p: T(u) is the formula with no light subtrees,
                 # the cheapest exit from below u (-1: none, p separates u from X)
                 T[u] = X[u] - dist[u] if X[u] >= 0 else -1
+                anchor[u] = Xa[u]
                 continue
             if separates(nb, disc, fin, low, dpar, p, u):
                 T[u] = -1
@@ -445,13 +484,14 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 xp = _exit_bound(nb, tree, X, p)
                 if hybrid:
                     T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
-                                        buckets, sizes, sid, limit, xp, tree, T, known)
+                                        buckets, sizes, sid, limit, xp, tree, T, known, via,
+                                        anchor)
                 else:
                     T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
                                         buckets, sizes, sid, 0, xp)
                 pops += used
                 if hybrid and X.size == 0 and pops >= long_search * n:
-                    X = exits_below_parent(nb, dist, tree, tin, tout)
+                    X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
                 if T[u] == -3:
                     known[u] = False
                     pending[npending] = u
@@ -485,9 +525,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
 
 
 @njit(cache=True)
-def _settle_heavy(nb, dist, unique, tin, tout, order, X, pending, T):
+def _settle_heavy(nb, dist, unique, tin, tout, order, X, Xa, pending, T, anchor):
     """T of the heavy children whose search ran out of budget, by :func:`heavy_threat`
-    (into ``T``); returns the cells its Dijkstras settled."""
+    (into ``T`` and ``anchor``); returns the cells its Dijkstras settled."""
     n = nb.shape[0]
     pre = np.empty(order.size, np.int32)
     for v in order:
@@ -506,8 +546,8 @@ def _settle_heavy(nb, dist, unique, tin, tout, order, X, pending, T):
     for i in range(pending.size):
         u = pending[i]
         # stamped by u's place in the list, not by p: tied heavy children share a parent
-        T[u], work = heavy_threat(nb, dist, pre, tin, tout, X, unique[u], u, lab, mark,
-                                  done, hk, hr, hv, i)
+        T[u], work, anchor[u] = heavy_threat(nb, dist, pre, tin, tout, X, Xa, unique[u], u,
+                                             lab, mark, done, hk, hr, hv, i)
         pops += work
     return pops
 
@@ -577,7 +617,9 @@ def exits_below_parent(nb, dist, tree, tin, tout):
     travel" by union-find (Bhosle and Gonzalez 2004 for edge failures): non-tree edges in
     increasing d(a) + d(o) + 1 (a counting sort), each giving its value to the unassigned
     cells on the tree path from a up to one level below the lowest common ancestor, the
-    assigned ones skipped by path-compressed jumps. O(m alpha(n)) after the sort."""
+    assigned ones skipped by path-compressed jumps. O(m alpha(n)) after the sort. Returns
+    the values and, for each cell, the edge's end a below it (-1 if none): a cell of h's
+    subtree on a cheapest such way out."""
     n = nb.shape[0]
     k = nb.shape[1]
     top = 0
@@ -609,6 +651,7 @@ def exits_below_parent(nb, dist, tree, tin, tout):
                 eb[j] = w
                 count[dist[u] + dist[w] + 1] += 1
     best = np.full(n, -1, np.int64)
+    src = np.full(n, -1, np.int32)
     jump = np.arange(n).astype(np.int32)  # jump[x] == x: x not yet given a value
     for j in range(m):
         for side in range(2):
@@ -630,9 +673,10 @@ def exits_below_parent(nb, dist, tree, tin, tout):
                 if p < 0 or tin[p] <= tin[o] <= tout[p]:
                     break  # x's parent holds o below it: the edge no longer leaves
                 best[x] = key
+                src[x] = a
                 jump[x] = p
                 x = p
-    return best
+    return best, src
 
 
 @njit(cache=True)
@@ -674,7 +718,7 @@ def is_heavy(nb, tree, tin, tout, p, u):
 
 
 @njit(cache=True)
-def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv, sid):
+def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr, hv, sid):
     """T(h) exactly for the heavy child h of p (h's only parent), with no search through
     h's subtree:
 
@@ -688,8 +732,9 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv
     along the tree (d(a) - d(h) steps) and never comes back once it leaves. A cell lies in
     a light subtree of at most log2 n ancestors, so all these Dijkstras together cost
     O(n k log^2 n). ``sid`` marks this call's cells in ``stamp`` and ``done`` (a new one
-    each call: tied heavy children share their parent). Returns (T(h), -1 if infinite;
-    cells the Dijkstra settled)."""
+    each call: tied heavy children share their parent). ``Xa`` is the exit cell of each
+    value of X. Returns (T(h), -1 if infinite; cells the Dijkstra settled; a cell below h
+    on a shortest detour from h, -1 if none)."""
     k = nb.shape[1]
     hsize = 0
     light = _light_range(tin, tout, p, h)
@@ -720,6 +765,7 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv
                 lab[w] = key + 1
                 hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
     best = X[h]
+    anchor = Xa[h]
     for i in light:
         b = pre[i]
         if lab[b] < 0:
@@ -730,4 +776,5 @@ def heavy_threat(nb, dist, pre, tin, tout, X, p, h, lab, stamp, done, hk, hr, hv
                 c = dist[a] + 1 + lab[b]
                 if best < 0 or c < best:
                     best = c
-    return (-1 if best < 0 else best - dist[h]), work
+                    anchor = a
+    return (-1 if best < 0 else best - dist[h]), work, anchor
