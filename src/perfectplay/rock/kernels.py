@@ -377,22 +377,27 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
     - infinite when p separates u from X (low-points; no search);
-    - if u lies in a chain (cells with two neighbours), the walk from u away from p is
-      forced to the chain's far end e, m steps on, so T(u) = m + dist(e -> X avoiding p and
-      the chain). When p is itself a chain cell that distance does not depend on which one
-      (the cells behind p are a dead end), so each chain end is searched once and shared by
-      the whole chain: a room behind a 1-wide corridor costs one search, not one per
-      corridor cell. (When p is the cell beyond the chain's end, blocking it may cut other
-      routes too, so that cell gets a search of its own.);
-    - otherwise :func:`detour` from u; when u is p's heavy child (largest subtree) and the
-      search has not settled within ``budget`` pops, :func:`heavy_threat` gives T(u) exactly
-      without searching u's subtree (the heavy/light hybrid; ``budget`` 0: search only);
-      once the searches have popped ``long_search`` cells per cell, every cell's exits are
-      found and later searches use the stronger heuristic of :func:`_potential`.
-    ``use_chains`` False runs the plain search everywhere (for comparison). O(n k) on random
-    mazes; on adversarial ones the light children's searches still grow faster than
-    linearly (README, algorithm notes). Pops count the searches' pops and the cells the
-    hybrid's Dijkstras settle.
+    - with ``budget`` > 0 (the hybrid), once the exits below every cell are known (after
+      the searches have popped ``long_search`` cells a cell, or when the formula is first
+      needed): when u is p's only child, T(u) = X(u) - d(u) at once (the heavy/light
+      formula with no light subtrees);
+    - if u lies in a chain (cells with two neighbours) and the exits are not known yet,
+      the walk from u away from p is forced to the chain's far end e, m steps on, so T(u) =
+      m + dist(e -> X avoiding p and the chain). When p is itself a chain cell that
+      distance does not depend on which one (the cells behind p are a dead end), so each
+      chain end is searched once and shared by the whole chain. (When p is the cell beyond
+      the chain's end, blocking it may cut other routes too, so that cell gets a search of
+      its own.);
+    - otherwise :func:`detour` from u. Heavy children (largest subtree) go first: a search
+      of at most max(``budget``, ``light_factor`` |light|) pops, then :func:`heavy_threat`
+      exactly; light children after, their searches bounded by what their siblings know
+      (their detours and anchors: see :func:`detour`). With the exits known, later
+      searches use the stronger heuristic of :func:`_potential`.
+    ``use_chains`` False runs the plain search everywhere (for comparison: ``budget`` 0
+    turns off the formula, the only-child rule and the siblings' bounds). O(n k) on random
+    mazes; heavy and only children cost O(n log n) in all, light children's searches have
+    no proven bound inside their heavy sibling's subtree (docs/algorithms.md). Pops count
+    the searches' pops and the cells the formula's Dijkstras settle.
     """
     n = nb.shape[0]
     T = dist.copy()

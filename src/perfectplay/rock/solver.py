@@ -4,17 +4,19 @@
 2. Unique-parent lemma: only a cell u with exactly one parent p != X can be hurt by a block
    next to it, and only by blocking p; then the threat is T(u) = dist(u -> X in G - p),
    else T(u) = d(u).
-3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise an exact
-   vertex-failure detour search (:func:`perfectplay.rock.kernels.threats`), except that
-   the heavy child of p (largest subtree) whose search outgrows a budget is answered by
-   the heavy/light formula instead (:func:`perfectplay.rock.kernels.heavy_threat`); long
-   searches switch to a stronger consistent heuristic (:func:`perfectplay.rock.kernels.
-   _potential`).
+3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise heavy
+   children (largest subtree) first, by a short detour search or else the heavy/light
+   formula (:func:`perfectplay.rock.kernels.heavy_threat`); only children by the exits
+   below them; light children by an exact vertex-failure detour search
+   (:func:`perfectplay.rock.kernels.detour`) that stops on what their siblings' detours
+   already tell (bounds and exact anchor paths); long searches switch to a stronger
+   consistent heuristic (:func:`perfectplay.rock.kernels._potential`).
 4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
 
 The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; heavy
-children cost O(n log n) in all; light children's searches have no proven bound on mazes
-built against them (see docs/algorithms.md, "The Rock").
+and only children cost O(n log n) in all; light children's searches have no proven bound
+inside their heavy sibling's subtree on mazes built against them (docs/algorithms.md, "The
+Rock"; measured in benchmarks/rock_adversary.py).
 """
 
 from __future__ import annotations
@@ -139,8 +141,9 @@ class RockSolution:
 
 def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
-    sharing of the detour search, ``heavy=False`` the heavy/light formula (slower on
-    corridors and adversarial mazes; for comparison only).
+    sharing of the detour search, ``heavy=False`` the heavy/light hybrid (the formula, the
+    only-child rule and the siblings' bounds: the search alone, slower on corridors and
+    adversarial mazes; for comparison only).
 
     >>> from perfectplay.rock.maze import parse_maze
     >>> solve(parse_maze("..X.\\n.##.\\n.E..")).value
