@@ -453,6 +453,10 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
             if phase == 0 and not heavy:
                 continue
             known[u] = True
+            if hybrid and X.size == 0 and pops >= long_search * order.size:
+                # the searches (chains' included) have popped long_search cells per reached
+                # cell: find the exits
+                X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
             if X.size and only_child(nb, tree, p, u):
                 # p's subtree is u's and p: T(u) is the formula with no light subtrees,
                 # the cheapest exit from below u (-1: none, p separates u from X)
@@ -495,8 +499,6 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                     T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
                                         buckets, sizes, sid, 0, xp)
                 pops += used
-                if hybrid and X.size == 0 and pops >= long_search * n:
-                    X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
                 if T[u] == -3:
                     known[u] = False
                     pending[npending] = u
