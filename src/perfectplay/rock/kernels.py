@@ -371,7 +371,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 
 @njit(cache=True)
 def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
-            budget, long_search, light_factor=1):
+            budget, long_search, light_factor=1, exits_budget=8):
     """T(u) for every reached cell (-1 = infinite), the searches' total pops, and how many
     heavy children the formula answered.
 
@@ -389,10 +389,12 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
       the chain's end, blocking it may cut other routes too, so that cell gets a search of
       its own.);
     - otherwise :func:`detour` from u. Heavy children (largest subtree) go first: a search
-      of at most max(``budget``, ``light_factor`` |light|) pops, then :func:`heavy_threat`
-      exactly; light children after, their searches bounded by what their siblings know
-      (their detours and anchors: see :func:`detour`). With the exits known, later
-      searches use the stronger heuristic of :func:`_potential`.
+      of at most max(``budget``, ``light_factor`` |light|) pops (``budget`` drops to
+      ``exits_budget`` once the exits are known: the first search that runs out finds
+      them), then :func:`heavy_threat` exactly; light children after, their searches
+      bounded by what their siblings know (their detours and anchors: see
+      :func:`detour`). With the exits known, later searches use the stronger heuristic
+      of :func:`_potential`.
     ``use_chains`` False runs the plain search everywhere (for comparison: ``budget`` 0
     turns off the formula, the only-child rule and the siblings' bounds). O(n k) on random
     mazes; heavy and only children cost O(n log n) in all, light children's searches have
@@ -485,11 +487,12 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 sid += 1
                 limit = 0
                 if hybrid and heavy:
-                    # the formula costs a Dijkstra over p's light subtrees: search up to
-                    # twice that (and at least ``budget``) first, so a heavy child never
-                    # costs more than about 3 |light| + budget
+                    # the formula costs a pass and a Dijkstra over p's light subtrees, once
+                    # the exits are known: search up to that long first (and at least the
+                    # budget), so a heavy child costs O(|light| + budget)
                     light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
-                    limit = max(budget, light_factor * light)
+                    short = budget if X.size == 0 else min(budget, exits_budget)
+                    limit = max(short, light_factor * light)
                 xp = _exit_bound(nb, tree, X, p)
                 if hybrid:
                     T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
@@ -503,6 +506,10 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                     known[u] = False
                     pending[npending] = u
                     npending += 1
+                    if X.size == 0:
+                        # the formula will need the exits: find them now, so the rest of
+                        # the searches get the short budget and the stronger heuristic
+                        X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
                 continue
             e = outside[c, side]
             m = length[c] - pos[u] if side == 1 else pos[u] + 1

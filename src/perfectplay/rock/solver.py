@@ -34,10 +34,13 @@ from .maze import Maze
 
 INFINITE = -1
 #: Pops a heavy child's detour search may take (at least) before the heavy/light formula
-#: answers instead: random mazes settle in 2-3 pops, and the formula costs one pass over the
-#: light subtrees (plus a Dijkstra over them), so the budget is the larger of this and
-#: ``LIGHT_FACTOR`` times their size; searching longer only loses to the formula.
-HEAVY_BUDGET = 8
+#: answers instead. The formula needs every cell's exits (O(m), about two BFS), found when a
+#: first heavy search runs out of ``HEAVY_BUDGET``; from then on the budget is
+#: ``EXITS_BUDGET``, since the formula costs only a pass and a Dijkstra over the light
+#: subtrees; and never less than ``LIGHT_FACTOR`` times their size. Random mazes settle in
+#: 2-3 pops and never pay for the exits.
+HEAVY_BUDGET = 128
+EXITS_BUDGET = 8
 LIGHT_FACTOR = 1
 #: Once the searches have popped this many cells per open cell, every cell's exits are
 #: found (O(m), about 50 ms at 10^6 cells) and the later searches use the stronger
@@ -157,7 +160,7 @@ def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
     T, pops, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
                                  order, tree, HEAVY_BUDGET if heavy else 0, LONG_SEARCH,
-                                 LIGHT_FACTOR)
+                                 LIGHT_FACTOR, EXITS_BUDGET)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
     return RockSolution(maze, f, d, T, block, step, int(pops))
