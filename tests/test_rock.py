@@ -224,6 +224,34 @@ def climbed_mazes(seed, sides, climbs, steps):
                 yield maze
 
 
+def test_anchors_lie_on_shortest_detours():
+    """Every recorded anchor a of a child u of p is what the siblings' searches trust:
+    dist(a -> X in G - p), by a plain BFS, equals T(u) - (d(a) - d(u)), so every cell on
+    the tree path from u down to a has a known distance."""
+    from perfectplay.grid import bfs
+    from perfectplay.rock import kernels
+
+    mazes = [random_maze(random.Random(s), 12, 12, 0.25) for s in range(60)]
+    mazes += list(climbed_mazes(31, (8, 11), 2, 40))
+    checked = 0
+    for maze in mazes:
+        for budget, factor in ((128, 1), (1, 0)):
+            nb, open_, x = maze.nb, maze.open, maze.exit
+            d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
+            tin, tout = kernels.euler_intervals(tree, order)
+            disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
+            T, _, _, anchor = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar,
+                                              x, True, order, tree, budget, 0, factor, budget)
+            for u in np.flatnonzero(anchor >= 0):
+                p, a = unique[u], anchor[u]
+                assert tin[u] <= tin[a] <= tout[u]
+                cut = open_.copy()
+                cut[p] = False
+                assert bfs(nb, cut, x)[a] == T[u] - (d[a] - d[u])
+                checked += 1
+    assert checked > 500
+
+
 @pytest.mark.parametrize("forced", [False, True], ids=["as-shipped", "formula-forced"])
 def test_climbed_mazes_agree_with_the_seed_and_the_search_on_every_cell(forced, monkeypatch):
     """The adversary's mazes, every cell: f against the seed's recurrence, T against the

@@ -372,8 +372,9 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 @njit(cache=True)
 def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
             budget, long_search, light_factor=1, exits_budget=8):
-    """T(u) for every reached cell (-1 = infinite), the searches' total pops, and how many
-    heavy children the formula answered.
+    """T(u) for every reached cell (-1 = infinite), the searches' total pops, how many
+    heavy children the formula answered, and each cell's anchor (a cell of its subtree on
+    one of its shortest detours, -1 if none was recorded).
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
     - infinite when p separates u from X (low-points; no search);
@@ -535,7 +536,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 T[u] = memo[c, side]
             else:
                 T[u] = m + memo[c, side]
-    return T, pops, formula
+    return T, pops, formula, anchor
 
 
 @njit(cache=True)

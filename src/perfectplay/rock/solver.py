@@ -158,7 +158,7 @@ def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    T, pops, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
+    T, pops, _, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
                                  order, tree, HEAVY_BUDGET if heavy else 0, LONG_SEARCH,
                                  LIGHT_FACTOR, EXITS_BUDGET)
     f, step = kernels.label_setting(nb, T, x)
