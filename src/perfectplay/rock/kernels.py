@@ -292,18 +292,29 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     sizes[0] = 1
     used = 0
     h0 = _potential(dist, tin, tout, p, xp, start)
-    siblings = T is not None and tin[p] < tin[start] <= tout[p]
+    # bounds: some sibling's detour is known; record: some sibling's is not (it may use
+    # this search's anchor). Neither changes the answer.
+    bounds = False
+    record = False
+    if T is not None and tin[p] < tin[start] <= tout[p]:
+        for t in range(k):
+            c = nb[p, t]
+            if c >= 0 and c != start and tree[c] == p:
+                if not known[c]:
+                    record = True
+                elif T[c] >= 0:
+                    bounds = True
     best = -1  # the best bound through a sibling's subtree (a distance), -1 = none
     best_from = -1  # the cell the best bound was reached from
     while True:
         if best >= 0 and h0 + cur >= best:
-            if siblings:
+            if record:
                 anchor[start] = _route_anchor(tin, tout, via, start, best_from)
             return best, used
         b = cur % 3
         if sizes[b] == 0:
             if sizes[0] + sizes[1] + sizes[2] == 0:
-                if siblings:
+                if record:
                     anchor[start] = -1 if best < 0 else _route_anchor(tin, tout, via, start,
                                                                       best_from)
                 return best, used
@@ -316,11 +327,11 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
         closed[x] = sid
         used += 1
         if budget > 0 and used > budget:
-            if siblings:
+            if record:
                 anchor[start] = -1
             return -3, used
         if tin[x] < tin[p] or tin[x] > tout[p]:
-            if siblings:
+            if record:
                 anchor[start] = _route_anchor(tin, tout, via, start, via[x])
             return h0 + cur, used
         hx = dist[x]
@@ -340,12 +351,12 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
             if nk == cur and outside:
                 # a free step out of p's subtree: no open cell has a smaller key, so w would
                 # be popped next with this key anyway
-                if siblings:
+                if record:
                     anchor[start] = _route_anchor(tin, tout, via, start, x)
                 return h0 + cur, used
             if stamp[w] == sid and nk >= key[w]:
                 continue
-            if siblings and not outside and not (tin[start] <= tin[w] <= tout[start]):
+            if bounds and not outside and not (tin[start] <= tin[w] <= tout[start]):
                 c = _child_holding(nb, tree, tin, tout, p, w)
                 if c >= 0 and known[c] and T[c] >= 0:
                     g = nk - hw + h0  # steps from start to w
@@ -362,7 +373,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
                         continue  # nothing through w beats the bound
             stamp[w] = sid
             key[w] = nk
-            if siblings:
+            if record:
                 via[w] = x
             bw = nk % 3
             buckets[bw, sizes[bw]] = w
