@@ -130,6 +130,21 @@ def _grid_rows(cells: np.ndarray) -> list[str]:
     return ["".join(row) for row in cells.tolist()]
 
 
+def _climbed(rng: random.Random, size: int, steps: int = 60) -> Case | None:
+    """A size x size maze hill-climbed against perfectplay's own detour searches
+    (:func:`perfectplay.rock.families.climb`, ``steps`` trials from 30 % random walls,
+    against the search alone): mazes where solutions that search detours cell by cell are
+    slow. X on the first free cell, E where the guaranteed steps are largest (and finite)."""
+    from .rock.families import FREE, WALL, climb
+
+    np_rng = np.random.default_rng(rng.getrandbits(64))
+    start = np.where(np_rng.random((size, size)) < 0.3, WALL, FREE).astype(np.uint32)
+    best = None
+    for maze, _ in climb(start, np_rng, steps, heavy=False):
+        best = maze
+    return None if best is None else best.grid.lines()
+
+
 def _noise(rng: random.Random, rows: int, cols: int, rate: float) -> np.ndarray:
     return np.array([["#" if rng.random() < rate else "." for _ in range(cols)]
                      for _ in range(rows)], dtype="<U1")
@@ -228,6 +243,10 @@ def _grid_maker(marks: str, valid: Callable[[Case], bool], braid: float,
             from .rock.families import corridor_room
 
             return corridor_room(max(2, size // 3)).grid.lines()
+        if family == "climbed":
+            case = _climbed(rng, size)
+            if case is not None and valid(case):
+                return case
         for _ in range(200):
             rows, cols = rng.randint(1, size), rng.randint(1, size)
             if family == "largest":
@@ -357,7 +376,8 @@ SPECS: dict[str, Spec] = {
                      _coin_row(-100, 100, False), _write_until_zero(False),
                      _in_range(-100, 100, False, 100), _shrink_row(False, -100),
                      _game_of_sum_explain, INT, 8, 100),
-    "uva10381": Spec("uva10381", ("uniform", "maze", "snake", "rooms", "corridor", "largest"),
+    "uva10381": Spec("uva10381", ("uniform", "maze", "snake", "rooms", "corridor", "climbed",
+                                  "largest"),
                      _grid_maker("EX", _rock_valid, 0.15, (0.0, 0.1, 0.2, 0.3), 2, ["EX"]),
                      _write_grids, _rock_valid, _shrink_grid("EX"),
                      _rock_explain, INT, 6, 40),
