@@ -706,21 +706,6 @@ def exits_below_parent(nb, dist, tree, tin, tout):
 
 
 @njit(cache=True)
-def _light_range(tin, tout, p, h):
-    """Preorder numbers of p's subtree without p and without h's subtree (a contiguous
-    block inside p's): the light subtrees of p."""
-    out = np.empty(tout[p] - tin[p] - (tout[h] - tin[h] + 1), np.int64)
-    j = 0
-    for i in range(tin[p] + 1, tin[h]):
-        out[j] = i
-        j += 1
-    for i in range(tout[h] + 1, tout[p] + 1):
-        out[j] = i
-        j += 1
-    return out
-
-
-@njit(cache=True)
 def only_child(nb, tree, p, u):
     """Is u the only child of p in the BFS tree? O(k)."""
     for t in range(nb.shape[1]):
@@ -763,9 +748,14 @@ def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr
     on a shortest detour from h, -1 if none)."""
     k = nb.shape[1]
     hsize = 0
-    light = _light_range(tin, tout, p, h)
-    for i in light:
+    # the light subtrees: p's preorder block without p and without h's block
+    i = tin[p] + 1
+    while i <= tout[p]:
+        if i == tin[h]:
+            i = tout[h] + 1
+            continue
         b = pre[i]
+        i += 1
         stamp[b] = sid
         lab[b] = -1
         for t in range(k):
@@ -792,8 +782,13 @@ def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr
                 hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
     best = X[h]
     anchor = Xa[h]
-    for i in light:
+    i = tin[p] + 1
+    while i <= tout[p]:
+        if i == tin[h]:
+            i = tout[h] + 1
+            continue
         b = pre[i]
+        i += 1
         if lab[b] < 0:
             continue
         for t in range(k):
