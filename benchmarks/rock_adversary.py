@@ -19,26 +19,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from common import best_of
+from common import best_of, rock_processes
 
 from perfectplay.grid import Grid, bfs
 from perfectplay.rock import Maze, maze_from_grid, solve
 from perfectplay.rock.families import FREE, WALL, climb, place_ends, tiled, work_per_cell
-
-BFS_PROCESS = """
-import sys
-from perfectplay.grid import bfs
-from perfectplay.rock import parse_maze
-m = parse_maze(open(sys.argv[1]).read())
-print(int(bfs(m.nb, m.open, m.exit)[m.entrance]))
-"""
 
 
 def walls(maze: Maze) -> np.ndarray:
@@ -81,24 +70,6 @@ def timed(maze: Maze) -> str:
             f"{t_bfs:.3f} s")
 
 
-def processes(maze: Maze) -> str:
-    """``perfectplay rock --no-map`` against a process running one BFS, same file, best of
-    three each."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "maze.txt"
-        path.write_text(maze.grid.text() + "\n")
-        script = Path(tmp) / "bfs.py"
-        script.write_text(BFS_PROCESS)
-
-        def run(cmd: list[str]) -> float:
-            return best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 3)
-
-        t_rock = run([sys.executable, "-m", "perfectplay", "rock", "--no-map", str(path)])
-        t_bfs = run([sys.executable, str(script), str(path)])
-    return (f"processes: perfectplay rock {t_rock:.2f} s, one BFS {t_bfs:.2f} s "
-            f"({t_rock / t_bfs:.2f}x)")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="sides 16-64, 2 s a side")
@@ -128,7 +99,7 @@ def main() -> None:
     for label, rows in (("search alone", old), ("hybrid", new)):
         big = place_ends(tiled(walls(rows[-1][4]), times))
         print(f"the {label}'s worst {sides[-1]} maze tiled: {timed(big)}")
-        print(f"  {processes(big)}")
+        print(f"  {rock_processes(big)}")
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             tag = label.replace(" ", "-")
