@@ -240,8 +240,9 @@ def test_anchors_lie_on_shortest_detours():
             d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
             tin, tout = kernels.euler_intervals(tree, order)
             disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-            T, _, _, anchor = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar,
-                                              x, True, order, tree, budget, 0, factor, budget)
+            T, _, _, anchor, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low,
+                                                 dpar, x, True, order, tree, budget, 0, factor,
+                                                 budget)
             for u in np.flatnonzero(anchor >= 0):
                 p, a = unique[u], anchor[u]
                 assert tin[u] <= tin[a] <= tout[u]

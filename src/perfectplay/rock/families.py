@@ -13,7 +13,7 @@ X........#
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -101,14 +101,26 @@ def work_per_cell(maze: Maze, heavy: bool = True) -> float:
     return solve(maze, heavy=heavy).pops / max(1, int(maze.open.sum()))
 
 
-def climb(cells: np.ndarray, rng: np.random.Generator, steps: int,
-          heavy: bool = True) -> Iterator[tuple[Maze, float]]:
+def light_work_per_cell(maze: Maze, heavy: bool = True) -> float:
+    """The hybrid's light children's search pops per open cell: the one part of its work
+    with no proven bound, the score of the targeted adversary (``heavy`` is ignored: the
+    search alone has no light children)."""
+    from .solver import solve
+
+    return solve(maze).light_pops / max(1, int(maze.open.sum()))
+
+
+def climb(cells: np.ndarray, rng: np.random.Generator, steps: int, heavy: bool = True,
+          score: Callable[[Maze, bool], float] = work_per_cell
+          ) -> Iterator[tuple[Maze, float]]:
     """Hill-climb walls against the solver: ``steps`` trials, each flipping 1-3 random
-    cells of the current pattern and keeping the change when the solver's pops per cell
-    (:func:`work_per_cell`) do not drop. Yields (maze, score) for the start and for every
-    kept change, so a caller can stop on a deadline or check each maze it meets. Seeded
-    with the best maze of a smaller side :func:`tiled`, this is the adversary of
-    ``benchmarks/rock_adversary.py``. O(steps) solves.
+    cells of the current pattern and keeping the change when ``score(maze, heavy)`` does
+    not drop: :func:`work_per_cell` (all the searches' pops per cell), or
+    :func:`light_work_per_cell` to aim at the one part without a proven bound. Yields
+    (maze, score) for the start and for every kept change, so a caller can stop on a
+    deadline or check each maze it meets. Seeded with the best maze of a smaller side
+    :func:`tiled`, this is the adversary of ``benchmarks/rock_adversary.py``. O(steps)
+    solves.
 
     >>> rng = np.random.default_rng(1)
     >>> start = np.where(rng.random((6, 6)) < 0.3, WALL, FREE).astype(np.uint32)
@@ -118,9 +130,9 @@ def climb(cells: np.ndarray, rng: np.random.Generator, steps: int,
     """
     cells = np.where(cells == WALL, WALL, FREE).astype(np.uint32)
     best = place_ends(cells)
-    score = work_per_cell(best, heavy) if best is not None else -1.0
+    best_score = score(best, heavy) if best is not None else -1.0
     if best is not None:
-        yield best, score
+        yield best, best_score
     for _ in range(steps):
         trial = cells.copy()
         for _ in range(int(rng.integers(1, 4))):
@@ -129,7 +141,7 @@ def climb(cells: np.ndarray, rng: np.random.Generator, steps: int,
         maze = place_ends(trial)
         if maze is None:
             continue
-        s = work_per_cell(maze, heavy)
-        if s >= score:
-            cells, score = trial, s
+        s = score(maze, heavy)
+        if s >= best_score:
+            cells, best_score = trial, s
             yield maze, s

@@ -384,8 +384,9 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
             budget, long_search, light_factor=1, exits_budget=8):
     """T(u) for every reached cell (-1 = infinite), the searches' total pops, how many
-    heavy children the formula answered, and each cell's anchor (a cell of its subtree on
-    one of its shortest detours, -1 if none was recorded).
+    heavy children the formula answered, each cell's anchor (a cell of its subtree on one
+    of its shortest detours, -1 if none was recorded), and the pops of light children's
+    searches (the work without a proven bound: what the targeted adversary maximises).
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
     - infinite when p separates u from X (low-points; no search);
@@ -445,6 +446,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     known = unique < 0
     hybrid = budget > 0
     formula = 0
+    light_pops = 0  # pops of light children's own searches: the part with no proven bound
     for phase in range(2):
         # heavy children first (searched within a budget, else the formula), so that the
         # light children's searches can stop on their heavy sibling's known detour
@@ -514,6 +516,8 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                     T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
                                         buckets, sizes, sid, 0, xp)
                 pops += used
+                if not heavy:
+                    light_pops += used
                 if T[u] == -3:
                     known[u] = False
                     pending[npending] = u
@@ -547,7 +551,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                 T[u] = memo[c, side]
             else:
                 T[u] = m + memo[c, side]
-    return T, pops, formula, anchor
+    return T, pops, formula, anchor, light_pops
 
 
 @njit(cache=True)

@@ -59,6 +59,7 @@ class RockSolution:
     block: np.ndarray  # the cell the rock would block next to u, -1 if none helps
     step: np.ndarray  # the walker's optimal next cell while the rock is unspent
     pops: int  # cells popped by the detour searches (a measure of work)
+    light_pops: int = 0  # of which light children's searches (the part with no proven bound)
 
     @property
     def value(self) -> int | None:
@@ -158,9 +159,9 @@ def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    T, pops, _, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains,
-                                 order, tree, HEAVY_BUDGET if heavy else 0, LONG_SEARCH,
-                                 LIGHT_FACTOR, EXITS_BUDGET)
+    T, pops, _, _, light_pops = kernels.threats(
+        nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains, order, tree,
+        HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR, EXITS_BUDGET)
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
-    return RockSolution(maze, f, d, T, block, step, int(pops))
+    return RockSolution(maze, f, d, T, block, step, int(pops), int(light_pops))
