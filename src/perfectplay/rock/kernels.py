@@ -433,8 +433,9 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     sid = 0
     pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
     npending = 0
-    # the exits below each cell, for the heavy/light formula and the searches' stronger
-    # heuristic: found once the searches have popped ``long_search`` cells a cell
+    # the exits below each cell (values X, exit cells Xa), for the formula, the only-child
+    # rule and the searches' stronger heuristic: found once the searches have popped
+    # ``long_search`` cells a reached cell, or when a first heavy search runs out
     X = np.full(0, -1, np.int64)
     Xa = np.full(0, -1, np.int32)
     # a cell below u on one of its shortest detours (-1: none known), and the searches'
