@@ -505,7 +505,7 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
                     # the formula costs a pass and a Dijkstra over p's light subtrees, once
                     # the exits are known: search up to that long first (and at least the
                     # budget), so a heavy child costs O(|light| + budget)
-                    light = (tout[p] - tin[p]) - (tout[u] - tin[u] + 1)
+                    light = _light_size(tin, tout, p, u)
                     short = budget if X.size == 0 else min(budget, exits_budget)
                     limit = max(short, light_factor * light)
                 xp = _exit_bound(nb, tree, X, p)
@@ -569,7 +569,7 @@ def _settle_heavy(nb, dist, unique, tin, tout, order, X, Xa, pending, T, anchor)
     most = 0
     for u in pending:
         p = unique[u]
-        most = max(most, (tout[p] - tin[p]) - (tout[u] - tin[u] + 1))
+        most = max(most, _light_size(tin, tout, p, u))
     hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
     hr = np.zeros(hk.size, np.int64)  # the engine's heap breaks ties by a second key
     hv = np.empty(hk.size, np.int64)
@@ -711,6 +711,21 @@ def exits_below_parent(nb, dist, tree, tin, tout):
 
 
 @njit(cache=True)
+def _light_size(tin, tout, p, h):
+    """Cells in p's light subtrees: p's subtree without p and without h's subtree."""
+    return (tout[p] - tin[p]) - (tout[h] - tin[h] + 1)
+
+
+@njit(cache=True)
+def _light_cell(pre, tin, tout, p, h, j):
+    """The j-th cell (0 <= j < :func:`_light_size`) of p's light subtrees, in preorder: p's
+    preorder block is p, then its children's blocks, so the light cells are the block
+    without p and without h's contiguous block."""
+    i = tin[p] + 1 + j
+    return pre[i if i < tin[h] else i + tout[h] - tin[h] + 1]
+
+
+@njit(cache=True)
 def only_child(nb, tree, p, u):
     """Is u the only child of p in the BFS tree? O(k)."""
     for t in range(nb.shape[1]):
@@ -753,14 +768,9 @@ def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr
     on a shortest detour from h, -1 if none)."""
     k = nb.shape[1]
     hsize = 0
-    # the light subtrees: p's preorder block without p and without h's block
-    i = tin[p] + 1
-    while i <= tout[p]:
-        if i == tin[h]:
-            i = tout[h] + 1
-            continue
-        b = pre[i]
-        i += 1
+    nlight = _light_size(tin, tout, p, h)
+    for j in range(nlight):
+        b = _light_cell(pre, tin, tout, p, h, j)
         stamp[b] = sid
         lab[b] = -1
         for t in range(k):
@@ -787,13 +797,8 @@ def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr
                 hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
     best = X[h]
     anchor = Xa[h]
-    i = tin[p] + 1
-    while i <= tout[p]:
-        if i == tin[h]:
-            i = tout[h] + 1
-            continue
-        b = pre[i]
-        i += 1
+    for j in range(nlight):
+        b = _light_cell(pre, tin, tout, p, h, j)
         if lab[b] < 0:
             continue
         for t in range(k):
