@@ -448,6 +448,8 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     hybrid = budget > 0
     formula = 0
     light_pops = 0  # pops of light children's own searches: the part with no proven bound
+    later = np.empty(n, np.int32)  # the light children, in the order the first phase met them
+    nlater = 0
     for phase in range(2):
         # heavy children first (searched within a budget, else the formula), so that the
         # light children's searches can stop on their heavy sibling's known detour
@@ -459,15 +461,18 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
             known[pending[:npending]] = True
             formula += npending
             npending = 0
-        for u in range(n):
+        for idx in range(n if phase == 0 else nlater):
+            u = idx if phase == 0 else later[idx]
             if known[u]:
                 continue
             p = unique[u]
             if p == exit_:
                 known[u] = True
                 continue
-            heavy = is_heavy(nb, tree, tin, tout, p, u)
+            heavy = phase == 0 and is_heavy(nb, tree, tin, tout, p, u)
             if phase == 0 and not heavy:
+                later[nlater] = u  # a light child: its turn comes in the second phase
+                nlater += 1
                 continue
             known[u] = True
             if hybrid and X.size == 0 and pops >= long_search * order.size:
