@@ -5,11 +5,11 @@
 <Value.LOSE: 'lose'>
 """
 
-from .engine import MoveValue, Solution, Value, check_game, solve
+from .engine import MoveValue, SearchResult, Solution, Value, check_game, search, solve
 from .errors import GameError, InputError, LimitError, PerfectplayError
 
 __version__ = "0.1.0"
 __all__ = [
-    "GameError", "InputError", "LimitError", "MoveValue", "PerfectplayError", "Solution",
-    "Value", "check_game", "solve", "__version__",
+    "GameError", "InputError", "LimitError", "MoveValue", "PerfectplayError", "SearchResult",
+    "Solution", "Value", "check_game", "search", "solve", "__version__",
 ]

@@ -21,7 +21,19 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               then solved tier by tier with no stored moves
 ``canonical(pos) -> int``     *optional*: one code for all the positions a symmetry maps onto
                               each other (Connect Four: a board and its mirror image); a store
-                              (:mod:`perfectplay.outcore`) then keeps only canonical codes
+                              (:mod:`perfectplay.outcore`) then keeps only canonical codes, and
+                              proof search one table entry
+``search_moves(pos, out)``    *optional, for proof search* (:mod:`perfectplay.engine.search`):
+                              the moves to search, best first, into ``out``, returning their
+                              count. It may leave a legal move out only when a move it lists
+                              is at least as good for the mover (value and remoteness), and
+                              lists at least one move when ``moves`` has any (Connect Four:
+                              only the winning move when there is one, only the block when the
+                              opponent threatens, never a move under the opponent's threat)
+``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
+                              this many plies, and a game that ends level ends after exactly
+                              this many (Connect Four: the empty cells). Search then knows a
+                              tie's remoteness without searching for it
 ============================  ==================================================================
 
 Codes are any int64 except -2**63. A compiled game also answers the Python protocol
@@ -72,6 +84,8 @@ class Rules(NamedTuple):
     player: Any
     tier: Any
     canonical: Any
+    search_moves: Any
+    horizon: Any
 
 
 @njit(cache=True)
@@ -112,7 +126,9 @@ class CompiledGame:
                  payoff: Callable[..., int] | None = None,
                  player: Callable[..., int] | None = None,
                  tier: Callable[..., int] | None = None,
-                 canonical: Callable[..., int] | None = None, name: str | None = None) -> None:
+                 canonical: Callable[..., int] | None = None,
+                 search_moves: Callable[..., int] | None = None,
+                 horizon: Callable[..., int] | None = None, name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
             raise GameError(f"the start code must be an int, not {show(initial)}")
         if not -(2**63) < int(initial) <= INT64_MAX:
@@ -125,13 +141,18 @@ class CompiledGame:
         self.tiered = tier is not None
         self.has_player = player is not None
         self.name = name or type(self).__name__
+        jmoves = _jit(moves, "moves")
         self.rules = Rules(
-            moves=_jit(moves, "moves"), play=_jit(play, "play"),
+            moves=jmoves, play=_jit(play, "play"),
             outcome=_jit(outcome, "outcome"),
             score=_jit(score, "score") or _zero1, payoff=_jit(payoff, "payoff") or _zero2,
             player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1,
-            canonical=_jit(canonical, "canonical") or _same)
+            canonical=_jit(canonical, "canonical") or _same,
+            search_moves=_jit(search_moves, "search_moves") or jmoves,
+            horizon=_jit(horizon, "horizon") or _zero1)
         self.symmetric = canonical is not None
+        self.has_search_moves = search_moves is not None
+        self.has_horizon = horizon is not None
         # The Python protocol, so every tool that takes a Python game takes this one too.
         if self.scored:
             self.payoff = self._payoff

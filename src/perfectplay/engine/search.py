@@ -1,0 +1,767 @@
+"""Proof search: the exact value and remoteness of one position, without enumerating the game.
+
+The engine's third door. :func:`perfectplay.engine.solve` enumerates every reachable position;
+:func:`search` proves the value of one position by alpha-beta search with a transposition
+table, so it answers games far too big to enumerate (standard Connect Four: 4.5 x 10^12
+positions) as long as the proof tree is small enough.
+
+- **Scores** pack the value and remoteness into one number (a win in r plies scores
+  ``MATE - r``, a loss ``-(MATE - r)``, a tie 0; scored games: the point margin), so each
+  null-window search answers "is the score at least x?" and a handful of them (MTD(f), with
+  bisection when the steps stay small) pin it exactly: the engine's own conventions, winner
+  fastest, loser slowest.
+- **Ties and margins** need one more step, as the engine orders them by remoteness in a way
+  no single negamax score holds (both players hurry to a tie; a margin's winner hurries, its
+  loser delays): the remoteness is then found by walking the moves that keep the proven value
+  (:meth:`_Search.remoteness`), unless the game's ``horizon`` says how long a tied game lasts.
+- **Two backends, one driver**: a :class:`~perfectplay.engine.CompiledGame` is searched by the
+  numba kernel of :mod:`perfectplay.engine.searchkernel` (no Python per node; ``workers`` > 1
+  runs lazy SMP: threads sharing one lock-free table), any other game by the same algorithm in
+  Python (for small games and for teaching: the same answers, slower).
+- **Exact, or honestly partial**: ``time_limit``, ``node_limit`` and Ctrl-C stop the search;
+  the result then holds the bounds proven so far (``exact`` is False), never a guess.
+
+Cycles: a line of play that repeats a position stops the search with a clear error (use
+``solve``, which certifies draws). A game that defines ``tier`` is acyclic and skips the check.
+
+>>> from perfectplay.engine import CompiledGame, ONGOING
+>>> def moves(n, out):            # take 1, 2 or 3 from a heap of n; who cannot move loses
+...     k = 0
+...     for take in range(1, 4):
+...         if take <= n:
+...             out[k] = take
+...             k += 1
+...     return k
+>>> game = CompiledGame(21, moves, lambda n, t: n - t, lambda n: ONGOING, max_moves=3)
+>>> r = search(game)
+>>> r.value, r.remoteness, r.best_move, r.exact
+(<Value.WIN: 'win'>, 11, 1, True)
+
+Complexity: O(b^(d/2)) nodes for a game of branching b and depth d with perfect move ordering
+(Knuth and Moore 1975), far less with the table; memory: the table (``table_mb``) plus the
+search stack. References: Plaat, Schaeffer, Pijls and de Bruin (1996), "Best-first fixed-depth
+minimax algorithms" (MTD(f)); Pascal Pons, "Solving Connect 4" (2019).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError, LimitError, show
+from . import searchkernel as sk
+from .compiled import CompiledGame
+from .graph import is_move_list, is_real, points
+from .protocol import Value, has_player, is_scored
+from .solution import MoveValue, describe, json_value, move_name
+
+MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
+MAX_TABLE_MB = 16384
+
+
+class _Stopped(Exception):
+    """The budget ran out (time, nodes) or the user pressed Ctrl-C."""
+
+
+# -- the result -------------------------------------------------------------------------------
+@dataclass
+class SearchResult:
+    """What :func:`search` proved about one position.
+
+    ``value`` is the value for the player to move (a :class:`Value`, or the point margin in a
+    scored game) and ``remoteness`` the plies to the end under perfect play, both None when
+    the search stopped before proving them (then ``exact`` is False and ``lower`` and
+    ``upper`` say what was proven: the value lies between them, as words).
+    """
+
+    game: Any
+    position: Any
+    value: Any
+    remoteness: int | None
+    best_move: Any
+    exact: bool
+    lower: str
+    upper: str
+    moves: list[MoveValue] | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    probes: int = 0
+    workers: int = 1
+    backend: str = "compiled"
+    table: dict[str, Any] = field(default_factory=dict)
+    stopped: str | None = None  # "time", "nodes" or "interrupt"
+    note: str = ""
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def describe(self) -> str:
+        """The value in words: 'win in 41', or the proven bounds when not exact."""
+        if self.value is not None and self.remoteness is not None:
+            return describe(self.value, self.remoteness)
+        if self.value is not None:
+            return f"{describe(self.value, None)} (remoteness not proven)"
+        return f"not proven: between {self.lower} and {self.upper}"
+
+    def explain(self) -> str:
+        """The position's value, best move, every move (with ``analyze``) and the search's
+        statistics, in words."""
+        name = getattr(self.game, "name", None) or type(self.game).__name__
+        lines = [f"search: {name}, position {show(self.position)}",
+                 f"value: {self.describe()}" + ("" if self.exact else "  [NOT EXACT]")]
+        if self.stopped:
+            lines.append(f"stopped by: {self.stopped} (what is shown is proven; the rest is "
+                         "not)")
+        best = None if self.best_move is None else move_name(self.game, self.best_move)
+        lines.append(f"best move: {best}")
+        for mv in self.moves or []:
+            lines.append(f"  move {move_name(self.game, mv.move)}: {mv.describe()}")
+        lines.append(f"nodes: {self.nodes:,} in {self.seconds:.2f} s "
+                     f"({self.nodes_per_second:,.0f} nodes/s), {self.probes} null-window "
+                     f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
+                     f"({self.backend})")
+        if self.table:
+            lines.append(f"table: {self.table['megabytes']:.0f} MB, "
+                         f"{self.table['entries']:,} entries, {self.table['filled']:.0%} "
+                         "filled")
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return "\n".join(lines)
+
+    def draw(self, style: bool = False) -> str:
+        """The game's picture of the position (its ``draw`` hook), or ""."""
+        hook = getattr(self.game, "draw", None)
+        if not callable(hook):
+            return ""
+        text = str(hook(self.position))
+        if style:
+            from rich.markup import escape
+
+            return escape(text)
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as JSON-ready data (values as strings or numbers)."""
+        return {
+            "position": json_value(self.position),
+            "value": _json_value(self.value), "remoteness": self.remoteness,
+            "exact": self.exact, "lower": self.lower, "upper": self.upper,
+            "best_move": json_value(self.best_move),
+            "moves": None if self.moves is None else [
+                {"move": json_value(mv.move), "value": _json_value(mv.value),
+                 "remoteness": mv.remoteness} for mv in self.moves],
+            "nodes": self.nodes, "seconds": round(self.seconds, 4),
+            "nodes_per_second": round(self.nodes_per_second), "probes": self.probes,
+            "workers": self.workers, "backend": self.backend, "table": self.table,
+            "stopped": self.stopped, "note": self.note,
+        }
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, Value):
+        return v.value
+    return json_value(v)
+
+
+# -- the budget -------------------------------------------------------------------------------
+class _Budget:
+    """Time and node limits, shared by every probe of one search."""
+
+    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+        self.start = time.monotonic()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.stopped: str | None = None
+
+    def nodes_left(self) -> int:
+        if self.node_limit is None:
+            return 2**62
+        return max(0, self.node_limit - self.nodes)
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def check(self) -> None:
+        if self.stopped:
+            raise _Stopped
+        if self.out_of_time():
+            self.stopped = "time"
+            raise _Stopped
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            self.stopped = "nodes"
+            raise _Stopped
+
+
+# -- backends: one probe, a window, a score ---------------------------------------------------
+class _CompiledBackend:
+    """Null-window probes by the numba kernel; ``workers`` threads share one table."""
+
+    name = "compiled"
+
+    def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
+                 progress: Callable[[str], None] | None) -> None:
+        self.game = game
+        entries = 1 << max(10, int(table_mb * 2**20 / 16).bit_length() - 1)
+        self.keys = np.zeros(entries, np.int64)
+        self.data = np.zeros(entries, np.int64)
+        self.halt = np.zeros(1, np.int64)
+        self.stats = np.zeros(workers, np.int64)
+        self.workers = workers
+        self.max_depth = max_depth
+        self.pool = cf.ThreadPoolExecutor(max_workers=workers)
+        self.progress = progress
+        self.last_report = time.monotonic()
+        self.probes = 0
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def table_stats(self) -> dict[str, Any]:
+        used = int(np.count_nonzero(self.data))
+        return {"megabytes": 16 * self.data.size / 2**20, "entries": int(self.data.size),
+                "used": used, "filled": used / self.data.size}
+
+    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
+        g, r = self.game, self.game.rules
+        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), r.moves,
+                        r.search_moves, r.play, r.outcome, r.score, r.payoff, r.player,
+                        r.canonical, g.scored, g.has_player, g.symmetric, g.tiered,
+                        self.keys, self.data, self.halt, self.stats, g.max_moves,
+                        self.max_depth, np.int64(limit), thread)
+
+    def probe(self, pos: Any, alpha: int, beta: int, budget: _Budget) -> tuple[int, Any]:
+        """(score, best move) of one fail-soft search in (alpha, beta); _Stopped when the
+        budget runs out first."""
+        budget.check()
+        self.halt[0] = 0
+        self.stats[:] = 0
+        limit = budget.nodes_left()
+        futures = [self.pool.submit(self._run, t, pos, alpha, beta, limit)
+                   for t in range(self.workers)]
+        self.probes += 1
+        try:
+            self._wait(futures, budget, alpha, beta)
+        except KeyboardInterrupt:
+            self.halt[0] = 1
+            cf.wait(futures)
+            budget.stopped = "interrupt"
+        results = [f.result() for f in futures]
+        budget.nodes += sum(int(res[3]) for res in results)
+        for status, score, best, _ in results:
+            if status == sk.OK:
+                return int(score), (None if best < 0 else int(best))
+        for status, code, _, _ in results:
+            if status != sk.ABORTED:
+                raise _status_error(int(status), int(code), self.game, self.max_depth)
+        if budget.stopped is None:
+            budget.stopped = "nodes" if budget.nodes_left() <= 0 else "time"
+        raise _Stopped
+
+    def _wait(self, futures: list[cf.Future[Any]], budget: _Budget, alpha: int,
+              beta: int) -> None:
+        """Wait for the first thread to finish (then stop the others), watching the clock
+        and reporting progress."""
+        while True:
+            done, _ = cf.wait(futures, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+            if done:
+                self.halt[0] = 1  # one thread's answer is the answer (lazy SMP)
+                cf.wait(futures)
+                return
+            if budget.out_of_time():
+                budget.stopped = "time"
+                self.halt[0] = 1
+            now = time.monotonic()
+            if self.progress and now - self.last_report >= 1.0:
+                self.last_report = now
+                nodes = budget.nodes + int(self.stats.sum())
+                rate = nodes / max(now - budget.start, 1e-9)
+                self.progress(f"search {self.probes}: window ({_words(alpha, False)}, "
+                              f"{_words(beta, False)}), {nodes:,} nodes, {rate:,.0f}/s")
+
+
+class _PythonBackend:
+    """The same search over the Python protocol (a dict for a table, recursion for the
+    stack): slower, for small games and for reading."""
+
+    name = "python"
+
+    def __init__(self, game: Any, max_depth: int) -> None:
+        self.game = game
+        self.scored = is_scored(game)
+        self.with_player = has_player(game)
+        self.table: dict[Any, tuple[Any, Any, Any]] = {}
+        self.max_depth = max_depth
+        self.probes = 0
+        hook = getattr(game, "search_moves", None)
+        self.order = hook if callable(hook) else None
+        self.tiered = callable(getattr(game, "tier", None))
+
+    def close(self) -> None:
+        pass
+
+    def table_stats(self) -> dict[str, Any]:
+        return {"entries": len(self.table), "used": len(self.table), "filled": 1.0,
+                "megabytes": 0.0}
+
+    def probe(self, pos: Any, alpha: Any, beta: Any, budget: _Budget) -> tuple[Any, Any]:
+        budget.check()
+        self.probes += 1
+        self.budget = budget
+        self.line: list[Any] = []
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * self.max_depth + 200))
+        try:
+            return self._node(pos, alpha, beta)
+        except KeyboardInterrupt:
+            budget.stopped = "interrupt"
+            raise _Stopped from None
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _terminal(self, pos: Any, result: Any) -> Any:
+        if self.scored:
+            if result is Value.TIE:
+                return 0
+            if isinstance(result, Value):
+                raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: "
+                                "return Value.TIE or the final points for the player to move")
+            return points(result, f"outcome({show(pos)})")
+        if result is Value.WIN:
+            return MATE
+        if result is Value.LOSE:
+            return -MATE
+        if result is Value.TIE:
+            return 0
+        raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, "
+                        "Value.WIN, Value.LOSE or Value.TIE")
+
+    def _moves(self, pos: Any) -> list[Any]:
+        source = self.order if self.order is not None else self.game.moves
+        moves = source(pos)
+        if not is_move_list(moves):
+            raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an "
+                            "iterable of moves")
+        moves = list(moves)
+        if not moves and self.order is not None and list(self.game.moves(pos)):
+            raise GameError(f"search_moves({show(pos)}) listed no move where moves has some")
+        return moves
+
+    def _edge(self, pos: Any, move: Any) -> tuple[Any, bool, Any]:
+        child = self.game.play(pos, move)
+        if child is None:
+            raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must return "
+                            "the new position")
+        passes = True
+        if self.with_player:
+            passes = _player(self.game, pos) != _player(self.game, child)
+        pay = points(self.game.payoff(pos, move), f"payoff({show(pos)}, {show(move)})") \
+            if self.scored else 0
+        return child, passes, pay
+
+    def _node(self, pos: Any, alpha: Any, beta: Any) -> tuple[Any, Any]:
+        budget = self.budget
+        budget.nodes += 1
+        if budget.nodes & 1023 == 0:
+            budget.check()
+        result = self.game.outcome(pos)
+        if result is not None:
+            return self._terminal(pos, result), None
+        if not self.scored and beta > MATE - 1:
+            beta = MATE - 1
+            if alpha >= beta:
+                return beta, None
+        entry = self.table.get(pos)
+        hint = None
+        if entry is not None:
+            t_lo, t_hi, hint = entry
+            if t_lo >= beta:
+                return t_lo, hint
+            if t_hi <= alpha:
+                return t_hi, hint
+            alpha, beta = max(alpha, t_lo), min(beta, t_hi)
+            if alpha >= beta:
+                return alpha, hint
+        moves = self._moves(pos)
+        if not moves:
+            return (0 if self.scored else -MATE), None
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        if len(self.line) >= self.max_depth:
+            raise LimitError(f"a line deeper than {self.max_depth:,} plies; raise max_depth")
+        self.line.append(pos)
+        alpha0, best, best_move = alpha, None, None
+        for move in moves:
+            child, passes, pay = self._edge(pos, move)
+            if not self.tiered and child in self.line:
+                raise _cycle_error(child)
+            lo_c = _child_bound(beta, passes, pay, self.scored)
+            hi_c = _child_bound(alpha, passes, pay, self.scored)
+            if lo_c > hi_c:
+                lo_c, hi_c = hi_c, lo_c
+            s, _ = self._node(child, lo_c, hi_c)
+            s = _parent_score(s, passes, pay, self.scored)
+            if best is None or s > best:
+                best, best_move = s, move
+            if s > alpha:
+                alpha = s
+                if alpha >= beta:
+                    break
+        self.line.pop()
+        neg, pos_inf = (-math.inf, math.inf) if self.scored else (-INF, INF)
+        lo = best if best > alpha0 else neg
+        hi = best if best < beta else pos_inf
+        if entry is not None and max(lo, entry[0]) <= min(hi, entry[1]):
+            lo, hi = max(lo, entry[0]), min(hi, entry[1])
+        self.table[pos] = (lo, hi, best_move)
+        return best, best_move
+
+
+def _player(game: Any, pos: Any) -> int:
+    who = game.player(pos)
+    if who not in (0, 1) or isinstance(who, bool):
+        raise GameError(f"player({show(pos)}) returned {show(who)}: expected 0 or 1")
+    return int(who)
+
+
+def _parent_score(s: Any, passes: bool, pay: Any, scored: bool) -> Any:
+    if scored:
+        return pay - s if passes else pay + s
+    return int(sk.toward_zero(-s if passes else s))
+
+
+def _child_bound(x: Any, passes: bool, pay: Any, scored: bool) -> Any:
+    if scored:
+        return pay - x if passes else x - pay
+    if isinstance(x, float):  # an infinite bound stays infinite
+        return -x if passes else x
+    return int(sk.child_bound(x, passes, 0, False))
+
+
+def _cycle_error(pos: Any) -> GameError:
+    return GameError(f"position {show(pos)} repeats along a line of play: proof search takes "
+                     "acyclic games only (a game that defines tier is); use solve, which "
+                     "certifies draws in cyclic games")
+
+
+def _status_error(status: int, code: int, game: CompiledGame, max_depth: int) -> Exception:
+    if status == sk.TOO_DEEP:
+        return LimitError(f"a line deeper than {max_depth:,} plies (at {code}); raise "
+                          "max_depth")
+    if status == sk.CYCLE:
+        return _cycle_error(code)
+    what = {
+        sk.BAD_MOVE_COUNT: f"moves or search_moves({code}) returned a count outside "
+                           f"0..max_moves ({game.max_moves}), or search_moves listed no "
+                           "move where moves has some",
+        sk.BAD_OUTCOME: f"outcome({code}) is not 0 (ONGOING), 1 (WIN), 2 (LOSE) or 3 (TIE)",
+        sk.BAD_PLAYER: f"player({code}) is not 0 or 1",
+        sk.OVERFLOW: f"a margin at {code} is beyond +-{LIMIT:,}, more than proof search's "
+                     "table holds; use solve",
+    }.get(status, f"status {status} at {code}")
+    return GameError(f"{game.name}: {what}")
+
+
+# -- words for scores -------------------------------------------------------------------------
+def _words(s: Any, scored: bool) -> str:
+    """A score as the engine says it: 'win in 3', 'tie', '+4'."""
+    if scored:
+        if isinstance(s, float) and math.isinf(s):
+            return "+inf" if s > 0 else "-inf"
+        return f"{'+' if s > 0 else ''}{s}"
+    if s >= INF:
+        return "+inf"
+    if s <= -INF:
+        return "-inf"
+    if s > 0:
+        return f"win in {MATE - s}"
+    if s < 0:
+        return f"lose in {MATE + s}"
+    return "tie"
+
+
+def _value_of(s: Any, scored: bool) -> tuple[Any, int | None]:
+    """(value, remoteness) of an exact score; a tie's or a margin's remoteness is None (it
+    needs its own pass)."""
+    if scored:
+        return s, None
+    if s > 0:
+        return Value.WIN, int(MATE - s)
+    if s < 0:
+        return Value.LOSE, int(MATE + s)
+    return Value.TIE, None
+
+
+# -- the driver -------------------------------------------------------------------------------
+class _Search:
+    """One search: a backend, a budget, and the exact scores and remoteness found so far."""
+
+    def __init__(self, game: Any, backend: Any, budget: _Budget) -> None:
+        self.game = game
+        self.backend = backend
+        self.budget = budget
+        self.scored = is_scored(game)
+        self.with_player = has_player(game)
+        self.exact_scores: dict[Any, Any] = {}
+        self.rems: dict[Any, tuple[int, Any]] = {}
+        self.integral = not self.scored or isinstance(backend, _CompiledBackend)
+        hook = getattr(game, "horizon", None)
+        self.horizon = hook if callable(hook) and (
+            not isinstance(game, CompiledGame) or game.has_horizon) else None
+        self.last_best: Any = None
+
+    # the rules, through the Python protocol (a few calls per search, not per node)
+    def ended(self, pos: Any) -> Any:
+        result = self.game.outcome(pos)
+        if result is None:
+            return None
+        if self.scored:
+            if result is Value.TIE:
+                return 0
+            return points(result, f"outcome({show(pos)})")
+        return {Value.WIN: MATE, Value.LOSE: -MATE, Value.TIE: 0}[result]
+
+    def edges(self, pos: Any) -> list[tuple[Any, Any, bool, Any]]:
+        """(move, child, passes, pay) of every legal move, in the game's order."""
+        out = []
+        for move in list(self.game.moves(pos)):
+            child = self.game.play(pos, move)
+            passes = True
+            if self.with_player:
+                passes = _player(self.game, pos) != _player(self.game, child)
+            pay = points(self.game.payoff(pos, move), "payoff") if self.scored else 0
+            out.append((move, child, passes, pay))
+        return out
+
+    def bounds(self) -> tuple[Any, Any]:
+        if self.scored:
+            return (-LIMIT, LIMIT) if self.integral else (-math.inf, math.inf)
+        return -(MATE - 1), MATE - 1
+
+    def pin(self, pos: Any) -> tuple[Any, Any, Any]:
+        """(lo, hi, best move): lo <= score <= hi; lo == hi unless the budget ran out
+        (_Stopped carries on up after ``self.partial`` is set)."""
+        if pos in self.exact_scores:
+            return self.exact_scores[pos], self.exact_scores[pos], None
+        end = self.ended(pos)
+        if end is not None:
+            self.exact_scores[pos] = end
+            return end, end, None
+        if not list(self.game.moves(pos)):
+            s = 0 if self.scored else -MATE
+            self.exact_scores[pos] = s
+            return s, s, None
+        lo, hi = self.bounds()
+        best = None
+        if not self.integral:  # margins that need not be integers: one full window
+            s, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
+            self.exact_scores[pos] = s
+            return s, s, best
+        self.partial = (lo, hi, best)
+        x = 1 if lo < 1 <= hi else (lo + hi + 1) // 2
+        small_steps = 0
+        while lo < hi:
+            s, move = self.backend.probe(pos, x - 1, x, self.budget)
+            if s >= x:
+                moved = s - lo
+                lo, best = max(lo, s), move if move is not None else best
+                x = lo + 1
+            else:
+                moved = hi - s
+                hi = min(hi, s)
+                x = hi
+            small_steps = small_steps + 1 if moved <= 2 else 0
+            if small_steps >= 3 and hi - lo > 4:  # MTD(f) crawls: bisect instead
+                x = lo + (hi - lo + 1) // 2
+            self.partial = (lo, hi, best)
+        self.exact_scores[pos] = lo
+        return lo, hi, best
+
+    def equals(self, pos: Any, target: Any) -> bool:
+        """Is the exact score of ``pos`` ``target``? Two null windows (one full search for
+        margins that need not be integers), or the known score."""
+        if pos in self.exact_scores:
+            return bool(self.exact_scores[pos] == target)
+        end = self.ended(pos)
+        if end is not None or not list(self.game.moves(pos)) or not self.integral:
+            lo, _, _ = self.pin(pos)
+            return bool(lo == target)
+        s, _ = self.backend.probe(pos, target - 1, target, self.budget)
+        if s < target:
+            return False
+        s, _ = self.backend.probe(pos, target, target + 1, self.budget)
+        if s > target:
+            return False
+        self.exact_scores[pos] = target
+        return True
+
+    def remoteness(self, pos: Any, s: Any) -> tuple[int, Any]:
+        """(remoteness, best move) of ``pos`` whose exact score is ``s``: win and loss read
+        it off the score; a tie takes the game's horizon when it has one; otherwise the
+        moves that keep the score are followed, as the engine's solvers define it (a tie:
+        the quickest; a margin: the winner's quickest, the loser's slowest; the first such
+        move of the game's order)."""
+        if not self.scored and s != 0:
+            return int(MATE - abs(s)), None
+        if pos in self.rems:
+            return self.rems[pos]
+        if self.ended(pos) is not None:
+            return 0, None
+        edges = self.edges(pos)
+        if not edges:
+            return 0, None
+        if not self.scored and self.horizon is not None:
+            return int(self.horizon(pos)), None
+        self.budget.check()
+        hurry = (not self.scored) or s >= 0
+        best_r, best_move = None, None
+        for move, child, passes, pay in edges:
+            target = _child_bound(s, passes, pay, self.scored)
+            if not self.equals(child, target):
+                continue
+            r = self.remoteness(child, target)[0] + 1
+            if best_r is None or (r < best_r if hurry else r > best_r):
+                best_r, best_move = r, move
+        if best_r is None:  # cannot happen when the score is right
+            raise GameError(f"no move from {show(pos)} keeps its value: the game's rules "
+                            "changed between calls?")
+        self.rems[pos] = (best_r, best_move)
+        return best_r, best_move
+
+    def move_values(self, pos: Any) -> list[MoveValue]:
+        """Every legal move's exact value and remoteness for its mover, in the game's
+        order (what ``analyze`` shows)."""
+        out = []
+        for move, child, passes, pay in self.edges(pos):
+            lo, _, _ = self.pin(child)
+            s = _parent_score(lo, passes, pay, self.scored)
+            value, rem = _value_of(s, self.scored)
+            if rem is None:
+                rem = self.remoteness(child, lo)[0] + 1
+            out.append(MoveValue(move, value, rem))
+        return out
+
+
+def search(game: Any, position: Any = None, *, analyze: bool = False,
+           time_limit: float | None = None, node_limit: int | None = None,
+           table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
+           progress: Callable[[str], None] | bool | None = None) -> SearchResult:
+    """Prove the value and remoteness of one position (default: the start) by search.
+
+    Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
+    winner fastest, loser slowest; ties and margins as ``solve`` defines them), so the two
+    agree wherever both run. ``analyze`` also proves every legal move's value and
+    remoteness. ``time_limit`` (seconds), ``node_limit`` and Ctrl-C stop the search with
+    what is proven so far (``exact`` False, bounds in ``lower`` and ``upper``).
+    ``table_mb`` sizes the transposition table (compiled games; a power-of-two number of
+    16-byte entries), ``workers`` > 1 searches with that many threads sharing it (lazy SMP).
+    ``progress``: a callable taking a line, or True for lines on stderr.
+
+    A game may help with two optional hooks: ``search_moves`` (moves best first, possibly
+    pruned; see :mod:`perfectplay.engine.compiled`) and ``horizon`` (plies left; a tied game
+    lasts exactly that long). A :class:`CompiledGame`'s ``canonical`` shares table entries
+    between symmetric positions.
+
+    >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
+    ...     def initial(self): return 7
+    ...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+    ...     def play(self, n, k): return n - k
+    ...     def outcome(self, n): return None
+    >>> r = search(Subtract(), analyze=True)
+    >>> r.describe(), r.best_move, [m.describe() for m in r.moves]
+    ('win in 5', 1, ['win in 5', 'lose in 4'])
+    """
+    _check_options(table_mb, workers, time_limit, node_limit, max_depth)
+    if position is None:
+        position = game.initial()
+    if progress is True:
+        progress = _stderr_line
+    budget = _Budget(time_limit, node_limit)
+    if isinstance(game, CompiledGame):
+        if isinstance(position, bool) or not isinstance(position, int | np.integer):
+            raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
+        position = int(position)
+        backend: Any = _CompiledBackend(game, table_mb, workers, max_depth,
+                                        progress or None)
+    else:
+        workers = 1
+        backend = _PythonBackend(game, max_depth)
+    run = _Search(game, backend, budget)
+    try:
+        return _run(run, game, position, analyze, workers)
+    finally:
+        backend.close()
+
+
+def _run(run: _Search, game: Any, position: Any, analyze: bool, workers: int) -> SearchResult:
+    value = remoteness = best = moves = None
+    exact, note = False, ""
+    lo, hi = run.bounds()
+    try:
+        lo, hi, best = run.pin(position)
+        value, remoteness = _value_of(lo, run.scored)
+        if remoteness is None:
+            remoteness, walked = run.remoteness(position, lo)
+            best = walked if walked is not None else best
+        if best is None and run.edges(position):
+            best = _best_of(run, position, lo)
+        if analyze:
+            moves = run.move_values(position)
+        exact = True
+    except _Stopped:
+        if value is None:
+            lo, hi, best = getattr(run, "partial", (lo, hi, best))
+        elif remoteness is None:
+            note = "the value is proven; its remoteness was not, before the search stopped"
+        else:
+            note = "the value is proven; the analysis of every move was not finished"
+    budget = run.budget
+    seconds = time.monotonic() - budget.start
+    return SearchResult(
+        game=game, position=position, value=value, remoteness=remoteness, best_move=best,
+        exact=exact and value is not None, lower=_words(lo, run.scored),
+        upper=_words(hi, run.scored), moves=moves, nodes=budget.nodes, seconds=seconds,
+        probes=run.backend.probes, workers=workers, backend=run.backend.name,
+        table=run.backend.table_stats(), stopped=budget.stopped, note=note)
+
+
+def _best_of(run: _Search, pos: Any, s: Any) -> Any:
+    """A move that keeps the exact score ``s`` (the first, in the game's order), when the
+    probes did not name one."""
+    for move, child, passes, pay in run.edges(pos):
+        if run.equals(child, _child_bound(s, passes, pay, run.scored)):
+            return move
+    return None
+
+
+def _check_options(table_mb: Any, workers: Any, time_limit: Any, node_limit: Any,
+                   max_depth: Any) -> None:
+    if not is_real(table_mb) or not 0 < table_mb <= MAX_TABLE_MB:
+        raise LimitError(f"table_mb must be a number in (0, {MAX_TABLE_MB}], not "
+                         f"{show(table_mb)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise LimitError(f"workers must be an int from 1 to 64, not {show(workers)}")
+    if time_limit is not None and (not is_real(time_limit) or not time_limit > 0):
+        raise LimitError(f"time_limit must be a positive number of seconds, not "
+                         f"{show(time_limit)}")
+    if node_limit is not None and (isinstance(node_limit, bool) or
+                                   not isinstance(node_limit, int) or node_limit < 1):
+        raise LimitError(f"node_limit must be a positive int, not {show(node_limit)}")
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or \
+            not 1 <= max_depth <= 1_000_000:
+        raise LimitError(f"max_depth must be an int from 1 to 1,000,000, not "
+                         f"{show(max_depth)}")
+
+
+def _stderr_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+

@@ -1,0 +1,373 @@
+"""The compiled half of proof search: an alpha-beta kernel and its transposition table.
+
+Everything here runs in numba with no Python per node (and as plain Python under
+``NUMBA_DISABLE_JIT=1``). :mod:`perfectplay.engine.search` drives it.
+
+**Scores.** One int64 orders every outcome for the player to move, so that plain alpha-beta
+finds the engine's own value *and* remoteness (winner fastest, loser slowest):
+
+- win/lose games: a win in r plies scores ``MATE - r``, a loss in r plies ``-(MATE - r)``, a
+  tie 0. A move that passes the turn turns the child's score s into ``-s`` moved one step
+  towards 0 (the win or loss is a ply further away); a move that keeps the turn (``player``)
+  moves s itself one step towards 0. Both maps are monotone, so windows map exactly.
+- scored games: the point margin; a move worth ``pay`` turns s into ``pay - s`` (or
+  ``pay + s`` when the mover moves again). Remoteness is found afterwards, by the driver.
+
+**Table.** Two int64 arrays, ``keys`` and ``data``, in two-slot buckets. ``data`` packs a lower
+and an upper bound of the score (21 bits each), a hint (the best move + 1 when it is in
+0..254) and the log2 of the nodes the result cost (its "work"); ``keys`` holds the position's
+key XOR ``data``, so that a slot torn by two threads writing at once reads as a miss (Hyatt
+and Mann's lockless hashing) and the table can be shared by parallel searches with no lock.
+A new result replaces the slot of the same key (bounds merged), else an empty slot, else the
+slot of the two that cost less work: deep results stay.
+
+References: Knuth and Moore (1975) for alpha-beta; Plaat et al. (1996) for null-window
+searches with a table (MTD(f)); Pascal Pons' Connect Four solver for the bounded score range.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .protocol import LOSE_CODE as LOSE
+from .protocol import TIE_CODE as TIE
+from .protocol import UNKNOWN as ONGOING
+from .protocol import WIN_CODE as WIN
+
+MATE = 1 << 19  # a win in r plies scores MATE - r
+LIMIT = MATE - 2  # largest margin (scored games) and longest line the scores can hold
+INF = MATE + 1  # "no bound"
+_OFFSET = 1 << 20  # bounds are stored as score + _OFFSET in 21 bits
+_BOUND = (1 << 21) - 1
+_VALID = 1 << 62
+
+# status codes the kernel returns
+OK, ABORTED, TOO_DEEP, CYCLE, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, OVERFLOW = range(8)
+_ENTER, _RETURN, _NEXT = range(3)  # the kernel's states: a node begins, ends, next child
+
+
+@njit(cache=True)
+def mix(key):
+    """splitmix64's finaliser: spreads a position's key over the table's slots."""
+    z = np.uint64(key)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(z ^ (z >> np.uint64(31)))
+
+
+@njit(cache=True)
+def pack(lo, hi, hint, work):
+    """One table word: the bounds, the hint (move + 1, or 0) and the work (0..63)."""
+    return (_VALID | (work << 50) | (hint << 42) | ((hi + _OFFSET) << 21)
+            | (lo + _OFFSET))
+
+
+@njit(cache=True)
+def unpack(word):
+    """(lo, hi, hint, work) of a table word."""
+    lo = (word & _BOUND) - _OFFSET
+    hi = ((word >> 21) & _BOUND) - _OFFSET
+    return lo, hi, (word >> 42) & 0xFF, (word >> 50) & 0x3F
+
+
+@njit(cache=True)
+def tt_probe(keys, data, key):
+    """(found, lo, hi, hint) stored for ``key``: hint is the best move + 1, or 0."""
+    slot = mix(key) & (data.size - 1) & ~np.int64(1)
+    for i in range(slot, slot + 2):
+        word = data[i]
+        if word & _VALID and keys[i] ^ word == key:
+            lo, hi, hint, _ = unpack(word)
+            return True, lo, hi, hint
+    return False, -INF, INF, 0
+
+
+@njit(cache=True)
+def tt_store(keys, data, key, lo, hi, move, work):
+    """Keep bounds ``lo <= score <= hi`` for ``key`` (see the module doc for which slot)."""
+    slot = mix(key) & (data.size - 1) & ~np.int64(1)
+    hint = move + 1 if 0 <= move < 255 else 0
+    target = -1
+    for i in range(slot, slot + 2):
+        word = data[i]
+        if word & _VALID and keys[i] ^ word == key:
+            old_lo, old_hi, old_hint, old_work = unpack(word)
+            if max(lo, old_lo) <= min(hi, old_hi):  # both right: keep the tighter of each
+                lo = max(lo, old_lo)
+                hi = min(hi, old_hi)
+            if hint == 0:
+                hint = old_hint
+            work = max(work, old_work)
+            target = i
+            break
+    if target < 0:
+        a = data[slot]
+        b = data[slot + 1]
+        if not a & _VALID:
+            target = slot
+        elif not b & _VALID:
+            target = slot + 1
+        else:
+            target = slot if unpack(a)[3] <= unpack(b)[3] else slot + 1
+    word = pack(lo, hi, hint, work)
+    data[target] = word
+    keys[target] = key ^ word
+
+
+@njit(cache=True)
+def log2_work(nodes):
+    """The table's measure of a result's cost: floor(log2(nodes)) (0 for one node)."""
+    w = 0
+    while nodes > 1 and w < 63:
+        nodes >>= 1
+        w += 1
+    return w
+
+
+@njit(cache=True)
+def toward_zero(s):
+    """A win or a loss one ply further away (ties stay 0)."""
+    if s > 0:
+        return s - 1
+    if s < 0:
+        return s + 1
+    return s
+
+
+@njit(cache=True)
+def parent_score(s, passes, pay, scored):
+    """The score of a move to its mover, from the score ``s`` of the position it leads to."""
+    if scored:
+        return pay - s if passes else pay + s
+    return toward_zero(-s) if passes else toward_zero(s)
+
+
+@njit(cache=True)
+def _away_from_zero(x):
+    if x > 0:
+        return x + 1
+    if x < 0:
+        return x - 1
+    return x
+
+
+@njit(cache=True)
+def child_bound(x, passes, pay, scored):
+    """The child score that :func:`parent_score` maps onto ``x`` (its inverse on scores a
+    line shorter than LIMIT can have): windows pass to children exactly through it."""
+    if scored:
+        return pay - x if passes else x - pay
+    return _away_from_zero(-x) if passes else _away_from_zero(x)
+
+
+@njit(cache=True)
+def terminal_score(o, pos, score, scored):
+    """(status, score) of an ended position: its points in a scored game, else a win, loss
+    or tie at remoteness 0."""
+    if scored:
+        v = score(pos)
+        if v > LIMIT or v < -LIMIT:
+            return OVERFLOW, 0
+        return OK, v
+    if o == WIN:
+        return OK, MATE
+    if o == LOSE:
+        return OK, -MATE
+    if o == TIE:
+        return OK, 0
+    return BAD_OUTCOME, 0
+
+
+@njit(cache=True)
+def _to_front(buf, base, k, hint):
+    """Move the hinted move (hint = move + 1) to the front of buf[base:base+k], keeping the
+    others' order; nothing when it is not listed."""
+    if hint == 0:
+        return
+    move = hint - 1
+    for i in range(base, base + k):
+        if buf[i] == move:
+            for j in range(i, base, -1):
+                buf[j] = buf[j - 1]
+            buf[base] = move
+            return
+
+
+@njit(cache=True)
+def _rotate(buf, base, k, r):
+    """Rotate buf[base:base+k] left by r (a helper thread's different move order)."""
+    r = r % k
+    if r == 0:
+        return
+    for _ in range(r):
+        first = buf[base]
+        for j in range(base, base + k - 1):
+            buf[j] = buf[j + 1]
+        buf[base + k - 1] = first
+
+
+@njit(nogil=True)
+def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player,
+          canonical, scored, with_player, symmetric, acyclic, keys, data, stop, stats,
+          max_moves, max_depth, node_limit, thread):
+    """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
+    explicit stack, so a line ``max_depth`` plies deep needs no recursion).
+
+    Returns (status, score, best move, nodes). With status OK the score s is a bound of the
+    true score v: s <= alpha means v <= s, s >= beta means v >= s, otherwise v == s; the best
+    move is the root's move that reached s (-1 when none did). ABORTED: ``stop[0]`` was set
+    or ``node_limit`` nodes were searched; nothing is claimed, but every finished subtree's
+    result is in the table. ``stats[thread]`` is kept at the node count for progress.
+
+    Each node: outcome (ended: its score), moves (``smoves``, the game's ``search_moves``
+    or ``moves``; none at all: a loss, or 0 points, as the engine's solvers say), bounds from
+    the score range and the table, the table's move first, then the children in order with
+    their window mapped by :func:`child_bound`. Time O(nodes); memory O(max_depth *
+    max_moves) besides the table. Cycles: without ``acyclic`` every child is compared with
+    the line above it (O(depth)) and a repeat stops the search with CYCLE.
+    """
+    depth_cap = max_depth + 1
+    pos = np.empty(depth_cap, np.int64)
+    lo_w = np.empty(depth_cap, np.int64)  # the window: alpha (raised as moves improve)
+    hi_w = np.empty(depth_cap, np.int64)  # and beta
+    alpha0 = np.empty(depth_cap, np.int64)  # alpha as the node started (for the table)
+    best = np.empty(depth_cap, np.int64)
+    best_move = np.empty(depth_cap, np.int64)
+    count = np.empty(depth_cap, np.int64)
+    index = np.empty(depth_cap, np.int64)
+    key = np.empty(depth_cap, np.int64)
+    start_nodes = np.empty(depth_cap, np.int64)
+    passes = np.empty(depth_cap, np.bool_)
+    pay = np.zeros(depth_cap, np.int64)
+    move = np.empty(depth_cap, np.int64)
+    stride = max_moves + 1
+    buf = np.empty(depth_cap * stride, np.int64)
+    top = LIMIT if scored else MATE - 1  # best a position with a move can score
+    nodes = 0
+    d = 0
+    pos[0] = root
+    lo_w[0] = alpha
+    hi_w[0] = beta
+    best_move[0] = -1
+    state = _ENTER
+    ret = 0
+    while True:
+        if state == _ENTER:
+            nodes += 1
+            if (nodes & 1023) == 0:
+                stats[thread] = nodes
+                if stop[0] != 0:
+                    return ABORTED, 0, -1, nodes
+            if nodes > node_limit:
+                return ABORTED, 0, -1, nodes
+            p = pos[d]
+            best_move[d] = -1
+            state = _RETURN  # unless the node has children to search
+            o = outcome(p)
+            if o != ONGOING:
+                status, ret = terminal_score(o, p, score, scored)
+                if status != OK:
+                    return status, p, -1, nodes
+                continue
+            a = lo_w[d]
+            b = hi_w[d]
+            if not scored and b > top:  # a win takes at least one ply
+                b = top
+                if a >= b:
+                    ret = b
+                    continue
+            k_key = canonical(p) if symmetric else p
+            key[d] = k_key
+            found, t_lo, t_hi, hint = tt_probe(keys, data, k_key)
+            if found:
+                if t_lo >= b:
+                    ret = t_lo
+                    continue
+                if t_hi <= a:
+                    ret = t_hi
+                    continue
+                a = max(a, t_lo)
+                b = min(b, t_hi)
+                if a >= b:  # the table knows the exact score
+                    ret = a
+                    continue
+            base = d * stride
+            k = smoves(p, buf[base:base + stride])
+            if k < 0 or k > max_moves:
+                return BAD_MOVE_COUNT, p, -1, nodes
+            if k == 0:
+                if moves(p, buf[base:base + stride]) != 0:
+                    return BAD_MOVE_COUNT, p, -1, nodes
+                ret = 0 if scored else -MATE  # no move: a loss (or 0 points) at once
+                continue
+            _to_front(buf, base, k, hint)
+            if thread > 0 and d < 4 and k > 1:
+                _rotate(buf, base, k, thread + d)
+            lo_w[d] = a
+            hi_w[d] = b
+            alpha0[d] = a
+            best[d] = -INF - 1
+            count[d] = k
+            index[d] = 0
+            start_nodes[d] = nodes
+            state = _NEXT
+        elif state == _RETURN:
+            # the node at depth d is done and scores ``ret``: give it to its parent
+            if d == 0:
+                return OK, ret, best_move[0], nodes
+            d -= 1
+            s = parent_score(ret, passes[d], pay[d], scored)
+            if scored and (s > LIMIT or s < -LIMIT):
+                return OVERFLOW, pos[d], -1, nodes
+            if s > best[d]:
+                best[d] = s
+                best_move[d] = move[d]
+            if s > lo_w[d]:
+                lo_w[d] = s
+            if lo_w[d] >= hi_w[d]:
+                index[d] = count[d]  # cut-off: the other moves cannot matter
+            state = _NEXT
+        else:
+            # the next child of the node at depth d, or the node is done
+            if index[d] >= count[d]:
+                v = best[d]
+                t_lo = v if v > alpha0[d] else -INF
+                t_hi = v if v < hi_w[d] else INF
+                tt_store(keys, data, key[d], t_lo, t_hi, best_move[d],
+                         log2_work(nodes - start_nodes[d] + 1))
+                ret = v
+                state = _RETURN
+                continue
+            p = pos[d]
+            m = buf[d * stride + index[d]]
+            index[d] += 1
+            c = play(p, m)
+            if not acyclic:
+                for j in range(d + 1):
+                    if pos[j] == c:
+                        return CYCLE, c, -1, nodes
+            if with_player:
+                wp = player(p)
+                wc = player(c)
+                if (wp != 0 and wp != 1) or (wc != 0 and wc != 1):
+                    return BAD_PLAYER, c, -1, nodes
+                passes[d] = wp != wc
+            else:
+                passes[d] = True
+            if scored:
+                pay[d] = payoff(p, m)
+                if pay[d] > LIMIT or pay[d] < -LIMIT:
+                    return OVERFLOW, p, -1, nodes
+            move[d] = m
+            if d + 1 > max_depth:
+                return TOO_DEEP, c, -1, nodes
+            ca = child_bound(hi_w[d], passes[d], pay[d], scored)
+            cb = child_bound(lo_w[d], passes[d], pay[d], scored)
+            if ca > cb:  # a move that keeps the turn keeps the order
+                ca, cb = cb, ca
+            d += 1
+            pos[d] = c
+            lo_w[d] = ca
+            hi_w[d] = cb
+            state = _ENTER
