@@ -221,6 +221,49 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
     _game_call("draw or move_name", _render, solution, as_json)
 
 
+# -- search one position ---------------------------------------------------------------------
+@main.command()
+@click.argument("target")
+@click.option("--moves", default=None, help="Search the position these moves reach from the "
+              "start, comma-separated, as the game names them (e.g. 4,4,3).")
+@click.option("--analyze", is_flag=True, help="Also prove every move's value and remoteness.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
+              default=None, help="Stop after this many seconds with what is proven so far.")
+@click.option("--nodes", "node_limit", type=click.IntRange(1), default=None,
+              help="Stop after this many nodes with what is proven so far.")
+@click.option("--table-mb", type=click.FloatRange(min=0, max=16384, min_open=True),
+              default=64, show_default=True, help="Transposition table size (compiled games).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Threads searching together over one shared table (lazy SMP).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
+           node_limit: int | None, table_mb: float, workers: int, as_json: bool) -> None:
+    """Prove one position's value and remoteness by search, without enumerating the game:
+    TARGET is FILE.py:Class or FILE.py:Class(args), as for solve.
+
+    For games far too big to solve whole (standard Connect Four). The answer is exact; with
+    --time or --nodes, or on Ctrl-C, the search stops and prints only what it proved
+    (bounds, marked NOT EXACT), never a guess.
+
+    \b
+    Examples:
+      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --moves 4,4,4,4,4 --analyze
+      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2 --table-mb 1024
+      perfectplay search examples/tictactoe.py:TicTacToe --json
+    """
+    from .engine import search as engine_search
+    from .engine.solution import play_moves
+
+    game = load_game(target)
+    position = _game_call("rules", play_moves, game, moves or "")
+    result = _game_call("rules", engine_search, game, position, analyze=analyze,
+                        time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
+                        workers=workers, progress=_progress())
+    _game_call("draw or move_name", _render, result, as_json)
+    if not result.exact:
+        sys.exit(3)
+
+
 # -- judges ----------------------------------------------------------------------------------
 @main.command()
 @click.argument("problem", required=False)

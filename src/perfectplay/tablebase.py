@@ -47,7 +47,7 @@ from .engine.solution import (
     UnknownPosition,
     describe,
     move_lines,
-    move_name,
+    play_moves,
     position_json,
     winlose_key,
 )
@@ -834,16 +834,7 @@ class Store:
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 raise InputError(f"{literal!r} is not a Python literal (a number, tuple, "
                                  "string ...)") from None
-        game = self.game
-        pos = game.initial()
-        for k, token in enumerate(t.strip() for t in (moves or "").split(",") if t.strip()):
-            move = _move_named(game, pos, token)
-            if move is None:
-                legal = ", ".join(show(m) for m in game.moves(pos))
-                raise InputError(f"move {k + 1} ({token!r}) is not legal there; legal: "
-                                 f"{legal}")
-            pos = game.play(pos, move)
-        return pos
+        return play_moves(self.game, moves or "")
 
     def lookup(self, codes: Any) -> dict[str, np.ndarray]:
         """Batch lookup of encoded positions: arrays ``found``, ``value`` (objects),
@@ -867,25 +858,6 @@ class Store:
 
     def _pos(self, pos: Any | None) -> Any:
         return self.game.initial() if pos is None else pos
-
-
-def _move_named(game: Any, pos: Any, token: str) -> Any:
-    """The legal move ``token`` names: the game's ``parse_move`` reading, then a move's
-    str, repr or ``move_name``, then a Python literal equal to a move; None if none."""
-    legal = list(game.moves(pos))
-    hook = getattr(game, "parse_move", None)
-    if callable(hook):
-        move = hook(token)
-        if move in legal:
-            return move
-    for move in legal:
-        if token in (str(move), repr(move), move_name(game, move)):
-            return move
-    try:
-        literal = ast.literal_eval(token)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return literal if literal in legal else None
 
 
 def open_store(path: str | Path) -> Store:

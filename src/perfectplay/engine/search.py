@@ -217,6 +217,8 @@ class _CompiledBackend:
         self.stats = np.zeros(workers, np.int64)
         self.workers = workers
         self.max_depth = max_depth
+        self.spaces = [sk.workspace(max_depth, game.max_moves) for _ in range(workers)]
+        self.walk_space: tuple[np.ndarray, ...] | None = None
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress
         self.last_report = time.monotonic()
@@ -230,24 +232,47 @@ class _CompiledBackend:
         return {"megabytes": 16 * self.data.size / 2**20, "entries": int(self.data.size),
                 "used": used, "filled": used / self.data.size}
 
-    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
+    def _rules(self) -> tuple[Any, ...]:
         g, r = self.game, self.game.rules
-        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), r.moves,
-                        r.search_moves, r.play, r.outcome, r.score, r.payoff, r.player,
-                        r.canonical, g.scored, g.has_player, g.symmetric, g.tiered,
-                        self.keys, self.data, self.halt, self.stats, g.max_moves,
-                        self.max_depth, np.int64(limit), thread)
+        return (r.moves, r.search_moves, r.play, r.outcome, r.score, r.payoff, r.player,
+                r.canonical, g.scored, g.has_player, g.symmetric, g.tiered, self.keys,
+                self.data, self.halt, self.stats)
+
+    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
+        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), *self._rules(),
+                        self.spaces[thread], self.game.max_moves, np.int64(limit), thread)
+
+    def _walk(self, pos: int, score: int, limit: int) -> Any:
+        if self.walk_space is None:
+            self.walk_space = sk.workspace(self.max_depth, self.game.max_moves)
+        return sk.walk_remoteness(np.int64(pos), np.int64(score), *self._rules(),
+                                  self.spaces[0], self.walk_space, self.game.max_moves,
+                                  np.int64(limit))
+
+    def walk(self, pos: Any, score: int, budget: _Budget) -> tuple[int, Any]:
+        """(remoteness, best move) of a position of known exact score, by the kernel's
+        walk over the moves that keep it (see :func:`searchkernel.walk_remoteness`)."""
+        rem, best = self._submit([(self._walk, (pos, score))], budget, score - 1, score)
+        return int(rem), (None if best < 0 else int(best))
 
     def probe(self, pos: Any, alpha: int, beta: int, budget: _Budget) -> tuple[int, Any]:
         """(score, best move) of one fail-soft search in (alpha, beta); _Stopped when the
         budget runs out first."""
+        calls = [(self._run, (t, pos, alpha, beta)) for t in range(self.workers)]
+        self.probes += 1
+        score, best = self._submit(calls, budget, alpha, beta)
+        return int(score), (None if best < 0 else int(best))
+
+    def _submit(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]],
+                budget: _Budget, alpha: int, beta: int) -> tuple[int, int]:
+        """Run kernel calls on the pool (the first to finish answers), minding the budget
+        and Ctrl-C; their (status, number, move, nodes) becomes (number, move) or an
+        error."""
         budget.check()
         self.halt[0] = 0
         self.stats[:] = 0
         limit = budget.nodes_left()
-        futures = [self.pool.submit(self._run, t, pos, alpha, beta, limit)
-                   for t in range(self.workers)]
-        self.probes += 1
+        futures = [self.pool.submit(fn, *args, limit) for fn, args in calls]
         try:
             self._wait(futures, budget, alpha, beta)
         except KeyboardInterrupt:
@@ -256,9 +281,9 @@ class _CompiledBackend:
             budget.stopped = "interrupt"
         results = [f.result() for f in futures]
         budget.nodes += sum(int(res[3]) for res in results)
-        for status, score, best, _ in results:
+        for status, number, best, _ in results:
             if status == sk.OK:
-                return int(score), (None if best < 0 else int(best))
+                return int(number), int(best)
         for status, code, _, _ in results:
             if status != sk.ABORTED:
                 raise _status_error(int(status), int(code), self.game, self.max_depth)
@@ -621,6 +646,9 @@ class _Search:
             return 0, None
         if not self.scored and self.horizon is not None:
             return int(self.horizon(pos)), None
+        if isinstance(self.backend, _CompiledBackend):
+            self.rems[pos] = self.backend.walk(pos, s, self.budget)
+            return self.rems[pos]
         self.budget.check()
         hurry = (not self.scored) or s >= 0
         best_r, best_move = None, None

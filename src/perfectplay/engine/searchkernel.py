@@ -207,12 +207,20 @@ def _rotate(buf, base, k, r):
         buf[base + k - 1] = first
 
 
+def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
+    """The stack a search needs, allocated once per thread: 13 arrays of one int64 a ply,
+    and the moves of every ply (max_moves + 1 a ply)."""
+    rows = [np.empty(max_depth + 1, np.int64) for _ in range(13)]
+    return (*rows, np.empty((max_depth + 1) * (max_moves + 1), np.int64))
+
+
 @njit(nogil=True)
 def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player,
           canonical, scored, with_player, symmetric, acyclic, keys, data, stop, stats,
-          max_moves, max_depth, node_limit, thread):
+          ws, max_moves, node_limit, thread):
     """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
-    explicit stack, so a line ``max_depth`` plies deep needs no recursion).
+    explicit stack ``ws`` from :func:`workspace`, so a line thousands of plies deep needs no
+    recursion).
 
     Returns (status, score, best move, nodes). With status OK the score s is a bound of the
     true score v: s <= alpha means v <= s, s >= beta means v >= s, otherwise v == s; the best
@@ -227,22 +235,10 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
     max_moves) besides the table. Cycles: without ``acyclic`` every child is compared with
     the line above it (O(depth)) and a repeat stops the search with CYCLE.
     """
-    depth_cap = max_depth + 1
-    pos = np.empty(depth_cap, np.int64)
-    lo_w = np.empty(depth_cap, np.int64)  # the window: alpha (raised as moves improve)
-    hi_w = np.empty(depth_cap, np.int64)  # and beta
-    alpha0 = np.empty(depth_cap, np.int64)  # alpha as the node started (for the table)
-    best = np.empty(depth_cap, np.int64)
-    best_move = np.empty(depth_cap, np.int64)
-    count = np.empty(depth_cap, np.int64)
-    index = np.empty(depth_cap, np.int64)
-    key = np.empty(depth_cap, np.int64)
-    start_nodes = np.empty(depth_cap, np.int64)
-    passes = np.empty(depth_cap, np.bool_)
-    pay = np.zeros(depth_cap, np.int64)
-    move = np.empty(depth_cap, np.int64)
+    (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
+     move, buf) = ws
+    max_depth = pos.size - 1
     stride = max_moves + 1
-    buf = np.empty(depth_cap * stride, np.int64)
     top = LIMIT if scored else MATE - 1  # best a position with a move can score
     nodes = 0
     d = 0
@@ -317,7 +313,7 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
             if d == 0:
                 return OK, ret, best_move[0], nodes
             d -= 1
-            s = parent_score(ret, passes[d], pay[d], scored)
+            s = parent_score(ret, passes[d] != 0, pay[d], scored)
             if scored and (s > LIMIT or s < -LIMIT):
                 return OVERFLOW, pos[d], -1, nodes
             if s > best[d]:
@@ -352,9 +348,10 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
                 wc = player(c)
                 if (wp != 0 and wp != 1) or (wc != 0 and wc != 1):
                     return BAD_PLAYER, c, -1, nodes
-                passes[d] = wp != wc
+                passes[d] = 1 if wp != wc else 0
             else:
-                passes[d] = True
+                passes[d] = 1
+            pay[d] = 0
             if scored:
                 pay[d] = payoff(p, m)
                 if pay[d] > LIMIT or pay[d] < -LIMIT:
@@ -362,8 +359,8 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
             move[d] = m
             if d + 1 > max_depth:
                 return TOO_DEEP, c, -1, nodes
-            ca = child_bound(hi_w[d], passes[d], pay[d], scored)
-            cb = child_bound(lo_w[d], passes[d], pay[d], scored)
+            ca = child_bound(hi_w[d], passes[d] != 0, pay[d], scored)
+            cb = child_bound(lo_w[d], passes[d] != 0, pay[d], scored)
             if ca > cb:  # a move that keeps the turn keeps the order
                 ca, cb = cb, ca
             d += 1
@@ -371,3 +368,131 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
             lo_w[d] = ca
             hi_w[d] = cb
             state = _ENTER
+
+
+@njit(nogil=True)
+def _settle(c, target, moves, smoves, play, outcome, score, payoff, player, canonical,
+            scored, with_player, symmetric, acyclic, keys, data, stop, stats, ws, max_moves,
+            node_limit, buf):
+    """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
+    has ended or has no move, else two null-window probes (the table makes them cheap)."""
+    o = outcome(c)
+    if o != ONGOING:
+        status, s = terminal_score(o, c, score, scored)
+        return status, s == target, 0
+    if moves(c, buf) == 0:
+        return OK, target == (0 if scored else -MATE), 0
+    status, s, _, n1 = probe(c, target - 1, target, moves, smoves, play, outcome, score,
+                             payoff, player, canonical, scored, with_player, symmetric,
+                             acyclic, keys, data, stop, stats, ws, max_moves, node_limit, 0)
+    if status != OK or s < target:
+        return status, False, n1
+    status, s, _, n2 = probe(c, target, target + 1, moves, smoves, play, outcome, score,
+                             payoff, player, canonical, scored, with_player, symmetric,
+                             acyclic, keys, data, stop, stats, ws, max_moves,
+                             node_limit - n1, 0)
+    return status, status == OK and s <= target, n1 + n2
+
+
+@njit(nogil=True)
+def walk_remoteness(root, root_score, moves, smoves, play, outcome, score, payoff, player,
+                    canonical, scored, with_player, symmetric, acyclic, keys, data, stop,
+                    stats, ws, walk_ws, max_moves, node_limit):
+    """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
+    engine's tie-break among the moves that keep the score, which no single negamax score
+    can hold. A tie: the quickest of the tying moves (both players hurry to a tie); a
+    margin m: the quickest when m >= 0, the slowest when m < 0; the first such move in the
+    game's order. Depth-first over the moves that keep the score (each checked by
+    :func:`_settle`), each position's remoteness memoised (by ``canonical``): O(positions
+    of that subgraph x moves) probes, most of them answered by the table."""
+    (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _,
+     w_buf) = walk_ws
+    max_depth = w_pos.size - 1
+    stride = max_moves + 1
+    memo = {np.int64(0): np.int64(0)}
+    memo.pop(np.int64(0))
+    nodes = 0
+    d = 0
+    w_pos[0] = root
+    w_score[0] = root_score
+    entering = True
+    ret = 0
+    while True:
+        if entering:
+            entering = False
+            p = w_pos[d]
+            w_key[d] = canonical(p) if symmetric else p
+            w_best[d] = -1
+            w_move[d] = -1
+            w_index[d] = 0
+            w_count[d] = 0
+            if outcome(p) == ONGOING:
+                k = moves(p, w_buf[d * stride:(d + 1) * stride])
+                if k < 0 or k > max_moves:
+                    return BAD_MOVE_COUNT, p, -1, nodes
+                w_count[d] = k
+            if w_count[d] == 0:
+                w_best[d] = 0  # ended, or no move: remoteness 0
+        else:
+            # the child just walked has remoteness ``ret``
+            memo[w_key[d + 1]] = ret
+            r = ret + 1
+            _consider(w_best, w_move, d, r, w_buf[d * stride + w_index[d] - 1],
+                      scored, w_score[d])
+        # the next move of the position at depth d that keeps its score
+        descended = False
+        while w_index[d] < w_count[d]:
+            if stop[0] != 0 or nodes > node_limit:
+                return ABORTED, 0, -1, nodes
+            p = w_pos[d]
+            m = w_buf[d * stride + w_index[d]]
+            w_index[d] += 1
+            c = play(p, m)
+            if not acyclic:
+                for j in range(d + 1):
+                    if w_pos[j] == c:
+                        return CYCLE, c, -1, nodes
+            passes = True
+            if with_player:
+                passes = player(p) != player(c)
+            pay = payoff(p, m) if scored else 0
+            target = child_bound(w_score[d], passes, pay, scored)
+            status, equal, n = _settle(c, target, moves, smoves, play, outcome, score, payoff,
+                                       player, canonical, scored, with_player, symmetric,
+                                       acyclic, keys, data, stop, stats, ws, max_moves,
+                                       node_limit - nodes, w_buf[max_depth * stride:])
+            nodes += n
+            if status != OK:
+                return status, c, -1, nodes
+            if not equal:
+                continue
+            c_key = canonical(c) if symmetric else c
+            if c_key in memo:
+                _consider(w_best, w_move, d, memo[c_key] + 1, m, scored, w_score[d])
+                continue
+            if d + 1 >= max_depth:
+                return TOO_DEEP, c, -1, nodes
+            w_pos[d + 1] = c
+            w_score[d + 1] = target
+            d += 1
+            descended = True
+            entering = True
+            break
+        if descended:
+            continue
+        if w_best[d] < 0:
+            return BAD_OUTCOME, w_pos[d], -1, nodes  # no move keeps the score: rules changed
+        ret = w_best[d]
+        if d == 0:
+            return OK, ret, w_move[0], nodes
+        d -= 1
+
+
+@njit(cache=True)
+def _consider(w_best, w_move, d, r, m, scored, s):
+    """Keep move m of remoteness r at depth d if it beats the best so far (strictly: the
+    first of equals stays): quicker for a tie or a margin >= 0, slower below 0."""
+    hurry = (not scored) or s >= 0
+    if w_best[d] < 0 or (r < w_best[d] if hurry else r > w_best[d]):
+        w_best[d] = r
+        w_move[d] = m

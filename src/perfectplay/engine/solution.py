@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, show
+from ..errors import GameError, InputError, show
 from .graph import GameGraph
 from .protocol import Value
 from .scored import cost_key, scored_key
@@ -348,6 +349,49 @@ def move_name(game: Any, move: Any) -> str:
     """A move as the game names it (its optional ``move_name`` hook), else its repr."""
     hook = getattr(game, "move_name", None)
     return str(hook(move)) if callable(hook) else show(move)
+
+
+def move_named(game: Any, pos: Any, token: str) -> Any:
+    """The legal move ``token`` names: the game's ``parse_move`` reading, then a move's
+    str, repr or ``move_name``, then a Python literal equal to a move; None if none."""
+    legal = list(game.moves(pos))
+    hook = getattr(game, "parse_move", None)
+    if callable(hook):
+        move = hook(token)
+        if move in legal:
+            return move
+    for move in legal:
+        if token in (str(move), repr(move), move_name(game, move)):
+            return move
+    try:
+        literal = ast.literal_eval(token)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return literal if literal in legal else None
+
+
+def play_moves(game: Any, moves: str, pos: Any = None) -> Any:
+    """The position reached from ``pos`` (default: the start) by comma-separated moves named
+    as the game names, reads or writes them (:func:`move_named`); an
+    :class:`~perfectplay.InputError` names the first illegal one.
+
+    >>> class Count:
+    ...     def initial(self): return 0
+    ...     def moves(self, n): return [1, 2]
+    ...     def play(self, n, k): return n + k
+    ...     def outcome(self, n): return None
+    >>> play_moves(Count(), "1, 2, 2")
+    5
+    """
+    pos = game.initial() if pos is None else pos
+    for k, token in enumerate(t.strip() for t in moves.split(",") if t.strip()):
+        move = move_named(game, pos, token)
+        if move is None:
+            legal = ", ".join(show(m) for m in game.moves(pos))
+            raise InputError(f"move {k + 1} ({token!r}) is not legal there; legal: "
+                             f"{legal or 'none (the game has ended)'}")
+        pos = game.play(pos, move)
+    return pos
 
 
 def move_lines(game: Any, best: Any, moves: list[MoveValue]) -> list[str]:
