@@ -7,6 +7,17 @@ column; it fits for W * (H + 1) <= 62 (7x6 uses 49 bits). Four in a row is found
 by 1 (vertical), H + 1 (horizontal), H and H + 2 (the diagonals), as in Tromp's and Pascal
 Pons's solvers. The tier is the number of stones: every move adds one.
 
+For proof search (``perfectplay.search``) the game gives two hooks. ``horizon`` is the number
+of empty cells: no game lasts longer, and a tie always fills the board. ``search_moves`` is
+the move pruning and ordering Pascal Pons describes in "Solving Connect 4"
+(blog.gamesolver.org), done on bitboards: the winning cells of each player are found with
+the same shifts; a move that wins at once is the only one listed; an opponent's threat
+leaves only its block; a move right under an opponent's winning cell is dropped (the
+opponent wins on top of it); the rest go best first by how many winning cells they leave
+the mover, centre columns first on a tie. Standard test positions (Pons's sets, as
+published in Christophe Steininger's solver) are in tests/data/connect4, with
+:func:`position_from_moves` to read them and :func:`from_pons_score` to read their scores.
+
     perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)'
     perfectplay play 'examples/connect4.py:ConnectFour(5, 4)'
 
@@ -17,9 +28,58 @@ standard 7x6 a first-player win.
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from perfectplay.engine import LOSE, ONGOING, TIE, CompiledGame, Value
+
+
+def popcount(x: int) -> int:
+    """The number of set bits of a non-negative int64: one ``popcnt`` instruction in compiled
+    code (see the overload below), Python's ``bit_count`` when the jit is off."""
+    return int(x).bit_count()
+
+
+def lowest_bit_index(x: int) -> int:
+    """The index of the lowest set bit of a non-zero int64 (``tzcnt`` in compiled code)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return types.int64(types.int64), codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x):
+    if isinstance(x, types.Integer):
+        return lambda x: _ctpop(x)
+    return None
+
+
+@overload(lowest_bit_index)
+def _lowest_bit_index_compiled(x):
+    if isinstance(x, types.Integer):
+        return lambda x: _cttz(x)
+    return None
 
 
 class ConnectFour(CompiledGame):
@@ -106,8 +166,92 @@ class ConnectFour(CompiledGame):
                 mirror |= ((code >> (c * H1)) & col_mask) << ((W - 1 - c) * H1)
             return min(code, mirror)
 
+        # -- the proof-search hooks --------------------------------------------------------
+        # Four fits vertically when H >= 4, horizontally when W >= 4, diagonally when both;
+        # the other directions are skipped (which also keeps every shift below 49 bits).
+        vertical, horizontal, diagonal = H >= 4, W >= 4, W >= 4 and H >= 4
+        cells = W * H
+        # Columns centre first, left before right on a tie (7 columns: 3, 2, 4, 1, 5, 0, 6).
+        order = tuple(W // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(W))
+
+        @njit
+        def line(p, d):
+            """The cells that complete four with ``p``'s stones along the shift ``d``: three
+            stones on one side (xxx_, _xxx) or two and one (xx_x, x_xx)."""
+            two_below = (p << d) & (p << (2 * d))
+            two_above = (p >> d) & (p >> (2 * d))
+            return (two_below & ((p << (3 * d)) | (p >> d))) \
+                | (two_above & ((p >> (3 * d)) | (p << d)))
+
+        @njit
+        def wins_at(p, mask):
+            """The empty cells (playable or not) where the player with stones ``p`` would
+            complete four."""
+            r = 0
+            if vertical:  # only three stones below can complete a column
+                r = (p << 1) & (p << 2) & (p << 3)
+            if horizontal:
+                r |= line(p, H1)
+            if diagonal:
+                r |= line(p, H) | line(p, H + 2)
+            return r & (full ^ mask)
+
+        @njit
+        def search_moves(code, out):
+            """The columns worth searching, best first (see the module doc): the win if there
+            is one, else the block if the opponent threatens, never a move right under an
+            opponent's winning cell unless every move is, ordered by the winning cells the
+            move leaves the mover and then centre first. Every move left out loses in 2, or
+            is no better than the one listed."""
+            mover, mask = split(code)
+            playable = (mask + bottom) & full  # the lowest empty cell of each column
+            if playable == 0:
+                return 0
+            win = playable & wins_at(mover, mask)
+            if win:  # every immediate win is a win in 1: list one
+                out[0] = lowest_bit_index(win) // H1
+                return 1
+            theirs = wins_at(mover ^ mask, mask)
+            threat = playable & theirs
+            if threat:
+                if threat & (threat - 1):  # two threats, one block: every move loses in 2
+                    out[0] = lowest_bit_index(playable) // H1
+                    return 1
+                playable = threat  # every other move loses in 2
+            safe = playable & ~(theirs >> 1)  # not under a cell where the opponent wins
+            if safe == 0:  # every candidate loses in 2
+                out[0] = lowest_bit_index(playable) // H1
+                return 1
+            if safe & (safe - 1) == 0:  # one move left: nothing to order
+                out[0] = lowest_bit_index(safe) // H1
+                return 1
+            # insertion sort by (winning cells after the move) * 64 + column, stable in the
+            # centre-first order; the low six bits then give back the column
+            k = 0
+            for c in order:
+                bit = safe & (col_mask << (c * H1))
+                if bit:
+                    score = popcount(wins_at(mover | bit, mask | bit))
+                    j = k
+                    while j > 0 and (out[j - 1] >> 6) < score:
+                        out[j] = out[j - 1]
+                        j -= 1
+                    out[j] = (score << 6) | c
+                    k += 1
+            for i in range(k):
+                out[i] &= 63
+            return k
+
+        @njit
+        def horizon(code):
+            """The empty cells: every game from here ends within that many plies, and a
+            tie only when the board is full."""
+            _, mask = split(code)
+            return cells - popcount(mask)
+
         super().__init__(bottom, moves, play, outcome, max_moves=W, tier=tier,
-                         canonical=canonical, name=f"ConnectFour({W}, {H})")
+                         canonical=canonical, search_moves=search_moves, horizon=horizon,
+                         name=f"ConnectFour({W}, {H})")
         self._split = split
 
     def stones(self, code: int) -> tuple[list[str], int]:
@@ -133,6 +277,66 @@ class ConnectFour(CompiledGame):
 
     def parse_move(self, text: str) -> int:
         return int(text) - 1
+
+
+def position_from_moves(game: ConnectFour, columns: str, first_column: int = 0) -> int:
+    """The code reached by playing ``columns`` from the start, one digit per move: column
+    numbers from ``first_column`` on (0 in Steininger's test files, 1 in Pascal Pons's).
+
+    Raises ValueError on a character that is not a column, a full column, or a move after the
+    game has ended, naming the move's place in the string.
+
+    >>> game = ConnectFour(4, 4)
+    >>> game.stones(position_from_moves(game, "1120"))
+    (['....', '....', '.O..', 'OXX.'], 4)
+    """
+    code = game.start_code
+    for i, ch in enumerate(columns):
+        c = ord(ch) - ord("0") - first_column
+        if not (ch.isdigit() and 0 <= c < game.width):
+            raise ValueError(f"move {i + 1} of {columns!r}: {ch!r} is not a column "
+                             f"({first_column}..{first_column + game.width - 1})")
+        if game.outcome(code) is not None:
+            raise ValueError(f"move {i + 1} of {columns!r}: the game is already over")
+        if c not in game.moves(code):
+            raise ValueError(f"move {i + 1} of {columns!r}: column {ch} is full")
+        code = game.play(code, c)
+    return code
+
+
+def from_pons_score(score: int, stones: int, width: int = 7,
+                    height: int = 6) -> tuple[Value, int]:
+    """Pascal Pons's score of a position with ``stones`` stones, as (value for the player to
+    move, remoteness in plies).
+
+    Pons ("Solving Connect 4", blog.gamesolver.org) scores a position for the player to move:
+    0 for a draw; a win by the stone that makes the board hold m stones scores
+    (W*H + 2 - m) // 2 (1 for a win with one's last stone, more for a quicker one), a loss
+    the opposite of the winner's score. Steininger's solver (``score_win_at``) uses the
+    same numbers. So a score s != 0 leaves two possible winning stones, m = W*H + 2 - 2|s| or
+    one less, of which only one is the right player's: the winner's stones are the odd plies
+    from here (remoteness r = m - stones odd for a win, even for a loss). A draw fills the
+    board: TIE in W*H - stones plies. A position already lost (the opponent's four is on the
+    board) scores -((W*H + 2 - stones) // 2), remoteness 0.
+
+    >>> from_pons_score(1, 36)   # the mover's last stone is the 41st, 5 plies on
+    (<Value.WIN: 'win'>, 5)
+    >>> from_pons_score(1, 37), from_pons_score(-1, 36), from_pons_score(0, 20)
+    ((<Value.WIN: 'win'>, 5), (<Value.LOSE: 'lose'>, 6), (<Value.TIE: 'tie'>, 22))
+    """
+    cells = width * height
+    if not 0 <= stones <= cells:
+        raise ValueError(f"{stones} stones do not fit on a {width}x{height} board")
+    if score == 0:
+        return Value.TIE, cells - stones
+    value, parity = (Value.WIN, 1) if score > 0 else (Value.LOSE, 0)
+    r = cells + 2 - stones - 2 * abs(score)
+    if r % 2 != parity:
+        r -= 1
+    if not (parity <= r <= cells - stones and stones + r >= 7):  # no four before stone 7
+        raise ValueError(f"score {score} is impossible with {stones} stones on a "
+                         f"{width}x{height} board")
+    return value, r
 
 
 class ConnectFourPy:

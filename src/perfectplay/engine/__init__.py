@@ -4,7 +4,7 @@
 """
 
 from .check import CheckReport, check_game
-from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
+from .compiled import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, WIN, CompiledGame
 from .graph import GameGraph, discover
 from .protocol import Game, Value
 from .search import SearchResult, search
@@ -12,7 +12,7 @@ from .solution import Counts, MoveValue, Solution, UnknownPosition, describe
 from .solve import solve, solve_graph
 
 __all__ = [
-    "LOSE", "ONGOING", "TIE", "WIN", "CheckReport", "CompiledGame", "Counts", "Game",
-    "GameGraph", "MoveValue", "SearchResult", "Solution", "UnknownPosition", "Value", "check_game",
-    "describe", "discover", "search", "solve", "solve_graph",
+    "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "ONGOING", "TIE", "WIN", "CheckReport", "CompiledGame",
+    "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "UnknownPosition",
+    "Value", "check_game", "describe", "discover", "search", "solve", "solve_graph",
 ]

@@ -30,6 +30,11 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               lists at least one move when ``moves`` has any (Connect Four:
                               only the winning move when there is one, only the block when the
                               opponent threatens, never a move under the opponent's threat)
+``static_bounds(pos) -> int`` *optional, for proof search*: what is known of ``pos`` without
+                              search, as flags: ``CANNOT_WIN`` (1) the mover cannot win (a
+                              scored game: its margin is at most 0), ``CANNOT_LOSE`` (2) the
+                              mover cannot lose (margin at least 0); 0 when nothing is known
+                              (Connect Four: no line left to complete; Allis' claimeven)
 ``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
@@ -69,6 +74,7 @@ from .codetable import EMPTY, id_intern_one, id_rehash
 from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
+CANNOT_WIN, CANNOT_LOSE = 1, 2  # static_bounds' flags
 _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
 INT64_MAX = 2**63 - 1
 
@@ -86,6 +92,7 @@ class Rules(NamedTuple):
     canonical: Any
     search_moves: Any
     horizon: Any
+    static_bounds: Any
 
 
 @njit(cache=True)
@@ -128,7 +135,9 @@ class CompiledGame:
                  tier: Callable[..., int] | None = None,
                  canonical: Callable[..., int] | None = None,
                  search_moves: Callable[..., int] | None = None,
-                 horizon: Callable[..., int] | None = None, name: str | None = None) -> None:
+                 horizon: Callable[..., int] | None = None,
+                 static_bounds: Callable[..., int] | None = None,
+                 name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
             raise GameError(f"the start code must be an int, not {show(initial)}")
         if not -(2**63) < int(initial) <= INT64_MAX:
@@ -149,10 +158,12 @@ class CompiledGame:
             player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1,
             canonical=_jit(canonical, "canonical") or _same,
             search_moves=_jit(search_moves, "search_moves") or jmoves,
-            horizon=_jit(horizon, "horizon") or _zero1)
+            horizon=_jit(horizon, "horizon") or _zero1,
+            static_bounds=_jit(static_bounds, "static_bounds") or _zero1)
         self.symmetric = canonical is not None
         self.has_search_moves = search_moves is not None
         self.has_horizon = horizon is not None
+        self.has_static_bounds = static_bounds is not None
         # The Python protocol, so every tool that takes a Python game takes this one too.
         if self.scored:
             self.payoff = self._payoff
@@ -160,6 +171,8 @@ class CompiledGame:
             self.player = self._player
         if self.tiered:
             self.tier = self._tier
+        if self.has_horizon:
+            self.horizon = self._horizon
 
     def __repr__(self) -> str:
         return f"<CompiledGame {self.name}>"
@@ -201,6 +214,9 @@ class CompiledGame:
 
     def _tier(self, pos: int) -> int:
         return int(self.rules.tier(np.int64(pos)))
+
+    def _horizon(self, pos: int) -> int:
+        return int(self.rules.horizon(np.int64(pos)))
 
     def canonical(self, pos: int) -> int:
         """The code a store keeps for ``pos`` (``pos`` itself without a symmetry)."""

@@ -49,11 +49,14 @@ import concurrent.futures as cf
 import math
 import sys
 import time
+import warnings
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ..errors import GameError, LimitError, show
 from . import searchkernel as sk
@@ -63,6 +66,10 @@ from .protocol import Value, has_player, is_scored
 from .solution import MoveValue, describe, json_value, move_name
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
+# The kernels take the game's rules as one NamedTuple of compiled functions, which numba
+# calls "experimental"; it is what the engine relies on, so the warning is noise to users.
+warnings.filterwarnings("ignore", message=".*First-class function type",
+                        category=NumbaExperimentalFeatureWarning)
 MAX_TABLE_MB = 16384
 
 
@@ -210,15 +217,16 @@ class _CompiledBackend:
     def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
                  progress: Callable[[str], None] | None) -> None:
         self.game = game
-        entries = 1 << max(10, int(table_mb * 2**20 / 16).bit_length() - 1)
-        self.keys = np.zeros(entries, np.int64)
-        self.data = np.zeros(entries, np.int64)
+        self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
         self.halt = np.zeros(1, np.int64)
         self.stats = np.zeros(workers, np.int64)
         self.workers = workers
         self.max_depth = max_depth
         self.spaces = [sk.workspace(max_depth, game.max_moves) for _ in range(workers)]
         self.walk_space: tuple[np.ndarray, ...] | None = None
+        self.kind = sk.Kind(scored=game.scored, with_player=game.has_player,
+                            with_horizon=game.has_horizon, symmetric=game.symmetric,
+                            acyclic=game.tiered, max_moves=game.max_moves)
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress
         self.last_report = time.monotonic()
@@ -228,26 +236,24 @@ class _CompiledBackend:
         self.pool.shutdown(wait=True)
 
     def table_stats(self) -> dict[str, Any]:
-        used = int(np.count_nonzero(self.data))
-        return {"megabytes": 16 * self.data.size / 2**20, "entries": int(self.data.size),
-                "used": used, "filled": used / self.data.size}
-
-    def _rules(self) -> tuple[Any, ...]:
-        g, r = self.game, self.game.rules
-        return (r.moves, r.search_moves, r.play, r.outcome, r.score, r.payoff, r.player,
-                r.canonical, g.scored, g.has_player, g.symmetric, g.tiered, self.keys,
-                self.data, self.halt, self.stats)
+        """Size and fill of the table; the fill is estimated from an evenly spread sample
+        of 2**16 slots (a scan of a gigabyte table would cost more than a small search)."""
+        words = self.table[1::2]
+        sample = words[::max(1, words.size >> 16)]
+        return {"megabytes": 8 * self.table.size / 2**20, "entries": int(words.size),
+                "filled": float(np.count_nonzero(sample)) / sample.size}
 
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
-        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), *self._rules(),
-                        self.spaces[thread], self.game.max_moves, np.int64(limit), thread)
+        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.game.rules,
+                        self.kind, self.table, self.halt, self.stats, self.spaces[thread],
+                        np.int64(limit), thread)
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
             self.walk_space = sk.workspace(self.max_depth, self.game.max_moves)
-        return sk.walk_remoteness(np.int64(pos), np.int64(score), *self._rules(),
-                                  self.spaces[0], self.walk_space, self.game.max_moves,
-                                  np.int64(limit))
+        return sk.walk_remoteness(np.int64(pos), np.int64(score), self.game.rules, self.kind,
+                                  self.table, self.halt, self.stats, self.spaces[0],
+                                  self.walk_space, np.int64(limit))
 
     def walk(self, pos: Any, score: int, budget: _Budget) -> tuple[int, Any]:
         """(remoteness, best move) of a position of known exact score, by the kernel's
@@ -328,14 +334,15 @@ class _PythonBackend:
         self.probes = 0
         hook = getattr(game, "search_moves", None)
         self.order = hook if callable(hook) else None
+        bounds = getattr(game, "static_bounds", None)
+        self.bounds = bounds if callable(bounds) else None
         self.tiered = callable(getattr(game, "tier", None))
 
     def close(self) -> None:
         pass
 
     def table_stats(self) -> dict[str, Any]:
-        return {"entries": len(self.table), "used": len(self.table), "filled": 1.0,
-                "megabytes": 0.0}
+        return {"entries": len(self.table), "filled": 1.0, "megabytes": 0.0}
 
     def probe(self, pos: Any, alpha: Any, beta: Any, budget: _Budget) -> tuple[Any, Any]:
         budget.check()
@@ -404,6 +411,16 @@ class _PythonBackend:
             beta = MATE - 1
             if alpha >= beta:
                 return beta, None
+        if self.bounds is not None:
+            known = self.bounds(pos)
+            if known & 1 and beta > 0:
+                beta = 0
+                if alpha >= beta:
+                    return beta, None
+            if known & 2 and alpha < 0:
+                alpha = 0
+                if alpha >= beta:
+                    return alpha, None
         entry = self.table.get(pos)
         hint = None
         if entry is not None:
@@ -449,6 +466,36 @@ class _PythonBackend:
             lo, hi = max(lo, entry[0]), min(hi, entry[1])
         self.table[pos] = (lo, hi, best_move)
         return best, best_move
+
+
+_LAST_TABLE: list[Any] = []  # [weak reference to the game, its size in MB, the table]
+
+
+def _table_for(game: CompiledGame, table_mb: float) -> np.ndarray:
+    """The transposition table: the one the last search of the same game used when the size
+    is the same (its entries stay true: scores are relative to their own position, so a
+    position asked again, or a line through earlier proofs, costs nothing), else a new one.
+    Only the last game's table is kept."""
+    if _LAST_TABLE and _LAST_TABLE[0]() is game and _LAST_TABLE[1] == table_mb:
+        return _LAST_TABLE[2]
+    _LAST_TABLE.clear()
+    entries = 1 << max(10, int(table_mb * 2**20 / 16).bit_length() - 1)
+    table = _aligned_zeros(2 * entries)
+    _LAST_TABLE.extend([weakref.ref(game), table_mb, table])
+    return table
+
+
+def clear_table() -> None:
+    """Drop the kept table (its memory goes back at once)."""
+    _LAST_TABLE.clear()
+
+
+def _aligned_zeros(n: int) -> np.ndarray:
+    """n zero int64 starting on a 64-byte boundary, so no 32-byte bucket straddles two cache
+    lines."""
+    raw = np.zeros(n + 8, np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + n]
 
 
 def _player(game: Any, pos: Any) -> int:
@@ -540,8 +587,7 @@ class _Search:
         self.rems: dict[Any, tuple[int, Any]] = {}
         self.integral = not self.scored or isinstance(backend, _CompiledBackend)
         hook = getattr(game, "horizon", None)
-        self.horizon = hook if callable(hook) and (
-            not isinstance(game, CompiledGame) or game.has_horizon) else None
+        self.horizon = hook if callable(hook) else None
         self.last_best: Any = None
 
     # the rules, through the Python protocol (a few calls per search, not per node)

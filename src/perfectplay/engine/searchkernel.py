@@ -13,10 +13,11 @@ finds the engine's own value *and* remoteness (winner fastest, loser slowest):
 - scored games: the point margin; a move worth ``pay`` turns s into ``pay - s`` (or
   ``pay + s`` when the mover moves again). Remoteness is found afterwards, by the driver.
 
-**Table.** Two int64 arrays, ``keys`` and ``data``, in two-slot buckets. ``data`` packs a lower
-and an upper bound of the score (21 bits each), a hint (the best move + 1 when it is in
-0..254) and the log2 of the nodes the result cost (its "work"); ``keys`` holds the position's
-key XOR ``data``, so that a slot torn by two threads writing at once reads as a miss (Hyatt
+**Table.** One int64 array of two-slot buckets, 32 bytes each (one cache miss a look-up). A
+slot is two words: the data packs a lower and an upper bound of the score (21 bits each), a
+hint (the best move + 1 when it is in 0..254) and the log2 of the nodes the result cost (its
+"work"); the other word holds the position's key XOR the data, so that a slot torn by two
+threads writing at once reads as a miss (Hyatt
 and Mann's lockless hashing) and the table can be shared by parallel searches with no lock.
 A new result replaces the slot of the same key (bounds merged), else an empty slot, else the
 slot of the two that cost less work: deep results stay.
@@ -26,6 +27,8 @@ searches with a table (MTD(f)); Pascal Pons' Connect Four solver for the bounded
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -44,7 +47,22 @@ _VALID = 1 << 62
 
 # status codes the kernel returns
 OK, ABORTED, TOO_DEEP, CYCLE, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, OVERFLOW = range(8)
-_ENTER, _RETURN, _NEXT = range(3)  # the kernel's states: a node begins, ends, next child
+_ENTER, _RETURN, _NEXT = range(3)
+
+
+class Kind(NamedTuple):
+    """What kind of game the kernels search (they read it at run time)."""
+
+    scored: bool  # values are margins
+    with_player: bool  # player() says who moves (extra turns)
+    with_horizon: bool  # horizon() is the game's
+    symmetric: bool  # canonical() keys the table
+    acyclic: bool  # tier() is declared: no line can repeat a position
+    max_moves: int  # the kernel's states: a node begins, ends, next child
+# Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
+# many plies left (games with a horizon), or this close to the root (the others).
+ETC_HORIZON = 15
+ETC_DEPTH = 8
 
 
 @njit(cache=True)
@@ -72,26 +90,33 @@ def unpack(word):
 
 
 @njit(cache=True)
-def tt_probe(keys, data, key):
+def _bucket(table, key):
+    """The index of ``key``'s bucket: two slots of (key XOR word, word), 32 bytes, so one
+    cache line holds the whole bucket."""
+    return (mix(key) & ((table.size >> 2) - 1)) << 2
+
+
+@njit(cache=True)
+def tt_probe(table, key):
     """(found, lo, hi, hint) stored for ``key``: hint is the best move + 1, or 0."""
-    slot = mix(key) & (data.size - 1) & ~np.int64(1)
-    for i in range(slot, slot + 2):
-        word = data[i]
-        if word & _VALID and keys[i] ^ word == key:
+    b = _bucket(table, key)
+    for i in range(b, b + 4, 2):
+        word = table[i + 1]
+        if word & _VALID and table[i] ^ word == key:
             lo, hi, hint, _ = unpack(word)
             return True, lo, hi, hint
     return False, -INF, INF, 0
 
 
 @njit(cache=True)
-def tt_store(keys, data, key, lo, hi, move, work):
+def tt_store(table, key, lo, hi, move, work):
     """Keep bounds ``lo <= score <= hi`` for ``key`` (see the module doc for which slot)."""
-    slot = mix(key) & (data.size - 1) & ~np.int64(1)
+    b = _bucket(table, key)
     hint = move + 1 if 0 <= move < 255 else 0
     target = -1
-    for i in range(slot, slot + 2):
-        word = data[i]
-        if word & _VALID and keys[i] ^ word == key:
+    for i in range(b, b + 4, 2):
+        word = table[i + 1]
+        if word & _VALID and table[i] ^ word == key:
             old_lo, old_hi, old_hint, old_work = unpack(word)
             if max(lo, old_lo) <= min(hi, old_hi):  # both right: keep the tighter of each
                 lo = max(lo, old_lo)
@@ -102,17 +127,17 @@ def tt_store(keys, data, key, lo, hi, move, work):
             target = i
             break
     if target < 0:
-        a = data[slot]
-        b = data[slot + 1]
-        if not a & _VALID:
-            target = slot
-        elif not b & _VALID:
-            target = slot + 1
+        first = table[b + 1]
+        second = table[b + 3]
+        if not first & _VALID:
+            target = b
+        elif not second & _VALID:
+            target = b + 2
         else:
-            target = slot if unpack(a)[3] <= unpack(b)[3] else slot + 1
+            target = b if unpack(first)[3] <= unpack(second)[3] else b + 2
     word = pack(lo, hi, hint, work)
-    data[target] = word
-    keys[target] = key ^ word
+    table[target + 1] = word
+    table[target] = key ^ word
 
 
 @njit(cache=True)
@@ -161,7 +186,7 @@ def child_bound(x, passes, pay, scored):
     return _away_from_zero(-x) if passes else _away_from_zero(x)
 
 
-@njit(cache=True)
+@njit  # not cached: it takes the game's function
 def terminal_score(o, pos, score, scored):
     """(status, score) of an ended position: its points in a scored game, else a win, loss
     or tie at remoteness 0."""
@@ -177,6 +202,31 @@ def terminal_score(o, pos, score, scored):
     if o == TIE:
         return OK, 0
     return BAD_OUTCOME, 0
+
+
+@njit  # not cached: it takes the game's functions
+def _table_cutoff(p, buf, base, k, beta, play, payoff, player, canonical, scored,
+                  with_player, symmetric, table):
+    """Enhanced transposition cutoff: a score >= beta that some move of ``p`` is already
+    known (from its child's table entry) to reach, else -INF - 1. Costs a look-up a move, so
+    it is used where a cut-off saves a big subtree."""
+    for i in range(base, base + k):
+        m = buf[i]
+        c = play(p, m)
+        found, c_lo, c_hi, _ = tt_probe(table, canonical(c) if symmetric else c)
+        if not found:
+            continue
+        passes = True
+        if with_player:
+            passes = player(p) != player(c)
+        pay = payoff(p, m) if scored else 0
+        known = c_hi if passes else c_lo  # the child's bound that bounds the move from below
+        if known >= INF or known <= -INF:
+            continue
+        s = parent_score(known, passes, pay, scored)
+        if s >= beta:
+            return s
+    return -INF - 1
 
 
 @njit(cache=True)
@@ -215,9 +265,7 @@ def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(nogil=True)
-def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player,
-          canonical, scored, with_player, symmetric, acyclic, keys, data, stop, stats,
-          ws, max_moves, node_limit, thread):
+def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, thread):
     """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
     explicit stack ``ws`` from :func:`workspace`, so a line thousands of plies deep needs no
     recursion).
@@ -228,13 +276,19 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
     or ``node_limit`` nodes were searched; nothing is claimed, but every finished subtree's
     result is in the table. ``stats[thread]`` is kept at the node count for progress.
 
-    Each node: outcome (ended: its score), moves (``smoves``, the game's ``search_moves``
-    or ``moves``; none at all: a loss, or 0 points, as the engine's solvers say), bounds from
-    the score range and the table, the table's move first, then the children in order with
+    Each node: outcome (ended: its score), bounds from the score range, the game's
+    ``static_bounds`` (``bounds``) and the table, moves (``smoves``, the game's
+    ``search_moves`` or ``moves``; none at all: a loss, or 0 points, as the engine's solvers
+    say), the table's move first, then the children in order with
     their window mapped by :func:`child_bound`. Time O(nodes); memory O(max_depth *
     max_moves) besides the table. Cycles: without ``acyclic`` every child is compared with
     the line above it (O(depth)) and a repeat stops the search with CYCLE.
     """
+    moves, smoves, play, outcome = rules.moves, rules.search_moves, rules.play, rules.outcome
+    score, payoff, player, canonical = rules.score, rules.payoff, rules.player, rules.canonical
+    bounds, horizon = rules.static_bounds, rules.horizon
+    scored, with_player, with_horizon = kind.scored, kind.with_player, kind.with_horizon
+    symmetric, acyclic, max_moves = kind.symmetric, kind.acyclic, kind.max_moves
     (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
      move, buf) = ws
     max_depth = pos.size - 1
@@ -273,10 +327,21 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
                 if a >= b:
                     ret = b
                     continue
+            known = bounds(p)  # the game's static bounds: cannot win, cannot lose
+            if known & 1 and b > 0:
+                b = 0
+                if a >= b:
+                    ret = b
+                    continue
+            if known & 2 and a < 0:
+                a = 0
+                if a >= b:
+                    ret = a
+                    continue
             k_key = canonical(p) if symmetric else p
             key[d] = k_key
-            found, t_lo, t_hi, hint = tt_probe(keys, data, k_key)
-            if found:
+            found, t_lo, t_hi, hint = tt_probe(table, k_key)
+            if found and d > 0:  # the root always searches, so that it names its best move
                 if t_lo >= b:
                     ret = t_lo
                     continue
@@ -300,6 +365,12 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
             _to_front(buf, base, k, hint)
             if thread > 0 and d < 4 and k > 1:
                 _rotate(buf, base, k, thread + d)
+            if d > 0 and (horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH):
+                cut = _table_cutoff(p, buf, base, k, b, play, payoff, player, canonical,
+                                    scored, with_player, symmetric, table)
+                if cut > -INF:
+                    ret = cut
+                    continue
             lo_w[d] = a
             hi_w[d] = b
             alpha0[d] = a
@@ -330,7 +401,7 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
                 v = best[d]
                 t_lo = v if v > alpha0[d] else -INF
                 t_hi = v if v < hi_w[d] else INF
-                tt_store(keys, data, key[d], t_lo, t_hi, best_move[d],
+                tt_store(table, key[d], t_lo, t_hi, best_move[d],
                          log2_work(nodes - start_nodes[d] + 1))
                 ret = v
                 state = _RETURN
@@ -371,33 +442,26 @@ def probe(root, alpha, beta, moves, smoves, play, outcome, score, payoff, player
 
 
 @njit(nogil=True)
-def _settle(c, target, moves, smoves, play, outcome, score, payoff, player, canonical,
-            scored, with_player, symmetric, acyclic, keys, data, stop, stats, ws, max_moves,
-            node_limit, buf):
+def _settle(c, target, rules, kind, table, stop, stats, ws, node_limit, buf):
     """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
     has ended or has no move, else two null-window probes (the table makes them cheap)."""
-    o = outcome(c)
+    o = rules.outcome(c)
     if o != ONGOING:
-        status, s = terminal_score(o, c, score, scored)
+        status, s = terminal_score(o, c, rules.score, kind.scored)
         return status, s == target, 0
-    if moves(c, buf) == 0:
-        return OK, target == (0 if scored else -MATE), 0
-    status, s, _, n1 = probe(c, target - 1, target, moves, smoves, play, outcome, score,
-                             payoff, player, canonical, scored, with_player, symmetric,
-                             acyclic, keys, data, stop, stats, ws, max_moves, node_limit, 0)
+    if rules.moves(c, buf) == 0:
+        return OK, target == (0 if kind.scored else -MATE), 0
+    status, s, _, n1 = probe(c, target - 1, target, rules, kind, table, stop, stats, ws,
+                             node_limit, 0)
     if status != OK or s < target:
         return status, False, n1
-    status, s, _, n2 = probe(c, target, target + 1, moves, smoves, play, outcome, score,
-                             payoff, player, canonical, scored, with_player, symmetric,
-                             acyclic, keys, data, stop, stats, ws, max_moves,
+    status, s, _, n2 = probe(c, target, target + 1, rules, kind, table, stop, stats, ws,
                              node_limit - n1, 0)
     return status, status == OK and s <= target, n1 + n2
 
 
 @njit(nogil=True)
-def walk_remoteness(root, root_score, moves, smoves, play, outcome, score, payoff, player,
-                    canonical, scored, with_player, symmetric, acyclic, keys, data, stop,
-                    stats, ws, walk_ws, max_moves, node_limit):
+def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_ws, node_limit):
     """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
     engine's tie-break among the moves that keep the score, which no single negamax score
     can hold. A tie: the quickest of the tying moves (both players hurry to a tie); a
@@ -405,6 +469,10 @@ def walk_remoteness(root, root_score, moves, smoves, play, outcome, score, payof
     game's order. Depth-first over the moves that keep the score (each checked by
     :func:`_settle`), each position's remoteness memoised (by ``canonical``): O(positions
     of that subgraph x moves) probes, most of them answered by the table."""
+    moves, play, outcome = rules.moves, rules.play, rules.outcome
+    payoff, player, canonical = rules.payoff, rules.player, rules.canonical
+    scored, with_player = kind.scored, kind.with_player
+    symmetric, acyclic, max_moves = kind.symmetric, kind.acyclic, kind.max_moves
     (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _,
      w_buf) = walk_ws
     max_depth = w_pos.size - 1
@@ -457,9 +525,7 @@ def walk_remoteness(root, root_score, moves, smoves, play, outcome, score, payof
                 passes = player(p) != player(c)
             pay = payoff(p, m) if scored else 0
             target = child_bound(w_score[d], passes, pay, scored)
-            status, equal, n = _settle(c, target, moves, smoves, play, outcome, score, payoff,
-                                       player, canonical, scored, with_player, symmetric,
-                                       acyclic, keys, data, stop, stats, ws, max_moves,
+            status, equal, n = _settle(c, target, rules, kind, table, stop, stats, ws,
                                        node_limit - nodes, w_buf[max_depth * stride:])
             nodes += n
             if status != OK:

@@ -1,0 +1,167 @@
+"""Proof search on standard Connect Four: Pascal Pons's 7x6 test sets, solved one position at
+a time by ``perfectplay.search``, every answer checked against the set's proven score, the
+speed beside Pons's C++ solver.
+
+The sets are in tests/data/connect4 (the first 50 positions of each; see its README): lines
+``MOVES SCORE``, moves as column digits from 0, the score in Pons's convention, turned into
+(value, remoteness) by ``from_pons_score``. Each position is searched from an empty table
+(``table_mb``; ``perfectplay.search`` otherwise keeps the last game's table, so a position
+would profit from the proofs of the ones before it: ``--keep-table`` allows that), after a
+few warm-up searches that compile the kernels.
+
+The C++ figures are Pons's solver on one thread with a 64 MB table and no opening book: the
+total seconds for 50 positions of each set (scaled to ``--count`` when it differs). The
+ratio is our total over theirs: how many times slower the same proofs are here. "total" is
+the wall clock around each call (so it includes allocating and clearing the table, which
+dominates the easy sets), "searching" the searches' own clocks.
+
+    python benchmarks/connect4_search.py                          # every set, 50 positions
+    python benchmarks/connect4_search.py --sets endgame_L1,midgame_L1 --count 10
+    python benchmarks/connect4_search.py --sets opening_L2 --time 60 --workers 2
+
+Exits with status 1 when any answer differs from the set's score (positions stopped by
+``--time`` are counted as unproven, not as wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+
+from connect4 import ConnectFour, from_pons_score, position_from_moves  # noqa: E402
+
+import perfectplay  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "connect4"
+SETS = ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1", "opening_L2", "opening_L3"]
+# Pons's solver, 1 thread, 64 MB table, no book: total seconds for 50 positions of each set.
+CPP_SECONDS_PER_50 = {"endgame_L1": 0.04, "midgame_L1": 0.04, "midgame_L2": 0.37,
+                      "opening_L1": 0.06, "opening_L2": 8.4, "opening_L3": 305.0}
+# endgame_L1's first loss, win and tie: quick, and between them every path of the kernels
+WARM_UP = ["1141465142351133000452254232560240330", "6311230624536630055022462362131455",
+           "12052305013656112043356360161305644522"]
+
+
+@dataclass
+class SetResult:
+    """What one set's run found."""
+
+    name: str
+    positions: int = 0
+    proven: int = 0
+    wall: float = 0.0  # seconds around each call, table allocation included
+    search_seconds: float = 0.0  # the searches' own clocks
+    nodes: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+
+def read_set(name: str, count: int, data: Path) -> list[tuple[str, int]]:
+    """The first ``count`` (moves, score) lines of a set: ``7x6_<name>.txt`` or ``<name>.txt``
+    in ``data`` (the latter for a checkout of the full sets)."""
+    for path in (data / f"7x6_{name}.txt", data / f"{name}.txt"):
+        if path.exists():
+            rows = []
+            for line in path.read_text().splitlines()[:count]:
+                moves, score = line.split()
+                rows.append((moves, int(score)))
+            return rows
+    raise SystemExit(f"no file for the set {name} in {data}")
+
+
+def run_set(game: ConnectFour, name: str, rows: list[tuple[str, int]], args) -> SetResult:
+    """Search every position of a set and check it against its score."""
+    res = SetResult(name)
+    clear_table = getattr(importlib.import_module("perfectplay.engine.search"), "clear_table",
+                          None)
+    for i, (moves, score) in enumerate(rows, 1):
+        code = position_from_moves(game, moves)
+        if clear_table is not None and not args.keep_table:
+            clear_table()
+        expected = from_pons_score(score, len(moves), game.width, game.height)
+        t = time.perf_counter()
+        r = perfectplay.search(game, code, table_mb=args.table_mb, workers=args.workers,
+                               time_limit=args.time)
+        wall = time.perf_counter() - t
+        res.positions += 1
+        res.wall += wall
+        res.search_seconds += r.seconds
+        res.nodes += r.nodes
+        got = (r.value, r.remoteness)
+        if r.exact:
+            res.proven += 1
+            if got != expected:
+                res.mismatches.append(f"{name} line {i}: {moves} score {score}: expected "
+                                      f"{expected[0].value} in {expected[1]}, search says "
+                                      f"{r.describe()}")
+        if args.verbose:
+            mark = "ok" if r.exact and got == expected else "NOT PROVEN" if not r.exact \
+                else "WRONG"
+            print(f"  {name} {i:3d} {moves:<42} {score:+3d}  {r.describe():<18} "
+                  f"{r.nodes:>14,} nodes {wall:9.3f} s  {mark}", flush=True)
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", default=",".join(SETS),
+                    help="comma-separated sets (default: all six)")
+    ap.add_argument("--count", type=int, default=50, help="positions per set (default 50)")
+    ap.add_argument("--table-mb", type=float, default=64, help="transposition table size")
+    ap.add_argument("--workers", type=int, default=1, help="search threads")
+    ap.add_argument("--time", type=float, default=None,
+                    help="time limit per position, seconds (default: none)")
+    ap.add_argument("--keep-table", action="store_true",
+                    help="let each search reuse the table of the ones before it")
+    ap.add_argument("--data", type=Path, default=DATA, help="directory of the set files")
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per position")
+    args = ap.parse_args()
+    names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    unknown = [s for s in names if s not in CPP_SECONDS_PER_50]
+    if unknown:
+        ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
+    if args.count < 1:
+        ap.error("--count must be at least 1")
+
+    game = ConnectFour(7, 6)
+    t = time.perf_counter()
+    for moves in WARM_UP:
+        perfectplay.search(game, position_from_moves(game, moves), table_mb=args.table_mb,
+                           workers=args.workers)
+    print(f"warm-up (compiling the kernels): {time.perf_counter() - t:.1f} s")
+    print(f"table {args.table_mb:g} MB ({'kept' if args.keep_table else 'fresh'} for each "
+          f"position), {args.workers} worker(s)"
+          + (f", {args.time:g} s per position" if args.time else ""))
+    print(f"{'set':<11} {'solved':>9} {'mean time':>10} {'mean nodes':>12} {'nodes/s':>11} "
+          f"{'total':>9} {'searching':>10} {'C++ total':>10} {'ratio':>7}")
+    results = []
+    for name in names:
+        rows = read_set(name, args.count, args.data)
+        res = run_set(game, name, rows, args)
+        results.append(res)
+        n = max(res.positions, 1)
+        cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
+        rate = res.nodes / res.search_seconds if res.search_seconds > 0 else 0.0
+        print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.3f}s "
+              f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.2f}s "
+              f"{res.search_seconds:>9.2f}s {cpp:>9.2f}s "
+              f"{res.wall / cpp:>6.1f}x", flush=True)
+    bad = [m for res in results for m in res.mismatches]
+    unproven = sum(res.positions - res.proven for res in results)
+    if unproven:
+        print(f"{unproven} position(s) not proven within the time limit")
+    for m in bad:
+        print("MISMATCH", m)
+    print(f"{len(bad)} mismatch(es) in {sum(r.positions for r in results)} positions")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

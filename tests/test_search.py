@@ -1,0 +1,353 @@
+"""Proof search against the strong solver: the same value, remoteness and move values at every
+position tried, for every kind of game the engine takes; published Connect Four results; the
+public 7x6 test positions; honest partial results; errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from connect4 import ConnectFour, from_pons_score, position_from_moves
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kalah import Kalah
+from numba import njit
+
+from perfectplay import GameError, LimitError, Value, search, solve
+from perfectplay.engine import ONGOING, CompiledGame
+from test_compiled import GAMES, random_game
+
+DATA = Path(__file__).parent / "data" / "connect4"
+
+
+@cache
+def connect_four(w: int, h: int) -> ConnectFour:
+    return ConnectFour(w, h)
+
+
+@cache
+def kalah(m: int, n: int) -> Kalah:
+    return Kalah(m, n)
+
+
+class AsPython:
+    """A compiled game seen only through the Python protocol (the Python door's input)."""
+
+    def __init__(self, game: CompiledGame) -> None:
+        self.g = game
+        if game.scored:
+            self.payoff = game.payoff
+        if game.has_player:
+            self.player = game.player
+
+    def initial(self):
+        return self.g.initial()
+
+    def moves(self, pos):
+        return self.g.moves(pos)
+
+    def play(self, pos, move):
+        return self.g.play(pos, move)
+
+    def outcome(self, pos):
+        return self.g.outcome(pos)
+
+
+def assert_agrees(game, reference, positions, **options) -> None:
+    """search equals the strong solution at each position: value, remoteness, every move's
+    value and remoteness, and a best move worth the position's value."""
+    for pos in positions:
+        r = search(game, pos, analyze=True, **options)
+        assert r.exact
+        assert (r.value, r.remoteness) == (reference.value(pos), reference.remoteness(pos)), pos
+        mine = sorted((m.move, m.value, m.remoteness) for m in r.moves)
+        theirs = sorted((m.move, m.value, m.remoteness) for m in reference.move_values(pos))
+        assert mine == theirs, pos
+        if theirs:
+            best = next(m for m in r.moves if m.move == r.best_move)
+            assert (best.value, best.remoteness) == (r.value, r.remoteness), pos
+        else:
+            assert r.best_move is None
+
+
+def sample(solution, k: int, seed: int) -> list:
+    positions = list(solution)
+    return random.Random(seed).sample(positions, min(k, len(positions)))
+
+
+# -- random games of every kind ----------------------------------------------------------------
+KINDS = st.sampled_from([(False, False), (False, True), (True, False), (True, True)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES, KINDS, st.booleans())
+def test_random_compiled_games_equal_the_strong_solution(sn, kind, tiered):
+    """Win/lose/tie and scored games, with and without extra turns (player), with and
+    without a declared tier (without it the search checks every line for cycles)."""
+    scored, player = kind
+    g = random_game(*sn, scored=scored, player=player, tiered=True)
+    ref = solve(g)
+    searched = g if tiered else random_game(*sn, scored=scored, player=player)
+    assert_agrees(searched, ref, sample(ref, 6, sn[0]) + [g.initial()])
+
+
+@settings(max_examples=25, deadline=None)
+@given(GAMES, KINDS)
+def test_the_python_door_gives_the_same_answers(sn, kind):
+    scored, player = kind
+    g = random_game(*sn, scored=scored, player=player, tiered=True)
+    ref = solve(g)
+    assert_agrees(AsPython(g), ref, sample(ref, 4, sn[0]) + [g.initial()])
+
+
+def test_two_workers_give_the_same_answers():
+    for seed in range(12):
+        g = random_game(seed, 120, scored=seed % 2 == 1, tiered=True)
+        ref = solve(g)
+        assert_agrees(g, ref, sample(ref, 5, seed), workers=2, table_mb=1)
+
+
+def test_a_tiny_table_still_gives_exact_answers():
+    """Replacement at every store (1,024 entries for thousands of positions) loses speed,
+    never correctness."""
+    g = connect_four(4, 4)
+    ref = solve(g)
+    assert_agrees(g, ref, sample(ref, 30, 7), table_mb=0.001)
+
+
+# -- published games --------------------------------------------------------------------------
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4), (4, 5)])
+def test_connect_four_equals_the_strong_solution(w, h):
+    g = connect_four(w, h)
+    ref = solve(g)
+    assert_agrees(g, ref, sample(ref, 40, w * h) + [g.initial()])
+
+
+@pytest.mark.parametrize("w,h,value,plies", [
+    (5, 5, Value.TIE, 25),   # Tromp: 5x5 is a draw that fills the board
+    (6, 4, Value.LOSE, 24),  # 6x4: the second player wins on ply 24
+    (7, 4, Value.TIE, 28),   # 7x4: a draw lasting 28 plies
+])
+def test_connect_four_matches_tromps_table(w, h, value, plies):
+    r = search(connect_four(w, h), workers=2)
+    assert (r.value, r.remoteness, r.exact) == (value, plies, True)
+
+
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 2), (4, 3)])
+def test_kalah_equals_the_strong_solution(m, n):
+    """A scored game with extra turns: margins, and the remoteness walk's tie-breaks."""
+    g = kalah(m, n)
+    ref = solve(g)
+    assert_agrees(g, ref, sample(ref, 12, m * n) + [g.initial()])
+
+
+def _pons_sample(name: str, every: int) -> list[tuple[str, int]]:
+    lines = (DATA / f"7x6_{name}.txt").read_text().split("\n")
+    rows = [ln.split() for ln in lines if ln.strip()]
+    return [(moves, int(score)) for moves, score in rows[::every]]
+
+
+@pytest.mark.parametrize("name,every", [
+    ("endgame_L1", 5), ("midgame_L1", 5), ("midgame_L2", 5), ("opening_L1", 10),
+])
+def test_connect_four_7x6_public_test_positions(name, every):
+    """Pascal Pons' test positions (as published with Christophe Steininger's solver),
+    their scores converted to value and remoteness."""
+    g = connect_four(7, 6)
+    for moves, score in _pons_sample(name, every):
+        r = search(g, position_from_moves(g, moves))
+        assert (r.value, r.remoteness) == from_pons_score(score, len(moves)), moves
+
+
+# -- partial results are proven, never guessed ------------------------------------------------
+def _words_hold(r, value, rem) -> bool:
+    """The true (value, rem) lies between the result's lower and upper bound words."""
+    from perfectplay.engine.search import MATE
+
+    def score(words: str) -> float:
+        if words in ("-inf", "+inf"):
+            return float(words.replace("inf", "1e18"))
+        if words == "tie":
+            return 0
+        kind, _, plies = words.partition(" in ")
+        return MATE - int(plies) if kind == "win" else -(MATE - int(plies))
+
+    true = {Value.WIN: MATE - (rem or 0), Value.LOSE: -(MATE - (rem or 0)), Value.TIE: 0}[value]
+    return score(r.lower) <= true <= score(r.upper)
+
+
+def test_a_node_limit_stops_with_proven_bounds_only():
+    """7x6 positions of known value, searched with a few thousand nodes and a tiny fresh
+    table: each answer is exact and right, or stopped with bounds that hold the truth."""
+    from perfectplay.engine.search import clear_table
+
+    g = connect_four(7, 6)
+    stopped = 0
+    for name in ("midgame_L2", "opening_L2"):
+        for moves, score in _pons_sample(name, 10):
+            value, rem = from_pons_score(score, len(moves))
+            pos = position_from_moves(g, moves)
+            for limit in (100, 3_000):
+                clear_table()
+                r = search(g, pos, node_limit=limit, table_mb=0.01)
+                if r.exact:
+                    assert (r.value, r.remoteness) == (value, rem)
+                    continue
+                stopped += 1
+                assert r.stopped == "nodes" and r.value is None and r.remoteness is None
+                assert _words_hold(r, value, rem), (moves, r.lower, r.upper)
+                if r.best_move is not None:  # proven to reach the lower bound
+                    assert r.best_move in g.moves(pos)
+                assert "NOT EXACT" in r.explain()
+    assert stopped >= 10
+
+
+def test_a_time_limit_stops_a_long_search():
+    g = connect_four(7, 6)
+    r = search(g, time_limit=0.5)
+    assert not r.exact and r.stopped == "time" and r.value is None
+    assert r.seconds < 10
+    assert _words_hold(r, Value.WIN, 41)  # published: the first player wins on ply 41
+    data = r.to_json()
+    assert data["exact"] is False and data["value"] is None
+
+
+# -- hooks, cycles, errors ----------------------------------------------------------------
+# compiled once here: a CompiledGame made of the same compiled functions reuses the kernels
+@njit
+def _take_moves(n, out):
+    k = 0
+    for take in range(1, 4):
+        if take <= n:
+            out[k] = take
+            k += 1
+    return k
+
+
+@njit
+def _take(n, take):
+    return n - take
+
+
+@njit
+def _ongoing(n):
+    return ONGOING
+
+
+@njit
+def _one_move(n, out):
+    out[0] = 0
+    return 1
+
+
+@njit
+def _back_and_forth(n, move):
+    return 1 - n  # 0 -> 1 -> 0: a cycle
+
+
+def test_the_subtraction_game_and_its_remoteness():
+    for n in range(0, 30):
+        r = search(CompiledGame(n, _take_moves, _take, _ongoing, max_moves=3))
+        assert r.value == (Value.LOSE if n % 4 == 0 else Value.WIN)
+        assert r.remoteness == (n // 4) * 2 + (0 if n % 4 == 0 else 1)
+
+
+def test_a_cycle_is_refused_with_a_pointer_to_solve():
+    g = CompiledGame(0, _one_move, _back_and_forth, _ongoing, max_moves=1)
+    with pytest.raises(GameError, match="acyclic.*use solve"):
+        search(g)
+
+    class Loop:
+        def initial(self):
+            return 0
+
+        def moves(self, n):
+            return [1]
+
+        def play(self, n, m):
+            return 1 - n
+
+        def outcome(self, n):
+            return None
+
+    with pytest.raises(GameError, match="acyclic"):
+        search(Loop())
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"table_mb": 0}, "table_mb"), ({"table_mb": "64"}, "table_mb"),
+    ({"workers": 0}, "workers"), ({"workers": 2.5}, "workers"),
+    ({"time_limit": -1}, "time_limit"), ({"node_limit": 0}, "node_limit"),
+    ({"max_depth": 0}, "max_depth"),
+])
+def test_bad_options_are_refused_up_front(options, message):
+    with pytest.raises(LimitError, match=message):
+        search(connect_four(4, 4), **options)
+
+
+def test_a_line_deeper_than_max_depth_is_a_limit():
+    with pytest.raises(LimitError, match="deeper than 5"):
+        search(CompiledGame(40, _take_moves, _take, _ongoing, max_moves=3), max_depth=5)
+
+
+def test_a_search_moves_hook_that_lists_nothing_is_named():
+    def none(n, out):
+        return 0
+
+    g = CompiledGame(5, _take_moves, _take, _ongoing, max_moves=3, search_moves=none)
+    with pytest.raises(GameError, match="search_moves listed no move"):
+        search(g)
+
+
+def test_the_kernels_run_as_plain_python():
+    """NUMBA_DISABLE_JIT=1: the same search, interpreted (the kernels are plain Python)."""
+    code = ("from perfectplay import search\n"
+            "from perfectplay.engine import CompiledGame, ONGOING\n"
+            "def mv(n, out):\n"
+            "    k = 0\n"
+            "    for t in range(1, 4):\n"
+            "        if t <= n:\n"
+            "            out[k] = t\n"
+            "            k += 1\n"
+            "    return k\n"
+            "r = search(CompiledGame(13, mv, lambda n, t: n - t, lambda n: ONGOING, "
+            "max_moves=3), analyze=True)\n"
+            "print(r.value.value, r.remoteness, [m.describe() for m in r.moves])\n")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[0] == "win 7 ['win in 7', 'lose in 6', 'lose in 6']"
+
+
+# -- the command --------------------------------------------------------------------------------
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "perfectplay.cli", *args],
+                          capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).parent.parent)
+
+
+def test_the_search_command_text_and_json():
+    out = _cli("search", "examples/connect4.py:ConnectFour(7, 6)", "--moves",
+               "4,4,4,4,4,4,3,3,3,3,3", "--analyze")
+    assert out.returncode == 0, out.stderr
+    assert "value: " in out.stdout and "best move: " in out.stdout
+    assert out.stdout.count("  move ") == 6  # column 4 is full
+    data = json.loads(_cli("search", "examples/tictactoe.py:TicTacToe", "--json").stdout)
+    assert (data["value"], data["remoteness"], data["exact"]) == ("tie", 9, True)
+    assert data["backend"] == "python"
+
+
+def test_the_search_command_when_stopped_or_wrong():
+    out = _cli("search", "examples/connect4.py:ConnectFour(7, 6)", "--nodes", "1000")
+    assert out.returncode == 3
+    assert "NOT EXACT" in out.stdout and "stopped by: nodes" in out.stdout
+    out = _cli("search", "examples/connect4.py:ConnectFour(7, 6)", "--moves", "1,9")
+    assert out.returncode == 1 and "move 2 ('9') is not legal" in out.stderr
+    assert "Traceback" not in out.stderr
