@@ -31,7 +31,7 @@ from __future__ import annotations
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-from perfectplay.engine import LOSE, ONGOING, TIE, CompiledGame, Value
+from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, CompiledGame, Value
 
 
 def popcount(x: int) -> int:
@@ -249,9 +249,36 @@ class ConnectFour(CompiledGame):
             _, mask = split(code)
             return cells - popcount(mask)
 
+        # the cells of the even rows (counted from 1 at the bottom): 0-based rows 1, 3, 5, ...
+        even_rows = sum(1 << (c * H1 + r) for c in range(W) for r in range(1, H, 2))
+        claimeven = H % 2 == 0
+
+        @njit
+        def static_bounds(code):
+            """What is known without search (flags, see CompiledGame): the mover cannot win
+            when no line is left it could complete (its stones and the empty cells hold no
+            four), nor when the opponent can answer every move in the same column (Allis'
+            claimeven, even heights and an even number of stones): the opponent then gets
+            every even-row cell that is not playable now, the mover at most the rest. The
+            mover cannot lose when the opponent has no line left."""
+            mover, mask = split(code)
+            empty = full ^ mask
+            other = mover ^ mask
+            known = 0
+            if not four(mover | empty):
+                known |= CANNOT_WIN
+            elif claimeven and popcount(mask) % 2 == 0:
+                playable = (mask + bottom) & full
+                theirs = other | (even_rows & empty & ~playable)
+                if not four(full & ~theirs):
+                    known |= CANNOT_WIN
+            if not four(other | empty):
+                known |= CANNOT_LOSE
+            return known
+
         super().__init__(bottom, moves, play, outcome, max_moves=W, tier=tier,
                          canonical=canonical, search_moves=search_moves, horizon=horizon,
-                         name=f"ConnectFour({W}, {H})")
+                         static_bounds=static_bounds, name=f"ConnectFour({W}, {H})")
         self._split = split
 
     def stones(self, code: int) -> tuple[list[str], int]:

@@ -24,7 +24,7 @@ from connect4 import ConnectFour, ConnectFourPy, from_pons_score, position_from_
 from numba import njit
 
 from perfectplay import Value, solve
-from perfectplay.engine import LOSE, ONGOING, TIE, WIN
+from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, WIN
 from perfectplay.engine.codetable import EMPTY
 from perfectplay.engine.solution import winlose_key
 
@@ -388,3 +388,29 @@ def test_endgame_scores_convert_to_the_engines_strong_solution():
         from_here.start_code = position_from_moves(game, moves)
         s = solve(from_here)
         assert (s.value(), s.remoteness()) == from_pons_score(score, len(moves)), moves
+
+
+@njit
+def _check_static_bounds(codes, vals, static_bounds):
+    """(cannot-win claims, cannot-lose claims, wrong claims) over every position."""
+    cannot_win = cannot_lose = wrong = 0
+    for i in range(codes.size):
+        known = static_bounds(codes[i])
+        if known & CANNOT_WIN:
+            cannot_win += 1
+            wrong += vals[i] == WIN
+        if known & CANNOT_LOSE:
+            cannot_lose += 1
+            wrong += vals[i] == LOSE
+    return cannot_win, cannot_lose, wrong
+
+
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
+def test_static_bounds_hold_at_every_position(w, h):
+    """No line left, and Allis' claimeven (both boards have an even height): every claim
+    checked against the strong solution, and the claims are many (the hook does work)."""
+    game, _, codes, vals, _ = solved(w, h)
+    cannot_win, cannot_lose, wrong = _check_static_bounds(codes, vals,
+                                                          game.rules.static_bounds)
+    assert wrong == 0
+    assert cannot_win > 0.25 * codes.size and cannot_lose > 0.05 * codes.size

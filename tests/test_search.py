@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -351,3 +353,18 @@ def test_the_search_command_when_stopped_or_wrong():
     out = _cli("search", "examples/connect4.py:ConnectFour(7, 6)", "--moves", "1,9")
     assert out.returncode == 1 and "move 2 ('9') is not legal" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_ctrl_c_stops_with_what_is_proven():
+    """SIGINT (Ctrl-C) during a long search: the proven bounds are printed, marked NOT
+    EXACT, exit 3, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "perfectplay.cli", "search",
+                             "examples/connect4.py:ConnectFour(7, 6)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).parent.parent)
+    time.sleep(8)  # past numba's compilation, into the search
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 3, err
+    assert "stopped by: interrupt" in out and "NOT EXACT" in out
+    assert "Traceback" not in err

@@ -205,25 +205,48 @@ def terminal_score(o, pos, score, scored):
 
 
 @njit  # not cached: it takes the game's functions
-def _table_cutoff(p, buf, base, k, beta, play, payoff, player, canonical, scored,
-                  with_player, symmetric, table):
+def make_move(p, m, line, d, rules, kind):
+    """(status, child, passes, pay) of move ``m`` from ``p``, the position at depth ``d`` of
+    ``line``: the child, whether the turn passes (``player``), the mover's payoff; CYCLE
+    when the child repeats a position of the line (unless the game is acyclic), BAD_PLAYER
+    or OVERFLOW when the game answers out of range."""
+    c = rules.play(p, m)
+    if not kind.acyclic:
+        for j in range(d + 1):
+            if line[j] == c:
+                return CYCLE, c, True, 0
+    passes = True
+    if kind.with_player:
+        wp = rules.player(p)
+        wc = rules.player(c)
+        if (wp != 0 and wp != 1) or (wc != 0 and wc != 1):
+            return BAD_PLAYER, c, True, 0
+        passes = wp != wc
+    pay = 0
+    if kind.scored:
+        pay = rules.payoff(p, m)
+        if pay > LIMIT or pay < -LIMIT:
+            return OVERFLOW, p, True, 0
+    return OK, c, passes, pay
+
+
+@njit  # not cached: it takes the game's functions
+def _table_cutoff(p, buf, base, k, beta, line, d, rules, kind, table):
     """Enhanced transposition cutoff: a score >= beta that some move of ``p`` is already
     known (from its child's table entry) to reach, else -INF - 1. Costs a look-up a move, so
     it is used where a cut-off saves a big subtree."""
     for i in range(base, base + k):
         m = buf[i]
-        c = play(p, m)
-        found, c_lo, c_hi, _ = tt_probe(table, canonical(c) if symmetric else c)
+        status, c, passes, pay = make_move(p, m, line, d, rules, kind)
+        if status != OK:
+            return -INF - 1  # the search itself will meet it and report it
+        found, c_lo, c_hi, _ = tt_probe(table, rules.canonical(c) if kind.symmetric else c)
         if not found:
             continue
-        passes = True
-        if with_player:
-            passes = player(p) != player(c)
-        pay = payoff(p, m) if scored else 0
         known = c_hi if passes else c_lo  # the child's bound that bounds the move from below
         if known >= INF or known <= -INF:
             continue
-        s = parent_score(known, passes, pay, scored)
+        s = parent_score(known, passes, pay, kind.scored)
         if s >= beta:
             return s
     return -INF - 1
@@ -284,11 +307,10 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
     max_moves) besides the table. Cycles: without ``acyclic`` every child is compared with
     the line above it (O(depth)) and a repeat stops the search with CYCLE.
     """
-    moves, smoves, play, outcome = rules.moves, rules.search_moves, rules.play, rules.outcome
-    score, payoff, player, canonical = rules.score, rules.payoff, rules.player, rules.canonical
-    bounds, horizon = rules.static_bounds, rules.horizon
-    scored, with_player, with_horizon = kind.scored, kind.with_player, kind.with_horizon
-    symmetric, acyclic, max_moves = kind.symmetric, kind.acyclic, kind.max_moves
+    moves, smoves, outcome, score = rules.moves, rules.search_moves, rules.outcome, rules.score
+    canonical, bounds, horizon = rules.canonical, rules.static_bounds, rules.horizon
+    scored, with_horizon, symmetric = kind.scored, kind.with_horizon, kind.symmetric
+    max_moves = kind.max_moves
     (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
      move, buf) = ws
     max_depth = pos.size - 1
@@ -366,8 +388,7 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
             if thread > 0 and d < 4 and k > 1:
                 _rotate(buf, base, k, thread + d)
             if d > 0 and (horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH):
-                cut = _table_cutoff(p, buf, base, k, b, play, payoff, player, canonical,
-                                    scored, with_player, symmetric, table)
+                cut = _table_cutoff(p, buf, base, k, b, pos, d, rules, kind, table)
                 if cut > -INF:
                     ret = cut
                     continue
@@ -409,24 +430,10 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
             p = pos[d]
             m = buf[d * stride + index[d]]
             index[d] += 1
-            c = play(p, m)
-            if not acyclic:
-                for j in range(d + 1):
-                    if pos[j] == c:
-                        return CYCLE, c, -1, nodes
-            if with_player:
-                wp = player(p)
-                wc = player(c)
-                if (wp != 0 and wp != 1) or (wc != 0 and wc != 1):
-                    return BAD_PLAYER, c, -1, nodes
-                passes[d] = 1 if wp != wc else 0
-            else:
-                passes[d] = 1
-            pay[d] = 0
-            if scored:
-                pay[d] = payoff(p, m)
-                if pay[d] > LIMIT or pay[d] < -LIMIT:
-                    return OVERFLOW, p, -1, nodes
+            status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
+            if status != OK:
+                return status, c, -1, nodes
+            passes[d] = 1 if turn_passes else 0
             move[d] = m
             if d + 1 > max_depth:
                 return TOO_DEEP, c, -1, nodes
@@ -469,10 +476,8 @@ def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_
     game's order. Depth-first over the moves that keep the score (each checked by
     :func:`_settle`), each position's remoteness memoised (by ``canonical``): O(positions
     of that subgraph x moves) probes, most of them answered by the table."""
-    moves, play, outcome = rules.moves, rules.play, rules.outcome
-    payoff, player, canonical = rules.payoff, rules.player, rules.canonical
-    scored, with_player = kind.scored, kind.with_player
-    symmetric, acyclic, max_moves = kind.symmetric, kind.acyclic, kind.max_moves
+    moves, outcome, canonical = rules.moves, rules.outcome, rules.canonical
+    scored, symmetric, max_moves = kind.scored, kind.symmetric, kind.max_moves
     (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _,
      w_buf) = walk_ws
     max_depth = w_pos.size - 1
@@ -515,15 +520,9 @@ def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_
             p = w_pos[d]
             m = w_buf[d * stride + w_index[d]]
             w_index[d] += 1
-            c = play(p, m)
-            if not acyclic:
-                for j in range(d + 1):
-                    if w_pos[j] == c:
-                        return CYCLE, c, -1, nodes
-            passes = True
-            if with_player:
-                passes = player(p) != player(c)
-            pay = payoff(p, m) if scored else 0
+            status, c, passes, pay = make_move(p, m, w_pos, d, rules, kind)
+            if status != OK:
+                return status, c, -1, nodes
             target = child_bound(w_score[d], passes, pay, scored)
             status, equal, n = _settle(c, target, rules, kind, table, stop, stats, ws,
                                        node_limit - nodes, w_buf[max_depth * stride:])
