@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def sample(solution, k: int, seed: int) -> list:
 KINDS = st.sampled_from([(False, False), (False, True), (True, False), (True, True)])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(GAMES, KINDS, st.booleans())
 def test_random_compiled_games_equal_the_strong_solution(sn, kind, tiered):
     """Win/lose/tie and scored games, with and without extra turns (player), with and
@@ -99,13 +100,56 @@ def test_random_compiled_games_equal_the_strong_solution(sn, kind, tiered):
     assert_agrees(searched, ref, sample(ref, 6, sn[0]) + [g.initial()])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(GAMES, KINDS)
 def test_the_python_door_gives_the_same_answers(sn, kind):
     scored, player = kind
     g = random_game(*sn, scored=scored, player=player, tiered=True)
     ref = solve(g)
     assert_agrees(AsPython(g), ref, sample(ref, 4, sn[0]) + [g.initial()])
+
+
+class LayeredPython:
+    """A random acyclic scored Python game whose points may be Fractions (the Python door
+    then pins margins with full windows), and whose ended positions still list moves (the
+    engine ignores them, and so must search)."""
+
+    def __init__(self, seed: int, fractions: bool) -> None:
+        self.seed, self.fractions = seed, fractions
+
+    def _rng(self, *salt: object) -> random.Random:
+        return random.Random(hash((self.seed, *salt)))
+
+    def _points(self, rng: random.Random, top: int, div: int):
+        k = rng.randint(-top, top)
+        return Fraction(k, div) if self.fractions else k
+
+    def initial(self):
+        return (0, 0)
+
+    def moves(self, pos):
+        return [] if pos[0] >= 6 else list(range(self._rng(pos, 1).randint(0, 3)))
+
+    def play(self, pos, move):
+        rng = self._rng(pos, move, 2)
+        return (pos[0] + 1 + rng.randint(0, 1), rng.randint(0, 3))
+
+    def outcome(self, pos):
+        rng = self._rng(pos, 3)
+        if pos[0] >= 6 or rng.random() < 0.15:
+            return self._points(rng, 4, 3)
+        return None
+
+    def payoff(self, pos, move):
+        return self._points(self._rng(pos, move, 4), 3, 2)
+
+
+@pytest.mark.parametrize("fractions", [False, True])
+def test_python_scored_games_with_any_points(fractions):
+    for seed in range(25):
+        g = LayeredPython(seed, fractions)
+        ref = solve(g)
+        assert_agrees(g, ref, sample(ref, 8, seed))
 
 
 def test_two_workers_give_the_same_answers():
@@ -141,7 +185,7 @@ def test_connect_four_matches_tromps_table(w, h, value, plies):
     assert (r.value, r.remoteness, r.exact) == (value, plies, True)
 
 
-@pytest.mark.parametrize("m,n", [(3, 3), (4, 2), (4, 3)])
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 3)])
 def test_kalah_equals_the_strong_solution(m, n):
     """A scored game with extra turns: margins, and the remoteness walk's tie-breaks."""
     g = kalah(m, n)
