@@ -234,7 +234,8 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
 @click.option("--table-mb", type=click.FloatRange(min=0, max=16384, min_open=True),
               default=64, show_default=True, help="Transposition table size (compiled games).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Threads searching together over one shared table (lazy SMP).")
+              help="Threads searching together over one shared table (ABDADA-style "
+              "lazy SMP).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
            node_limit: int | None, table_mb: float, workers: int, as_json: bool) -> None:
@@ -243,7 +244,7 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
 
     For games far too big to solve whole (standard Connect Four). The answer is exact; with
     --time or --nodes, or on Ctrl-C, the search stops and prints only what it proved
-    (bounds, marked NOT EXACT), never a guess.
+    (bounds, marked NOT EXACT; exit status 3), never a guess.
 
     \b
     Examples:

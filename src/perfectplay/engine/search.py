@@ -16,8 +16,9 @@ positions) as long as the proof tree is small enough.
   (:meth:`_Search.remoteness`), unless the game's ``horizon`` says how long a tied game lasts.
 - **Two backends, one driver**: a :class:`~perfectplay.engine.CompiledGame` is searched by the
   numba kernel of :mod:`perfectplay.engine.searchkernel` (no Python per node; ``workers`` > 1
-  runs lazy SMP: threads sharing one lock-free table), any other game by the same algorithm in
-  Python (for small games and for teaching: the same answers, slower).
+  runs threads sharing one lock-free table, each putting off the moves another is
+  searching), any other game by the same algorithm in Python (for small games and for
+  teaching: the same answers, slower).
 - **Exact, or honestly partial**: ``time_limit``, ``node_limit`` and Ctrl-C stop the search;
   the result then holds the bounds proven so far (``exact`` is False), never a guess.
 
@@ -72,6 +73,7 @@ warnings.filterwarnings("ignore", message=".*First-class function type",
                         category=NumbaExperimentalFeatureWarning)
 MAX_TABLE_MB = 16384
 QUICK_NODES = 50_000  # a kernel call this small runs in the caller's thread
+PROGRESS_SECONDS = 2.0  # between two progress lines
 
 
 class _Stopped(Exception):
@@ -227,7 +229,9 @@ class _CompiledBackend:
         self.walk_space: tuple[np.ndarray, ...] | None = None
         self.kind = sk.Kind(scored=game.scored, with_player=game.has_player,
                             with_horizon=game.has_horizon, symmetric=game.symmetric,
-                            acyclic=game.tiered, max_moves=game.max_moves)
+                            acyclic=game.tiered, max_moves=game.max_moves,
+                            parallel=workers > 1)
+        self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress
         self.last_report = time.monotonic()
@@ -246,15 +250,15 @@ class _CompiledBackend:
 
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
         return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.game.rules,
-                        self.kind, self.table, self.halt, self.stats, self.spaces[thread],
-                        np.int64(limit), thread)
+                        self.kind, self.table, self.busy, self.halt, self.stats,
+                        self.spaces[thread], np.int64(limit), thread)
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
             self.walk_space = sk.workspace(self.max_depth, self.game.max_moves)
         return sk.walk_remoteness(np.int64(pos), np.int64(score), self.game.rules, self.kind,
-                                  self.table, self.halt, self.stats, self.spaces[0],
-                                  self.walk_space, np.int64(limit))
+                                  self.table, self.busy, self.halt, self.stats,
+                                  self.spaces[0], self.walk_space, np.int64(limit))
 
     def walk(self, pos: Any, score: int, budget: _Budget) -> tuple[int, Any]:
         """(remoteness, best move) of a position of known exact score, by the kernel's
@@ -278,6 +282,7 @@ class _CompiledBackend:
         budget.check()
         self.halt[0] = 0
         self.stats[:] = 0
+        self.busy[:] = 0  # marks an aborted call left behind
         limit = budget.nodes_left()
         # Most calls of a search are small: the first QUICK_NODES run here, with no thread
         # handed the work (0.4 ms saved a call); a call not done by then goes on in the
@@ -320,14 +325,14 @@ class _CompiledBackend:
         while True:
             done, _ = cf.wait(futures, timeout=0.1, return_when=cf.FIRST_COMPLETED)
             if done:
-                self.halt[0] = 1  # one thread's answer is the answer (lazy SMP)
+                self.halt[0] = 1  # one thread's answer is the answer
                 cf.wait(futures)
                 return
             if budget.out_of_time():
                 budget.stopped = "time"
                 self.halt[0] = 1
             now = time.monotonic()
-            if self.progress and now - self.last_report >= 1.0:
+            if self.progress and now - self.last_report >= PROGRESS_SECONDS:
                 self.last_report = now
                 nodes = budget.nodes + int(self.stats.sum())
                 rate = nodes / max(now - budget.start, 1e-9)
@@ -754,7 +759,7 @@ def search(game: Any, position: Any = None, *, analyze: bool = False,
     remoteness. ``time_limit`` (seconds), ``node_limit`` and Ctrl-C stop the search with
     what is proven so far (``exact`` False, bounds in ``lower`` and ``upper``).
     ``table_mb`` sizes the transposition table (compiled games; a power-of-two number of
-    16-byte entries), ``workers`` > 1 searches with that many threads sharing it (lazy SMP).
+    16-byte entries), ``workers`` > 1 searches with that many threads sharing it (ABDADA-style).
     ``progress``: a callable taking a line, or True for lines on stderr.
 
     A game may help with two optional hooks: ``search_moves`` (moves best first, possibly

@@ -17,13 +17,22 @@ finds the engine's own value *and* remoteness (winner fastest, loser slowest):
 slot is two words: the data packs a lower and an upper bound of the score (21 bits each), a
 hint (the best move + 1 when it is in 0..254) and the log2 of the nodes the result cost (its
 "work"); the other word holds the position's key XOR the data, so that a slot torn by two
-threads writing at once reads as a miss (Hyatt
-and Mann's lockless hashing) and the table can be shared by parallel searches with no lock.
-A new result replaces the slot of the same key (bounds merged), else an empty slot, else the
-slot of the two that cost less work: deep results stay.
+threads writing at once reads as a miss (Hyatt and Mann's lockless hashing) and the table
+can be shared by parallel searches with no lock. A new result replaces the slot of the same
+key (bounds merged), else an empty slot, else the slot of the two that cost less work: deep
+results stay.
+
+**Threads.** Several threads run the same probe over the shared table; where subtrees are
+big each marks the node it is expanding in a small ``busy`` table, and a thread that meets
+a child another thread is searching takes its other moves first and comes back to that one
+last (its result is then often in the table). The first move of a node is never put off.
+This is ABDADA's idea (Weill 1996) on top of lazy SMP; plain lazy SMP (every thread alone,
+helpers' root moves rotated) gained nothing on Connect Four, where a proof needs one child
+at its OR nodes, so a helper's other root moves are wasted work.
 
 References: Knuth and Moore (1975) for alpha-beta; Plaat et al. (1996) for null-window
-searches with a table (MTD(f)); Pascal Pons' Connect Four solver for the bounded score range.
+searches with a table (MTD(f)); J.-C. Weill, "The ABDADA distributed minimax search
+algorithm" (1996); Pascal Pons' Connect Four solver for the bounded score range.
 """
 
 from __future__ import annotations
@@ -47,7 +56,7 @@ _VALID = 1 << 62
 
 # status codes the kernel returns
 OK, ABORTED, TOO_DEEP, CYCLE, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, OVERFLOW = range(8)
-_ENTER, _RETURN, _NEXT = range(3)
+_ENTER, _RETURN, _NEXT = range(3)  # the kernel's states: a node begins, ends, next child
 
 
 class Kind(NamedTuple):
@@ -58,7 +67,10 @@ class Kind(NamedTuple):
     with_horizon: bool  # horizon() is the game's
     symmetric: bool  # canonical() keys the table
     acyclic: bool  # tier() is declared: no line can repeat a position
-    max_moves: int  # the kernel's states: a node begins, ends, next child
+    max_moves: int
+    parallel: bool  # threads share the table: put off moves another thread is searching
+
+
 # Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
 # many plies left (games with a horizon), or this close to the root (the others).
 ETC_HORIZON = 15
@@ -253,6 +265,22 @@ def _table_cutoff(p, buf, base, k, beta, line, d, rules, kind, table):
 
 
 @njit(cache=True)
+def _lowest_bit(x):
+    """The index of the lowest set bit of x > 0."""
+    i = 0
+    while (x >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@njit  # not cached: it takes the game's functions
+def _busy(c, busy, rules, kind):
+    """Is another thread searching position c? (Its key is in the busy table.)"""
+    k = rules.canonical(c) if kind.symmetric else c
+    return busy[mix(k) & (busy.size - 1)] == k
+
+
+@njit(cache=True)
 def _to_front(buf, base, k, hint):
     """Move the hinted move (hint = move + 1) to the front of buf[base:base+k], keeping the
     others' order; nothing when it is not listed."""
@@ -267,28 +295,15 @@ def _to_front(buf, base, k, hint):
             return
 
 
-@njit(cache=True)
-def _rotate(buf, base, k, r):
-    """Rotate buf[base:base+k] left by r (a helper thread's different move order)."""
-    r = r % k
-    if r == 0:
-        return
-    for _ in range(r):
-        first = buf[base]
-        for j in range(base, base + k - 1):
-            buf[j] = buf[j + 1]
-        buf[base + k - 1] = first
-
-
 def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
-    """The stack a search needs, allocated once per thread: 13 arrays of one int64 a ply,
+    """The stack a search needs, allocated once per thread: 15 arrays of one int64 a ply,
     and the moves of every ply (max_moves + 1 a ply)."""
-    rows = [np.empty(max_depth + 1, np.int64) for _ in range(13)]
+    rows = [np.empty(max_depth + 1, np.int64) for _ in range(15)]
     return (*rows, np.empty((max_depth + 1) * (max_moves + 1), np.int64))
 
 
 @njit(nogil=True)
-def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, thread):
+def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_limit, thread):
     """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
     explicit stack ``ws`` from :func:`workspace`, so a line thousands of plies deep needs no
     recursion).
@@ -312,7 +327,7 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
     scored, with_horizon, symmetric = kind.scored, kind.with_horizon, kind.symmetric
     max_moves = kind.max_moves
     (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
-     move, buf) = ws
+     move, deferred, shared, buf) = ws
     max_depth = pos.size - 1
     stride = max_moves + 1
     top = LIMIT if scored else MATE - 1  # best a position with a move can score
@@ -385,13 +400,16 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
                 ret = 0 if scored else -MATE  # no move: a loss (or 0 points) at once
                 continue
             _to_front(buf, base, k, hint)
-            if thread > 0 and d < 4 and k > 1:
-                _rotate(buf, base, k, thread + d)
-            if d > 0 and (horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH):
+            big = horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH
+            if d > 0 and big:
                 cut = _table_cutoff(p, buf, base, k, b, pos, d, rules, kind, table)
                 if cut > -INF:
                     ret = cut
                     continue
+            deferred[d] = 0
+            shared[d] = 1 if kind.parallel and big else 0
+            if shared[d]:
+                busy[mix(k_key) & (busy.size - 1)] = k_key  # "I am searching this node"
             lo_w[d] = a
             hi_w[d] = b
             alpha0[d] = a
@@ -415,24 +433,42 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
                 lo_w[d] = s
             if lo_w[d] >= hi_w[d]:
                 index[d] = count[d]  # cut-off: the other moves cannot matter
+                deferred[d] = 0
             state = _NEXT
         else:
             # the next child of the node at depth d, or the node is done
-            if index[d] >= count[d]:
+            p = pos[d]
+            first_pass = index[d] < count[d]
+            if first_pass:
+                i = index[d]
+                index[d] += 1
+            elif deferred[d] != 0:  # the moves put off while another thread had them
+                i = _lowest_bit(deferred[d])
+                deferred[d] &= deferred[d] - 1
+            else:
                 v = best[d]
                 t_lo = v if v > alpha0[d] else -INF
                 t_hi = v if v < hi_w[d] else INF
                 tt_store(table, key[d], t_lo, t_hi, best_move[d],
                          log2_work(nodes - start_nodes[d] + 1))
+                if shared[d]:
+                    slot = mix(key[d]) & (busy.size - 1)
+                    if busy[slot] == key[d]:
+                        busy[slot] = 0
                 ret = v
                 state = _RETURN
                 continue
-            p = pos[d]
-            m = buf[d * stride + index[d]]
-            index[d] += 1
+            m = buf[d * stride + i]
             status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
             if status != OK:
                 return status, c, -1, nodes
+            if (shared[d] and first_pass and 0 < i < 63
+                    and (index[d] < count[d] or deferred[d] != 0)
+                    and _busy(c, busy, rules, kind)):
+                # another thread is searching this child: take the other moves first and
+                # come back to it (its result is then often in the table: ABDADA's idea)
+                deferred[d] |= np.int64(1) << i
+                continue
             passes[d] = 1 if turn_passes else 0
             move[d] = m
             if d + 1 > max_depth:
@@ -449,7 +485,7 @@ def probe(root, alpha, beta, rules, kind, table, stop, stats, ws, node_limit, th
 
 
 @njit(nogil=True)
-def _settle(c, target, rules, kind, table, stop, stats, ws, node_limit, buf):
+def _settle(c, target, rules, kind, table, busy, stop, stats, ws, node_limit, buf):
     """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
     has ended or has no move, else two null-window probes (the table makes them cheap)."""
     o = rules.outcome(c)
@@ -458,17 +494,18 @@ def _settle(c, target, rules, kind, table, stop, stats, ws, node_limit, buf):
         return status, s == target, 0
     if rules.moves(c, buf) == 0:
         return OK, target == (0 if kind.scored else -MATE), 0
-    status, s, _, n1 = probe(c, target - 1, target, rules, kind, table, stop, stats, ws,
+    status, s, _, n1 = probe(c, target - 1, target, rules, kind, table, busy, stop, stats, ws,
                              node_limit, 0)
     if status != OK or s < target:
         return status, False, n1
-    status, s, _, n2 = probe(c, target, target + 1, rules, kind, table, stop, stats, ws,
+    status, s, _, n2 = probe(c, target, target + 1, rules, kind, table, busy, stop, stats, ws,
                              node_limit - n1, 0)
     return status, status == OK and s <= target, n1 + n2
 
 
 @njit(nogil=True)
-def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_ws, node_limit):
+def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws, walk_ws,
+                    node_limit):
     """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
     engine's tie-break among the moves that keep the score, which no single negamax score
     can hold. A tie: the quickest of the tying moves (both players hurry to a tie); a
@@ -478,7 +515,7 @@ def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_
     of that subgraph x moves) probes, most of them answered by the table."""
     moves, outcome, canonical = rules.moves, rules.outcome, rules.canonical
     scored, symmetric, max_moves = kind.scored, kind.symmetric, kind.max_moves
-    (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _,
+    (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _, _, _,
      w_buf) = walk_ws
     max_depth = w_pos.size - 1
     stride = max_moves + 1
@@ -524,7 +561,7 @@ def walk_remoteness(root, root_score, rules, kind, table, stop, stats, ws, walk_
             if status != OK:
                 return status, c, -1, nodes
             target = child_bound(w_score[d], passes, pay, scored)
-            status, equal, n = _settle(c, target, rules, kind, table, stop, stats, ws,
+            status, equal, n = _settle(c, target, rules, kind, table, busy, stop, stats, ws,
                                        node_limit - nodes, w_buf[max_depth * stride:])
             nodes += n
             if status != OK:
