@@ -230,7 +230,7 @@ class _CompiledBackend:
         self.kind = sk.Kind(scored=game.scored, with_player=game.has_player,
                             with_horizon=game.has_horizon, symmetric=game.symmetric,
                             acyclic=game.tiered, max_moves=game.max_moves,
-                            parallel=workers > 1)
+                            parallel=workers > 1, ordered=game.has_search_moves)
         self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress

@@ -69,12 +69,14 @@ class Kind(NamedTuple):
     acyclic: bool  # tier() is declared: no line can repeat a position
     max_moves: int
     parallel: bool  # threads share the table: put off moves another thread is searching
+    ordered: bool  # search_moves is the game's: no history heuristic
 
 
 # Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
 # many plies left (games with a horizon), or this close to the root (the others).
 ETC_HORIZON = 15
 ETC_DEPTH = 8
+HISTORY_MASK = 4095  # the history heuristic counts moves by their low 12 bits
 
 
 @njit(cache=True)
@@ -281,6 +283,21 @@ def _busy(c, busy, rules, kind):
 
 
 @njit(cache=True)
+def _by_history(buf, base, k, history):
+    """Sort buf[base:base+k] by the history heuristic (Schaeffer 1989): moves that cut off
+    big subtrees before first, stable (the game's order on ties). Insertion sort: k is a
+    branching factor."""
+    for i in range(base + 1, base + k):
+        m = buf[i]
+        h = history[m & HISTORY_MASK]
+        j = i
+        while j > base and history[buf[j - 1] & HISTORY_MASK] < h:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = m
+
+
+@njit(cache=True)
 def _to_front(buf, base, k, hint):
     """Move the hinted move (hint = move + 1) to the front of buf[base:base+k], keeping the
     others' order; nothing when it is not listed."""
@@ -297,9 +314,10 @@ def _to_front(buf, base, k, hint):
 
 def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
     """The stack a search needs, allocated once per thread: 15 arrays of one int64 a ply,
-    and the moves of every ply (max_moves + 1 a ply)."""
+    the history heuristic's counters, and the moves of every ply (max_moves + 1 a ply)."""
     rows = [np.empty(max_depth + 1, np.int64) for _ in range(15)]
-    return (*rows, np.empty((max_depth + 1) * (max_moves + 1), np.int64))
+    history = np.zeros(HISTORY_MASK + 1, np.int64)
+    return (*rows, history, np.empty((max_depth + 1) * (max_moves + 1), np.int64))
 
 
 @njit(nogil=True)
@@ -327,7 +345,7 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
     scored, with_horizon, symmetric = kind.scored, kind.with_horizon, kind.symmetric
     max_moves = kind.max_moves
     (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
-     move, deferred, shared, buf) = ws
+     move, deferred, shared, history, buf) = ws
     max_depth = pos.size - 1
     stride = max_moves + 1
     top = LIMIT if scored else MATE - 1  # best a position with a move can score
@@ -350,6 +368,7 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
                 return ABORTED, 0, -1, nodes
             p = pos[d]
             best_move[d] = -1
+            start_nodes[d] = nodes
             state = _RETURN  # unless the node has children to search
             o = outcome(p)
             if o != ONGOING:
@@ -399,6 +418,8 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
                     return BAD_MOVE_COUNT, p, -1, nodes
                 ret = 0 if scored else -MATE  # no move: a loss (or 0 points) at once
                 continue
+            if not kind.ordered and k > 1:
+                _by_history(buf, base, k, history)
             _to_front(buf, base, k, hint)
             big = horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH
             if d > 0 and big:
@@ -416,7 +437,6 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
             best[d] = -INF - 1
             count[d] = k
             index[d] = 0
-            start_nodes[d] = nodes
             state = _NEXT
         elif state == _RETURN:
             # the node at depth d is done and scores ``ret``: give it to its parent
@@ -434,6 +454,8 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
             if lo_w[d] >= hi_w[d]:
                 index[d] = count[d]  # cut-off: the other moves cannot matter
                 deferred[d] = 0
+                if not kind.ordered:  # the history heuristic: weight by the work saved
+                    history[move[d] & HISTORY_MASK] += nodes - start_nodes[d + 1] + 1
             state = _NEXT
         else:
             # the next child of the node at depth d, or the node is done
@@ -516,7 +538,7 @@ def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws,
     moves, outcome, canonical = rules.moves, rules.outcome, rules.canonical
     scored, symmetric, max_moves = kind.scored, kind.symmetric, kind.max_moves
     (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _, _, _,
-     w_buf) = walk_ws
+     _, w_buf) = walk_ws
     max_depth = w_pos.size - 1
     stride = max_moves + 1
     memo = {np.int64(0): np.int64(0)}
