@@ -193,6 +193,15 @@ def test_kalah_equals_the_strong_solution(m, n):
     assert_agrees(g, ref, sample(ref, 12, m * n) + [g.initial()])
 
 
+@pytest.mark.slow
+def test_kalah_6_2_matches_irving_donkers_uiterwijk():
+    """Published: Kalah(6, 2) is a first-player win by 10 (the strong solve takes minutes;
+    search, ordered by the history heuristic, seconds)."""
+    r = search(kalah(6, 2))
+    assert (r.value, r.exact) == (10, True)
+    assert r.remoteness is not None and r.remoteness > 0
+
+
 def _pons_sample(name: str, every: int) -> list[tuple[str, int]]:
     lines = (DATA / f"7x6_{name}.txt").read_text().split("\n")
     rows = [ln.split() for ln in lines if ln.strip()]
