@@ -138,7 +138,9 @@ class SearchResult:
                      f"({self.nodes_per_second:,.0f} nodes/s), {self.probes} null-window "
                      f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
                      f"({self.backend})")
-        if self.table:
+        if self.table and self.backend == "python":
+            lines.append(f"table: {self.table['entries']:,} positions (a dict)")
+        elif self.table:
             lines.append(f"table: {self.table['megabytes']:.0f} MB, "
                          f"{self.table['entries']:,} entries, {self.table['filled']:.0%} "
                          "filled")
@@ -527,17 +529,22 @@ def _player(game: Any, pos: Any) -> int:
 
 
 def _parent_score(s: Any, passes: bool, pay: Any, scored: bool) -> Any:
+    """The kernel's :func:`~perfectplay.engine.searchkernel.parent_score` in plain Python
+    (a numba call per node would cost more than the node)."""
     if scored:
         return pay - s if passes else pay + s
-    return int(sk.toward_zero(-s if passes else s))
+    s = -s if passes else s
+    return s - 1 if s > 0 else s + 1 if s < 0 else s
 
 
 def _child_bound(x: Any, passes: bool, pay: Any, scored: bool) -> Any:
+    """The kernel's :func:`~perfectplay.engine.searchkernel.child_bound` in plain Python."""
     if scored:
         return pay - x if passes else x - pay
     if isinstance(x, float):  # an infinite bound stays infinite
         return -x if passes else x
-    return int(sk.child_bound(x, passes, 0, False))
+    x = -x if passes else x
+    return x + 1 if x > 0 else x - 1 if x < 0 else x
 
 
 def _cycle_error(pos: Any) -> GameError:
