@@ -88,7 +88,7 @@ def sample(solution, k: int, seed: int) -> list:
 KINDS = st.sampled_from([(False, False), (False, True), (True, False), (True, True)])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(GAMES, KINDS, st.booleans())
 def test_random_compiled_games_equal_the_strong_solution(sn, kind, tiered):
     """Win/lose/tie and scored games, with and without extra turns (player), with and
