@@ -27,6 +27,7 @@ def test_demo_runs_every_game():
     assert r.exit_code == 0
     for title in ("Tic-tac-toe", "Coins", "The Rock", "Closing the Portal", "No:"):
         assert title in r.output
+    assert "Proof search proves the same tie in 9" in r.output
 
 
 def test_judge_list_and_samples():
@@ -111,9 +112,9 @@ def test_solve_a_user_game_from_a_file(tmp_path):
     assert run("solve", f"{broken}:Missing").exit_code == 1
 
 
-@pytest.mark.parametrize("cmd", ["demo", "solve", "judge", "coins", "rock", "portal",
-                                 "nearest", "play", "gen", "stress", "check", "query",
-                                 "analyze"])
+@pytest.mark.parametrize("cmd", ["demo", "solve", "search", "judge", "coins", "rock",
+                                 "portal", "nearest", "play", "gen", "stress", "check",
+                                 "query", "analyze"])
 def test_every_command_has_help_with_an_example(cmd):
     r = run(cmd, "--help")
     assert r.exit_code == 0 and "Example" in r.output
