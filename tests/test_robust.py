@@ -449,3 +449,23 @@ def test_the_api_judges_never_raise_and_every_error_says_where():
         assert all(isinstance(e, InputError) for e in res.errors)
         assert all(e.line is not None or e.case is not None for e in res.errors), \
             [str(e) for e in res.errors]
+
+
+@pytest.mark.parametrize("name, words", [
+    ("MovesNone", "returned None"), ("MovesInt", "returned 3"),
+    ("MovesTypeError", "TypeError: boom"), ("PlayNone", "returned None"),
+    ("OutcomeNaN", "nan"), ("PayoffInf", "inf"), ("HashRaises", "no hash"),
+    ("MovesRaiseLater", "moves broke")])
+def test_broken_user_games_fail_search_in_one_line(bad_games, name, words):
+    fails_with(cli("search", f"{bad_games / 'bad.py'}:{name}"), words)
+
+
+def test_search_options_and_moves_are_checked(bad_games):
+    target = f"{bad_games / 'bad.py'}:Base"
+    for args, words in [(["--table-mb", "nan"], "table_mb"), (["--time", "nan"], "time_limit"),
+                        (["--moves", "1,1,1,1,1,1"], "is not legal there"),
+                        (["--moves", "x"], "move 1 ('x') is not legal")]:
+        fails_with(cli("search", target, *args), words)
+    for name in ("ReprRaises", "ReprLoops"):
+        r = cli("search", f"{bad_games / 'bad.py'}:{name}")
+        assert r.exit_code == 0 and "win in 3" in r.output

@@ -400,13 +400,14 @@ class _PythonBackend:
                         "Value.WIN, Value.LOSE or Value.TIE")
 
     def _moves(self, pos: Any) -> list[Any]:
-        source = self.order if self.order is not None else self.game.moves
-        moves = source(pos)
+        if self.order is None:
+            return legal_moves(self.game, pos)
+        moves = self.order(pos)
         if not is_move_list(moves):
-            raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an "
+            raise GameError(f"search_moves({show(pos)}) returned {show(moves)}: expected an "
                             "iterable of moves")
         moves = list(moves)
-        if not moves and self.order is not None and list(self.game.moves(pos)):
+        if not moves and legal_moves(self.game, pos):
             raise GameError(f"search_moves({show(pos)}) listed no move where moves has some")
         return moves
 
@@ -519,6 +520,15 @@ def _aligned_zeros(n: int) -> np.ndarray:
     raw = np.zeros(n + 8, np.int64)
     skip = (-raw.ctypes.data % 64) // 8
     return raw[skip:skip + n]
+
+
+def legal_moves(game: Any, pos: Any) -> list[Any]:
+    """``game.moves(pos)`` as a list, or a GameError when it is not an iterable of moves."""
+    moves = game.moves(pos)
+    if not is_move_list(moves):
+        raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of "
+                        "moves")
+    return list(moves)
 
 
 def _player(game: Any, pos: Any) -> int:
@@ -635,7 +645,7 @@ class _Search:
         out: list[tuple[Any, Any, bool, Any]] = []
         if self.ended(pos) is not None:
             return out
-        for move in list(self.game.moves(pos)):
+        for move in legal_moves(self.game, pos):
             child = self.game.play(pos, move)
             passes = True
             if self.with_player:
@@ -658,7 +668,7 @@ class _Search:
         if end is not None:
             self.exact_scores[pos] = end
             return end, end, None
-        if not list(self.game.moves(pos)):
+        if not legal_moves(self.game, pos):
             s = 0 if self.scored else -MATE
             self.exact_scores[pos] = s
             return s, s, None
@@ -692,7 +702,7 @@ class _Search:
         if pos in self.exact_scores:
             return bool(self.exact_scores[pos] == target)
         end = self.ended(pos)
-        if end is not None or not list(self.game.moves(pos)) or not self.integral:
+        if end is not None or not legal_moves(self.game, pos) or not self.integral:
             lo, _, _ = self.pin(pos)
             return bool(lo == target)
         s, _ = self.backend.probe(pos, target - 1, target, self.budget)
