@@ -7,9 +7,9 @@ positions) as long as the proof tree is small enough.
 
 - **Scores** pack the value and remoteness into one number (a win in r plies scores
   ``MATE - r``, a loss ``-(MATE - r)``, a tie 0; scored games: the point margin), so each
-  null-window search answers "is the score at least x?" and a handful of them (MTD(f), with
-  bisection when the steps stay small) pin it exactly: the engine's own conventions, winner
-  fastest, loser slowest.
+  null-window search answers "is the score at least x?" and a handful of them (one MTD(f)
+  step, then bisection) pin it exactly: the engine's own conventions, winner fastest, loser
+  slowest.
 - **Ties and margins** need one more step, as the engine orders them by remoteness in a way
   no single negamax score holds (both players hurry to a tie; a margin's winner hurries, its
   loser delays): the remoteness is then found by walking the moves that keep the proven value
@@ -64,7 +64,7 @@ from . import searchkernel as sk
 from .compiled import CompiledGame
 from .graph import is_move_list, is_real, points
 from .protocol import Value, has_player, is_scored
-from .solution import MoveValue, describe, json_value, move_name
+from .solution import MoveValue, describe, game_picture, move_lines, position_json
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
 # The kernels take the game's rules as one NamedTuple of compiled functions, which numba
@@ -130,17 +130,14 @@ class SearchResult:
         if self.stopped:
             lines.append(f"stopped by: {self.stopped} (what is shown is proven; the rest is "
                          "not)")
-        best = None if self.best_move is None else move_name(self.game, self.best_move)
-        lines.append(f"best move: {best}")
-        for mv in self.moves or []:
-            lines.append(f"  move {move_name(self.game, mv.move)}: {mv.describe()}")
+        lines += move_lines(self.game, self.best_move, self.moves or [])
         lines.append(f"nodes: {self.nodes:,} in {self.seconds:.2f} s "
                      f"({self.nodes_per_second:,.0f} nodes/s), {self.probes} null-window "
                      f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
                      f"({self.backend})")
-        if self.table and self.backend == "python":
+        if "megabytes" not in self.table:
             lines.append(f"table: {self.table['entries']:,} positions (a dict)")
-        elif self.table:
+        else:
             lines.append(f"table: {self.table['megabytes']:.0f} MB, "
                          f"{self.table['entries']:,} entries, {self.table['filled']:.0%} "
                          "filled")
@@ -150,37 +147,21 @@ class SearchResult:
 
     def draw(self, style: bool = False) -> str:
         """The game's picture of the position (its ``draw`` hook), or ""."""
-        hook = getattr(self.game, "draw", None)
-        if not callable(hook):
-            return ""
-        text = str(hook(self.position))
-        if style:
-            from rich.markup import escape
-
-            return escape(text)
-        return text
+        return game_picture(self.game, self.position, style)
 
     def to_json(self) -> dict[str, Any]:
-        """Everything as JSON-ready data (values as strings or numbers)."""
+        """Everything as JSON-ready data (values as strings or numbers; ``moves`` None
+        without ``analyze``)."""
+        data = position_json(self.position, self.value, self.remoteness, self.best_move,
+                             self.moves or [])
         return {
-            "position": json_value(self.position),
-            "value": _json_value(self.value), "remoteness": self.remoteness,
+            **data, "moves": None if self.moves is None else data["moves"],
             "exact": self.exact, "lower": self.lower, "upper": self.upper,
-            "best_move": json_value(self.best_move),
-            "moves": None if self.moves is None else [
-                {"move": json_value(mv.move), "value": _json_value(mv.value),
-                 "remoteness": mv.remoteness} for mv in self.moves],
             "nodes": self.nodes, "seconds": round(self.seconds, 4),
             "nodes_per_second": round(self.nodes_per_second), "probes": self.probes,
             "workers": self.workers, "backend": self.backend, "table": self.table,
             "stopped": self.stopped, "note": self.note,
         }
-
-
-def _json_value(v: Any) -> Any:
-    if isinstance(v, Value):
-        return v.value
-    return json_value(v)
 
 
 # -- the budget -------------------------------------------------------------------------------
@@ -365,7 +346,7 @@ class _PythonBackend:
         pass
 
     def table_stats(self) -> dict[str, Any]:
-        return {"entries": len(self.table), "filled": 1.0, "megabytes": 0.0}
+        return {"entries": len(self.table)}
 
     def probe(self, pos: Any, alpha: Any, beta: Any, budget: _Budget) -> tuple[Any, Any]:
         budget.check()
@@ -382,23 +363,6 @@ class _PythonBackend:
         finally:
             sys.setrecursionlimit(limit)
 
-    def _terminal(self, pos: Any, result: Any) -> Any:
-        if self.scored:
-            if result is Value.TIE:
-                return 0
-            if isinstance(result, Value):
-                raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: "
-                                "return Value.TIE or the final points for the player to move")
-            return points(result, f"outcome({show(pos)})")
-        if result is Value.WIN:
-            return MATE
-        if result is Value.LOSE:
-            return -MATE
-        if result is Value.TIE:
-            return 0
-        raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, "
-                        "Value.WIN, Value.LOSE or Value.TIE")
-
     def _moves(self, pos: Any) -> list[Any]:
         if self.order is None:
             return legal_moves(self.game, pos)
@@ -411,18 +375,6 @@ class _PythonBackend:
             raise GameError(f"search_moves({show(pos)}) listed no move where moves has some")
         return moves
 
-    def _edge(self, pos: Any, move: Any) -> tuple[Any, bool, Any]:
-        child = self.game.play(pos, move)
-        if child is None:
-            raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must return "
-                            "the new position")
-        passes = True
-        if self.with_player:
-            passes = _player(self.game, pos) != _player(self.game, child)
-        pay = points(self.game.payoff(pos, move), f"payoff({show(pos)}, {show(move)})") \
-            if self.scored else 0
-        return child, passes, pay
-
     def _node(self, pos: Any, alpha: Any, beta: Any) -> tuple[Any, Any]:
         budget = self.budget
         budget.nodes += 1
@@ -430,7 +382,7 @@ class _PythonBackend:
             budget.check()
         result = self.game.outcome(pos)
         if result is not None:
-            return self._terminal(pos, result), None
+            return end_score(pos, result, self.scored), None
         if not self.scored and beta > MATE - 1:
             beta = MATE - 1
             if alpha >= beta:
@@ -467,7 +419,7 @@ class _PythonBackend:
         self.line.append(pos)
         alpha0, best, best_move = alpha, None, None
         for move in moves:
-            child, passes, pay = self._edge(pos, move)
+            child, passes, pay = edge(self.game, pos, move, self.scored, self.with_player)
             if not self.tiered and child in self.line:
                 raise _cycle_error(child)
             lo_c = _child_bound(beta, passes, pay, self.scored)
@@ -529,6 +481,43 @@ def legal_moves(game: Any, pos: Any) -> list[Any]:
         raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of "
                         "moves")
     return list(moves)
+
+
+def end_score(pos: Any, result: Any, scored: bool) -> Any:
+    """The score of an ended position whose ``outcome`` is ``result`` (the mover's points in
+    a scored game, else a win, loss or tie at remoteness 0); a GameError for an outcome the
+    protocol does not allow."""
+    if scored:
+        if result is Value.TIE:
+            return 0
+        if isinstance(result, Value):
+            raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: "
+                            "return Value.TIE or the final points for the player to move")
+        return points(result, f"outcome({show(pos)})")
+    if result is Value.WIN:
+        return MATE
+    if result is Value.LOSE:
+        return -MATE
+    if result is Value.TIE:
+        return 0
+    raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, "
+                    "Value.WIN, Value.LOSE or Value.TIE")
+
+
+def edge(game: Any, pos: Any, move: Any, scored: bool, with_player: bool
+         ) -> tuple[Any, bool, Any]:
+    """(child, passes, pay) of ``move`` from ``pos``: the next position, whether the turn
+    passes (``player``), the mover's payoff (0 unless scored); GameErrors name bad answers."""
+    child = game.play(pos, move)
+    if child is None:
+        raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must return "
+                        "the new position")
+    passes = True
+    if with_player:
+        passes = _player(game, pos) != _player(game, child)
+    pay = points(game.payoff(pos, move), f"payoff({show(pos)}, {show(move)})") \
+        if scored else 0
+    return child, passes, pay
 
 
 def _player(game: Any, pos: Any) -> int:
@@ -626,18 +615,12 @@ class _Search:
         self.integral = not self.scored or isinstance(backend, _CompiledBackend)
         hook = getattr(game, "horizon", None)
         self.horizon = hook if callable(hook) else None
-        self.last_best: Any = None
 
     # the rules, through the Python protocol (a few calls per search, not per node)
     def ended(self, pos: Any) -> Any:
+        """The score of ``pos`` if the game has ended there, else None."""
         result = self.game.outcome(pos)
-        if result is None:
-            return None
-        if self.scored:
-            if result is Value.TIE:
-                return 0
-            return points(result, f"outcome({show(pos)})")
-        return {Value.WIN: MATE, Value.LOSE: -MATE, Value.TIE: 0}[result]
+        return None if result is None else end_score(pos, result, self.scored)
 
     def edges(self, pos: Any) -> list[tuple[Any, Any, bool, Any]]:
         """(move, child, passes, pay) of every legal move, in the game's order (none once
@@ -646,12 +629,7 @@ class _Search:
         if self.ended(pos) is not None:
             return out
         for move in legal_moves(self.game, pos):
-            child = self.game.play(pos, move)
-            passes = True
-            if self.with_player:
-                passes = _player(self.game, pos) != _player(self.game, child)
-            pay = points(self.game.payoff(pos, move), "payoff") if self.scored else 0
-            out.append((move, child, passes, pay))
+            out.append((move, *edge(self.game, pos, move, self.scored, self.with_player)))
         return out
 
     def bounds(self) -> tuple[Any, Any]:
@@ -724,10 +702,7 @@ class _Search:
             return int(MATE - abs(s)), None
         if pos in self.rems:
             return self.rems[pos]
-        if self.ended(pos) is not None:
-            return 0, None
-        edges = self.edges(pos)
-        if not edges:
+        if self.ended(pos) is not None or not legal_moves(self.game, pos):
             return 0, None
         if not self.scored and self.horizon is not None:
             return int(self.horizon(pos)), None
@@ -737,7 +712,7 @@ class _Search:
         self.budget.check()
         hurry = (not self.scored) or s >= 0
         best_r, best_move = None, None
-        for move, child, passes, pay in edges:
+        for move, child, passes, pay in self.edges(pos):
             target = _child_bound(s, passes, pay, self.scored)
             if not self.equals(child, target):
                 continue
@@ -779,10 +754,10 @@ def search(game: Any, position: Any = None, *, analyze: bool = False,
     16-byte entries), ``workers`` > 1 searches with that many threads sharing it (ABDADA-style).
     ``progress``: a callable taking a line, or True for lines on stderr.
 
-    A game may help with two optional hooks: ``search_moves`` (moves best first, possibly
-    pruned; see :mod:`perfectplay.engine.compiled`) and ``horizon`` (plies left; a tied game
-    lasts exactly that long). A :class:`CompiledGame`'s ``canonical`` shares table entries
-    between symmetric positions.
+    A game may help with three optional hooks: ``search_moves`` (moves best first, possibly
+    pruned; see :mod:`perfectplay.engine.compiled`), ``static_bounds`` (cannot win, cannot
+    lose) and ``horizon`` (plies left; a tied game lasts exactly that long). A
+    :class:`CompiledGame`'s ``canonical`` shares table entries between symmetric positions.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7

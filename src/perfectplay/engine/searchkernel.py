@@ -537,8 +537,8 @@ def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws,
     of that subgraph x moves) probes, most of them answered by the table."""
     moves, outcome, canonical = rules.moves, rules.outcome, rules.canonical
     scored, symmetric, max_moves = kind.scored, kind.symmetric, kind.max_moves
-    (w_pos, w_score, w_index, w_count, w_best, w_move, w_target, w_key, _, _, _, _, _, _, _,
-     _, w_buf) = walk_ws
+    (w_pos, w_score, w_index, w_count, w_best, w_move, _, w_key, _, _, _, _, _, _, _, _,
+     w_buf) = walk_ws
     max_depth = w_pos.size - 1
     stride = max_moves + 1
     memo = {np.int64(0): np.int64(0)}

@@ -328,13 +328,7 @@ class Solution:
         """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
         when the game has none. ``style`` is accepted for the common result contract (a
         game's picture is printed as it is)."""
-        hook = getattr(self.game, "draw", None)
-        if not callable(hook):
-            return ""
-        from rich.markup import escape
-
-        text = str(hook(self.start if pos is None else pos))
-        return escape(text) if style else text
+        return game_picture(self.game, self.start if pos is None else pos, style)
 
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
@@ -394,6 +388,20 @@ def play_moves(game: Any, moves: str, pos: Any = None) -> Any:
     return pos
 
 
+def game_picture(game: Any, pos: Any, style: bool = False) -> str:
+    """The game's own picture of ``pos`` (its ``draw`` hook), or "" when it has none;
+    ``style`` escapes it for rich's markup."""
+    hook = getattr(game, "draw", None)
+    if not callable(hook):
+        return ""
+    text = str(hook(pos))
+    if style:
+        from rich.markup import escape
+
+        return escape(text)
+    return text
+
+
 def move_lines(game: Any, best: Any, moves: list[MoveValue]) -> list[str]:
     """The best move and every move's value in words, as ``solve`` and ``query`` print them."""
     return ([f"best move: {None if best is None else move_name(game, best)}"]
@@ -444,7 +452,9 @@ def _game_name(game: Any) -> str:
 
 def _json_value(v: Any) -> Any:
     """A value for JSON: "win"/"lose"/"tie"/"draw", or a margin as a number (a Fraction as
-    the string "p/q", which JSON has no number for)."""
+    the string "p/q", which JSON has no number for); None (not known) stays None."""
+    if v is None:
+        return None
     if isinstance(v, Value):
         return v.value
     if isinstance(v, float) and math.isinf(v):
