@@ -18,3 +18,17 @@ def test_ruff_is_clean():
     out = subprocess.run([ruff, "check", "src", "tests", "benchmarks", "examples"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_mypy_is_clean_on_the_engine_the_store_and_the_registry():
+    """The package ships py.typed: the engine, the store and the registry type-check (the
+    settings, strict where it is cheap, are in pyproject.toml's [tool.mypy])."""
+    pytest.importorskip("mypy", reason="mypy is in the test extras")
+    from mypy import api
+
+    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                *[str(ROOT / "src" / "perfectplay" / p) for p in TYPED]])
+    assert status == 0, out + err
+
+
+TYPED = ["engine", "registry.py", "casegen.py", "tablebase.py", "outcore.py"]

@@ -14,7 +14,26 @@ from typing import Any, NoReturn
 
 import click
 
+from . import registry
+from .demo import run_demo
+from .engine import check_game
+from .engine import search as engine_search
+from .engine import solve as engine_solve
+from .engine.solution import play_moves
+from .engine.target import load_target
 from .errors import InputError, PerfectplayError, show_exc
+from .gen import generate
+from .judge import problems
+from .judge import run as judge_run
+from .play import Session, user_table
+from .plot import picture_format
+from .registry import GameSpec, option_fields
+from .stress import check as run_check
+from .stress import stress as run_stress
+from .tablebase import analyze as tb_analyze
+from .tablebase import open_store, solve_tiered
+from .tablebase import query as tb_query
+from .textio import Token, parse_int
 
 EXIT_INPUT = 1
 
@@ -32,6 +51,20 @@ class _Group(click.Group):
             sys.exit(130)
         except MemoryError:
             _fail("out of memory: the input is too large for this machine")
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The tools, and one command per registered game."""
+        return sorted(set(super().list_commands(ctx)) | {s.name for s in registry.games()})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is not None:
+            return command
+        try:
+            spec = registry.get(name)
+        except InputError:
+            return None
+        return game_command(spec, name, hidden=name != spec.name)
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -92,8 +125,6 @@ def _output_path(path: str | None) -> str | None:
         _fail(f"cannot write {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
-    from .plot import picture_format
-
     picture_format(target, bare=None)
     return path
 
@@ -149,16 +180,12 @@ def demo() -> None:
     Example:
       perfectplay demo
     """
-    from .demo import run_demo
-
     run_demo()
 
 
 # -- solve a user's game ---------------------------------------------------------------------
 def load_game(target: str) -> Any:
     """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments)."""
-    from .engine.target import load_target
-
     return load_target(target)
 
 
@@ -193,18 +220,13 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
       perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
     """
-    from .engine import check_game
-    from .engine import solve as engine_solve
-
     game = load_game(target)
     if store is not None:
-        from .tablebase import analyze, solve_tiered
-
         file, _, cls = target.partition(".py:")
         tb = _game_call("rules", solve_tiered, game, store, cluster=scheduler,
                         workers=workers, progress=_progress(),
                         game_ref=f"{Path(file + '.py').resolve()}:{cls}")
-        stats = analyze(tb.store)
+        stats = tb_analyze(tb.store)
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
         else:
@@ -252,9 +274,6 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2 --table-mb 1024
       perfectplay search examples/tictactoe.py:TicTacToe --json
     """
-    from .engine import search as engine_search
-    from .engine.solution import play_moves
-
     game = load_game(target)
     position = _game_call("rules", play_moves, game, moves or "")
     result = _game_call("rules", engine_search, game, position, analyze=analyze,
@@ -286,15 +305,13 @@ def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> 
       perfectplay judge cses1097 examples/judge/cses1097.txt
       echo "4 4 5 1 3" | perfectplay judge cses1097
     """
-    from .judge import problems, run
-
     if list_ or problem is None:
         for pid, (title, _) in problems().items():
             click.echo(f"{pid:14s} {title}")
         return
     if problem not in problems():
         _fail(f"unknown problem {problem!r}; see perfectplay judge --list", 2)
-    result = run(problem, _read_text(file), lenient)
+    result = judge_run(problem, _read_text(file), lenient)
     sys.stdout.write(result.output())
     sys.stdout.flush()  # answers first, then the notes and errors on stderr
     for note in result.notes:
@@ -305,63 +322,104 @@ def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> 
         sys.exit(EXIT_INPUT)
 
 
-# -- coins -----------------------------------------------------------------------------------
-def _parse_values(values: tuple[str, ...], file: str | None) -> list[int]:
-    """Coin values from the arguments or from a file (not both), by the readers' one integer
-    rule; none at all is an error."""
-    from .coins import parse
-    from .textio import Token, parse_int
-
+# -- the games (one command each, built from the registry) -------------------------------------
+def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts: Any) -> Any:
+    """A game's instance from numbers typed as arguments or from a file (not both), by the
+    readers' one integer rule; none at all is an error."""
     if file is not None and values:
-        raise InputError(f"give the coin values or --file, not both ({len(values)} values "
-                         f"and --file {file})")
+        raise InputError(f"give the values or --file, not both ({len(values)} values and "
+                         f"--file {file})")
     if file is not None:
-        return parse(_read_text(file))
+        return spec.parse(_read_text(file), opts)
     out = []
     for k, text in enumerate(values, 1):
         try:
             out.append(parse_int(Token(text, 1, 1), "an integer"))
         except InputError as exc:
-            raise InputError(f"coin {k}: {exc.message}") from None
+            raise InputError(f"value {k}: {exc.message}") from None
     if not out:
-        raise InputError("no coins given: pass the values, e.g. 7 9 2 6")
-    return out
+        raise InputError("no values given: pass them as arguments, e.g. 7 9 2 6")
+    assert spec.from_values is not None
+    return spec.from_values(out, opts)
 
 
-@main.command(context_settings={"ignore_unknown_options": True})
-@click.argument("values", nargs=-1)
-@click.option("--file", "file", type=str, help="Read the coin values from a file ('-' = stdin).")
-@click.option("--table", is_flag=True, help="Print the seed's P/m tables (n <= 60).")
-@click.option("--line", "line", is_flag=True, help="Print the optimal line of play.")
-@click.option("--compare", is_flag=True, help="Compare the perfect, greedy and odd/even "
-              "strategies.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also save the P table as a "
-              "heat map with the move table: FILE.png or FILE.svg (n <= 60; needs "
-              "perfectplay[plot]).")
-def coins(values: tuple[str, ...], file: str | None, table: bool, line: bool,
-          compare: bool, as_json: bool, png: str | None) -> None:
-    """Coins in a line: the first player's guaranteed total, margin and first move.
-
-    \b
-    Examples:
-      perfectplay coins 7 9 2 6 4 3
-      perfectplay coins 3 2 2 3 1 2 --table --line --compare
-      perfectplay coins --file examples/coins_row.txt --json
-    """
-    from . import coins as c
-
-    row = _parse_values(values, file)
-    _output_path(png)
-    result = c.analyze(row, line=line, compare=compare, table=table)
-    if png:
-        from .plot import coins_png
-
-        coins_png(row, png)
-    _render(result, as_json)
+def _option_params(spec: GameSpec) -> list[click.Parameter]:
+    """The game's options as click options: a flag for a bool (one that defaults to True is
+    switched off by its flag), a choice for a Literal, a typed value otherwise."""
+    params: list[click.Parameter] = []
+    for f in option_fields(spec.options):
+        if f.kind is bool:
+            params.append(click.Option([f.flag, f.name], is_flag=True, default=f.default,
+                                       flag_value=not f.default, help=f.help))
+        elif f.choices:
+            params.append(click.Option([f.flag, f.name], type=click.Choice(list(f.choices)),
+                                       default=f.default, show_default=True, help=f.help))
+        else:
+            params.append(click.Option([f.flag, f.name], type=f.kind, default=f.default,
+                                       show_default=True, help=f.help))
+    return params
 
 
-# -- portal ----------------------------------------------------------------------------------
+def _input_params(spec: GameSpec) -> list[click.Parameter]:
+    if spec.from_values is not None:
+        return [click.Argument(["values"], nargs=-1),
+                click.Option(["--file"], type=str, help="Read the values from a file "
+                             "('-' = stdin).")]
+    return [click.Argument(["input_file"], metavar=_metavar(spec))]
+
+
+def _metavar(spec: GameSpec) -> str:
+    first = spec.input_help.split(maxsplit=1)[0] if spec.input_help else "FILE"
+    return first if first.isupper() else "FILE"
+
+
+def _instance(spec: GameSpec, kwargs: dict[str, Any], opts: Any) -> Any:
+    """The instance a game command's arguments name."""
+    if spec.from_values is not None:
+        return _read_values(tuple(kwargs.get("values") or ()), kwargs.get("file"), spec, opts)
+    return spec.parse(_read_text(kwargs["input_file"]), opts)
+
+
+def _options_from(spec: GameSpec, kwargs: dict[str, Any]) -> Any:
+    return spec.make_options({f.name: kwargs[f.name] for f in option_fields(spec.options)
+                              if f.name in kwargs})
+
+
+def _help(spec: GameSpec) -> str:
+    examples = "".join(f"\n  perfectplay {e}" for e in spec.examples)
+    return (f"{spec.title}: {spec.rules}\n\n{spec.input_help}"
+            + (f"\n\n\b\nExamples:{examples}" if examples else ""))
+
+
+def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
+                 ) -> click.Command:
+    """The command ``perfectplay NAME``: read the instance, analyze it, print the result (or
+    its JSON) and optionally save its picture. Built from the game's spec alone."""
+    params = _input_params(spec) + _option_params(spec)
+    params.append(click.Option(["--json", "as_json"], is_flag=True,
+                               help="Print JSON for scripts."))
+    if spec.picture is not None:
+        params.append(click.Option(["--png"], type=click.Path(dir_okay=False),
+                                   help=spec.picture_help))
+
+    def callback(**kwargs: Any) -> None:
+        opts = _options_from(spec, kwargs)
+        png = _output_path(kwargs.get("png"))
+        result = spec.analyze(_instance(spec, kwargs, opts), opts)
+        if png and spec.picture is not None:
+            spec.picture(result, png)
+        _render(result, kwargs["as_json"],
+                head=spec.headline(result) if spec.headline else None,
+                extra=spec.summary(result) if spec.summary else "",
+                drawing=getattr(opts, "drawing", True))
+
+    context = {"ignore_unknown_options": True} if spec.from_values is not None else {}
+    short = spec.title if spec.title.endswith(".") else f"{spec.title}."
+    return click.Command(name or spec.name, params=params, callback=callback,
+                         help=_help(spec), short_help=short, hidden=hidden,
+                         context_settings=context)
+
+
 def _console() -> Any:
     from rich.console import Console
 
@@ -387,106 +445,22 @@ def _render(result: Any, as_json: bool, head: str | None = None, extra: str = ""
         con.print(picture, soft_wrap=True)
 
 
-@main.command()
-@click.argument("board_file", metavar="BOARD")
-@click.option("--kind", type=click.Choice(["square", "king", "hex"]), default="square",
-              show_default=True, help="Which cells touch: 4 neighbours, king moves, or a "
-              "rhombus hex board.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also save a picture of the "
-              "safe and cut cells: FILE.png or FILE.svg (needs perfectplay[plot]).")
-def portal(board_file: str, kind: str, as_json: bool, png: str | None) -> None:
-    """Closing the Portal: who wins, why, and which cells are safe to wall.
-
-    BOARD is a file with the grid ('.' empty, '#' wall, 'O' the two portals), with or
-    without the judge's "R C" first line; '-' reads stdin. On the board, X marks the cut
-    cells (walling one loses at once) and * a portal-to-portal path.
-
-    \b
-    Example:
-      perfectplay portal examples/portal_king.txt --kind king
-    """
-    from . import portal as p
-
-    _output_path(png)
-    result = p.analyze(p.parse(_read_text(board_file), kind))
-    if png:
-        from .plot import portal_png
-
-        portal_png(result.board, result.moves, png)
-    _render(result, as_json, head=f"[bold]{result.winner} wins.[/]",
-            extra=result.summary())
-
-
-# -- the rock --------------------------------------------------------------------------------
-@main.command()
-@click.argument("maze_file", metavar="MAZE")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON with every cell's data.")
-@click.option("--no-map", is_flag=True, help="Leave out the value map (large mazes).")
-@click.option("--png", type=click.Path(dir_okay=False), help="Also save a heat map picture: "
-              "FILE.png or FILE.svg (needs perfectplay[plot]).")
-def rock(maze_file: str, as_json: bool, no_map: bool, png: str | None) -> None:
-    """The Rock (UVa 10381): the steps a walker can guarantee when a rock may block once.
-
-    MAZE is a file with the grid ('#' wall, '.' free, 'E' entrance, 'X' exit), with or
-    without the judge's "R C" first line; '-' reads stdin. The map shows each cell's
-    guaranteed steps, the route in green and the rock's block as R.
-
-    \b
-    Example:
-      perfectplay rock examples/rock_sample.txt
-    """
-    from . import rock as rk
-
-    _output_path(png)
-    result = rk.analyze(rk.parse(_read_text(maze_file)))
-    if png:
-        from .plot import rock_png
-
-        rock_png(result, png)
-    _render(result, as_json, head=f"[bold]{'infinite' if result.value is None else result.value}"
-            "[/]", drawing=not no_map)
-
-
-# -- nearest ---------------------------------------------------------------------------------
-@main.command()
-@click.argument("board_file", metavar="BOARD")
-@click.option("--all", "all_", is_flag=True, help="Every piece's nearest piece.")
-@click.option("--block", is_flag=True, help="Other pieces block the way (drawn boards).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def nearest(board_file: str, all_: bool, block: bool, as_json: bool) -> None:
-    """The board game No: the piece nearest the start piece, with every tie.
-
-    BOARD is either the kth-no format (N, then N lines "r c", then the start index) or a
-    drawn board ('.' free, '#' wall, letters/digits pieces, '*' the start piece).
-
-    \b
-    Examples:
-      perfectplay nearest examples/no_seed.txt
-      perfectplay nearest examples/no_drawn.txt --block --all
-    """
-    from . import nearest as nr
-
-    _render(nr.analyze(nr.parse(_read_text(board_file)), all=all_, block=block), as_json)
-
-
 # -- play ------------------------------------------------------------------------------------
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("game_name", metavar="GAME")
 @click.argument("args", nargs=-1)
 @click.option("--first/--second", default=True, help="Play first (default) or second.")
-@click.option("--as", "side", type=click.Choice(["walker", "rock"]), default="walker",
-              show_default=True, help="The Rock: play the walker or the rock.")
+@click.option("--as", "side", default=None, help="Play this side, by the name the game "
+              "gives it (The Rock: walker or rock).")
 @click.option("--two-humans", is_flag=True, help="Both sides typed, with the solver's "
               "advice shown.")
 @click.option("--strength", type=click.FloatRange(0, 1), default=1.0, show_default=True,
               help="Chance that the computer plays the perfect move (else a random one).")
-@click.option("--kind", type=click.Choice(["square", "king", "hex"]), default="square",
-              help="Portal: the board's lattice.")
 @click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
-def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_humans: bool,
-         strength: float, kind: str, seed: int | None) -> None:
-    """Play against the perfect strategy: coins, rock, portal, or FILE.py:Class.
+def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
+         two_humans: bool, strength: float, seed: int | None) -> None:
+    """Play against the perfect strategy: a game's name and its input as for the game's own
+    command (its options too, e.g. --kind king), or FILE.py:Class.
 
     Every legal move is shown with its value and remoteness; type a move by its name or
     its number. Commands start with '/' so they never clash with a move: /h hint, /u undo,
@@ -500,35 +474,41 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str, two_huma
       perfectplay play portal examples/portal_seed.txt --second --strength 0.7
       perfectplay play examples/tictactoe.py:TicTacToe
     """
-    from . import play as pl
-
-    if game_name == "coins":
-        table = pl.coins_table(_parse_values(args, None))
-        human = 0 if first else 1
-    elif game_name in ("rock", "portal"):
-        if len(args) != 1:
-            _fail(f"play {game_name} takes one file: the {game_name} board")
-        text = _read_text(args[0])
-        if game_name == "rock":
-            from .rock import parse_maze
-
-            table = pl.rock_table(parse_maze(text))
-            human = 0 if side == "walker" else 1
-        else:
-            from .portal import parse_board
-
-            table = pl.portal_table(parse_board(text, kind))
-            human = 0 if first else 1
-    elif ":" in game_name:
-        table = _game_call("rules", pl.user_table, load_game(game_name), game_name)
-        human = 0 if first else 1
+    user = ":" in game_name
+    if user:
+        table = _game_call("rules", user_table, load_game(game_name), game_name)
     else:
-        _fail(f"unknown game {game_name!r}: use coins, rock, portal or FILE.py:Class")
-    session = pl.Session(table, {0, 1} if two_humans else {human}, strength, seed)
-    if ":" in game_name:  # a user's game may raise at any move
+        table = _play_table(game_name, args)
+    human = 0 if first else 1
+    if side is not None:
+        names = [str(n).lower() for n in table.player_names]
+        if side.lower() not in names:
+            _fail(f"--as {side}: the sides of {game_name} are {', '.join(names)}", 2)
+        human = names.index(side.lower())
+    session = Session(table, {0, 1} if two_humans else {human}, strength, seed)
+    if user:  # a user's game may raise at any move
         _game_call("rules", session.run)
     else:
         session.run()
+
+
+def _play_table(game_name: str, args: tuple[str, ...]) -> Any:
+    """The play table of a registered game, its input and options read by the game's own
+    command line."""
+    try:
+        spec = registry.get(game_name)
+    except InputError:
+        names = ", ".join(s.name for s in registry.games() if s.play is not None)
+        _fail(f"unknown game {game_name!r}: use {names} or FILE.py:Class")
+    if spec.play is None:
+        _fail(f"{spec.title} is not a two-player game: use perfectplay {spec.name}")
+    command = game_command(spec, f"play {spec.name}")
+    try:
+        ctx = command.make_context(f"perfectplay play {spec.name}", list(args))
+    except click.UsageError as exc:
+        _fail(f"play {spec.name}: {exc.format_message()}", 2)
+    opts = _options_from(spec, ctx.params)
+    return spec.play(_instance(spec, ctx.params, opts), opts)
 
 
 # -- contest tools -----------------------------------------------------------------------------
@@ -550,8 +530,6 @@ def gen(problem: str, seed: int, cases: int, size: int | None, family: str) -> N
       perfectplay gen uva10381 --seed 7 --cases 3 --family maze
       perfectplay gen cses1097 --size 5000 --family largest > big.txt
     """
-    from .gen import generate
-
     sys.stdout.write(generate(problem, seed, cases, size, family))
 
 
@@ -579,10 +557,6 @@ def stress(problem: str, cmd: tuple[str, ...], cases: int, seed: int, size: int 
     Example:
       perfectplay stress uva10381 --cases 500 -- python my_solution.py
     """
-    import os
-
-    from .stress import stress as run_stress
-
     report = run_stress(problem, list(cmd), cases, seed, size, family, timeout,
                         jobs or os.cpu_count() or 1, progress=_progress())
     if as_json:
@@ -608,8 +582,6 @@ def check(problem: str, input_file: str, output_file: str, as_json: bool) -> Non
       perfectplay check devc-portal examples/judge/devc-portal.txt \
         examples/judge/devc-portal.out
     """
-    from .stress import check as run_check
-
     result = run_check(problem, _read_text(input_file), _read_text(output_file))
     if as_json:
         _echo_json(result.to_json())
@@ -639,12 +611,7 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
       perfectplay query tb/ "(0, 5)" --json
       perfectplay query tb/ --moves 3,3,2
     """
-    from .tablebase import open_store
-    from .tablebase import query as tb_query
-
     if raw:
-        from .textio import Token, parse_int
-
         if position is None:
             _fail("--raw needs POSITION, the encoded integer")
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
@@ -677,8 +644,6 @@ def analyze(store: str, as_json: bool) -> None:
     Example:
       perfectplay analyze tb/
     """
-    from .tablebase import analyze as tb_analyze
-
     stats = tb_analyze(store)
     if as_json:
         _echo_json(stats)

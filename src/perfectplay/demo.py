@@ -1,4 +1,8 @@
-"""``perfectplay demo``: one bundled instance of every game, solved and explained."""
+"""``perfectplay demo``: one bundled instance of every game, solved and explained.
+
+Tic-tac-toe shows the generic engine; then every registered game's ``demo`` instance (its
+:class:`~perfectplay.registry.GameSpec`) is analyzed and explained.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
+
+from . import registry
+from .engine import Value, describe, search, solve
+from .registry import GameSpec
 
 SECTIONS: list[tuple[str, Callable[[], str]]] = []
 
@@ -20,8 +28,6 @@ def section(title: str) -> Callable[[Callable[[], str]], Callable[[], str]]:
 
 @section("Tic-tac-toe, solved by the generic engine")
 def _tictactoe() -> str:
-    from .engine import Value, describe, search, solve
-
     class TicTacToe:
         lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
                  (0, 4, 8), (2, 4, 6)]
@@ -53,38 +59,34 @@ def _tictactoe() -> str:
             "search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2")
 
 
-@section("Coins in a line: 7 9 2 6 4 3 (the seed's example)")
-def _coins() -> str:
-    from . import coins
-
-    return coins.analyze([7, 9, 2, 6, 4, 3], compare=True).explain()
-
-
-@section("The Rock (UVa 10381): the judge's first sample")
-def _rock() -> str:
-    from . import rock
-
-    result = rock.analyze(rock.parse(ROCK_SAMPLE))
-    return result.explain() + "\n\n" + result.draw()
+def game_section(spec: GameSpec) -> str:
+    """A game's bundled instance, solved: its explanation and its drawing."""
+    result = spec.solve_text(spec.demo, **spec.demo_options)
+    picture = result.draw()
+    return result.explain() + ("\n\n" + picture if picture else "")
 
 
-@section("Closing the Portal: the seed's 5 x 5 board")
-def _portal() -> str:
-    from . import portal
-
-    result = portal.analyze(portal.parse(PORTAL_SEED))
-    return result.explain() + "\n\n" + result.draw()
+def _compiled_before() -> bool:
+    """True when numba has cached this package's kernels (index files next to them)."""
+    return any(Path(__file__).parent.rglob("*.nbi"))
 
 
-@section("No: the seed's 5 x 5 board, start piece P3")
-def _nearest() -> str:
-    from . import nearest
+def run_demo() -> None:
+    if not _compiled_before():
+        click.echo("(first run: compiling the numba kernels takes about 10 s; they are cached "
+                   "for later runs)", err=True)
+    for title, fn in SECTIONS:
+        _show(title, fn())
+    for spec in registry.games():
+        if spec.demo:
+            _show(f"{spec.title}: {spec.demo_title}" if spec.demo_title else spec.title,
+                  game_section(spec))
 
-    result = nearest.analyze(nearest.parse(NO_SEED))
-    return (result.explain() + "\nThe kth-no judge format answers the lowest index, P1."
-            + "\n\n" + result.draw())
 
-
+def _show(title: str, text: str) -> None:
+    click.secho(f"== {title}", bold=True)
+    click.echo(text)
+    click.echo()
 ROCK_SAMPLE = """..X.....
 ........
 ##.##...
@@ -103,16 +105,3 @@ PORTAL_SEED = """.O#..
 #...."""
 
 
-def _compiled_before() -> bool:
-    """True when numba has cached this package's kernels (index files next to them)."""
-    return any(Path(__file__).parent.rglob("*.nbi"))
-
-
-def run_demo() -> None:
-    if not _compiled_before():
-        click.echo("(first run: compiling the numba kernels takes about 10 s; they are cached "
-                   "for later runs)", err=True)
-    for title, fn in SECTIONS:
-        click.secho(f"== {title}", bold=True)
-        click.echo(fn())
-        click.echo()

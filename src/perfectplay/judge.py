@@ -1,6 +1,7 @@
 """The judge registry: problem id -> read the judge's input, solve, write its exact output.
 
-Each game module keeps its own formats (a ``JUDGES`` table); this module only gathers them.
+Each game package keeps its own formats (its spec's ``judges``); this module only gathers them
+from :mod:`perfectplay.registry`.
 
 >>> print(run("cses1097", "4\\n4 5 1 3\\n").output(), end="")
 8
@@ -9,27 +10,16 @@ Each game module keeps its own formats (a ``JUDGES`` table); this module only ga
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 
+from . import registry
 from .errors import InputError
 from .judge_io import JudgeResult
 
-_MODULES = ("perfectplay.coins", "perfectplay.rock", "perfectplay.portal",
-            "perfectplay.nearest")
-
 
 def problems() -> dict[str, tuple[str, Callable[..., JudgeResult]]]:
-    """Every problem id with its one-line title and its judge function, in a stable order."""
-    table: dict[str, tuple[str, Callable[..., JudgeResult]]] = {}
-    for name in _MODULES:
-        try:
-            module = import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue  # that game is not built yet
-            raise
-        table.update(getattr(module, "JUDGES", {}))
-    return table
+    """Every problem id with its one-line title and its judge function, in a stable order
+    (the games' order in the registry, each game's judges in its own order)."""
+    return registry.judges()
 
 
 def run(problem: str, text: str, lenient: bool = False) -> JudgeResult:

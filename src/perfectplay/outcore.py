@@ -57,7 +57,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -120,13 +120,13 @@ class Arrays:
         d = root / "arrays"
         self.keys = _map(d / "keys.u64", np.uint64, total, "r")
         self.index = _map(d / "index.i64", np.int64, int(self.ibase[-1]), "r")
-        mode = "r+" if write else "r"
+        mode: Literal["r", "r+"] = "r+" if write else "r"
         self.vals = _map(d / "values.i8", np.int8, total, mode)
         self.rems = _map(d / "rems.i16", np.int16, total, mode)
         self.margins = _map(d / "margins.i64", np.int64, total if scored else 0, mode)
 
 
-def _map(path: Path, dtype: Any, count: int, mode: str) -> np.ndarray:
+def _map(path: Path, dtype: Any, count: int, mode: Literal["r", "r+"]) -> np.ndarray:
     """``count`` items of ``path`` memory-mapped (an empty array for none: mmap cannot map
     zero bytes)."""
     if count == 0:
@@ -464,8 +464,8 @@ def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner:
             built.append({"tier": u, "size": size, "bits": bits})
             manifest["local"] = _local_sizes(work)
             _write_manifest(root, manifest)
-            for d in (f"tier={u}", f"parts={u}", f"inside={u}"):
-                shutil.rmtree(work / d, ignore_errors=True)
+            for part in (f"tier={u}", f"parts={u}", f"inside={u}"):
+                shutil.rmtree(work / part, ignore_errors=True)
             say(f"tier {u}: {size:,} positions")
             shown.update(sum(b["size"] for b in built))
             waiting = sorted(int(p.name[5:]) for p in work.glob("tier=*"))

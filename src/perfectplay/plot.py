@@ -70,7 +70,7 @@ class Picture:
         return self.left + c * self.cell + k, self.top + r * self.cell + k
 
 
-def _matplotlib() -> Any:
+def matplotlib_pyplot() -> Any:
     try:
         import matplotlib
 
@@ -97,6 +97,7 @@ def cell_size(rows: int, cols: int) -> int:
 
 def heat(values: np.ndarray, top: float) -> np.ndarray:
     """viridis colours (uint8 RGB) of values scaled by ``top``."""
+    matplotlib_pyplot()  # a clear error, not a traceback, without the plot extra
     from matplotlib import colormaps
 
     scaled = np.clip(values / max(top, 1), 0, 1)
@@ -108,10 +109,10 @@ def _ticks(n: int, most: int = 26) -> list[int]:
     return list(range(0, n, step))
 
 
-def _board(img: np.ndarray, title: str) -> tuple[Any, Any, Picture]:
+def board_figure(img: np.ndarray, title: str) -> tuple[Any, Any, Picture]:
     """A figure laid out to the pixel: the cell image, column letters on top, row numbers
     on the left, the title above. Returns (figure, axes, layout without a path)."""
-    plt = _matplotlib()
+    plt = matplotlib_pyplot()
     rows, cols = img.shape[:2]
     cell = cell_size(rows, cols)
     width, height = cols * cell + LEFT + RIGHT, rows * cell + TOP + BOTTOM
@@ -131,20 +132,20 @@ def _board(img: np.ndarray, title: str) -> tuple[Any, Any, Picture]:
     return fig, ax, Picture(Path(), width, height, LEFT, TOP, cell)
 
 
-def _label(ax: Any, r: int, c: int, text: str, cell: int, colour: str = "white") -> None:
+def label(ax: Any, r: int, c: int, text: str, cell: int, colour: str = "white") -> None:
     if cell >= 10:
         ax.text(c, r, text, ha="center", va="center", color=colour,
                 fontsize=max(6, min(14, cell * 0.45)), fontweight="bold")
 
 
-def _dots(ax: Any, cells: list[tuple[int, int]], cell: int) -> None:
+def dots(ax: Any, cells: list[tuple[int, int]], cell: int) -> None:
     if cells:
         ys, xs = zip(*cells, strict=True)
         ax.scatter(xs, ys, s=max(1.0, (cell * 0.3) ** 2), c="white", marker="o",
                    linewidths=0)
 
 
-def _legend(fig: Any, entries: list[tuple[tuple[int, int, int], str]]) -> None:
+def legend(fig: Any, entries: list[tuple[tuple[int, int, int], str]]) -> None:
     from matplotlib.patches import Patch
 
     handles = [Patch(facecolor=np.array(colour) / 255, edgecolor="grey", label=label)
@@ -153,7 +154,7 @@ def _legend(fig: Any, entries: list[tuple[tuple[int, int, int], str]]) -> None:
                bbox_to_anchor=(0.995, 1 - 30 / fig.get_figheight() / DPI))
 
 
-def _colour_bar(fig: Any, layout: Picture, rows: int, cols: int, top: float,
+def colour_bar(fig: Any, layout: Picture, rows: int, cols: int, top: float,
                 label: str) -> None:
     """A colour bar in the right margin, below the legend, never moving the board."""
     from matplotlib import colormaps
@@ -181,8 +182,8 @@ def picture_format(path: str | Path, bare: str | None = "png") -> str:
     return kind
 
 
-def _save(fig: Any, layout: Picture, path: str | Path) -> Picture:
-    plt = _matplotlib()
+def save(fig: Any, layout: Picture, path: str | Path) -> Picture:
+    plt = matplotlib_pyplot()
     out = Path(path)
     try:
         kind = picture_format(out)
@@ -208,17 +209,17 @@ def rock_png(sol: Any, path: str | Path) -> Picture:
     if blocked is not None:
         img[m.grid.coords(blocked)] = RED
     value = "infinite" if sol.value is None else f"{sol.value} steps"
-    fig, ax, layout = _board(img, f"The Rock: the walker can guarantee {value}")
-    _dots(ax, [m.grid.coords(i) for i in route if i not in (m.entrance, m.exit)],
+    fig, ax, layout = board_figure(img, f"The Rock: the walker can guarantee {value}")
+    dots(ax, [m.grid.coords(i) for i in route if i not in (m.entrance, m.exit)],
           layout.cell)
-    _label(ax, *m.grid.coords(m.entrance), "E", layout.cell)
-    _label(ax, *m.grid.coords(m.exit), "X", layout.cell)
+    label(ax, *m.grid.coords(m.entrance), "E", layout.cell)
+    label(ax, *m.grid.coords(m.exit), "X", layout.cell)
     if blocked is not None:
-        _label(ax, *m.grid.coords(blocked), "R", layout.cell)
-    _colour_bar(fig, layout, m.rows, m.cols, top, "guaranteed steps")
-    _legend(fig, [(BLACK, "wall"), (RED, "the rock's block (R)"),
+        label(ax, *m.grid.coords(blocked), "R", layout.cell)
+    colour_bar(fig, layout, m.rows, m.cols, top, "guaranteed steps")
+    legend(fig, [(BLACK, "wall"), (RED, "the rock's block (R)"),
                   (GREY_RED, "cut off: infinite"), (WHITE, "the walker's route")])
-    return _save(fig, layout, path)
+    return save(fig, layout, path)
 
 
 def portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
@@ -232,13 +233,13 @@ def portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
         r, c = g.coords(i)
         img[r, c] = (BLUE if i in board.portals else BLACK if not board.empty[i]
                      else RED if i in cut else GREEN)
-    fig, ax, layout = _board(img, "Closing the Portal: safe and cut cells")
-    _dots(ax, [g.coords(i) for i in moves.path[1:-1]], layout.cell)
+    fig, ax, layout = board_figure(img, "Closing the Portal: safe and cut cells")
+    dots(ax, [g.coords(i) for i in moves.path[1:-1]], layout.cell)
     for p in board.portals:
-        _label(ax, *g.coords(p), "O", layout.cell)
-    _legend(fig, [(GREEN, "safe to wall"), (RED, "cut: walling it loses"),
+        label(ax, *g.coords(p), "O", layout.cell)
+    legend(fig, [(GREEN, "safe to wall"), (RED, "cut: walling it loses"),
                   (BLACK, "wall"), (BLUE, "portal (O)"), (WHITE, "a portal path")])
-    return _save(fig, layout, path)
+    return save(fig, layout, path)
 
 
 def coins_png(coins: Any, path: str | Path) -> Picture:
@@ -255,7 +256,7 @@ def coins_png(coins: Any, path: str | Path) -> Picture:
     for i in range(n):
         for j in range(i, n):
             img[i, j] = colours[i, j]
-    fig, ax, layout = _board(img, "Coins: P(i, j), the best total on coins i..j")
+    fig, ax, layout = board_figure(img, "Coins: P(i, j), the best total on coins i..j")
     ax.set_xticks(range(n), [str(j + 1) for j in range(n)])
     ax.set_yticks(range(n), [str(i + 1) for i in range(n)])
     ax.set_xlabel("j (last coin)")
@@ -268,7 +269,7 @@ def coins_png(coins: Any, path: str | Path) -> Picture:
             ax.add_patch(Rectangle((x0, i - 0.4), 0.2, 0.8, color=np.array(INK) / 255,
                                    linewidth=0))
             dark = vals[i, j] / max(top, 1) < 0.6
-            _label(ax, i, j, str(P[i + 1][j + 1]), layout.cell, "white" if dark else "black")
-    _colour_bar(fig, layout, n, n, top, "P(i, j)")
-    _legend(fig, [(INK, "the move: a bar on the left\ntakes coin i, on the right coin j")])
-    return _save(fig, layout, path)
+            label(ax, i, j, str(P[i + 1][j + 1]), layout.cell, "white" if dark else "black")
+    colour_bar(fig, layout, n, n, top, "P(i, j)")
+    legend(fig, [(INK, "the move: a bar on the left\ntakes coin i, on the right coin j")])
+    return save(fig, layout, path)

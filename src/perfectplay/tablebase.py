@@ -165,7 +165,7 @@ def evaluate_chunk(game: Any, codes: np.ndarray, store: str, tier: int,
             out.decided.append((code, *_terminal(result, scored), ""))
             continue
         who = game.player(pos) if with_player else None
-        moves = []
+        moves: list[tuple[str, tuple[Any, ...], Any, Any]] = []
         inside = False
         for move in game.moves(pos):
             child = game.play(pos, move)
@@ -247,8 +247,8 @@ def solve_inside(open_: list[tuple[int, list]], known: dict[int, tuple[Any, int 
             if target[0] == "in" and target[1] in index:
                 parents[index[target[1]]].append((i, passes, name))
                 continue
-            value, rem = known[target[1]] if target[0] == "in" else target[1:]
-            v = Value(value)
+            code_value, rem = known[target[1]] if target[0] == "in" else target[1:]
+            v = Value(code_value)
             mover = v.flipped() if passes else v
             r = None if rem is None else rem + 1
             if mover in (Value.WIN, Value.LOSE):
@@ -279,8 +279,10 @@ def solve_inside(open_: list[tuple[int, list]], known: dict[int, tuple[Any, int 
             value[i], (rem_of[i], best[i]) = Value.LOSE, slowest[i]
         for p, passes, pname in parents[i]:
             if value[p] is None:
-                v = value[i].flipped() if passes else value[i]  # type: ignore[union-attr]
-                heapq.heappush(events, (r + 1, order, p, v, pname))
+                here = value[i]
+                assert here is not None
+                parent_value = here.flipped() if passes else here
+                heapq.heappush(events, (r + 1, order, p, parent_value, pname))
                 order += 1
     ties = [(r, k, i, name) for k, (r, i, name) in enumerate(tie_moves)]
     heapq.heapify(ties)
@@ -645,7 +647,7 @@ def _duck(store: str | Path) -> Any:
 def query(store: str | Path, positions: Iterable[int]) -> list[dict[str, Any]]:
     """Value, remoteness and best move of encoded positions, straight from disk."""
     con = _duck(store)
-    out = []
+    out: list[dict[str, Any]] = []
     for code in positions:
         row = con.execute("SELECT tier, code, margin, remoteness, best_move FROM solved "
                           "WHERE position = ?", [int(code)]).fetchone()

@@ -70,99 +70,135 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             report.problems.append(f"the game has no method {name}()")
     if report.problems:
         return report
-    scored, with_player = is_scored(game), has_player(game)
     fresh = _copy(game)  # the game object as it was before any call: to find hidden state
+    start = _start(report, game)
+    if start is _FAILED:
+        return report
+    walk = _Walk(game, report, start)
+    walk.run(max_positions)
+    _check_hidden_state(report, game, fresh, walk.queue[:report.positions],
+                        walk.both_parities)
+    if walk.no_moves:
+        report.notes.append(f"{walk.no_moves:,} non-terminal position(s) have no moves: a "
+                            "loss for the player to move (normal play)"
+                            + ("; in a scored game they end with margin 0" if walk.scored
+                               else ""))
+    return report
+
+
+def _start(report: CheckReport, game: Any) -> Any:
+    """The start position, or _FAILED with the problem reported."""
     try:
         start = game.initial()
     except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
         report.problems.append(f"initial() raised {type(exc).__name__}: {exc}")
-        return report
+        return _FAILED
     if not _hashable(start):
-        report.problems.append(f"the start position {show(start)} is not hashable (use a tuple, "
-                               "int, ...)")
-        return report
-    tier = getattr(game, "tier", None) if callable(getattr(game, "tier", None)) else None
-    strict = getattr(game, "tiered", False) is True  # a CompiledGame's tiers must rise
-    depth: dict[Any, int] = {start: 0}
-    queue = [start]
-    no_moves = 0
-    both_parities: Any = None  # a position reached after an even and an odd number of moves
-    i = 0
-    while i < len(queue):
-        if len(report.problems) >= _MAX_REPORTED:
-            report.notes.append(f"stopped after {_MAX_REPORTED} problems")
-            break
-        if i >= max_positions:
-            report.complete = False
-            break
-        pos = queue[i]
-        i += 1
-        if with_player:
+        report.problems.append(f"the start position {show(start)} is not hashable (use a "
+                               "tuple, int, ...)")
+        return _FAILED
+    return start
+
+
+class _Walk:
+    """The breadth-first walk of :func:`check_game`: each position's own checks (player,
+    outcome, moves), then each move's (play twice, payoff, tier)."""
+
+    def __init__(self, game: Any, report: CheckReport, start: Any) -> None:
+        self.game, self.report = game, report
+        self.scored, self.with_player = is_scored(game), has_player(game)
+        tier = getattr(game, "tier", None)
+        self.tier = tier if callable(tier) else None
+        self.strict = getattr(game, "tiered", False) is True  # compiled tiers must rise
+        self.depth: dict[Any, int] = {start: 0}
+        self.queue = [start]
+        self.no_moves = 0
+        self.both_parities: Any = None  # reached after an even and an odd number of moves
+
+    def run(self, max_positions: int) -> None:
+        report, i = self.report, 0
+        while i < len(self.queue):
+            if len(report.problems) >= _MAX_REPORTED:
+                report.notes.append(f"stopped after {_MAX_REPORTED} problems")
+                break
+            if i >= max_positions:
+                report.complete = False
+                break
+            pos = self.queue[i]
+            i += 1
+            for move in self.position(pos):
+                self.move(pos, move)
+        report.positions = i
+
+    def position(self, pos: Any) -> list[Any]:
+        """Check one position; its moves when it is not terminal (else none)."""
+        game, report = self.game, self.report
+        if self.with_player:
             try:
                 who = game.player(pos)
                 if who not in (0, 1):
-                    report.problems.append(f"player({show(pos)}) returned {show(who)}, not 0 or 1")
+                    report.problems.append(f"player({show(pos)}) returned {show(who)}, not "
+                                           "0 or 1")
             except Exception as exc:  # noqa: BLE001
-                report.problems.append(f"player({show(pos)}) raised {type(exc).__name__}: {exc}")
+                report.problems.append(f"player({show(pos)}) raised {type(exc).__name__}: "
+                                       f"{exc}")
         result = _call(report, "outcome", game.outcome, pos)
         if result is _FAILED:
-            continue
+            return []
         moves = _call(report, "moves", lambda p: game.moves(p), pos)
         if moves is _FAILED:
-            continue
+            return []
         if not is_move_list(moves):
             report.problems.append(f"moves({show(pos)}) returned {show(moves)}: expected a "
                                    "list (or any iterable) of moves")
-            continue
+            return []
         moves = _call(report, "moves", list, moves)
         if moves is _FAILED:
-            continue
+            return []
         if result is not None:
-            _check_outcome(report, pos, result, scored)
+            _check_outcome(report, pos, result, self.scored)
             if moves:
                 report.problems.append(f"terminal position {show(pos)} (outcome "
                                        f"{show(result)}) still has moves {show(moves[:5])}")
-            continue
+            return []
         if not moves:
-            no_moves += 1
-            continue
-        for move in moves:
-            child = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
-            if child is _FAILED:
-                continue
-            if child is None:
-                report.problems.append(f"play({show(pos)}, {show(move)}) returned None: it "
-                                       "must return the new position (a missing return?)")
-                continue
-            if not _hashable(child):
-                report.problems.append(f"play({show(pos)}, {show(move)}) returned "
-                                       f"{show(child)}, which is not hashable")
-                continue
-            again = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
-            if again is not _FAILED and (again != child or hash(again) != hash(child)):
-                report.problems.append(
-                    f"play({show(pos)}, {show(move)}) is not deterministic, or the positions "
-                    f"are not equal when rebuilt: {show(child)} then {show(again)}")
-            if scored:
-                pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
-                if pay is not _FAILED and not is_points(pay):
-                    report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
-                                           f"{show(pay)}, not a finite number")
-            if tier is not None:
-                _check_tier(report, tier, pos, move, child, strict)
-            d = depth.get(child)
-            if d is None:
-                depth[child] = depth[pos] + 1
-                queue.append(child)
-            elif (d - depth[pos]) % 2 == 0 and not with_player and both_parities is None:
-                both_parities = child
-    report.positions = i
-    _check_hidden_state(report, game, fresh, queue[:i], both_parities)
-    if no_moves:
-        report.notes.append(f"{no_moves:,} non-terminal position(s) have no moves: a loss for "
-                            "the player to move (normal play)"
-                            + ("; in a scored game they end with margin 0" if scored else ""))
-    return report
+            self.no_moves += 1
+        return moves
+
+    def move(self, pos: Any, move: Any) -> None:
+        """Check one move: its child is a hashable position, rebuilt equal by playing it
+        again; its payoff is a number; its tier does not fall. Queue a new child."""
+        game, report = self.game, self.report
+        child = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
+        if child is _FAILED:
+            return
+        if child is None:
+            report.problems.append(f"play({show(pos)}, {show(move)}) returned None: it "
+                                   "must return the new position (a missing return?)")
+            return
+        if not _hashable(child):
+            report.problems.append(f"play({show(pos)}, {show(move)}) returned "
+                                   f"{show(child)}, which is not hashable")
+            return
+        again = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
+        if again is not _FAILED and (again != child or hash(again) != hash(child)):
+            report.problems.append(
+                f"play({show(pos)}, {show(move)}) is not deterministic, or the positions "
+                f"are not equal when rebuilt: {show(child)} then {show(again)}")
+        if self.scored:
+            pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
+            if pay is not _FAILED and not is_points(pay):
+                report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
+                                       f"{show(pay)}, not a finite number")
+        if self.tier is not None:
+            _check_tier(report, self.tier, pos, move, child, self.strict)
+        d = self.depth.get(child)
+        if d is None:
+            self.depth[child] = self.depth[pos] + 1
+            self.queue.append(child)
+        elif ((d - self.depth[pos]) % 2 == 0 and not self.with_player
+              and self.both_parities is None):
+            self.both_parities = child
 
 
 _FAILED = object()

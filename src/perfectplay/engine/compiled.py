@@ -69,7 +69,7 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from ..errors import GameError, show
+from ..errors import GameError, LimitError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
 from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
 
@@ -240,8 +240,6 @@ OK, TOO_MANY_POSITIONS, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, BAD_CODE, BAD_T
 
 def raise_status(status: int, code: int, game: CompiledGame, limit: int = 0) -> None:
     """Turn a kernel's status into the project's error, naming the position's code."""
-    from ..errors import LimitError
-
     if status == OK:
         return
     if status == TOO_MANY_POSITIONS:

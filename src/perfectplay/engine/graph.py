@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
 from .codetable import id_find, id_intern, id_rehash
+from .kernels import bfs_parity, reverse_csr
 from .protocol import (
     LOSE_CODE,
     TIE_CODE,
@@ -132,8 +133,6 @@ class GameGraph:
         """Parents in CSR form: ``src[off[c]:off[c+1]]`` are the positions with a move into
         ``c`` (once per move) and ``edge[...]`` the indices of those moves (only with
         ``with_edges``; else empty). O(moves)."""
-        from .kernels import reverse_csr
-
         return reverse_csr(self.offsets, self.children, with_edges)
 
 
@@ -258,7 +257,7 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     """The breadth-first loop, over codes (``codec`` given) or objects."""
     scored = is_scored(game)
     outcome, moves_of, play = game.outcome, game.moves, game.play
-    payoff = game.payoff if scored else None  # type: ignore[attr-defined]
+    payoff = game.payoff if scored else None
     offsets = array("q", [0])
     children = array("i")
     terminal = array("b")
@@ -332,7 +331,7 @@ def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: An
                                     f"{show(pos)}) is not hashable: {type(exc).__name__}: "
                                     f"{exc}") from None
                 if payoffs is not None:
-                    payoffs.append(points(payoff(pos, move),  # type: ignore[misc]
+                    payoffs.append(points(payoff(pos, move),
                                           f"payoff({show(pos)}, {show(move)})"))
         else:
             terminal.append(_terminal_code(result, pos, scored, finals))
@@ -518,8 +517,6 @@ def turn_parity(graph: GameGraph) -> tuple[np.ndarray, tuple[int, int] | None]:
     from the start. Returns (parity array, None) or (parity, (parent, child)) for the first
     move that joins two positions of equal parity: proof that the positions do not say whose
     turn it is (harmless in an impartial game). O(positions + moves)."""
-    from .kernels import bfs_parity
-
     parity, bad_parent, bad_child = bfs_parity(graph.offsets, graph.children)
     conflict = None if bad_parent < 0 else (int(bad_parent), int(bad_child))
     return parity, conflict

@@ -41,46 +41,11 @@ def retrograde(offsets, children, rev_off, rev_src, terminal, player, alternate)
     n = offsets.size - 1
     value = np.zeros(n, np.int8)
     rem = np.full(n, -1, np.int32)  # in-memory graphs hold fewer than 2**31 positions
-    count = np.empty(n, np.int32)
     queue = np.empty(n, np.int32)
-    head = 0
-    tail = 0
-    for i in range(n):
-        count[i] = offsets[i + 1] - offsets[i]
-        t = terminal[i]
-        if t == WIN or t == LOSE:
-            value[i] = t
-            rem[i] = 0
-            queue[tail] = i
-            tail += 1
-        elif t == UNKNOWN and count[i] == 0:
-            value[i] = LOSE
-            rem[i] = 0
-            queue[tail] = i
-            tail += 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        vc = value[c]
-        for k in range(rev_off[c], rev_off[c + 1]):
-            p = rev_src[k]
-            if value[p] != UNKNOWN:
-                continue
-            passes = alternate or player[p] != player[c]
-            good = (vc == LOSE) if passes else (vc == WIN)
-            if good:
-                value[p] = WIN
-                rem[p] = rem[c] + 1
-                queue[tail] = p
-                tail += 1
-            else:
-                count[p] -= 1
-                if count[p] == 0:
-                    value[p] = LOSE
-                    rem[p] = rem[c] + 1
-                    queue[tail] = p
-                    tail += 1
-    head = 0
+    unresolved = offsets[1:] - offsets[:-1]  # moves not yet known to lose, per position
+    tail = _seed_wins_losses(terminal, unresolved, value, rem, queue)
+    _spread_wins_losses(rev_off, rev_src, player, alternate, unresolved, value, rem, queue,
+                        tail)
     tail = 0
     for i in range(n):
         if terminal[i] == TIE:
@@ -88,6 +53,60 @@ def retrograde(offsets, children, rev_off, rev_src, terminal, player, alternate)
             rem[i] = 0
             queue[tail] = i
             tail += 1
+    _spread_ties(rev_off, rev_src, value, rem, queue, tail)
+    for i in range(n):
+        if value[i] == UNKNOWN:
+            value[i] = DRAW
+    return value, rem
+
+
+@njit(cache=True)
+def _seed_wins_losses(terminal, unresolved, value, rem, queue):
+    """Queue the won and lost ends, and the non-terminal positions with no moves (lost:
+    normal play), at remoteness 0. Returns the queue's length."""
+    tail = 0
+    for i in range(terminal.size):
+        t = terminal[i]
+        if t == WIN or t == LOSE or (t == UNKNOWN and unresolved[i] == 0):
+            value[i] = t if t != UNKNOWN else LOSE
+            rem[i] = 0
+            queue[tail] = i
+            tail += 1
+    return tail
+
+
+@njit(cache=True)
+def _spread_wins_losses(rev_off, rev_src, player, alternate, unresolved, value, rem, queue,
+                        tail):
+    """Phase 1: from each settled child, its parents: a parent with a winning move is WIN
+    (first found: quickest); a parent whose last move settles as losing is LOSE (slowest)."""
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        child_value = value[c]
+        for k in range(rev_off[c], rev_off[c + 1]):
+            p = rev_src[k]
+            if value[p] != UNKNOWN:
+                continue
+            passes = alternate or player[p] != player[c]
+            wins = (child_value == LOSE) if passes else (child_value == WIN)
+            if wins:
+                value[p] = WIN
+            else:
+                unresolved[p] -= 1
+                if unresolved[p] != 0:
+                    continue
+                value[p] = LOSE
+            rem[p] = rem[c] + 1
+            queue[tail] = p
+            tail += 1
+
+
+@njit(cache=True)
+def _spread_ties(rev_off, rev_src, value, rem, queue, tail):
+    """Phase 2: TIE spreads from tied ends to every parent still unknown, nearest first."""
+    head = 0
     while head < tail:
         c = queue[head]
         head += 1
@@ -98,10 +117,6 @@ def retrograde(offsets, children, rev_off, rev_src, terminal, player, alternate)
                 rem[p] = rem[c] + 1
                 queue[tail] = p
                 tail += 1
-    for i in range(n):
-        if value[i] == UNKNOWN:
-            value[i] = DRAW
-    return value, rem
 
 
 @njit(cache=True)

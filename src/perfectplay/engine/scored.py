@@ -76,7 +76,8 @@ def cost_players(graph: GameGraph, player: np.ndarray) -> int:
     """
     assert graph.payoffs is not None
     src = graph.edge_sources()
-    sign_seen = {(0, -1): None, (0, 1): None, (1, -1): None, (1, 1): None}
+    sign_seen: dict[tuple[int, int], int | None] = {
+        (0, -1): None, (0, 1): None, (1, -1): None, (1, 1): None}
     for k, pay in enumerate(_exact(graph.payoffs)):
         if pay != 0:
             key = (int(player[src[k]]), -1 if pay < 0 else 1)
@@ -156,7 +157,7 @@ def label_setting(graph: GameGraph, player: np.ndarray, payer: int,
                 pending[p] -= 1
                 if pending[p] == 0:
                     bp = best[p]
-                    heapq.heappush(heap, (bp[0], bp[1], p))  # type: ignore[index]
+                    heapq.heappush(heap, (bp[0], bp[1], p))
     margins: list[Any] = [0] * n
     for i in range(n):
         if cost[i] is None:

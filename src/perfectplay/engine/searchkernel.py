@@ -567,7 +567,7 @@ def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws,
                 w_best[d] = 0  # ended, or no move: remoteness 0
         else:
             # the child just walked has remoteness ``ret``
-            memo[w_key[d + 1]] = ret
+            memo[w_key[d + 1]] = np.int64(ret)
             r = ret + 1
             _consider(w_best, w_move, d, r, w_buf[d * stride + w_index[d] - 1],
                       scored, w_score[d])

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import GameError, InputError, show
 from .graph import GameGraph
+from .kernels import topological_order
 from .protocol import Value
 from .scored import cost_key, scored_key
 
@@ -131,8 +132,6 @@ class Solution:
     def cyclic(self) -> bool:
         """True when some position can recur (computed on first use, O(positions + moves))."""
         if self._cyclic is None:
-            from .kernels import topological_order
-
             assert self.graph is not None
             rev_off, rev_src, _ = self.graph.reverse()
             _, k = topological_order(self.graph.offsets, rev_off, rev_src)
@@ -259,7 +258,7 @@ class Solution:
 
     def principal_line(self, pos: Any | None = None, limit: int = 10_000) -> list[Any]:
         """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
-        line = []
+        line: list[Any] = []
         here = self.start if pos is None else pos
         while len(line) < limit:
             move = self.best_move(here)
@@ -298,8 +297,9 @@ class Solution:
             _count_values(by_value, values, self.mode)
             _count_rems(by_rem, rems)
         if self.mode == WINLOSE:
-            ordered = {v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
-                       if by_value[v]}
+            ordered: dict[Any, int] = {
+                v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
+                if by_value[v]}
         else:
             ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
         rem_keys = sorted(k for k in by_rem if k is not None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -15,6 +15,7 @@ from .kernels import label_setting_int64, negamax_int64, retrograde, topological
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
+from .tiers import TierSolution, enumerate_tiers, solve_tiers
 
 Method = Literal["auto", "python", "graph", "tiers"]
 
@@ -64,15 +65,13 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
             raise GameError(_compile_failure(game, exc)) from None
     if method in ("graph", "tiers"):
         raise GameError(f"method={show(method)} needs a CompiledGame")
-    graph = discover(game, max_positions=max_positions, progress=progress)
+    graph = discover(cast(Game, game), max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
 
 
 def _solve_compiled(game: CompiledGame, tiered: bool, max_positions: int,
                     progress: bool | None) -> Solution:
     if tiered:
-        from .tiers import TierSolution, enumerate_tiers, solve_tiers
-
         tiers = enumerate_tiers(game, max_positions, progress)
         return TierSolution(game, solve_tiers(game, tiers, progress))
     return solve_graph(game, discover_graph(game, max_positions))
@@ -111,9 +110,9 @@ def solve_graph(game: Any, graph: GameGraph) -> Solution:
     if not graph.scored:
         rev_off, rev_src, _ = graph.reverse()
         alternate = graph.player is None
-        player = graph.player if graph.player is not None else np.zeros(1, np.int8)
+        movers = graph.player if graph.player is not None else np.zeros(1, np.int8)
         values, rems = retrograde(graph.offsets, graph.children, rev_off, rev_src,
-                                  graph.terminal, player, alternate)
+                                  graph.terminal, movers, alternate)
         return Solution(game, graph, WINLOSE, values, rems, cyclic=None)
     rev_off, rev_src, rev_edge = graph.reverse(with_edges=True)
     order, k = topological_order(graph.offsets, rev_off, rev_src)

@@ -113,9 +113,9 @@ def sort_unique(keys):
     fill = start[:nb].copy()
     out = np.empty(n, np.uint64)
     for i in range(n):
-        b = np.int64((keys[i] - lo) >> shift)
-        out[fill[b]] = keys[i]
-        fill[b] += 1
+        bucket = np.int64((keys[i] - lo) >> shift)
+        out[fill[bucket]] = keys[i]
+        fill[bucket] += 1
     for b in range(nb):
         a, z = start[b], start[b + 1]
         if z - a > 48:

@@ -24,6 +24,7 @@ GamesmanOne in spirit, held in memory; the out-of-core store is
 
 from __future__ import annotations
 
+import ctypes
 import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -416,8 +417,6 @@ def _trim_heap() -> None:
     global _LIBC
     if _LIBC is None:
         try:
-            import ctypes
-
             _LIBC = ctypes.CDLL("libc.so.6")
             _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
         except (OSError, AttributeError):

@@ -1,12 +1,14 @@
 """Play against the perfect strategy, in the terminal: one loop for every game.
 
 A :class:`Table` says how one game looks and is typed (the engine game, an oracle that knows
-every position's value, how to draw a position and name a move, and who moves). The
-:class:`Session` runs the game: it shows each position with every legal move's value and
-remoteness (GamesCrafters style: "win in 3", "lose in 5", "draw"), lets the human move, ask
-for a hint, undo or restart, answers with the computer's move (perfect, or random with a
-chosen chance), and after the game prints the value history, where every mistake shows as a
-drop in the mover's value at the move that made it.
+every position's value, how to draw a position and name a move, and who moves). Each game
+package builds its own (its :class:`~perfectplay.registry.GameSpec`'s ``play``);
+:func:`user_table` builds one for a game you wrote. The :class:`Session` runs the game: it
+shows each position with every legal move's value and remoteness (GamesCrafters style: "win
+in 3", "lose in 5", "draw"), lets the human move, ask for a hint, undo or restart, answers
+with the computer's move (perfect, or random with a chosen chance), and after the game
+prints the value history, where every mistake shows as a drop in the mover's value at the
+move that made it.
 
 The oracle is anything with ``value(pos)``, ``remoteness(pos)`` and ``move_values(pos)``:
 an engine :class:`~perfectplay.engine.Solution`, or
@@ -14,22 +16,35 @@ an engine :class:`~perfectplay.engine.Solution`, or
 boards too big for exhaustive search.
 
 The parts: :mod:`.state` (the game state and the computer's policy, no input or output),
-:mod:`.terminal` (the loop), :mod:`.tables` (how each game looks).
+:mod:`.terminal` (the loop), :mod:`.tables` (a user's game).
 """
 
-from ..portal.oracle import PortalOracle
+from typing import Any
+
 from .state import GameState, Oracle, Ply, Policy, Table, rank
-from .tables import (
-    COINS_PLAY_LIMIT,
-    PORTAL_EXACT_CELLS,
-    ROCK_PLAY_LIMIT,
-    coins_table,
-    portal_table,
-    rock_table,
-    user_table,
-)
+from .tables import user_table
 from .terminal import Session
 
-__all__ = ["COINS_PLAY_LIMIT", "PORTAL_EXACT_CELLS", "ROCK_PLAY_LIMIT", "GameState", "Oracle",
-           "Ply", "Policy", "PortalOracle", "Session", "Table", "coins_table", "portal_table",
-           "rank", "rock_table", "user_table"]
+#: Names that moved into the game packages; kept for one release (see CHANGELOG.md).
+_MOVED = {
+    "coins_table": ("perfectplay.coins", "play_table"),
+    "COINS_PLAY_LIMIT": ("perfectplay.coins", "PLAY_LIMIT"),
+    "rock_table": ("perfectplay.rock", "play_table"),
+    "ROCK_PLAY_LIMIT": ("perfectplay.rock", "PLAY_LIMIT"),
+    "portal_table": ("perfectplay.portal", "play_table"),
+    "PORTAL_EXACT_CELLS": ("perfectplay.portal", "PLAY_EXACT_CELLS"),
+    "PortalOracle": ("perfectplay.portal", "PortalOracle"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The old names of the game tables, found in their game packages (deprecated)."""
+    if name in _MOVED:
+        from importlib import import_module
+
+        module, attr = _MOVED[name]
+        return getattr(import_module(module), attr)
+    raise AttributeError(f"module 'perfectplay.play' has no attribute {name!r}")
+
+
+__all__ = ["GameState", "Oracle", "Ply", "Policy", "Session", "Table", "rank", "user_table"]

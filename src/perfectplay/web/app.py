@@ -4,6 +4,7 @@
 
 - ``POST /api/{game}/analyze``: the game's result (``to_json()``), its explanation and its
   drawing, exactly what ``perfectplay {game} --json`` and the text output show.
+- ``GET /api/games``: every game with its rules and the JSON Schema of its bodies.
 - ``POST /api/{game}/play``: the position after a list of moves (by name), in the shape
   GamesCrafters' front ends use: the position, its value and remoteness, and every move with
   its value and remoteness; the computer's replies are played (and listed) until it is a
@@ -17,59 +18,74 @@ runs user code or touches files.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, create_model
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from .. import registry
+from ..engine import Value
 from ..engine.solution import _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
+from ..registry import GameSpec, option_fields
 
 MAX_SIDE = 300
 MAX_COINS = 100_000
 MAX_BODY = 1_000_000
 MAX_MOVES = 10_000
-GAMES = ("coins", "rock", "portal", "nearest")
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CoinsAnalyze(_Body):
-    row: list[int] = Field(min_length=1, max_length=MAX_COINS)
-    line: bool = False
-    compare: bool = False
-    table: bool = False
-
-
-class GridAnalyze(_Body):
-    text: str = Field(min_length=1, max_length=MAX_BODY)
-    kind: Literal["square", "king", "hex"] = "square"
-    all: bool = False
-    block: bool = False
-
-
-class PlayBody(_Body):
-    row: list[int] | None = Field(default=None, min_length=1, max_length=MAX_COINS)
-    text: str | None = Field(default=None, min_length=1, max_length=MAX_BODY)
-    kind: Literal["square", "king", "hex"] = "square"
-    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
-    humans: list[Literal[0, 1]] = Field(default_factory=lambda: [0], max_length=2)
-    strength: float = Field(default=1.0, ge=0.0, le=1.0)
-    seed: int = Field(default=0, ge=0, le=2**31)
 
 
 class BadRequest(Exception):
     """A request that is well-formed JSON but not a game this page can show."""
+
+
+# -- request bodies, one model per game, built from its spec --------------------------------
+def _option_fields(spec: GameSpec) -> dict[str, Any]:
+    """The game's options as pydantic fields (a Literal for a choice, aliases accepted)."""
+    out: dict[str, Any] = {}
+    for f in option_fields(spec.options):
+        kind: Any = Literal[f.choices] if f.choices else f.kind  # type: ignore[valid-type]
+        alias = AliasChoices(f.name, *f.aliases) if f.aliases else None
+        out[f.name] = (kind, Field(default=f.default, validation_alias=alias))
+    return out
+
+
+def _input_fields(spec: GameSpec) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "text": (str | None, Field(default=None, min_length=1, max_length=MAX_BODY))}
+    if spec.from_values is not None:
+        fields["row"] = (list[int] | None, Field(default=None, min_length=1,
+                                                 max_length=MAX_COINS))
+    return fields
+
+
+_PLAY_FIELDS: dict[str, Any] = {
+    "moves": (list[str], Field(default_factory=list, max_length=MAX_MOVES)),
+    "humans": (list[Literal[0, 1]], Field(default_factory=lambda: [0], max_length=2)),
+    "strength": (float, Field(default=1.0, ge=0.0, le=1.0)),
+    "seed": (int, Field(default=0, ge=0, le=2**31)),
+}
+_FORBID = ConfigDict(extra="forbid")
+
+
+@lru_cache(maxsize=64)
+def body_model(name: str, play: bool = False) -> type[BaseModel]:
+    """The pydantic model of one game's analyze (or play) body: the instance as ``text``
+    (or ``row``, numbers, for games typed as values), the game's options, and for play the
+    moves so far, the human sides, the computer's strength and its seed."""
+    spec = registry.get(name)
+    fields = {**_input_fields(spec), **_option_fields(spec), **(_PLAY_FIELDS if play else {})}
+    title = f"{spec.name.title()}{'Play' if play else 'Analyze'}"
+    return create_model(title, __config__=_FORBID, **fields)
 
 
 # -- instances, checked before any work ------------------------------------------------------
@@ -85,53 +101,57 @@ def _grid_rows(text: str) -> None:
     _check_side(len(lines), longest)
 
 
+def _instance(spec: GameSpec, req: BaseModel, opts: Any) -> tuple[Any, tuple[str, Any]]:
+    """The instance a body describes, and a key that names it (for the play cache):
+    ``("row", values)`` or ``("text", text)``."""
+    row = getattr(req, "row", None)
+    text = req.text  # type: ignore[attr-defined]
+    if row is not None and text is not None:
+        raise BadRequest("give 'text' or 'row', not both")
+    if row is not None and spec.from_values is not None:
+        return spec.from_values(list(row), opts), ("row", tuple(row))
+    if text is None:
+        need = "'row' (the values) or 'text'" if spec.from_values else "'text'"
+        raise BadRequest(f"{spec.name} needs {need}: the instance as the CLI reads it")
+    if spec.from_values is None:
+        _grid_rows(text)
+    instance = spec.parse(text, opts)
+    if spec.shape is not None:
+        _check_side(*spec.shape(instance))
+    return instance, ("text", text)
+
+
+def _request(name: str, body: dict[str, Any], play: bool) -> tuple[GameSpec, Any, Any]:
+    spec = registry.get(name)
+    req = body_model(spec.name, play).model_validate(body)
+    opts = spec.make_options({f.name: getattr(req, f.name)
+                              for f in option_fields(spec.options)})
+    return spec, req, opts
+
+
 def analyze(game: str, body: dict[str, Any]) -> dict[str, Any]:
     """The result of one game, as the CLI's --json and text show it."""
-    if game == "coins":
-        req = CoinsAnalyze.model_validate(body)
-        from .. import coins
-
-        result: Any = coins.analyze(req.row, line=req.line, compare=req.compare,
-                                    table=req.table)
-        return {"result": result.to_json(), "explanation": result.explain(),
-                "drawing": result.draw()}
-    req2 = GridAnalyze.model_validate(body)
-    _grid_rows(req2.text)
-    if game == "rock":
-        from .. import rock
-
-        result = rock.analyze(rock.parse(req2.text))
-        grid = result.maze.grid.lines()
-    elif game == "portal":
-        from .. import portal
-
-        result = portal.analyze(portal.parse(req2.text, req2.kind))
-        grid = result.board.grid.lines()
-    else:
-        from .. import nearest
-
-        board = nearest.parse(req2.text)
-        _check_side(*board.shape)
-        result = nearest.analyze(board, all=req2.all, block=req2.block)
-        grid = result.cells()
-    return {"result": result.to_json(), "explanation": result.explain(),
-            "drawing": result.draw(), "grid": grid}
+    spec, req, opts = _request(game, body, play=False)
+    instance, _ = _instance(spec, req, opts)
+    result = spec.analyze(instance, opts)
+    out = {"result": result.to_json(), "explanation": result.explain(),
+           "drawing": result.draw()}
+    if spec.grid is not None:
+        out["grid"] = spec.grid(result)
+    return out
 
 
 @lru_cache(maxsize=32)
-def _table(game: str, key: str, kind: str) -> Table:
+def _table(game: str, key: tuple[str, Any], options: Any) -> Table:
     """The solved play table of one instance (cached: a page plays many moves of it)."""
-    from .. import play
-
-    if game == "coins":
-        return play.coins_table([int(x) for x in key.split()])
-    if game == "rock":
-        from ..rock import parse
-
-        return play.rock_table(parse(key))
-    from ..portal import parse as parse_board
-
-    return play.portal_table(parse_board(key, kind))
+    spec = registry.get(game)
+    how, data = key
+    if how == "row" and spec.from_values is not None:
+        instance = spec.from_values(list(data), options)
+    else:
+        instance = spec.parse(data, options)
+    assert spec.play is not None
+    return spec.play(instance, options)
 
 
 def _describe_moves(table: Table, state: GameState) -> list[dict[str, Any]]:
@@ -145,19 +165,13 @@ def _describe_moves(table: Table, state: GameState) -> list[dict[str, Any]]:
 
 def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
     """The position after ``moves`` (names), the computer's replies played."""
-    if game == "nearest":
-        raise BadRequest("No is not a two-player game: use /api/nearest/analyze")
-    req = PlayBody.model_validate(body)
-    if game == "coins":
-        if req.row is None:
-            raise BadRequest("coins needs 'row': the coin values")
-        key = " ".join(str(v) for v in req.row)
-    else:
-        if req.text is None:
-            raise BadRequest(f"{game} needs 'text': the board as the CLI reads it")
-        _grid_rows(req.text)
-        key = req.text
-    table = _table(game, key, req.kind)
+    spec = registry.get(game)
+    if spec.play is None:
+        raise BadRequest(f"{spec.title} is not a two-player game: use "
+                         f"/api/{spec.name}/analyze")
+    spec, req, opts = _request(game, body, play=True)
+    _, key = _instance(spec, req, opts)
+    table = _table(spec.name, key, opts)
     state = GameState(table, set(req.humans))
     played: list[dict[str, Any]] = []
     so_far = [0.0]  # the first player's points minus the second's, in scored games
@@ -193,8 +207,6 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
 def _first_player_view(value: Any, mover: int) -> float | None:
     """A value as a number from the first player's side: a win 1, a tie or a draw 0, a loss
     -1, a margin as it is (None: never ends)."""
-    from ..engine import Value
-
     if isinstance(value, Value):
         num = {Value.WIN: 1.0, Value.LOSE: -1.0}.get(value, 0.0)
     else:
@@ -241,8 +253,6 @@ async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadRequest(f"the request is {len(raw):,} bytes; the limit is {MAX_BODY:,}")
-    import json
-
     try:
         data = json.loads(raw or b"{}")
     except ValueError as exc:
@@ -255,8 +265,10 @@ async def _json_body(request: Request) -> dict[str, Any]:
 def _endpoint(fn: Any) -> Any:
     async def handle(request: Request) -> Response:
         game = request.path_params["game"]
-        if game not in GAMES:
-            return _error(404, f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+        try:
+            registry.get(game)
+        except PerfectplayError as exc:
+            return _error(404, str(exc))
         try:
             body = await _json_body(request)
             return JSONResponse(await run_in_threadpool(fn, game, body))
@@ -266,6 +278,20 @@ def _endpoint(fn: Any) -> Any:
             return _error(422, str(exc))
 
     return handle
+
+
+async def _games(_request: Request) -> Response:
+    """Every game the API serves: its name, title, rules, options and the JSON Schema of its
+    analyze and play bodies (what a client sends)."""
+    out = []
+    for spec in registry.games():
+        entry = {"name": spec.name, "title": spec.title, "rules": spec.rules,
+                 "input": spec.input_help, "aliases": list(spec.aliases),
+                 "analyze": body_model(spec.name).model_json_schema()}
+        if spec.play is not None:
+            entry["play"] = body_model(spec.name, play=True).model_json_schema()
+        out.append(entry)
+    return JSONResponse({"games": out})
 
 
 def _static(name: str) -> str:
@@ -288,6 +314,7 @@ def create_app() -> Starlette:
     return Starlette(routes=[
         Route("/", _index),
         Route("/static/{name}", _asset),
+        Route("/api/games", _games),
         Route("/api/{game}/analyze", _endpoint(analyze), methods=["POST"]),
         Route("/api/{game}/play", _endpoint(play), methods=["POST"]),
     ])

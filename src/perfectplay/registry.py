@@ -1,0 +1,211 @@
+"""The game registry: the one contract every game package keeps, and the one place games are
+found.
+
+A game package (``perfectplay.coins``, ``.rock``, ``.portal``, ``.no``, or a user's own)
+describes itself with a :class:`GameSpec`: its name and rules in a sentence, ``parse`` (text
+-> an instance), ``analyze`` (an instance and one options dataclass -> a result with
+``explain()``, ``draw()`` and ``to_json()``), its judge formats, its test generators, its
+play table, its picture and its demo instance. The command line, the web page, play, the
+judge, the generators, the stress tester and the demo loop over :func:`games`; none of them
+names a game. Adding a game is one package and one :func:`register` call.
+
+The built-in games are imported here, lazily, the first time :func:`games` is called (the
+command line starts without loading numba kernels it does not need): this is the only place
+in the package that imports on demand for start-up speed.
+
+>>> [spec.name for spec in games()][:4]
+['coins', 'rock', 'portal', 'no']
+>>> get("portal").title
+'Closing the Portal'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from .errors import InputError
+
+#: The packages of the built-in games, in the order the CLI and the page list them.
+BUILTIN = ("perfectplay.coins", "perfectplay.rock", "perfectplay.portal", "perfectplay.no")
+
+
+@runtime_checkable
+class Result(Protocol):
+    """What every game's ``analyze`` returns: text for a learner, a picture, and JSON."""
+
+    def explain(self) -> str: ...
+
+    def draw(self, style: bool = False) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+#: ``(text, lenient) -> JudgeResult``: a judge's input answered in the judge's exact format.
+JudgeFn = Callable[[str, bool], Any]
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a game whose ``analyze`` takes none."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the command line, the page, play and the contest tools need about a game.
+
+    ``options`` is a frozen dataclass whose every field has a default; each field becomes a
+    command-line option and a key of the web API's body. A field's ``metadata`` may give
+    ``help`` (the option's help), ``flag`` (its spelling on the command line, default
+    ``--name``; a ``bool`` field that defaults to True is switched off by its flag) and
+    ``aliases`` (older names the web API still accepts). ``str`` fields typed as a
+    ``Literal`` become a choice.
+
+    ``parse(text, options)`` reads the text the command line and the page take;
+    ``from_values(values, options)``, when given, builds an instance from numbers typed as
+    command-line arguments or sent as the web body's ``row`` (the coins).
+    """
+
+    name: str
+    title: str
+    rules: str
+    input_help: str
+    parse: Callable[[str, Any], Any]
+    analyze: Callable[[Any, Any], Result]
+    options: type = NoOptions
+    examples: tuple[str, ...] = ()
+    from_values: Callable[[list[int], Any], Any] | None = None
+    judges: Mapping[str, tuple[str, JudgeFn]] = field(default_factory=dict)
+    problems: Mapping[str, Any] = field(default_factory=dict)  # id -> gen.Problem
+    play: Callable[[Any, Any], Any] | None = None  # (instance, options) -> play.Table
+    picture: Callable[[Any, str], Any] | None = None  # (result, path): needs matplotlib
+    picture_help: str = "Also save a picture: FILE.png or FILE.svg (needs perfectplay[plot])."
+    headline: Callable[[Any], str | None] | None = None
+    summary: Callable[[Any], str] | None = None
+    grid: Callable[[Any], list[str]] | None = None  # the board as text lines, for the page
+    shape: Callable[[Any], tuple[int, int]] | None = None  # an instance's rows and columns
+    demo: str = ""  # a bundled instance, as parse reads it
+    demo_title: str = ""  # what that instance is, e.g. "the judge's first sample"
+    demo_options: Mapping[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()  # older names the command line and the web API still take
+
+    def make_options(self, values: Mapping[str, Any] | None = None) -> Any:
+        """The game's options from a mapping (unknown keys are an :class:`InputError`)."""
+        return make_options(self.options, values or {})
+
+    def solve_text(self, text: str, **options: Any) -> Result:
+        """``analyze(parse(text))``: the result for an instance written as text.
+
+        >>> get("coins").solve_text("7 9 2 6 4 3").value.first
+        18
+        """
+        opts = self.make_options(options)
+        return self.analyze(self.parse(text, opts), opts)
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One field of a game's options, as the command line and the web API show it."""
+
+    name: str
+    kind: type  # bool, str, int or float
+    default: Any
+    help: str
+    flag: str
+    choices: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+def option_fields(options: type) -> list[OptionField]:
+    """The fields of an options dataclass with their types, help and flags resolved."""
+    hints = typing.get_type_hints(options)
+    out = []
+    for f in dataclasses.fields(options):
+        hint = hints[f.name]
+        choices: tuple[str, ...] = ()
+        if typing.get_origin(hint) is Literal:
+            choices = tuple(str(c) for c in typing.get_args(hint))
+            kind: type = str
+        else:
+            kind = hint if isinstance(hint, type) else str
+        meta = f.metadata
+        out.append(OptionField(f.name, kind, f.default, meta.get("help", ""),
+                               meta.get("flag", "--" + f.name.replace("_", "-")), choices,
+                               tuple(meta.get("aliases", ()))))
+    return out
+
+
+def make_options(options: type, values: Mapping[str, Any]) -> Any:
+    """An options dataclass from a mapping; an unknown key or a value outside a field's
+    choices is an :class:`InputError` naming it."""
+    fields = {f.name: f for f in option_fields(options)}
+    aliases = {a: f.name for f in fields.values() for a in f.aliases}
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        name = aliases.get(key, key)
+        if name not in fields:
+            known = ", ".join(fields) or "none"
+            raise InputError(f"unknown option {key!r}; this game's options: {known}")
+        spec = fields[name]
+        if spec.choices and value not in spec.choices:
+            raise InputError(f"{name} must be one of {', '.join(spec.choices)}, got {value!r}")
+        kwargs[name] = value
+    return options(**kwargs)
+
+
+_GAMES: dict[str, GameSpec] = {}
+_LOADED = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game; its name must not clash with another's (re-registering a name replaces
+    it, so a module reloaded in a notebook does not fail)."""
+    if not spec.name.isidentifier():
+        raise ValueError(f"a game's name must be a plain word, got {spec.name!r}")
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests register toy games and take them away again)."""
+    _GAMES.pop(name, None)
+
+
+def _load_builtin() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        for module in BUILTIN:
+            import_module(module)  # each registers its SPEC on import
+
+
+def games() -> list[GameSpec]:
+    """Every registered game, the built-in ones first."""
+    _load_builtin()
+    return list(_GAMES.values())
+
+
+def get(name: str) -> GameSpec:
+    """The game called ``name`` (or one of its aliases), or an :class:`InputError` listing
+    the games."""
+    _load_builtin()
+    if name in _GAMES:
+        return _GAMES[name]
+    for spec in _GAMES.values():
+        if name in spec.aliases:
+            return spec
+    raise InputError(f"unknown game {name!r}; the games are {', '.join(_GAMES)}")
+
+
+def judges() -> dict[str, tuple[str, JudgeFn]]:
+    """Every judge problem id with its title and its function, game by game."""
+    return {pid: entry for spec in games() for pid, entry in spec.judges.items()}
+
+
+def problems() -> dict[str, Any]:
+    """Every generator problem (:class:`perfectplay.gen.Problem`) by judge id."""
+    return {pid: entry for spec in games() for pid, entry in spec.problems.items()}
