@@ -1,47 +1,53 @@
 """Coins in a line: take the first or last coin in turn; each player maximises their total.
 
-The contract every game shares: :func:`parse` (text -> a row), :func:`analyze` (a row -> a
-:class:`CoinsResult` with ``explain()``, ``draw()``, ``to_json()``), the judge formats on top.
-Underneath, the algorithms are plain functions over a row (:mod:`.solver`), and the rules an
-engine game (:mod:`.game`) that the tests check them against.
+The contract every game shares: :func:`parse` (text -> a row), :func:`analyze` (a row and
+:class:`CoinsOptions` -> a :class:`CoinsResult` with ``explain()``, ``draw()``,
+``to_json()``), registered as :data:`SPEC`. The package: :mod:`.model` (the row, its parser,
+the options), :mod:`.rules` (the engine games the tests check against), :mod:`.solver` (the
+algorithms: plain functions over a row), :mod:`.result`, :mod:`.render` (the text),
+:mod:`.judges` (five judge formats), :mod:`.cases` (test generators), :mod:`.playtable`,
+:mod:`.picture`.
 
 >>> from perfectplay import coins
 >>> coins.analyze(coins.parse("7 9 2 6 4 3")).value.first
 18
 """
 
-from .formats import (
+from typing import Any
+
+from ..registry import GameSpec, register
+from .cases import PROBLEMS
+from .judges import (
     JUDGES,
-    SEED_EXAMPLE,
-    SEED_PRINTED,
-    format_seed_table,
     judge_atcoder_dpl,
     judge_cses1097,
     judge_gfg_coins,
     judge_spoj_twends,
     judge_uva10891,
-    seed_differences,
 )
-from .game import CoinsGame, GameOfSumGame
-from .result import CoinsResult, analyze
-from .row import LEFT, RIGHT, int_values, parse
+from .model import LEFT, RIGHT, CoinsOptions, int_values, parse
+from .picture import picture
+from .playtable import PLAY_LIMIT, play_table
+from .render import SEED_EXAMPLE, SEED_PRINTED
+from .result import CoinsResult, CoinsValue, StrategyReport, Turn
+from .rules import CoinsGame, GameOfSumGame
 from .solver import (
     GAME_OF_SUM_LIMIT,
     QUADRATIC_LIMIT,
     SEED_TABLE_LIMIT,
-    CoinsValue,
-    StrategyReport,
-    Turn,
+    analyze,
     best_move,
     check_compare_size,
     check_line_size,
     compare_strategies,
+    format_seed_table,
     game_of_sum,
     greedy_margin,
     margin,
     margin_dp,
     optimal_line,
     parity_total,
+    seed_differences,
     seed_tables,
     twends_margin,
     value,
@@ -53,13 +59,33 @@ def explain(coins: object) -> str:
     return analyze(coins).explain()
 
 
+def _from_values(values: list[int], options: Any) -> list[int]:
+    return values
+
+
+SPEC = register(GameSpec(
+    name="coins", title="Coins in a line",
+    rules="coins lie in a row; the players take the first or the last coin in turn, and "
+          "each wants the larger total. What can the first player guarantee?",
+    input_help="VALUES are the coins' values (or --file FILE, '-' reads stdin).",
+    parse=lambda text, options: parse(text), analyze=analyze, options=CoinsOptions,
+    from_values=_from_values,
+    examples=("coins 7 9 2 6 4 3", "coins 3 2 2 3 1 2 --table --line --compare",
+              "coins --file examples/coins_row.txt --json"),
+    judges=JUDGES, problems=PROBLEMS, play=play_table, picture=picture,
+    picture_help="Also save the P table as a heat map with the move table: FILE.png or "
+                 "FILE.svg (n <= 60; needs perfectplay[plot]).",
+    demo="7 9 2 6 4 3", demo_title="7 9 2 6 4 3 (the seed's example)",
+    demo_options={"compare": True},
+))
+
 __all__ = [
-    "GAME_OF_SUM_LIMIT", "JUDGES", "LEFT", "QUADRATIC_LIMIT", "RIGHT", "SEED_EXAMPLE",
-    "SEED_PRINTED", "SEED_TABLE_LIMIT", "seed_differences",
-    "CoinsGame", "CoinsResult", "CoinsValue", "GameOfSumGame", "StrategyReport", "Turn",
-    "analyze", "best_move", "check_compare_size", "check_line_size", "compare_strategies",
-    "explain", "format_seed_table", "game_of_sum", "greedy_margin", "int_values",
-    "judge_atcoder_dpl", "judge_cses1097", "judge_gfg_coins", "judge_spoj_twends",
-    "judge_uva10891", "margin", "margin_dp", "optimal_line", "parity_total", "parse",
-    "seed_tables", "twends_margin", "value",
+    "GAME_OF_SUM_LIMIT", "JUDGES", "LEFT", "PLAY_LIMIT", "PROBLEMS", "QUADRATIC_LIMIT", "RIGHT",
+    "SEED_EXAMPLE", "SEED_PRINTED", "SEED_TABLE_LIMIT", "SPEC", "seed_differences",
+    "CoinsGame", "CoinsOptions", "CoinsResult", "CoinsValue", "GameOfSumGame",
+    "StrategyReport", "Turn", "analyze", "best_move", "check_compare_size",
+    "check_line_size", "compare_strategies", "explain", "format_seed_table", "game_of_sum",
+    "greedy_margin", "int_values", "judge_atcoder_dpl", "judge_cses1097", "judge_gfg_coins",
+    "judge_spoj_twends", "judge_uva10891", "margin", "margin_dp", "optimal_line",
+    "parity_total", "parse", "picture", "play_table", "seed_tables", "twends_margin", "value",
 ]

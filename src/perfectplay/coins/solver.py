@@ -17,14 +17,15 @@ values too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ..errors import LimitError
-from .row import LEFT, RIGHT, int_array, int_values
+from .model import LEFT, RIGHT, CoinsOptions, int_array, int_values, with_overrides
+from .render import Tables, table_differences, table_text
+from .result import CoinsResult, CoinsValue, StrategyReport, Turn
 
 _INT64_SAFE = 2**62
 
@@ -88,20 +89,6 @@ def margin(coins: Any) -> int:
     if arr is not None:
         return int(_fusion_margin_jit(arr, np.empty(arr.size, np.int64))) if arr.size else 0
     return _fusion_margin(values, [0] * len(values))
-
-
-@dataclass(frozen=True, slots=True)
-class CoinsValue:
-    """The solved row: the first player's guaranteed total, the second's, and the margin."""
-
-    n: int
-    total: int
-    first: int
-    second: int
-    margin: int
-
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
 
 
 def value(coins: Any) -> CoinsValue:
@@ -216,17 +203,6 @@ def best_move(coins: Sequence[int], lo: int = 0, hi: int | None = None) -> str |
     return LEFT if left > right else RIGHT
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One move of a line of play: who, which end, the coin, and the running totals."""
-
-    player: int  # 1 or 2
-    side: str
-    coin: int
-    first_total: int
-    second_total: int
-
-
 #: The longest row for the O(n^2) features (the optimal line, the greedy comparison): about
 #: a second in the int64 kernels; rows of huge values (Python integers) allow fewer.
 QUADRATIC_LIMIT = 30_000
@@ -335,19 +311,6 @@ def seed_tables(coins: Sequence[int]) -> tuple[list[list[int | None]], list[list
     return P, m
 
 
-@dataclass(frozen=True, slots=True)
-class StrategyReport:
-    """What each strategy guarantees the first player against a perfect opponent."""
-
-    optimal: int
-    greedy: int
-    parity: int | None
-    total: int
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 def compare_strategies(coins: Sequence[int]) -> StrategyReport:
     """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)
     (at most QUADRATIC_LIMIT coins, checked up front)."""
@@ -420,3 +383,43 @@ def game_of_sum(coins: Any) -> int:
         best = _game_of_sum(values, *([0] * (n * n) for _ in range(3)))
         total = sum(values)
     return 2 * best - total
+
+
+def analyze(coins: Any, options: CoinsOptions | None = None, **overrides: Any) -> CoinsResult:
+    """Solve a row (any integers, any length): the value in O(n), and on request (the
+    options, or their names as keywords) the optimal line and the strategy comparison
+    (O(n^2), limits checked first) and the seed's tables (n <= 60).
+
+    >>> analyze([5, 8, 3, 2]).value.first
+    10
+    >>> analyze([5, 8, 3, 2], line=True).line[0].side
+    'R'
+    """
+    opts = with_overrides(options or CoinsOptions(), overrides)
+    row = int_values(coins)
+    if opts.line:
+        check_line_size(len(row))
+    if opts.compare:
+        check_compare_size(len(row))
+    return CoinsResult(
+        row=tuple(row), value=value(row), first_move=best_move(row),
+        line=optimal_line(row) if opts.line else None,
+        strategies=compare_strategies(row) if opts.compare else None,
+        table=seed_tables(row) if opts.table else None)
+
+
+def format_seed_table(coins: Sequence[int], tables: Tables | None = None) -> str:
+    """The seed's P/m table as plain text (see :func:`.render.table_text`), computed when
+    ``tables`` is not given.
+
+    >>> format_seed_table([1, 2]).splitlines()[1].split()
+    ['1', '1', 'j', '2', 'j']
+    """
+    return table_text(coins, tables or seed_tables(coins))
+
+
+def seed_differences(coins: Sequence[int], tables: Tables | None = None
+                     ) -> list[tuple[int, int, str]] | None:
+    """Where the seed's printed table differs from the right one (the seed's own row only;
+    see :func:`.render.table_differences`)."""
+    return table_differences(coins, tables or seed_tables(coins))

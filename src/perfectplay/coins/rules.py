@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import Value
-from .row import LEFT, RIGHT, int_values
+from .model import LEFT, RIGHT, int_values
 
 
 class CoinsGame:

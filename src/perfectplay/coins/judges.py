@@ -1,93 +1,14 @@
-"""Coins in text: the five judge formats and the seed's printed table."""
+"""Coins in the judges' formats: CSES 1097, AtCoder DP L, GeeksforGeeks, SPOJ TWENDS and
+UVa 10891 (the variant: take one or more from one end)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputError
 from ..judge_io import INT64, JudgeResult, cases_until_zero, check_end, counted_cases
 from ..textio import Reader, int_text, parse_int
-from .solver import GAME_OF_SUM_LIMIT, game_of_sum, margin, seed_tables, twends_margin, value
-
-#: The seed's example row and its printed P/m table, transcribed cell by cell (1-based
-#: (i, j) -> (P, m)); the seed numbers rows and columns in Persian digits.
-SEED_EXAMPLE = (7, 9, 2, 6, 4, 3)
-SEED_PRINTED = {
-    (1, 1): (7, "j"), (1, 2): (9, "i"), (1, 3): (8, "i"), (1, 4): (15, "j"),
-    (1, 5): (12, "i"), (1, 6): (18, "j"),
-    (2, 2): (9, "i"), (2, 3): (9, "i"), (2, 4): (10, "i"), (2, 5): (15, "i"), (2, 6): (14, "i"),
-    (3, 3): (1, "j"), (3, 4): (6, "j"), (3, 5): (5, "i"), (3, 6): (9, "j"),
-    (4, 4): (6, "i"), (4, 5): (6, "i"), (4, 6): (9, "i"),
-    (5, 5): (4, "i"), (5, 6): (4, "i"),
-    (6, 6): (3, "i"),
-}
-
-
-Tables = tuple[list[list[int | None]], list[list[str | None]]]
-
-
-def seed_differences(coins: Sequence[int], tables: Tables | None = None
-                     ) -> list[tuple[int, int, str]] | None:
-    """Where the seed's printed table differs from the right one, for the seed's own row
-    (None for any other row): (i, j, why) for every differing cell, 1-based.
-
-    >>> [(i, j) for i, j, _ in seed_differences([7, 9, 2, 6, 4, 3])][:3]
-    [(1, 2), (1, 3), (1, 5)]
-    """
-    if tuple(coins) != SEED_EXAMPLE:
-        return None
-    P, m = tables or seed_tables(coins)
-    v = [0, *coins]
-    out = []
-    for (i, j), (sp, sm) in sorted(SEED_PRINTED.items()):
-        if (P[i][j], m[i][j]) == (sp, sm):
-            continue
-        if i == j and sp != P[i][j]:
-            why = f"the value is wrong: the one coin left is worth {v[i]}, not {sp}"
-        elif i == j:
-            why = (f"one coin left ({v[i]}): i and j name the same coin, so '{sm}' and "
-                   f"'{m[i][j]}' are the same move; only the label differs")
-        else:
-            rest_i = sum(v[i + 1:j + 1]) - P[i + 1][j]  # take coin i, then the rest
-            rest_j = sum(v[i:j]) - P[i][j - 1]
-            take = {"i": v[i] + rest_i, "j": v[j] + rest_j}
-            if sp != P[i][j]:
-                why = (f"the value is wrong: {P[i][j]} is guaranteed (taking coin "
-                       f"{'i' if m[i][j] == 'i' else 'j'} = {v[i] if m[i][j] == 'i' else v[j]}"
-                       f"), not {sp}")
-            elif take["i"] == take["j"]:
-                why = f"both moves guarantee {sp}: either label is right"
-            else:
-                why = (f"the value is right but the move is not: '{sm}' guarantees only "
-                       f"{take[sm]}")
-        out.append((i, j, why))
-    return out
-
-
-def format_seed_table(coins: Sequence[int], tables: Tables | None = None) -> str:
-    """The P/m table as plain text, one row per i, like the seed prints it (``tables``:
-    already computed by :func:`seed_tables`). For the seed's own row, a cell the seed
-    printed differently is marked ``*`` and listed with why."""
-    P, m = tables = tables or seed_tables(coins)
-    n = len(coins)
-    diffs = seed_differences(coins, tables) or []
-    marked = {(i, j) for i, j, _ in diffs}
-    width = max([len(f"{P[i][j]} {m[i][j]}*") for i in range(1, n + 1)
-                 for j in range(i, n + 1)] + [3])
-    head = " " * 4 + " ".join(f"{j:>{width}}" for j in range(1, n + 1))
-    rows = [head]
-    for i in range(1, n + 1):
-        cells = [(f"{P[i][j]} {m[i][j]}" + ("*" if (i, j) in marked else " ") if j >= i
-                  else "") for j in range(1, n + 1)]
-        rows.append(f"{i:>3} " + " ".join(f"{c:>{width}}" for c in cells))
-    if diffs:
-        rows += ["", f"* {len(diffs)} cells the seed printed differently (seed's value and "
-                 "move, then why):"]
-        rows += [f"  P({i},{j}) seed {SEED_PRINTED[(i, j)][0]} {SEED_PRINTED[(i, j)][1]}: "
-                 f"{why}" for i, j, why in diffs]
-    return "\n".join(rows)
-
+from .solver import GAME_OF_SUM_LIMIT, game_of_sum, margin, twends_margin, value
 
 #: The longest row a judge format reads when its own limit is lifted (--lenient).
 MAX_ROW = 10**7

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,27 @@ from ..errors import InputError, show
 from ..textio import Reader, parse_int
 
 LEFT, RIGHT = "L", "R"
+
+
+@dataclass(frozen=True)
+class CoinsOptions:
+    """What :func:`~perfectplay.coins.analyze` computes beyond the value and first move."""
+
+    table: bool = field(default=False, metadata={
+        "help": "Print the seed's P/m tables (n <= 60)."})
+    line: bool = field(default=False, metadata={"help": "Print the optimal line of play."})
+    compare: bool = field(default=False, metadata={
+        "help": "Compare the perfect, greedy and odd/even strategies."})
+
+
+def with_overrides(options: CoinsOptions, overrides: dict[str, Any]) -> CoinsOptions:
+    """``options`` with fields replaced by keyword (``line=True``); an unknown name is an
+    :class:`InputError`."""
+    known = {f.name for f in fields(CoinsOptions)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise InputError(f"unknown option {unknown[0]!r}; the options: {', '.join(sorted(known))}")
+    return replace(options, **overrides)
 
 
 def parse(text: str) -> list[int]:
