@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import InputError
-from perfectplay.nearest import (
+from perfectplay.no import (
     all_nearest,
     judge_kth_no,
     nearest,
@@ -137,3 +137,19 @@ def test_bad_input_says_where():
         all_nearest([(0, 0), (0, 0)])
     with pytest.raises(InputError, match="exactly one|'\\*'"):
         parse_drawn_board("A..\n..B")
+
+
+def test_the_game_is_called_no_and_the_old_names_still_work():
+    """perfectplay.nearest and analyze(all=...) stay for one release (CHANGELOG.md)."""
+    from perfectplay import nearest as old
+    from perfectplay import no
+
+    board = no.parse("5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n")
+    new = no.analyze(board, no.NoOptions(every=True))
+    with pytest.warns(DeprecationWarning, match="every"):
+        legacy = old.analyze(board, all=True)
+    assert legacy.to_json() == new.to_json()
+    assert new.everyone is not None and new.answer.pieces == [0, 3, 4]
+    assert no.analyze(board, every=True, block=True).block
+    with pytest.raises(InputError, match="unknown option 'each'"):
+        no.analyze(board, each=True)

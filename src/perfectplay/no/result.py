@@ -1,0 +1,69 @@
+"""No's answers as data: :class:`Nearest` (one start piece's nearest, every tie) and
+:class:`NearestResult` (what ``analyze`` returns; its text comes from :mod:`.render`).
+
+>>> from perfectplay import no
+>>> no.analyze(no.parse("3\\n0 0\\n2 2\\n0 1\\n0\\n")).answer.pieces
+[2]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from . import render
+from .model import NoBoard
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """The nearest other pieces to one start piece: all tied indices, lowest first."""
+
+    start: int
+    distance: int | None  # None: no other piece can be reached
+    pieces: list[int]
+    unreachable: list[int]
+
+    @property
+    def index(self) -> int | None:
+        return self.pieces[0] if self.pieces else None
+
+
+@dataclass(frozen=True)
+class NearestResult:
+    """The nearest pieces to the start (every tie), and with ``all`` every piece's nearest
+    (None where no other piece can be reached)."""
+
+    board: NoBoard
+    answer: Nearest
+    block: bool = False
+    everyone: list[tuple[int | None, int | None]] | None = None  # (nearest, distance)
+
+    def explain(self) -> str:
+        """The nearest pieces, every tie, and every piece's nearest when asked for."""
+        return render.explain(self)
+
+    def draw(self, style: bool = False) -> str:
+        """The distance map (see :func:`.render.draw`)."""
+        return render.draw(self, style)
+
+    def cells(self) -> list[str]:
+        """The distance map's rows, unframed (see :func:`distance_cells`; one BFS, kept)."""
+        return self._cells
+
+    @cached_property
+    def _cells(self) -> list[str]:
+        b = self.board
+        return render.distance_cells(b.shape, b.pieces, b.start, b.walls, b.labels)
+
+    def to_json(self) -> dict[str, Any]:
+        b, ans = self.board, self.answer
+        data: dict[str, Any] = {
+            "start": b.start, "distance": ans.distance, "nearest": ans.pieces,
+            "unreachable": ans.unreachable, "pieces": b.pieces.tolist(),
+            "names": [b.name(i) for i in range(len(b.pieces))], "block": self.block}
+        if self.everyone is not None:
+            data["all"] = [{"piece": i, "nearest": j, "distance": d}
+                           for i, (j, d) in enumerate(self.everyone)]
+        return data
