@@ -107,3 +107,68 @@ def place(rng: random.Random, g: np.ndarray, marks: str) -> bool:
     for ch, (r, c) in zip(marks, rng.sample(free, len(marks)), strict=True):
         g[r, c] = ch
     return True
+
+
+def grid_maker(marks: str, valid: Callable[[Case], bool], braid: float,
+               rates: tuple[float, ...], min_cells: int, fallback: list[str],
+               special: dict[str, Callable[[random.Random, int], Case | None]] | None = None,
+               ) -> Callable[[random.Random, int, str], Case]:
+    """A generator of grids with ``marks`` placed on free cells, drawn until ``valid``.
+
+    The families ``maze``, ``snake``, ``rooms`` and ``largest`` are drawn here, any other as
+    uniform noise; ``special`` adds a game's own families: ``(rng, size) -> rows``, taken
+    when valid (else the grid is drawn as noise).
+    """
+
+    def make(rng: random.Random, size: int, family: str) -> Case:
+        if special and family in special:
+            case = special[family](rng, size)
+            if case is not None and valid(case):
+                return case
+        for _ in range(200):
+            rows, cols = rng.randint(1, size), rng.randint(1, size)
+            if family == "largest":
+                rows = cols = size
+            if rows * cols < min_cells:
+                continue
+            if family == "maze":
+                g = maze(rng, rows, cols, braid)
+            elif family == "snake":
+                g = snake(rng, rows, cols)
+            elif family == "rooms":
+                g = rooms(rng, rows, cols)
+            else:
+                g = noise(rng, rows, cols, rng.choice(rates))
+            if place(rng, g, marks) and valid(grid_rows(g)):
+                return grid_rows(g)
+        return fallback
+
+    return make
+
+
+def shrink_grid(fixed: str) -> Callable[[Case], Iterator[Case]]:
+    """Drop a row, drop a column, then turn a wall into a free cell and back."""
+
+    def shrink(rows: list[str]) -> Iterator[Case]:
+        for r in range(len(rows)):
+            if len(rows) > 1:
+                yield rows[:r] + rows[r + 1:]
+        for c in range(len(rows[0])):
+            if len(rows[0]) > 1:
+                yield [row[:c] + row[c + 1:] for row in rows]
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch in fixed:
+                    continue
+                flip = "." if ch == "#" else "#"
+                yield rows[:r] + [row[:c] + flip + row[c + 1:]] + rows[r + 1:]
+
+    return shrink
+
+
+def write_grids(cases: list[Case]) -> str:
+    out = [str(len(cases))]
+    for rows in cases:
+        out.append(f"{len(rows)} {len(rows[0])}")
+        out += rows
+    return "\n".join(out) + "\n"

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine import MoveValue, Value
 from ..engine.solution import winlose_key
+from .solver import solve
 
 
 class PortalOracle:
@@ -21,8 +22,6 @@ class PortalOracle:
         self.game = game
 
     def _turns(self, walls: int) -> int | None:
-        from .solver import solve
-
         board = self.game.board.with_walls([c for k, c in enumerate(self.game.cells)
                                             if walls >> k & 1])
         res = solve(board)

@@ -20,7 +20,7 @@ from numba import njit
 from ..engine import Value
 from ..errors import LimitError
 from ..grid import bfs
-from .board import Board
+from .model import Board
 
 EXACT_LIMIT = 26  # 2^26 bytes = 64 MB of Grundy values
 
@@ -29,7 +29,7 @@ class PortalGame:
     """Closing the Portal for the engine. Positions are ints: bit i set = empty cell i walled.
 
     >>> from perfectplay import solve
-    >>> from perfectplay.portal.board import parse_board
+    >>> from perfectplay.portal.model import parse_board
     >>> solve(PortalGame(parse_board("O..\\n.#.\\n..O"))).value()
     <Value.WIN: 'win'>
     """

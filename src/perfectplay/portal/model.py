@@ -1,8 +1,15 @@
-"""A Portal board: cells, walls, the two portals, and the graph they sit on."""
+"""A Portal board: cells, walls, the two portals, and the graph they sit on; read from text
+(with or without the judge's "R C" line), and the options of
+:func:`~perfectplay.portal.analyze`.
+
+>>> parse_board("O..\\n..O", "king").kind
+<Kind.KING: 'king'>
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -11,6 +18,14 @@ from ..grid import Grid, Kind, as_kind, cell_name, neighbour_table, parse_grid, 
 
 EMPTY, WALL, PORTAL = ".", "#", "O"
 ALLOWED = EMPTY + WALL + PORTAL
+
+
+@dataclass(frozen=True)
+class PortalOptions:
+    """How the board is read: which cells touch."""
+
+    kind: Literal["square", "king", "hex"] = field(default="square", metadata={
+        "help": "Which cells touch: 4 neighbours, king moves, or a rhombus hex board."})
 
 
 @dataclass(frozen=True)

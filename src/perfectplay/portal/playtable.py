@@ -1,0 +1,55 @@
+"""Closing the Portal in play: the :class:`~perfectplay.play.Table` that the terminal and the
+web page play over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import solve
+from ..errors import LimitError
+from ..grid import cell_name
+from ..play.state import Oracle, Table
+from .model import Board, PortalOptions
+from .oracle import PortalOracle
+from .rules import PortalGame
+from .solver import uses_parity_rule
+
+#: Boards with at most this many empty cells are played over the engine's full solution
+#: (exact remoteness); larger ones over the parity rule.
+PLAY_EXACT_CELLS = 14
+
+
+def play_table(board: Board, options: PortalOptions | None = None) -> Table:
+    """How the Portal looks in play: the board with this game's walls as '+', moves named
+    by cell; the engine's full solution as the oracle on small boards, the parity rule
+    (:class:`~.oracle.PortalOracle`) on larger bipartite ones.
+
+    >>> from perfectplay.portal import parse_board
+    >>> play_table(parse_board("O..O")).player_names
+    ('Alif', 'Bella')
+    """
+    game = PortalGame(board)
+    if game.k <= PLAY_EXACT_CELLS:
+        oracle: Oracle = solve(game)
+    elif uses_parity_rule(board):
+        oracle = PortalOracle(game)
+    else:
+        raise LimitError(f"play on a non-bipartite board needs exhaustive search: at most "
+                         f"{PLAY_EXACT_CELLS} empty cells, got {game.k}")
+    g = board.grid
+
+    def render(walls: int, _history: list[Any]) -> str:
+        if g is None:
+            walled = sorted(board.name(c) for k, c in enumerate(game.cells) if walls >> k & 1)
+            return f"walled: {walled}"
+        new = {g.coords(c): "+" for k, c in enumerate(game.cells) if walls >> k & 1}
+        shown = g.with_cells(new).lines()
+        head = ["   " + "".join(chr(97 + c) for c in range(g.cols))] if g.cols <= 26 else []
+        return "\n".join(head + [f"{r + 1:>2} {line}" for r, line in enumerate(shown)])
+
+    def name(walls: int, move: int) -> str:
+        c = game.cells[move]
+        return cell_name(*g.coords(c)) if g is not None else str(c)
+
+    return Table("Closing the Portal ('+' = walled in this game)", game, oracle, render,
+                 name, ("Alif", "Bella"), lambda pos, plies: plies % 2)

@@ -1,0 +1,100 @@
+"""Closing the Portal as text: the board with its cut cells and a portal path, the winning
+argument with this board's numbers, and the cut cells in words. Imports the model and the
+result's constants; the solver never.
+
+>>> from perfectplay import portal
+>>> print(portal.analyze(portal.parse("O.O")).draw())
+  abc
+1 OXO
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..grid import framed
+from .model import WALL, Board
+
+if TYPE_CHECKING:
+    from .result import PortalResult, SafeMoves
+
+ALIF, BELLA = "Alif", "Bella"
+
+
+def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
+    """The board with cut cells as ``X``, safe cells on the path as ``*``, other safe cells
+    ``.``; walls ``#`` and portals ``O``; column letters and row numbers as cell names read.
+    With ``style``, rich markup colours them."""
+    if board.grid is None:
+        return ""
+    marks = {c: "*" for c in moves.path[1:-1]}
+    marks.update({c: "X" for c in moves.cut})
+    colours = {"X": "bold red", "*": "green", "O": "bold cyan", WALL: "dim"}
+    g = board.grid
+    cells = []
+    for r, row in enumerate(g.lines()):
+        out = []
+        for c, ch in enumerate(row):
+            mark = marks.get(g.index(r, c), ch)
+            out.append((mark, f"[{colours[mark]}]{mark}[/]" if style and mark in colours
+                        else mark))
+        cells.append(out)
+    return framed(cells, sep="" if g.cols <= 26 else " ")
+
+
+def explain(result: PortalResult) -> str:
+    """The argument, with this board's numbers."""
+    if not result.connected:
+        return ("The portals are not connected at the start, so Alif has already lost: "
+                "Bella wins.")
+    if result.method == "parity":  # Method.PARITY (a str enum)
+        return _parity_argument(result)
+    free = result.free_cells or 0
+    return (
+        f"This board is not bipartite, so portal paths of both parities exist and no "
+        f"parity rule holds. Exact search: the safe-move game on the portals' "
+        f"component has Grundy value {result.grundy}, and {_free_cells_text(free)} "
+        f"(parity {free % 2}); {result.grundy} xor {free % 2} "
+        f"{'!= 0: the first player' if result.winner == ALIF else '= 0: the second player'} "
+        f"wins. {result.winner} wins.")
+
+
+def _free_cells_text(free: int) -> str:
+    if free == 0:
+        return "no empty cell lies outside it"
+    if free == 1:
+        return "1 empty cell outside it is an independent single move"
+    return f"{free} empty cells outside it are independent single moves"
+
+
+def _parity_argument(result: PortalResult) -> str:
+    """The invariant in words: the number of safe moves depends on play, its parity
+    does not."""
+    turns = result.turns or 0
+    loser = BELLA if turns % 2 else ALIF
+    count = ("there is no safe move at all: every empty cell is already a cut cell"
+             if turns == 0 else
+             f"with the path of {result.path_cells} cells found (a shortest one), "
+             f"{result.empty} - {result.path_cells - 2} = {turns}, so every game has an "
+             f"{'odd' if turns % 2 else 'even'} number of safe moves, {turns} at most")
+    return (
+        "Nobody walls a cut cell (one whose walling disconnects the portals) while a safe "
+        "cell is left, since that loses at once. So the game is a run of safe moves that "
+        "ends when every empty cell left is a cut cell: the portals are then joined by a "
+        "single path P of empty cells, and every other empty cell has been walled. That "
+        "is empty - (|P| - 2) safe moves (|P| counts both portals). Which path survives "
+        "depends on play, so the number of safe moves does too, but not its parity: "
+        "the board is bipartite, so every portal-to-portal path has the same parity. "
+        f"Here, {count}. After an {'odd' if turns % 2 else 'even'} number of safe moves"
+        f"{' (none included)' if turns % 2 == 0 else ''} it is {loser}'s turn with only "
+        f"cut cells left: {loser} must disconnect the portals and loses. "
+        f"{result.winner} wins.")
+
+
+def summary(result: PortalResult) -> str:
+    """The cut cells in words (the line under the explanation)."""
+    if not result.connected or result.board is None:
+        return ""
+    cut = ", ".join(result.board.name(c) for c in result.moves.cut) or "none"
+    return (f"Safe cells: {len(result.moves.safe)}; cut cells (walling one disconnects "
+            f"the portals): {cut}")

@@ -1,0 +1,106 @@
+"""Closing the Portal's answers as data: the winner, how it was found, the safe and cut
+cells, and the result :func:`~perfectplay.portal.analyze` returns (its text comes from
+:mod:`.render`).
+
+>>> from perfectplay import portal
+>>> res = portal.analyze(portal.parse("O..\\n.#.\\n..O"))
+>>> res.winner, res.method, res.turns
+(<Winner.ALIF: 'Alif'>, <Method.PARITY: 'parity'>, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from . import render
+from .model import Board
+
+
+class Winner(StrEnum):
+    """Who wins: the judge prints the value itself."""
+
+    ALIF = "Alif"
+    BELLA = "Bella"
+
+
+class Method(StrEnum):
+    """How the winner was found."""
+
+    DISCONNECTED = "disconnected"  # the portals are apart at the start: Bella
+    PARITY = "parity"  # a bipartite board: the parity rule
+    EXACT = "exact"  # any other board: exact Grundy search
+
+
+ALIF, BELLA = Winner.ALIF, Winner.BELLA
+
+
+@dataclass(frozen=True)
+class SafeMoves:
+    """Empty cells split into safe ones (walling keeps the portals connected) and cut ones."""
+
+    connected: bool
+    safe: np.ndarray  # flat cell indices, increasing
+    cut: list[int]
+    path: list[int]
+
+
+@dataclass(frozen=True)
+class PortalResult:
+    """Who wins and why, for one board; ``draw()`` and the safe and cut cells come from
+    ``split`` (the solver's :func:`~perfectplay.portal.safe_moves`) on first use."""
+
+    winner: Winner
+    connected: bool
+    empty: int
+    path: list[int]
+    turns: int | None  # safe moves if the game ends on ``path``; its parity is every game's
+    method: Method
+    grundy: int | None = None
+    free_cells: int | None = None
+    names: dict[int, str] = field(default_factory=dict, repr=False)
+    board: Board | None = field(default=None, repr=False, compare=False)
+    # how the safe and cut cells are found (the solver's safe_moves), called on first use
+    split: Callable[[Board], SafeMoves] | None = field(default=None, repr=False,
+                                                        compare=False)
+
+    @property
+    def path_cells(self) -> int:
+        return len(self.path)
+
+    @cached_property
+    def moves(self) -> SafeMoves:
+        """The safe and the cut cells (O(cells * k), computed once)."""
+        if self.board is None or self.split is None:
+            raise InputError("this result was made without its board")
+        return self.split(self.board)
+
+    def draw(self, style: bool = False) -> str:
+        """The board with cut cells X, the path *, coordinates (see :func:`.render.draw`)."""
+        return "" if self.board is None else render.draw(self.board, self.moves, style)
+
+    def explain(self) -> str:
+        """The argument, with this board's numbers (see :func:`.render.explain`)."""
+        return render.explain(self)
+
+    def summary(self) -> str:
+        """The cut cells in words (the line under the explanation)."""
+        return render.summary(self)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "winner": str(self.winner), "connected": self.connected, "empty": self.empty,
+            "path": [self.names.get(c, c) for c in self.path], "path_cells": self.path_cells,
+            "turns": self.turns, "method": str(self.method), "grundy": self.grundy,
+            "free_cells": self.free_cells, "explanation": self.explain(),
+        }
+        if self.board is not None:
+            data["safe"] = [self.board.name(int(c)) for c in self.moves.safe]
+            data["cut"] = [self.board.name(c) for c in self.moves.cut]
+        return data
