@@ -13,6 +13,7 @@ from perfectplay import InputError, solve
 from perfectplay.grid import Grid
 from perfectplay.rock import RockGame, judge_uva10381, maze_from_grid, parse_maze, seed_values
 from perfectplay.rock import solve as rock_solve
+from perfectplay.rock.solver import _solve_with_stats as solve_stats
 
 KNOWN = [
     ("..X.....\n........\n##.##...\n........\n##.##...\n##.##...\n........\n..E.....", 15),
@@ -156,16 +157,16 @@ def test_corridor_and_room_family_against_the_seed(s):
 
     maze = corridor_room(s)
     fast = check_all_cells(maze)
-    plain = rock_solve(maze, chains=False)
+    plain, plain_stats = solve_stats(maze, chains=False)
     assert np.array_equal(fast.f, plain.f)
-    assert fast.pops < plain.pops or s < 4  # the corridor shares one search
+    assert solve_stats(maze)[1].pops < plain_stats.pops or s < 4  # one search, shared
 
 
 def test_chain_sharing_changes_no_value_on_random_mazes():
     rng = random.Random(14)
     for _ in range(300):
         maze = random_maze(rng, rng.randint(3, 14), rng.randint(3, 14), 0.35)
-        assert np.array_equal(rock_solve(maze).f, rock_solve(maze, chains=False).f)
+        assert np.array_equal(rock_solve(maze).f, solve_stats(maze, chains=False)[0].f)
 
 
 @pytest.fixture
@@ -202,13 +203,13 @@ def test_the_heavy_light_formula_equals_the_search_on_larger_mazes(formula_alway
     for _ in range(200):
         maze = random_maze(rng, rng.randint(10, 40), rng.randint(10, 40),
                            rng.choice([0.15, 0.25, 0.35]))
-        hybrid, search = rock_solve(maze), rock_solve(maze, heavy=False)
+        hybrid, search = rock_solve(maze), solve_stats(maze, heavy=False)[0]
         assert np.array_equal(hybrid.T, search.T) and np.array_equal(hybrid.f, search.f)
     for s in (5, 20, 60):
         from perfectplay.rock.families import corridor_room
 
         maze = corridor_room(s)
-        assert np.array_equal(rock_solve(maze).T, rock_solve(maze, heavy=False).T)
+        assert np.array_equal(rock_solve(maze).T, solve_stats(maze, heavy=False)[0].T)
 
 
 def climbed_mazes(seed, sides, climbs, steps):
@@ -269,10 +270,10 @@ def test_climbed_mazes_agree_with_the_seed_and_the_search_on_every_cell(forced, 
     checked = engine_checked = hybrid_pops = search_pops = 0
     for maze in climbed_mazes(7 + forced, (6, 9, 12, 15), 10, 150):
         hybrid = check_all_cells(maze)
-        search = rock_solve(maze, heavy=False)
+        search, search_stats = solve_stats(maze, heavy=False)
         assert np.array_equal(hybrid.T, search.T), maze.grid.text()
-        hybrid_pops += hybrid.pops
-        search_pops += search.pops
+        hybrid_pops += solve_stats(maze)[1].pops
+        search_pops += search_stats.pops
         if int(maze.open.sum()) <= 60:  # every cell against the engine's label setting
             engine = solve(RockGame(maze))
             for pos in engine.positions():

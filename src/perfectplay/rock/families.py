@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..grid import Grid
-from .maze import Maze, maze_from_grid
+from .model import Maze, maze_from_grid
+from .solver import _solve_with_stats, analyze
 
 WALL, FREE = ord("#"), ord(".")
 
@@ -58,15 +59,13 @@ def place_ends(cells: np.ndarray) -> Maze | None:
     .#.
     ..E
     """
-    from .solver import solve
-
     g = np.where(cells == WALL, WALL, FREE).astype(np.uint32)
     free = np.flatnonzero(g.ravel() == FREE)
     if free.size < 2:
         return None
     g.flat[free[0]] = ord("X")
     g.flat[free[1]] = ord("E")  # a placeholder, so the maze is valid
-    f = solve(maze_from_grid(Grid(g.copy()))).f
+    f = analyze(maze_from_grid(Grid(g.copy()))).f
     g.flat[free[1]] = FREE
     far = int(np.argmax(np.where(g.ravel() == FREE, f, -1)))
     if far == free[0] or f[far] < 0:
@@ -96,18 +95,14 @@ def tiled(cells: np.ndarray, times: int = 2) -> np.ndarray:
 def work_per_cell(maze: Maze, heavy: bool = True) -> float:
     """The detour searches' pops per open cell when solving ``maze`` (``heavy`` False: the
     search alone): the score the adversary maximises."""
-    from .solver import solve
-
-    return solve(maze, heavy=heavy).pops / max(1, int(maze.open.sum()))
+    return _solve_with_stats(maze, heavy=heavy)[1].pops / max(1, int(maze.open.sum()))
 
 
 def light_work_per_cell(maze: Maze, heavy: bool = True) -> float:
     """The hybrid's light children's search pops per open cell: the one part of its work
     with no proven bound, the score of the targeted adversary (``heavy`` is ignored: the
     search alone has no light children)."""
-    from .solver import solve
-
-    return solve(maze).light_pops / max(1, int(maze.open.sum()))
+    return _solve_with_stats(maze)[1].light_pops / max(1, int(maze.open.sum()))
 
 
 def climb(cells: np.ndarray, rng: np.random.Generator, steps: int, heavy: bool = True,

@@ -22,15 +22,13 @@ Rock"; measured in benchmarks/rock_adversary.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
-from ..grid import bfs, path_from
 from . import kernels
-from .maze import Maze
+from .model import Maze, RockOptions
+from .result import RockSolution
 
 INFINITE = -1
 #: Pops a heavy child's detour search may take (at least) before the heavy/light formula
@@ -49,119 +47,49 @@ LONG_SEARCH = 2
 
 
 @dataclass(frozen=True)
-class RockSolution:
-    """Every cell's values (flat arrays, -1 = unreachable / infinite) and the answer."""
+class SolveStats:
+    """What the solver did (for tests and benchmarks): the detour searches' pops, the pops
+    of light children's searches (the part with no proven bound), and the heavy children
+    the formula answered."""
 
-    maze: Maze
-    f: np.ndarray  # the walker's guaranteed steps with the rock unspent
-    d: np.ndarray  # plain distance to X
-    T: np.ndarray  # the rock's best immediate threat (what blocking now forces)
-    block: np.ndarray  # the cell the rock would block next to u, -1 if none helps
-    step: np.ndarray  # the walker's optimal next cell while the rock is unspent
-    pops: int  # cells popped by the detour searches (a measure of work)
-    light_pops: int = 0  # of which light children's searches (the part with no proven bound)
-
-    @property
-    def value(self) -> int | None:
-        """Steps the walker can guarantee from E; None when the rock can cut E off."""
-        v = int(self.f[self.maze.entrance])
-        return None if v < 0 else v
-
-    def route(self) -> tuple[list[int], int | None, int | None]:
-        """The walker's route from E under perfect play of both: (cells from E to X, the
-        index in the route where the rock blocks, the blocked cell). When the rock never
-        needs to block, the last two are None. Empty route when the value is infinite.
-        Found once (it may take a BFS), then kept: the text, the map, the JSON and the
-        picture all ask for it."""
-        return self._route
-
-    @cached_property
-    def _route(self) -> tuple[list[int], int | None, int | None]:
-        m = self.maze
-        if self.value is None:
-            return [], None, None
-        u = m.entrance
-        route = [u]
-        while u != m.exit:
-            if self.block[u] >= 0 and self.T[u] >= self.f[u] and self.T[u] > self.d[u]:
-                p = int(self.block[u])
-                open_ = m.open.copy()
-                open_[p] = False
-                dist = bfs(m.nb, open_, m.exit)
-                detour = path_from(dist, m.nb, open_, u)[::-1]
-                return route + detour[1:], len(route) - 1, p
-            u = int(self.step[u])
-            route.append(u)
-        return route, None, None
-
-    def cut_cell(self) -> int | None:
-        """When f(E) is infinite: the cell whose block cuts E off from X (None if walls
-        alone separate them, or if E is not cut off)."""
-        m = self.maze
-        if self.value is not None or self.d[m.entrance] < 0:
-            return None
-        disc, fin, low, dpar = kernels.lowpoints(m.nb, m.open, m.exit)
-        path = path_from(self.d, m.nb, m.open, m.entrance)  # X .. E
-        for c in path[::-1][1:-1]:
-            # c separates E from X when E lies below a DFS child of c with low >= disc[c]
-            if kernels.separates(m.nb, disc, fin, low, dpar, c, m.entrance):
-                return int(c)
-        return None
-
-    def explain(self) -> str:
-        """Words a learner can follow: the answer, the plain distance, where the rock
-        strikes (see :func:`perfectplay.rock.explain`)."""
-        from .formats import explain
-
-        return explain(self)
-
-    def draw(self, style: bool = False) -> str:
-        """The value map with coordinates (see :func:`perfectplay.rock.draw`)."""
-        from .formats import draw
-
-        return draw(self, style)
-
-    def to_json(self) -> dict[str, Any]:
-        m = self.maze
-        route, at, blocked = self.route()
-
-        def grid(a: np.ndarray) -> list[list[int | None]]:
-            return [[None if x < 0 or not m.open[r * m.cols + c] else int(x)
-                     for c, x in enumerate(row)]
-                    for r, row in enumerate(a.reshape(m.rows, m.cols).tolist())]
-
-        cut = self.cut_cell()
-        return {
-            "value": self.value,
-            "rows": m.rows, "cols": m.cols,
-            "entrance": m.grid.coords(m.entrance), "exit": m.grid.coords(m.exit),
-            "route": [m.grid.coords(c) for c in route],
-            "block_at_step": at,
-            "blocked_cell": None if blocked is None else m.grid.coords(blocked),
-            "cut_cell": None if cut is None else m.grid.coords(cut),
-            "f": grid(self.f), "d": grid(self.d), "T": grid(self.T),
-        }
+    pops: int
+    light_pops: int
+    formula: int
 
 
-def solve(maze: Maze, chains: bool = True, heavy: bool = True) -> RockSolution:
-    """Solve The Rock exactly for every cell. ``chains=False`` turns off the corridor
-    sharing of the detour search, ``heavy=False`` the heavy/light hybrid (the formula, the
-    only-child rule and the siblings' bounds: the search alone, slower on corridors and
-    adversarial mazes; for comparison only).
+def analyze(maze: Maze, options: RockOptions | None = None) -> RockSolution:
+    """Solve The Rock exactly for every cell (the options change how the result is shown,
+    never the answer).
 
-    >>> from perfectplay.rock.maze import parse_maze
-    >>> solve(parse_maze("..X.\\n.##.\\n.E..")).value
+    >>> from perfectplay.rock.model import parse_maze
+    >>> analyze(parse_maze("..X.\\n.##.\\n.E..")).value
     11
     """
+    return _solve_with_stats(maze)[0]
+
+
+def solve(maze: Maze) -> RockSolution:
+    """The old name of :func:`analyze` (kept for one release)."""
+    return _solve_with_stats(maze)[0]
+
+
+def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
+                      ) -> tuple[RockSolution, SolveStats]:
+    """:func:`analyze` with the benchmark switches and its statistics: ``chains=False``
+    turns off the corridor sharing of the detour search, ``heavy=False`` the heavy/light
+    hybrid (the formula, the only-child rule and the siblings' bounds: the search alone,
+    slower on corridors and adversarial mazes; for comparison only)."""
     if not isinstance(maze, Maze):
-        raise InputError(f"solve() takes a Maze (see parse_maze), got {type(maze).__name__}")
+        raise InputError(f"analyze() takes a Maze (see parse_maze), got {type(maze).__name__}")
     nb, open_, x = maze.nb, maze.open, maze.exit
     d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
     tin, tout = kernels.euler_intervals(tree, order)
     disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    T, pops, _, _, light_pops = kernels.threats(
+    found = kernels.threats(
         nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains, order, tree,
         HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR, EXITS_BUDGET)
+    T, pops, formula, light_pops = found[0], found[1], found[2], found[4]
     f, step = kernels.label_setting(nb, T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
-    return RockSolution(maze, f, d, T, block, step, int(pops), int(light_pops))
+    return (RockSolution(maze, f, d, T, block, step),
+            SolveStats(int(pops), int(light_pops), int(formula)))

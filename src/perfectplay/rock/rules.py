@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from .maze import Maze
+from .model import Maze
 
 PASS = "pass"
 
@@ -24,7 +24,7 @@ class RockGame:
     blocking then. The exit cannot be blocked. A walker with no move waits (cost 1, forever).
 
     >>> from perfectplay import solve
-    >>> from perfectplay.rock.maze import parse_maze
+    >>> from perfectplay.rock.model import parse_maze
     >>> solve(RockGame(parse_maze("..X.\\n.##.\\n.E.."))).value()   # steps the rock forces
     11
     """

@@ -1,8 +1,13 @@
-"""A Rock maze: the grid, its walkable cells, the entrance E and the exit X."""
+"""A Rock maze: the grid, its walkable cells, the entrance E and the exit X, read from text
+(with or without the judge's "R C" line); and the options of :func:`~perfectplay.rock.analyze`.
+
+>>> parse_maze("EX").exit
+1
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -11,6 +16,14 @@ from ..grid import Grid, cell_name, neighbour_table, parse_grid
 
 WALL, FREE, ENTRANCE, EXIT = "#", ".", "E", "X"
 ALLOWED = WALL + FREE + ENTRANCE + EXIT
+
+
+@dataclass(frozen=True)
+class RockOptions:
+    """How the result is shown (the answer never changes)."""
+
+    drawing: bool = field(default=True, metadata={
+        "help": "Leave out the value map (large mazes).", "flag": "--no-map"})
 
 
 @dataclass(frozen=True)

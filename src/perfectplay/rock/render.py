@@ -1,34 +1,23 @@
-"""The Rock's text: the UVa 10381 judge format, the value map and the explanation."""
+"""The Rock as text: why the value is what it is (the route, where the rock strikes, or why
+the walker can never be sure to arrive) and the value map. Imports the model; the result's
+type only for annotations.
+
+>>> from perfectplay import rock
+>>> print(rock.analyze(rock.parse("EX")).draw())
+  a b
+1 E X
+"""
 
 from __future__ import annotations
 
-from ..grid import framed, read_grid_case
-from ..judge_io import JudgeResult, counted_cases
-from ..textio import Reader, plural
-from .maze import ALLOWED, WALL, maze_from_grid
-from .solver import RockSolution, solve
+from typing import TYPE_CHECKING
 
-MAX_SIDE = 5000
+from ..grid import framed
+from ..textio import plural
+from .model import WALL
 
-
-def judge_uva10381(text: str, lenient: bool = False) -> JudgeResult:
-    """UVa 10381: T, then per case ``R C`` and R rows -> the guaranteed steps, one a line.
-
-    A case where one block cuts E off from X prints -1, with the cell on stderr. The judge
-    states no size limit: sides up to MAX_SIDE (and the grid cell limit) are read.
-    """
-    notes: list[str] = []
-
-    def case(r: Reader, k: int) -> str:
-        sol = solve(maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE)))
-        if sol.value is None:
-            notes.append(f"perfectplay: note: case {k}: {infinite_reason(sol)}; printed -1")
-            return "-1"
-        return str(sol.value)
-
-    res = counted_cases(text, case, lenient=lenient)
-    res.notes += notes
-    return res
+if TYPE_CHECKING:
+    from .result import RockSolution
 
 
 def infinite_reason(sol: RockSolution) -> str:
@@ -99,8 +88,3 @@ def draw(sol: RockSolution, style: bool = False) -> str:
             row.append((text, f"[{colour}]{text}[/]" if style and colour else text))
         cells.append(row)
     return framed(cells)
-
-
-JUDGES = {
-    "uva10381": ("UVa 10381 The Rock: steps the walker can guarantee", judge_uva10381),
-}
