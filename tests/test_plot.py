@@ -9,10 +9,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 from click.testing import CliRunner
 
-from perfectplay import plot
+from perfectplay import coins, plot, portal, rock
 from perfectplay.cli import main
 from perfectplay.coins import seed_tables
-from perfectplay.portal import parse_board, safe_moves
+from perfectplay.portal import parse_board
 from perfectplay.rock import parse_maze, solve
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -29,7 +29,7 @@ def at(img: np.ndarray, xy: tuple[int, int]) -> tuple[int, ...]:
 
 def test_rock_map_colours_every_cell(tmp_path):
     sol = solve(parse_maze((EXAMPLES / "rock_sample.txt").read_text()))
-    pic = plot.rock_png(sol, tmp_path / "rock.png")
+    pic = rock.picture(sol, tmp_path / "rock.png")
     img = pixels(pic.path)
     assert img.shape[:2] == (pic.height, pic.width)
     assert at(img, pic.inside(1, 1)) == plot.BLACK  # a wall
@@ -47,31 +47,31 @@ def test_rock_map_colours_every_cell(tmp_path):
 def test_big_boards_get_readable_cells_and_svg_works(tmp_path):
     rows = ["E" + "." * 39] + ["." * 40] * 18 + ["." * 39 + "X"]
     sol = solve(parse_maze("\n".join(rows)))
-    pic = plot.rock_png(sol, tmp_path / "big.png")
+    pic = rock.picture(sol, tmp_path / "big.png")
     assert 40 * pic.cell >= plot.MIN_WIDTH and pic.cell >= 15
     assert at(pixels(pic.path), pic.inside(5, 5)) == tuple(
         plot.heat(sol.f.astype(float), float(sol.f.max()))[5 * 40 + 5])
-    svg = plot.rock_png(sol, tmp_path / "big.svg").path.read_text()
+    svg = rock.picture(sol, tmp_path / "big.svg").path.read_text()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     assert "The Rock: the walker can guarantee" in svg or "font" in svg
 
 
 def test_portal_picture(tmp_path):
     board = parse_board((EXAMPLES / "portal_seed.txt").read_text())
-    pic = plot.portal_png(board, safe_moves(board), tmp_path / "portal.png")
+    pic = portal.picture(portal.analyze(board), tmp_path / "portal.png")
     img = pixels(pic.path)
     assert at(img, pic.inside(0, 1)) == plot.BLUE  # a portal
     assert at(img, pic.inside(0, 2)) == plot.BLACK  # a wall
     assert at(img, pic.inside(4, 4)) == plot.GREEN  # a safe cell
     assert at(img, pic.centre(1, 2)) == plot.WHITE  # on the path
     cut = parse_board("O.#\n#.#\n#.O\n")
-    pic = plot.portal_png(cut, safe_moves(cut), tmp_path / "cut.png")
+    pic = portal.picture(portal.analyze(cut), tmp_path / "cut.png")
     assert at(pixels(pic.path), pic.inside(1, 1)) == plot.RED  # a 1-wide path: all cut
 
 
 def test_coins_table_picture(tmp_path):
     row = [7, 9, 2, 6, 4, 3]
-    pic = plot.coins_png(row, tmp_path / "coins.png")
+    pic = coins.picture(coins.analyze(row), tmp_path / "coins.png")
     img = pixels(pic.path)
     assert at(img, pic.inside(5, 0)) == plot.PAPER  # below the diagonal: empty
     P, m = seed_tables(row)

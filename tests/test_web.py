@@ -91,6 +91,8 @@ def test_bad_play_requests(client):
     r = client.post("/api/nearest/play", json={"text": "A*"})
     assert r.status_code == 422 and "not a two-player game" in r.json()["detail"]
     r = client.post("/api/rock/play", json={"row": [1]})
+    assert r.status_code == 422 and "row: Extra inputs are not permitted" in r.json()["detail"]
+    r = client.post("/api/rock/play", json={})
     assert r.status_code == 422 and "needs 'text'" in r.json()["detail"]
     assert client.post("/api/chess/analyze", json={}).status_code == 404
     r = client.post("/api/coins/analyze", content=b"{not json")

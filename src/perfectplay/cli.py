@@ -326,9 +326,10 @@ def judge(problem: str | None, file: str | None, list_: bool, lenient: bool) -> 
 def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts: Any) -> Any:
     """A game's instance from numbers typed as arguments or from a file (not both), by the
     readers' one integer rule; none at all is an error."""
+    what = spec.value_name
     if file is not None and values:
-        raise InputError(f"give the values or --file, not both ({len(values)} values and "
-                         f"--file {file})")
+        raise InputError(f"give the {what} values or --file, not both ({len(values)} values "
+                         f"and --file {file})")
     if file is not None:
         return spec.parse(_read_text(file), opts)
     out = []
@@ -336,9 +337,9 @@ def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts
         try:
             out.append(parse_int(Token(text, 1, 1), "an integer"))
         except InputError as exc:
-            raise InputError(f"value {k}: {exc.message}") from None
+            raise InputError(f"{what} {k}: {exc.message}") from None
     if not out:
-        raise InputError("no values given: pass them as arguments, e.g. 7 9 2 6")
+        raise InputError(f"no {what}s given: pass the values, e.g. 7 9 2 6")
     assert spec.from_values is not None
     return spec.from_values(out, opts)
 

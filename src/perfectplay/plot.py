@@ -15,8 +15,11 @@ checked pixel by pixel in the tests:
   diagonal), with the move m(i, j) as a dark bar along the cell's left (take coin i) or
   right edge (take coin j) and the value written in the cell.
 
-Each function returns a :class:`Picture`: where it was saved and where each cell is in it,
-in pixels (the figure is laid out to exact pixel positions, never "tight").
+The games draw their own pictures (each game package's ``picture`` module) with the helpers
+here: :func:`board_figure`, :func:`label`, :func:`dots`, :func:`legend`, :func:`colour_bar`,
+:func:`heat` and :func:`save`. Each picture is a :class:`Picture`: where it was saved and
+where each cell is in it, in pixels (the figure is laid out to exact pixel positions, never
+"tight").
 """
 
 from __future__ import annotations
@@ -193,83 +196,3 @@ def save(fig: Any, layout: Picture, path: str | Path) -> Picture:
     fig.savefig(out, dpi=DPI, format=kind)
     plt.close(fig)
     return Picture(out, layout.width, layout.height, layout.left, layout.top, layout.cell)
-
-
-def rock_png(sol: Any, path: str | Path) -> Picture:
-    """The Rock's value map (see the module doc)."""
-    m = sol.maze
-    f = sol.f.astype(float)
-    top = float(f.max()) if f.size else 1.0
-    colours = heat(f, top)
-    img = np.zeros((m.rows, m.cols, 3), np.uint8)
-    route, _, blocked = sol.route()
-    for i in range(m.rows * m.cols):
-        r, c = m.grid.coords(i)
-        img[r, c] = BLACK if not m.open[i] else GREY_RED if sol.f[i] < 0 else colours[i]
-    if blocked is not None:
-        img[m.grid.coords(blocked)] = RED
-    value = "infinite" if sol.value is None else f"{sol.value} steps"
-    fig, ax, layout = board_figure(img, f"The Rock: the walker can guarantee {value}")
-    dots(ax, [m.grid.coords(i) for i in route if i not in (m.entrance, m.exit)],
-          layout.cell)
-    label(ax, *m.grid.coords(m.entrance), "E", layout.cell)
-    label(ax, *m.grid.coords(m.exit), "X", layout.cell)
-    if blocked is not None:
-        label(ax, *m.grid.coords(blocked), "R", layout.cell)
-    colour_bar(fig, layout, m.rows, m.cols, top, "guaranteed steps")
-    legend(fig, [(BLACK, "wall"), (RED, "the rock's block (R)"),
-                  (GREY_RED, "cut off: infinite"), (WHITE, "the walker's route")])
-    return save(fig, layout, path)
-
-
-def portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
-    """Closing the Portal: safe and cut cells and a path (see the module doc)."""
-    g = board.grid
-    if g is None:
-        raise PerfectplayError("only boards drawn as grids can be pictured")
-    cut = set(moves.cut)
-    img = np.zeros((g.rows, g.cols, 3), np.uint8)
-    for i in range(g.size):
-        r, c = g.coords(i)
-        img[r, c] = (BLUE if i in board.portals else BLACK if not board.empty[i]
-                     else RED if i in cut else GREEN)
-    fig, ax, layout = board_figure(img, "Closing the Portal: safe and cut cells")
-    dots(ax, [g.coords(i) for i in moves.path[1:-1]], layout.cell)
-    for p in board.portals:
-        label(ax, *g.coords(p), "O", layout.cell)
-    legend(fig, [(GREEN, "safe to wall"), (RED, "cut: walling it loses"),
-                  (BLACK, "wall"), (BLUE, "portal (O)"), (WHITE, "a portal path")])
-    return save(fig, layout, path)
-
-
-def coins_png(coins: Any, path: str | Path) -> Picture:
-    """The seed's P table as a heat map with the move table's bars (see the module doc)."""
-    from .coins import seed_tables
-
-    P, m = seed_tables(coins)
-    n = len(coins)
-    vals = np.array([[P[i][j] if j >= i else 0 for j in range(1, n + 1)]
-                     for i in range(1, n + 1)], dtype=float)
-    top = float(vals.max()) if n else 1.0
-    colours = heat(vals, top)
-    img = np.full((n, n, 3), PAPER, np.uint8)
-    for i in range(n):
-        for j in range(i, n):
-            img[i, j] = colours[i, j]
-    fig, ax, layout = board_figure(img, "Coins: P(i, j), the best total on coins i..j")
-    ax.set_xticks(range(n), [str(j + 1) for j in range(n)])
-    ax.set_yticks(range(n), [str(i + 1) for i in range(n)])
-    ax.set_xlabel("j (last coin)")
-    ax.set_ylabel("i (first coin)")
-    from matplotlib.patches import Rectangle
-
-    for i in range(n):
-        for j in range(i, n):
-            x0 = j - 0.5 + (0.03 if m[i + 1][j + 1] == "i" else 0.77)
-            ax.add_patch(Rectangle((x0, i - 0.4), 0.2, 0.8, color=np.array(INK) / 255,
-                                   linewidth=0))
-            dark = vals[i, j] / max(top, 1) < 0.6
-            label(ax, i, j, str(P[i + 1][j + 1]), layout.cell, "white" if dark else "black")
-    colour_bar(fig, layout, n, n, top, "P(i, j)")
-    legend(fig, [(INK, "the move: a bar on the left\ntakes coin i, on the right coin j")])
-    return save(fig, layout, path)

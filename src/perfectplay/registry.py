@@ -79,6 +79,7 @@ class GameSpec:
     options: type = NoOptions
     examples: tuple[str, ...] = ()
     from_values: Callable[[list[int], Any], Any] | None = None
+    value_name: str = "value"  # what one of those numbers is called ("coin")
     judges: Mapping[str, tuple[str, JudgeFn]] = field(default_factory=dict)
     problems: Mapping[str, Any] = field(default_factory=dict)  # id -> gen.Problem
     play: Callable[[Any, Any], Any] | None = None  # (instance, options) -> play.Table
