@@ -14,6 +14,7 @@ from perfectplay.grid import Grid
 from perfectplay.rock import RockGame, judge_uva10381, maze_from_grid, parse_maze, seed_values
 from perfectplay.rock import solve as rock_solve
 from perfectplay.rock.solver import _solve_with_stats as solve_stats
+from perfectplay.rock.solver import bfs_tree
 
 KNOWN = [
     ("..X.....\n........\n##.##...\n........\n##.##...\n##.##...\n........\n..E.....", 15),
@@ -190,11 +191,9 @@ def test_the_heavy_light_formula_agrees_with_the_seed_on_every_cell(formula_alwa
         maze = random_maze(rng, rows, cols, rng.choice([0.0, 0.1, 0.2, 0.3]))
         check_all_cells(maze)
         nb, open_, x = maze.nb, maze.open, maze.exit
-        d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
-        tin, tout = kernels.euler_intervals(tree, order)
-        disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-        used += kernels.threats(nb, d, unique, tin, tout, disc, fin, low, dpar, x, True,
-                                order, tree, 1, 0, 0)[2]
+        tree, unique = bfs_tree(maze)
+        used += kernels.threats(nb, tree, unique, kernels.lowpoints(nb, open_, x), x, True,
+                                kernels.Budgets(1, 0, 0, 8)).formula
     assert used > 1000  # the formula really answered, not the searches
 
 
@@ -238,18 +237,17 @@ def test_anchors_lie_on_shortest_detours():
     for maze in mazes:
         for budget, factor in ((128, 1), (1, 0)):
             nb, open_, x = maze.nb, maze.open, maze.exit
-            d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
-            tin, tout = kernels.euler_intervals(tree, order)
-            disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-            T, _, _, anchor, _ = kernels.threats(nb, d, unique, tin, tout, disc, fin, low,
-                                                 dpar, x, True, order, tree, budget, 0, factor,
-                                                 budget)
+            tree, unique = bfs_tree(maze)
+            tin, tout = tree.tin, tree.tout
+            found = kernels.threats(nb, tree, unique, kernels.lowpoints(nb, open_, x), x,
+                                    True, kernels.Budgets(budget, 0, factor, budget))
+            T, anchor = found.T, found.anchor
             for u in np.flatnonzero(anchor >= 0):
                 p, a = unique[u], anchor[u]
                 assert tin[u] <= tin[a] <= tout[u]
                 cut = open_.copy()
                 cut[p] = False
-                assert bfs(nb, cut, x)[a] == T[u] - (d[a] - d[u])
+                assert bfs(nb, cut, x)[a] == T[u] - (tree.dist[a] - tree.dist[u])
                 checked += 1
     assert checked > 500
 

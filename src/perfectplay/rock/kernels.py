@@ -5,10 +5,114 @@ threat at u."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..engine.kernels import heap_pop, heap_push
+
+
+class Tree(NamedTuple):
+    """The BFS tree toward X and what is read off it: d, each cell's tree parent (-1 for X
+    and unreached cells), Euler intervals (u lies below p exactly when tin[p] <= tin[u] <=
+    tout[p]) and the BFS order of the reached cells."""
+
+    dist: np.ndarray
+    parent: np.ndarray
+    tin: np.ndarray
+    tout: np.ndarray
+    order: np.ndarray
+
+
+class Lowpoints(NamedTuple):
+    """The DFS from X: discovery times, each DFS subtree's last discovery time, low-points
+    and DFS parents (:func:`lowpoints`)."""
+
+    disc: np.ndarray
+    fin: np.ndarray
+    low: np.ndarray
+    parent: np.ndarray
+
+
+class Budgets(NamedTuple):
+    """How long the hybrid lets a heavy child's search run before the formula answers:
+    ``heavy`` pops (0 turns the hybrid off), ``exits`` once the exits are known, never less
+    than ``light_factor`` times p's light subtrees; the exits are found once the searches
+    have popped ``long_search`` cells per reached cell (see :mod:`.solver`)."""
+
+    heavy: int
+    long_search: int
+    light_factor: int
+    exits: int
+
+
+class SearchSpace(NamedTuple):
+    """One detour search's arrays, reused by every search: keys, the search that last
+    reached (``stamp``) and closed each cell, and the three rotating buckets."""
+
+    key: np.ndarray
+    stamp: np.ndarray
+    closed: np.ndarray
+    buckets: np.ndarray
+    sizes: np.ndarray
+
+
+class Siblings(NamedTuple):
+    """What a search from a child of p may use of its siblings: T, whether each T is
+    final, the searches' back links and each settled cell's anchor (a cell of its subtree
+    on one of its shortest detours, -1 if none)."""
+
+    T: np.ndarray
+    known: np.ndarray
+    via: np.ndarray
+    anchor: np.ndarray
+
+
+class Exits(NamedTuple):
+    """For each cell h, the cheapest way out of h's subtree past its parent, d(a) + 1 + d(o)
+    (``dist``, -1 if none), and that edge's end a below h (``cell``); both empty until
+    found (:func:`exits_below_parent`)."""
+
+    dist: np.ndarray
+    cell: np.ndarray
+
+
+class Chains(NamedTuple):
+    """Corridors of cells with two open neighbours, labelled on first use: each cell's
+    chain and place in it, each chain's length, end cells, the cells beyond its ends, and
+    the memoised search from each end (-3: not searched yet)."""
+
+    chain: np.ndarray
+    pos: np.ndarray
+    length: np.ndarray
+    ends: np.ndarray
+    outside: np.ndarray
+    memo: np.ndarray
+
+
+class Threats(NamedTuple):
+    """What :func:`threats` returns: T (-1 infinite), the searches' pops, the heavy
+    children the formula answered, each cell's anchor, and the light children's pops."""
+
+    T: np.ndarray
+    pops: int
+    formula: int
+    anchor: np.ndarray
+    light_pops: int
+
+
+class FormulaSpace(NamedTuple):
+    """The heavy/light formula's arrays: labels (distances inside G - p - sub(h)), the
+    run that last stamped and settled each cell, and one Dijkstra's heap (keys, tie keys,
+    cells)."""
+
+    label: np.ndarray
+    stamp: np.ndarray
+    done: np.ndarray
+    heap_keys: np.ndarray
+    heap_ties: np.ndarray
+    heap_cells: np.ndarray
 
 
 @njit(cache=True)
@@ -76,7 +180,8 @@ def euler_intervals(tree, order):
 @njit(cache=True)
 def lowpoints(nb, open_, root):
     """Iterative DFS from ``root`` over open cells: discovery times, the last discovery time
-    in each DFS subtree, low-points and DFS parents (Hopcroft–Tarjan 1973). O(n k)."""
+    in each DFS subtree, low-points and DFS parents (Hopcroft–Tarjan 1973), as
+    :class:`Lowpoints`. O(n k)."""
     n = nb.shape[0]
     k = nb.shape[1]
     disc = np.full(n, -1, np.int32)
@@ -111,14 +216,15 @@ def lowpoints(nb, open_, root):
             p = dpar[u]
             if p >= 0 and low[u] < low[p]:
                 low[p] = low[u]
-    return disc, fin, low, dpar
+    return Lowpoints(disc, fin, low, dpar)
 
 
 @njit(cache=True)
-def separates(nb, disc, fin, low, dpar, p, u):
+def separates(nb, lows, p, u):
     """Does removing cell p cut cell u off from the DFS root? True exactly when u lies in
     the subtree of a DFS child c of p with low[c] >= disc[p]; a u outside p's subtree (or
-    p itself) matches no child and is not cut off. O(k)."""
+    p itself) matches no child and is not cut off (``lows``: :func:`lowpoints`). O(k)."""
+    disc, fin, low, dpar = lows.disc, lows.fin, lows.low, lows.parent
     if disc[u] < disc[p]:
         return False  # u was reached before p: it reaches the root without p
     for t in range(nb.shape[1]):
@@ -224,25 +330,26 @@ def _potential(dist, tin, tout, p, xp, x):
 
 
 @njit(cache=True)
-def _exit_bound(nb, tree, X, p):
+def _exit_bound(nb, parent, exit_dist, p):
     """The cheapest d(a) + 1 + d(o) over edges (a, o) from below p to outside p's subtree
     (the least of its children's :func:`exits_below_parent`), -1 if none or not known."""
     best = -1
-    if X.size == 0:
+    if exit_dist.size == 0:
         return best
     for t in range(nb.shape[1]):
         c = nb[p, t]
-        if c >= 0 and tree[c] == p and X[c] >= 0 and (best < 0 or X[c] < best):
-            best = X[c]
+        if (c >= 0 and parent[c] == p and exit_dist[c] >= 0
+                and (best < 0 or exit_dist[c] < best)):
+            best = exit_dist[c]
     return best
 
 
 @njit(cache=True)
-def _child_holding(nb, tree, tin, tout, p, w):
+def _child_holding(nb, parent, tin, tout, p, w):
     """The child of p whose BFS subtree holds w (w below p), -1 if none. O(k)."""
     for t in range(nb.shape[1]):
         c = nb[p, t]
-        if c >= 0 and tree[c] == p and tin[c] <= tin[w] <= tout[c]:
+        if c >= 0 and parent[c] == p and tin[c] <= tin[w] <= tout[c]:
             return c
     return -1
 
@@ -257,11 +364,11 @@ def _route_anchor(tin, tout, via, start, x):
 
 
 @njit(cache=True)
-def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, sizes, sid,
-           budget=0, xp=-1, tree=None, T=None, known=None, via=None, anchor=None):
+def detour(nb, tree, start, p, banned, space, search_id, budget, xp, sibs, use_sibs):
     """Shortest distance from ``start`` to X avoiding cells p and ``banned``, given that
     every cell outside p's BFS subtree reaches X in d steps avoiding them both. ``nb`` lists
-    open neighbours only (walls removed).
+    open neighbours only (walls removed); ``tree`` is the :class:`Tree`, ``space`` the
+    :class:`SearchSpace` (cells stamped with ``search_id``, new for every search).
 
     A* with a consistent heuristic (d, raised inside p's subtree by ``xp`` when given:
     :func:`_potential`): a step x -> w costs 1 + h(w) - h(x) in {0, 1, 2}, so three
@@ -269,18 +376,23 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     the search. Returns (distance, pops); distance -1 when X is unreachable, -3 when
     ``budget`` (> 0) pops did not settle it.
 
-    Siblings (``start`` a child of p; ``tree``, ``T``, ``known``, ``via`` and ``anchor``
-    given): for a sibling c of ``start`` whose detour T(c) = dist(c -> X in G - p) is
-    known, a cell w below c reaches X in G - p within d(w) - d(c) + T(c) steps (up the
-    tree to c, then c's detour) and no faster than T(c) - (d(w) - d(c)) (the triangle
-    inequality through the tree path back to c); when w is on the tree path from c down to
-    ``anchor[c]``, a cell of c's subtree on one of c's shortest detours, the two meet and
-    w's distance is known exactly. The upper bounds end the search once its keys reach the
-    best of them, the lower bound prunes cells that cannot beat it, and a cell whose
-    distance is exact is not entered at all: all three only stop the search sooner. When
-    the search settles, ``anchor[start]`` gets the last cell below ``start`` on the route
-    it found (-1 if none).
+    Siblings (``use_sibs``, ``start`` a child of p; ``sibs`` the :class:`Siblings`): for a
+    sibling c of ``start`` whose detour T(c) = dist(c -> X in G - p) is known, a cell w
+    below c reaches X in G - p within d(w) - d(c) + T(c) steps (up the tree to c, then c's
+    detour) and no faster than T(c) - (d(w) - d(c)) (the triangle inequality through the
+    tree path back to c); when w is on the tree path from c down to ``anchor[c]``, a cell
+    of c's subtree on one of c's shortest detours, the two meet and w's distance is known
+    exactly. The upper bounds end the search once its keys reach the best of them, the
+    lower bound prunes cells that cannot beat it, and a cell whose distance is exact is not
+    entered at all: all three only stop the search sooner. When the search settles,
+    ``anchor[start]`` gets the last cell below ``start`` on the route it found (-1 if
+    none).
     """
+    dist, tin, tout, parent = tree.dist, tree.tin, tree.tout, tree.parent
+    key, stamp, closed = space.key, space.stamp, space.closed
+    buckets, sizes = space.buckets, space.sizes
+    T, known, via, anchor = sibs.T, sibs.known, sibs.via, sibs.anchor
+    sid = search_id
     k = nb.shape[1]
     sizes[0] = 0
     sizes[1] = 0
@@ -296,10 +408,10 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
     # this search's anchor). Neither changes the answer.
     bounds = False
     record = False
-    if T is not None and tin[p] < tin[start] <= tout[p]:
+    if use_sibs and tin[p] < tin[start] <= tout[p]:
         for t in range(k):
             c = nb[p, t]
-            if c >= 0 and c != start and tree[c] == p:
+            if c >= 0 and c != start and parent[c] == p:
                 if not known[c]:
                     record = True
                 elif T[c] >= 0:
@@ -357,7 +469,7 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
             if stamp[w] == sid and nk >= key[w]:
                 continue
             if bounds and not outside and not (tin[start] <= tin[w] <= tout[start]):
-                c = _child_holding(nb, tree, tin, tout, p, w)
+                c = _child_holding(nb, parent, tin, tout, p, w)
                 if c >= 0 and known[c] and T[c] >= 0:
                     g = nk - hw + h0  # steps from start to w
                     a = anchor[c]
@@ -381,16 +493,17 @@ def detour(nb, dist, tin, tout, start, p, banned, key, stamp, closed, buckets, s
 
 
 @njit(cache=True)
-def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains, order, tree,
-            budget, long_search, light_factor=1, exits_budget=8):
-    """T(u) for every reached cell (-1 = infinite), the searches' total pops, how many
-    heavy children the formula answered, each cell's anchor (a cell of its subtree on one
-    of its shortest detours, -1 if none was recorded), and the pops of light children's
-    searches (the work without a proven bound: what the targeted adversary maximises).
+def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
+    """T(u) for every reached cell (-1 = infinite), as :class:`Threats`: with T the
+    searches' total pops, how many heavy children the formula answered, each cell's anchor
+    (a cell of its subtree on one of its shortest detours, -1 if none was recorded), and
+    the pops of light children's searches (the work without a proven bound: what the
+    targeted adversary maximises). ``tree`` is the :class:`Tree`, ``lows`` the
+    :class:`Lowpoints`, ``budgets`` the :class:`Budgets`.
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
     - infinite when p separates u from X (low-points; no search);
-    - with ``budget`` > 0 (the hybrid), once the exits below every cell are known (after
+    - with ``budgets.heavy`` > 0 (the hybrid), once the exits below every cell are known (after
       the searches have popped ``long_search`` cells a cell, or when the formula is first
       needed): when u is p's only child, T(u) = X(u) - d(u) at once (the heavy/light
       formula with no light subtrees);
@@ -415,176 +528,189 @@ def threats(nb, dist, unique, tin, tout, disc, fin, low, dpar, exit_, use_chains
     the searches' pops and the cells the formula's Dijkstras settle.
     """
     n = nb.shape[0]
-    T = dist.copy()
-    key = np.zeros(n, np.int32)
-    stamp = np.full(n, -1, np.int32)
-    closed = np.full(n, -1, np.int32)
-    buckets = np.empty((3, n), np.int32)
-    sizes = np.zeros(3, np.int64)
+    T = tree.dist.copy()
+    space = SearchSpace(np.zeros(n, np.int32), np.full(n, -1, np.int32),
+                        np.full(n, -1, np.int32), np.empty((3, n), np.int32),
+                        np.zeros(3, np.int64))
     # chains are labelled on first use; arrays sized for the worst case, filled lazily
-    cid = np.full(n, -1, np.int32)
-    pos = np.empty(n, np.int32)
-    length = np.empty(n, np.int64)
-    ends = np.empty((n, 2), np.int64)
-    outside = np.empty((n, 2), np.int64)
-    memo = np.empty((n, 2), np.int64)
-    chains_made = 0
-    pops = 0
-    sid = 0
+    chains = Chains(np.full(n, -1, np.int32), np.empty(n, np.int32), np.empty(n, np.int64),
+                    np.empty((n, 2), np.int64), np.empty((n, 2), np.int64),
+                    np.empty((n, 2), np.int64))
+    # known[u]: T(u) is final. A cell with several parents (or none) has T = d from the
+    # start; it is also its own detour when one of its parents is blocked. The anchors and
+    # the searches' back links that find them serve the light children's sibling bounds.
+    sibs = Siblings(T, unique < 0, np.empty(n, np.int32), np.full(n, -1, np.int32))
+    # the exits below each cell, for the formula, the only-child rule and the searches'
+    # stronger heuristic: found once the searches have popped ``long_search`` cells a
+    # reached cell, or when a first heavy search runs out
+    exits = Exits(np.full(0, -1, np.int64), np.full(0, -1, np.int32))
+    hybrid = budgets.heavy > 0
+    chains_made = pops = search_id = formula = light_pops = 0
     pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
     npending = 0
-    # the exits below each cell (values X, exit cells Xa), for the formula, the only-child
-    # rule and the searches' stronger heuristic: found once the searches have popped
-    # ``long_search`` cells a reached cell, or when a first heavy search runs out
-    X = np.full(0, -1, np.int64)
-    Xa = np.full(0, -1, np.int32)
-    # a cell below u on one of its shortest detours (-1: none known), and the searches'
-    # back links that find it
-    anchor = np.full(n, -1, np.int32)
-    via = np.empty(n, np.int32)
-    # known[u]: T(u) is final. A cell with several parents (or none) has T = d from the
-    # start; it is also its own detour when one of its parents is blocked.
-    known = unique < 0
-    hybrid = budget > 0
-    formula = 0
-    light_pops = 0  # pops of light children's own searches: the part with no proven bound
     later = np.empty(n, np.int32)  # the light children, in the order the first phase met them
     nlater = 0
     for phase in range(2):
         # heavy children first (searched within a budget, else the formula), so that the
         # light children's searches can stop on their heavy sibling's known detour
         if phase == 1 and npending:
-            if X.size == 0:
-                X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
-            pops += _settle_heavy(nb, dist, unique, tin, tout, order, X, Xa,
-                                  pending[:npending], T, anchor)
-            known[pending[:npending]] = True
+            if exits.dist.size == 0:
+                exits = _find_exits(nb, tree)
+            pops += _settle_heavy(nb, tree, unique, exits, pending[:npending], sibs)
+            sibs.known[pending[:npending]] = True
             formula += npending
             npending = 0
         for idx in range(n if phase == 0 else nlater):
             u = idx if phase == 0 else later[idx]
-            if known[u]:
+            if sibs.known[u]:
                 continue
             p = unique[u]
             if p == exit_:
-                known[u] = True
+                sibs.known[u] = True
                 continue
-            heavy = phase == 0 and is_heavy(nb, tree, tin, tout, p, u)
+            heavy = phase == 0 and is_heavy(nb, tree.parent, tree.tin, tree.tout, p, u)
             if phase == 0 and not heavy:
                 later[nlater] = u  # a light child: its turn comes in the second phase
                 nlater += 1
                 continue
-            known[u] = True
-            if hybrid and X.size == 0 and pops >= long_search * order.size:
+            sibs.known[u] = True
+            if hybrid and exits.dist.size == 0 and pops >= budgets.long_search * tree.order.size:
                 # the searches (chains' included) have popped long_search cells per reached
                 # cell: find the exits
-                X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
-            if X.size and only_child(nb, tree, p, u):
+                exits = _find_exits(nb, tree)
+            if exits.dist.size and only_child(nb, tree.parent, p, u):
                 # p's subtree is u's and p: T(u) is the formula with no light subtrees,
                 # the cheapest exit from below u (-1: none, p separates u from X)
-                T[u] = X[u] - dist[u] if X[u] >= 0 else -1
-                anchor[u] = Xa[u]
+                T[u] = exits.dist[u] - tree.dist[u] if exits.dist[u] >= 0 else -1
+                sibs.anchor[u] = exits.cell[u]
                 continue
-            if separates(nb, disc, fin, low, dpar, p, u):
+            if separates(nb, lows, p, u):
                 T[u] = -1
                 continue
             c = -1
-            if use_chains and X.size == 0 and is_link(nb, exit_, u):
-                if cid[u] < 0:
-                    build_chain(nb, exit_, u, chains_made, cid, pos, length, ends, outside)
-                    memo[chains_made, 0] = -3
-                    memo[chains_made, 1] = -3
+            if use_chains and exits.dist.size == 0 and is_link(nb, exit_, u):
+                if chains.chain[u] < 0:
+                    build_chain(nb, exit_, u, chains_made, chains.chain, chains.pos,
+                                chains.length, chains.ends, chains.outside)
+                    chains.memo[chains_made, 0] = -3
+                    chains.memo[chains_made, 1] = -3
                     chains_made += 1
-                c = cid[u]
-            side = -1
-            # short chains gain nothing from sharing: search from u directly
-            if c >= 0 and length[c] >= MIN_CHAIN and outside[c, 0] >= 0:
-                if (cid[p] == c and pos[p] < pos[u]) or (pos[u] == 0 and outside[c, 0] == p):
-                    side = 1  # p is toward end 0: the walk goes to end 1
-                else:
-                    side = 0
+                c = chains.chain[u]
+            side = _chain_side(chains, c, p, u)
             if side < 0:
-                sid += 1
-                limit = 0
-                if hybrid and heavy:
-                    # the formula costs a pass and a Dijkstra over p's light subtrees, once
-                    # the exits are known: search up to that long first (and at least the
-                    # budget), so a heavy child costs O(|light| + budget)
-                    light = _light_size(tin, tout, p, u)
-                    short = budget if X.size == 0 else min(budget, exits_budget)
-                    limit = max(short, light_factor * light)
-                xp = _exit_bound(nb, tree, X, p)
-                if hybrid:
-                    T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
-                                        buckets, sizes, sid, limit, xp, tree, T, known, via,
-                                        anchor)
-                else:
-                    T[u], used = detour(nb, dist, tin, tout, u, p, -1, key, stamp, closed,
-                                        buckets, sizes, sid, 0, xp)
+                search_id += 1
+                T[u], used = _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits,
+                                            space, search_id, sibs)
                 pops += used
                 if not heavy:
                     light_pops += used
                 if T[u] == -3:
-                    known[u] = False
+                    sibs.known[u] = False
                     pending[npending] = u
                     npending += 1
-                    if X.size == 0:
+                    if exits.dist.size == 0:
                         # the formula will need the exits: find them now, so the rest of
                         # the searches get the short budget and the stronger heuristic
-                        X, Xa = exits_below_parent(nb, dist, tree, tin, tout)
+                        exits = _find_exits(nb, tree)
                 continue
-            e = outside[c, side]
-            m = length[c] - pos[u] if side == 1 else pos[u] + 1
-            if e == exit_:
-                T[u] = m
-                continue
-            if cid[p] != c:
-                # p is the cell beyond the chain's end, not a chain cell: blocking it may
-                # also cut routes from e, so this one search is not shared with the chain
-                sid += 1
-                found, used = detour(nb, dist, tin, tout, e, p, ends[c, side], key, stamp,
-                                     closed, buckets, sizes, sid, 0, _exit_bound(nb, tree, X, p))
-                pops += used
-                T[u] = found if found < 0 else m + found
-                continue
-            if memo[c, side] == -3:
-                sid += 1
-                memo[c, side], used = detour(nb, dist, tin, tout, e, p, ends[c, side], key,
-                                             stamp, closed, buckets, sizes, sid, 0,
-                                             _exit_bound(nb, tree, X, p))
-                pops += used
-            if memo[c, side] < 0:
-                T[u] = memo[c, side]
-            else:
-                T[u] = m + memo[c, side]
-    return T, pops, formula, anchor, light_pops
+            T[u], used, search_id = _chain_threat(nb, tree, u, p, c, side, chains, exit_,
+                                                  exits, space, search_id, sibs)
+            pops += used
+    return Threats(T, pops, formula, sibs.anchor, light_pops)
 
 
 @njit(cache=True)
-def _settle_heavy(nb, dist, unique, tin, tout, order, X, Xa, pending, T, anchor):
+def _find_exits(nb, tree):
+    """:func:`exits_below_parent` as :class:`Exits`."""
+    best, cell = exits_below_parent(nb, tree.dist, tree.parent, tree.tin, tree.tout)
+    return Exits(best, cell)
+
+
+# The three phases of a cell's threat below are inlined into threats(): a call passing
+# these named tuples of arrays pays a reference count per array, which made walled mazes
+# 20-50 % slower (measured on 300 x 300 and 600 x 600 random mazes).
+@njit(cache=True, inline="always")
+def _chain_side(chains, c, p, u):
+    """Which end of u's chain c the walk from u away from p reaches (0 or 1), or -1 when
+    u is searched on its own (no chain, or a chain too short to share)."""
+    if c < 0 or chains.length[c] < MIN_CHAIN or chains.outside[c, 0] < 0:
+        return -1  # short chains gain nothing from sharing: search from u directly
+    pos = chains.pos
+    if (chains.chain[p] == c and pos[p] < pos[u]) or (pos[u] == 0
+                                                      and chains.outside[c, 0] == p):
+        return 1  # p is toward end 0: the walk goes to end 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits, space, search_id, sibs):
+    """T(u) by a detour search from u (search ``search_id``): a heavy child's search in
+    the hybrid is cut at its budget (-3: the formula answers it later); light children's
+    use their siblings' bounds. Returns (T(u), pops)."""
+    limit = 0
+    if hybrid and heavy:
+        # the formula costs a pass and a Dijkstra over p's light subtrees, once the exits
+        # are known: search up to that long first (and at least the budget), so a heavy
+        # child costs O(|light| + budget)
+        light = _light_size(tree.tin, tree.tout, p, u)
+        short = budgets.heavy if exits.dist.size == 0 else min(budgets.heavy, budgets.exits)
+        limit = max(short, budgets.light_factor * light)
+    xp = _exit_bound(nb, tree.parent, exits.dist, p)
+    return detour(nb, tree, u, p, -1, space, search_id, limit, xp, sibs, hybrid)
+
+
+@njit(cache=True, inline="always")
+def _chain_threat(nb, tree, u, p, c, side, chains, exit_, exits, space, search_id, sibs):
+    """T(u) for u in a chain c: the walk away from p is forced to the chain's end ``side``,
+    m steps on, then the search from the cell beyond that end (shared by the whole chain,
+    memoised, when p is a chain cell). Returns (T(u), pops, the last search id used)."""
+    e = chains.outside[c, side]
+    m = chains.length[c] - chains.pos[u] if side == 1 else chains.pos[u] + 1
+    if e == exit_:
+        return m, 0, search_id
+    if chains.chain[p] != c:
+        # p is the cell beyond the chain's end, not a chain cell: blocking it may also cut
+        # routes from e, so this one search is not shared with the chain
+        search_id += 1
+        found, used = detour(nb, tree, e, p, chains.ends[c, side], space, search_id, 0,
+                             _exit_bound(nb, tree.parent, exits.dist, p), sibs, False)
+        return (found if found < 0 else m + found), used, search_id
+    used = 0
+    if chains.memo[c, side] == -3:
+        search_id += 1
+        chains.memo[c, side], used = detour(nb, tree, e, p, chains.ends[c, side], space,
+                                            search_id, 0,
+                                            _exit_bound(nb, tree.parent, exits.dist, p),
+                                            sibs, False)
+    if chains.memo[c, side] < 0:
+        return chains.memo[c, side], used, search_id
+    return m + chains.memo[c, side], used, search_id
+
+
+@njit(cache=True)
+def _settle_heavy(nb, tree, unique, exits, pending, sibs):
     """T of the heavy children whose search ran out of budget, by :func:`heavy_threat`
-    (into ``T`` and ``anchor``); returns the cells its Dijkstras settled."""
+    (into ``sibs.T`` and ``sibs.anchor``); returns the cells its Dijkstras settled."""
     n = nb.shape[0]
-    pre = np.empty(order.size, np.int32)
-    for v in order:
-        pre[tin[v]] = v
-    lab = np.full(n, -1, np.int64)
-    mark = np.full(n, -1, np.int32)
-    done = np.full(n, -1, np.int32)
+    pre = np.empty(tree.order.size, np.int32)
+    for v in tree.order:
+        pre[tree.tin[v]] = v
     most = 0
     for u in pending:
-        p = unique[u]
-        most = max(most, _light_size(tin, tout, p, u))
-    hk = np.empty(most * (nb.shape[1] + 1) + 1, np.int64)  # one Dijkstra's pushes
-    hr = np.zeros(hk.size, np.int64)  # the engine's heap breaks ties by a second key
-    hv = np.empty(hk.size, np.int64)
+        most = max(most, _light_size(tree.tin, tree.tout, unique[u], u))
+    size = most * (nb.shape[1] + 1) + 1  # one Dijkstra's pushes
+    # the engine's heap breaks ties by a second key (all 0 here)
+    space = FormulaSpace(np.full(n, -1, np.int64), np.full(n, -1, np.int32),
+                         np.full(n, -1, np.int32), np.empty(size, np.int64),
+                         np.zeros(size, np.int64), np.empty(size, np.int64))
     pops = 0
     for i in range(pending.size):
         u = pending[i]
         # stamped by u's place in the list, not by p: tied heavy children share a parent
-        T[u], work, anchor[u] = heavy_threat(nb, dist, pre, tin, tout, X, Xa, unique[u], u,
-                                             lab, mark, done, hk, hr, hv, i)
-        pops += work
+        threat, settled, anchor = heavy_threat(nb, tree, pre, exits, unique[u], u, space, i)
+        sibs.T[u] = threat
+        sibs.anchor[u] = anchor
+        pops += settled
     return pops
 
 
@@ -731,86 +857,89 @@ def _light_cell(pre, tin, tout, p, h, j):
 
 
 @njit(cache=True)
-def only_child(nb, tree, p, u):
-    """Is u the only child of p in the BFS tree? O(k)."""
+def only_child(nb, parent, p, u):
+    """Is u the only child of p in the BFS tree (``parent``: each cell's tree parent)? O(k)."""
     for t in range(nb.shape[1]):
         w = nb[p, t]
-        if w >= 0 and w != u and tree[w] == p:
+        if w >= 0 and w != u and parent[w] == p:
             return False
     return True
 
 
 @njit(cache=True)
-def is_heavy(nb, tree, tin, tout, p, u):
+def is_heavy(nb, parent, tin, tout, p, u):
     """Is u a heavy child of p: no other child of p has a larger BFS subtree? (Ties make
     two heavy children; the formula is exact for any child, heaviness only bounds its
     cost.) O(k)."""
     size = tout[u] - tin[u]
     for t in range(nb.shape[1]):
         w = nb[p, t]
-        if w >= 0 and w != u and tree[w] == p and tout[w] - tin[w] > size:
+        if w >= 0 and w != u and parent[w] == p and tout[w] - tin[w] > size:
             return False
     return True
 
 
 @njit(cache=True)
-def heavy_threat(nb, dist, pre, tin, tout, X, Xa, p, h, lab, stamp, done, hk, hr, hv, sid):
+def heavy_threat(nb, tree, pre, exits, p, h, space, run):
     """T(h) exactly for the heavy child h of p (h's only parent), with no search through
     h's subtree:
 
-        T(h) = min(X(h), min over edges (a, b), a below h, b in L, of d(a) + 1 + lab(b))
+        T(h) = min(X(h), min over edges (a, b), a below h, b in L, of d(a) + 1 + label(b))
                - d(h)
 
-    where X is :func:`exits_below_parent` and lab the distances to X inside G - p -
-    sub(h), found by one Dijkstra over L, the light subtrees of p, seeded by their edges to
-    cells outside p's subtree (which keep their distance). Exact: a BFS tree has no edge
-    from below h to p but (h, p), and a shortest detour from h goes down inside sub(h)
-    along the tree (d(a) - d(h) steps) and never comes back once it leaves. A cell lies in
-    a light subtree of at most log2 n ancestors, so all these Dijkstras together cost
-    O(n k log^2 n). ``sid`` marks this call's cells in ``stamp`` and ``done`` (a new one
-    each call: tied heavy children share their parent). ``Xa`` is the exit cell of each
-    value of X. Returns (T(h), -1 if infinite; cells the Dijkstra settled; a cell below h
-    on a shortest detour from h, -1 if none)."""
+    where X is :func:`exits_below_parent` (``exits``) and label the distances to X inside
+    G - p - sub(h), found by one Dijkstra over L, the light subtrees of p, seeded by their
+    edges to cells outside p's subtree (which keep their distance). Exact: a BFS tree has
+    no edge from below h to p but (h, p), and a shortest detour from h goes down inside
+    sub(h) along the tree (d(a) - d(h) steps) and never comes back once it leaves. A cell
+    lies in a light subtree of at most log2 n ancestors, so all these Dijkstras together
+    cost O(n k log^2 n). ``run`` marks this call's cells in ``space`` (a
+    :class:`FormulaSpace`; a new mark each call: tied heavy children share their parent).
+    Returns (T(h), -1 if infinite; cells the Dijkstra settled; a cell below h on a shortest
+    detour from h, -1 if none)."""
     k = nb.shape[1]
-    hsize = 0
+    dist, tin, tout = tree.dist, tree.tin, tree.tout
+    label, stamp, done = space.label, space.stamp, space.done
+    keys, ties, cells = space.heap_keys, space.heap_ties, space.heap_cells
+    heap_size = 0
     nlight = _light_size(tin, tout, p, h)
     for j in range(nlight):
         b = _light_cell(pre, tin, tout, p, h, j)
-        stamp[b] = sid
-        lab[b] = -1
+        stamp[b] = run
+        label[b] = -1
         for t in range(k):
             o = nb[b, t]
             outside = o >= 0 and not (tin[p] <= tin[o] <= tout[p])
-            if outside and (lab[b] < 0 or dist[o] + 1 < lab[b]):
-                lab[b] = dist[o] + 1
-        if lab[b] >= 0:
-            hsize = heap_push(hk, hr, hv, hsize, lab[b], 0, b)
-    work = 0
-    while hsize > 0:
-        key = hk[0]
-        b = hv[0]
-        hsize = heap_pop(hk, hr, hv, hsize)
-        if done[b] == sid or key != lab[b]:
+            if outside and (label[b] < 0 or dist[o] + 1 < label[b]):
+                label[b] = dist[o] + 1
+        if label[b] >= 0:
+            heap_size = heap_push(keys, ties, cells, heap_size, label[b], 0, b)
+    settled = 0
+    while heap_size > 0:
+        key = keys[0]
+        b = cells[0]
+        heap_size = heap_pop(keys, ties, cells, heap_size)
+        if done[b] == run or key != label[b]:
             continue
-        done[b] = sid
-        work += 1
+        done[b] = run
+        settled += 1
         for t in range(k):
             w = nb[b, t]
-            if (w >= 0 and stamp[w] == sid and done[w] != sid
-                    and (lab[w] < 0 or key + 1 < lab[w])):
-                lab[w] = key + 1
-                hsize = heap_push(hk, hr, hv, hsize, key + 1, 0, w)
-    best = X[h]
-    anchor = Xa[h]
+            if (w >= 0 and stamp[w] == run and done[w] != run
+                    and (label[w] < 0 or key + 1 < label[w])):
+                label[w] = key + 1
+                heap_size = heap_push(keys, ties, cells, heap_size, key + 1, 0, w)
+    best = exits.dist[h]
+    anchor = exits.cell[h]
     for j in range(nlight):
         b = _light_cell(pre, tin, tout, p, h, j)
-        if lab[b] < 0:
+        if label[b] < 0:
             continue
         for t in range(k):
             a = nb[b, t]
             if a >= 0 and tin[h] <= tin[a] <= tout[h]:
-                c = dist[a] + 1 + lab[b]
+                c = dist[a] + 1 + label[b]
                 if best < 0 or c < best:
                     best = c
                     anchor = a
-    return (-1 if best < 0 else best - dist[h]), work, anchor
+    return (-1 if best < 0 else best - dist[h]), settled, anchor

@@ -71,11 +71,11 @@ class RockSolution:
         m = self.maze
         if self.value is not None or self.d[m.entrance] < 0:
             return None
-        disc, fin, low, dpar = kernels.lowpoints(m.nb, m.open, m.exit)
+        lows = kernels.lowpoints(m.nb, m.open, m.exit)
         path = path_from(self.d, m.nb, m.open, m.entrance)  # X .. E
         for c in path[::-1][1:-1]:
             # c separates E from X when E lies below a DFS child of c with low >= disc[c]
-            if kernels.separates(m.nb, disc, fin, low, dpar, c, m.entrance):
+            if kernels.separates(m.nb, lows, c, m.entrance):
                 return int(c)
         return None
 

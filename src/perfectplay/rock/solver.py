@@ -81,15 +81,27 @@ def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
     slower on corridors and adversarial mazes; for comparison only)."""
     if not isinstance(maze, Maze):
         raise InputError(f"analyze() takes a Maze (see parse_maze), got {type(maze).__name__}")
-    nb, open_, x = maze.nb, maze.open, maze.exit
-    d, order, tree, unique = kernels.bfs_tree(nb, open_, x)
-    tin, tout = kernels.euler_intervals(tree, order)
-    disc, fin, low, dpar = kernels.lowpoints(nb, open_, x)
-    found = kernels.threats(
-        nb, d, unique, tin, tout, disc, fin, low, dpar, x, chains, order, tree,
-        HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR, EXITS_BUDGET)
-    T, pops, formula, light_pops = found[0], found[1], found[2], found[4]
-    f, step = kernels.label_setting(nb, T, x)
+    nb, x = maze.nb, maze.exit
+    tree, unique = bfs_tree(maze)
+    budgets = kernels.Budgets(HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR,
+                              EXITS_BUDGET)
+    found = kernels.threats(nb, tree, unique, kernels.lowpoints(nb, maze.open, x), x, chains,
+                            budgets)
+    f, step = kernels.label_setting(nb, found.T, x)
     block = np.where((unique >= 0) & (unique != x), unique, -1)
-    return (RockSolution(maze, f, d, T, block, step),
-            SolveStats(int(pops), int(light_pops), int(formula)))
+    return (RockSolution(maze, f, tree.dist, found.T, block, step),
+            SolveStats(int(found.pops), int(found.light_pops), int(found.formula)))
+
+
+def bfs_tree(maze: Maze) -> tuple[kernels.Tree, np.ndarray]:
+    """The BFS tree toward X (:class:`~.kernels.Tree`) and each cell's unique parent (-1:
+    none, or several), by one BFS and one Euler tour.
+
+    >>> from perfectplay.rock.model import parse_maze
+    >>> tree, unique = bfs_tree(parse_maze("E.X"))
+    >>> tree.dist.tolist(), unique.tolist()
+    ([2, 1, 0], [1, 2, -1])
+    """
+    dist, order, parent, unique = kernels.bfs_tree(maze.nb, maze.open, maze.exit)
+    tin, tout = kernels.euler_intervals(parent, order)
+    return kernels.Tree(dist, parent, tin, tout, order), unique
