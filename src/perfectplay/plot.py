@@ -25,6 +25,7 @@ where each cell is in it, in pixels (the figure is laid out to exact pixel posit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,28 @@ def save(fig: Any, layout: Picture, path: str | Path) -> Picture:
     fig.savefig(out, dpi=DPI, format=kind)
     plt.close(fig)
     return Picture(out, layout.width, layout.height, layout.left, layout.top, layout.cell)
+
+
+def __getattr__(name: str) -> Any:
+    """``rock_png``, ``portal_png`` and ``coins_png``, the pictures' old names, kept for one
+    release: each game draws its own picture now (``perfectplay.rock.picture`` ...)."""
+    if name not in _MOVED:
+        raise AttributeError(f"module 'perfectplay.plot' has no attribute {name!r}")
+    return _MOVED[name]
+
+
+def _rock_png(sol: Any, path: str | Path) -> Picture:
+    return import_module("perfectplay.rock").picture(sol, path)
+
+
+def _portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
+    portal = import_module("perfectplay.portal")
+    return portal.picture(portal.analyze(board), path)
+
+
+def _coins_png(coins: Any, path: str | Path) -> Picture:
+    game = import_module("perfectplay.coins")
+    return game.picture(game.analyze(coins, table=True), path)
+
+
+_MOVED = {"rock_png": _rock_png, "portal_png": _portal_png, "coins_png": _coins_png}
