@@ -98,7 +98,121 @@ def test_bad_play_requests(client):
     r = client.post("/api/coins/analyze", content=b"{not json")
     assert r.status_code == 422 and "not JSON" in r.json()["detail"]
     r = client.post("/api/coins/analyze", content=b" " * 1_000_001)
-    assert r.status_code == 422 and "limit" in r.json()["detail"]
+    assert r.status_code == 413 and "limit" in r.json()["detail"]
+
+
+# -- hostile bodies and heavy requests ---------------------------------------------------------
+HOSTILE = [
+    (b"[" * 100_000 + b"]" * 100_000, 422, "nests too deeply"),
+    (b'{"row": [' + b"[" * 5000 + b"]" * 5000 + b"]}", 422, "nests too deeply"),
+    (b'{"row": [' + b"9" * 5000 + b"]}", 422, "4300 digits"),
+    (b'{"row": [1e999999]}', 422, "row"),
+    (b'{"text": "' + b"x" * 900_000 + b'"}', 422, "900,000 characters"),
+    (b'{"row": [1, 2, \xff]}', 422, "not JSON"),
+    (b"\xef\xbb\xbf{}", 422, "needs 'row'"),  # a UTF-8 BOM is read as UTF-8
+    (b'{"row": "1 2 3"}', 422, "row"),
+    (b'{"row": [1, 2], "moves": {"a": 1}}', 422, "moves"),
+    (b'{"row": [true, null]}', 422, "row"),
+    (b'"just a string"', 422, "JSON object"),
+    (b"\x00" * 1000, 422, "not JSON"),
+]
+
+
+@pytest.mark.parametrize("body, status, words", HOSTILE,
+                         ids=[f"hostile{k}" for k in range(len(HOSTILE))])
+def test_hostile_bodies_get_4xx_and_the_server_lives(client, body, status, words):
+    r = client.post("/api/coins/play" if b"moves" in body else "/api/coins/analyze",
+                    content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status and words in r.json()["detail"], r.text[:300]
+    assert client.post("/api/coins/analyze", json={"row": [1, 2]}).status_code == 200
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
+    # the header alone says too much: 413 without the body being sent whole
+    r = client.post("/api/rock/analyze", content=b"{}",
+                    headers={"content-length": "2000000000"})
+    assert r.status_code == 413 and "2,000,000,000 bytes" in r.json()["detail"]
+
+    def chunks():  # no Content-Length: read up to the limit, then stop
+        for _ in range(300):
+            yield b" " * 10_000
+
+    r = client.post("/api/rock/analyze", content=chunks())
+    assert r.status_code == 413 and "over 1,000,000 bytes" in r.json()["detail"]
+    r = client.post("/api/rock/analyze", content=b"{}", headers={"content-length": "x1"})
+    assert r.status_code in (400, 422)
+
+
+def test_a_maze_counts_its_rows_without_the_judges_header(client):
+    rows = ["E" + "." * (MAX_SIDE - 1)] + ["." * MAX_SIDE] * (MAX_SIDE - 2) + \
+        ["." * (MAX_SIDE - 1) + "X"]
+    r = client.post("/api/rock/analyze", json={"text": f"{MAX_SIDE} {MAX_SIDE}\n" +
+                                               "\n".join(rows)})
+    assert r.status_code == 200, r.text[:200]
+    assert r.json()["result"]["rows"] == MAX_SIDE
+    r = client.post("/api/rock/analyze", json={"text": "\n".join(rows + ["." * MAX_SIDE])})
+    assert r.status_code == 422 and f"{MAX_SIDE + 1} x {MAX_SIDE}" in r.json()["detail"]
+
+
+def test_the_favicon_is_there(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg")
+    assert client.get("/static/favicon.svg").status_code == 200
+
+
+def test_heavy_requests_run_in_the_worker_under_a_cap_and_a_time_budget():
+    from perfectplay.web.app import is_heavy
+
+    side = 220  # 48,400 cells: past HEAVY_CELLS
+    maze = "\n".join(["E" + "." * (side - 1)] + ["." * side] * (side - 2) +
+                      ["." * (side - 1) + "X"])
+    assert is_heavy("rock", {"text": maze}) and not is_heavy("rock", {"text": ROCK})
+    king = "O" + "." * 6 + "\n" + "." * 7 + "\n" + "." * 6 + "O"  # 19 empty cells
+    assert is_heavy("portal", {"text": king, "kind": "king"})  # an exact search
+    assert not is_heavy("portal", {"text": king})  # square: the parity rule
+    assert is_heavy("coins", {"row": list(range(3000)), "line": True})
+    assert is_heavy("coins", {"row": list(range(300)), "moves": ["L"] * 200}, play=True)
+    with TestClient(create_app(heavy_slots=1, heavy_seconds=60)) as c:
+        r = c.post("/api/rock/analyze", json={"text": maze})
+        assert r.status_code == 200 and r.json()["result"]["value"] == 2 * side - 2
+        import json
+
+        from perfectplay.web.app import analyze
+
+        # the worker's answer is the one this process gives
+        assert r.json() == json.loads(json.dumps(analyze("rock", {"text": maze})))
+    board = "\n".join(["O" + "." * 119] + ["." * 120] * 118 + ["." * 119 + "O"])
+    with TestClient(create_app(heavy_slots=1, heavy_seconds=2.0)) as c:
+        t = time.perf_counter()
+        r = c.post("/api/portal/play", json={"text": board})  # hours of work: stopped
+        assert r.status_code == 503 and r.headers["retry-after"] == "10"
+        assert "longer than 2 s" in r.json()["detail"]
+        assert time.perf_counter() - t < 20
+        r = c.post("/api/rock/analyze", json={"text": maze})  # a fresh worker answers
+        assert r.status_code == 200
+
+
+def test_one_heavy_request_too_many_gets_503_at_once():
+    import asyncio
+
+    import httpx2 as httpx
+
+    side = 220
+    maze = "\n".join(["E" + "." * (side - 1)] + ["." * side] * (side - 2) +
+                      ["." * (side - 1) + "X"])
+
+    async def main():
+        app = create_app(heavy_slots=1, heavy_seconds=60)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                return await asyncio.gather(*[c.post("/api/rock/analyze",
+                                                     json={"text": maze})
+                                              for _ in range(3)])
+
+    codes = sorted(r.status_code for r in asyncio.run(main()))
+    assert codes[0] == 200 and codes[-1] == 503  # one runs, the others are told to wait
+    assert all(r == 200 or r == 503 for r in codes)
 
 
 # -- the browser -------------------------------------------------------------------------------

@@ -89,6 +89,9 @@ class GameSpec:
     summary: Callable[[Any], str] | None = None
     grid: Callable[[Any], list[str]] | None = None  # the board as text lines, for the page
     shape: Callable[[Any], tuple[int, int]] | None = None  # an instance's rows and columns
+    # an instance whose answer costs far more than its size says (the web page runs those
+    # in its worker process, under a time budget)
+    heavy: Callable[[Any, Any], bool] | None = None
     demo: str = ""  # a bundled instance, as parse reads it
     demo_title: str = ""  # what that instance is, e.g. "the judge's first sample"
     demo_options: Mapping[str, Any] = field(default_factory=dict)

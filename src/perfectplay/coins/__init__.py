@@ -70,6 +70,8 @@ SPEC = register(GameSpec(
     input_help="VALUES are the coins' values (or --file FILE, '-' reads stdin).",
     parse=lambda text, options: parse(text), analyze=analyze, options=CoinsOptions,
     from_values=_from_values, value_name="coin",
+    # the optimal line and the strategy comparison are O(n^2)
+    heavy=lambda row, options: (options.line or options.compare) and len(row) > 2000,
     examples=("coins 7 9 2 6 4 3", "coins 3 2 2 3 1 2 --table --line --compare",
               "coins --file examples/coins_row.txt --json"),
     judges=JUDGES, problems=PROBLEMS, play=play_table, picture=picture,

@@ -44,6 +44,7 @@ SPEC = register(GameSpec(
     grid=lambda result: result.board.grid.lines(),
     shape=lambda board: ((board.grid.rows, board.grid.cols) if board.grid is not None
                          else (0, 0)),
+    heavy=lambda board, options: not uses_parity_rule(board) and int(board.empty.sum()) > 16,
     demo=".O#..\n....O\n.#.#.\n.....\n#....", demo_title="the seed's 5 x 5 board",
 ))
 

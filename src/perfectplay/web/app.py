@@ -19,6 +19,8 @@ runs user code or touches files.
 from __future__ import annotations
 
 import json
+import re
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
@@ -36,16 +38,38 @@ from ..engine.solution import _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
+from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
 MAX_COINS = 100_000
 MAX_BODY = 1_000_000
 MAX_MOVES = 10_000
-STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+#: A request is heavy, and runs in the worker process, when its board has more cells than
+#: HEAVY_CELLS (about 200 x 200) or its row more values than HEAVY_VALUES, when its game
+#: says so (an exact search, an O(n^2) option), or, in play, where every legal move's value
+#: is asked at every position replayed, when cells (or values) times positions passes
+#: HEAVY_PLAY_WORK (a 20 x 20 board 100 moves in, say).
+HEAVY_CELLS = 40_000
+HEAVY_VALUES = 20_000
+HEAVY_PLAY_WORK = 40_000
+#: Play on anything larger than this (cells or values) runs in the worker too: its first
+#: request solves the whole game (or, on a large Portal board, asks the parity rule once
+#: per legal move).
+HEAVY_PLAY_SIZE = 100
+#: Heavy requests in flight at once (one runs, one waits); one more gets 503.
+HEAVY_SLOTS = 2
+#: Seconds a heavy request may take before it is answered 503 and its worker replaced.
+HEAVY_SECONDS = 30.0
+STATIC = {"app.js": "text/javascript", "style.css": "text/css",
+          "favicon.svg": "image/svg+xml"}
 
 
 class BadRequest(Exception):
     """A request that is well-formed JSON but not a game this page can show."""
+
+
+class TooLarge(Exception):
+    """A request body over :data:`MAX_BODY` bytes: 413."""
 
 
 # -- request bodies, one model per game, built from its spec --------------------------------
@@ -96,9 +120,16 @@ def _check_side(rows: int, cols: int) -> None:
 
 
 def _grid_rows(text: str) -> None:
+    """The board's size from its text, before any parsing: its rows and longest row, not
+    counting the judge's "R C" first line when there is one."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
+    if lines and _HEADER.fullmatch(lines[0]):
+        lines = lines[1:]
     longest = max((len(ln) for ln in lines), default=0)
     _check_side(len(lines), longest)
+
+
+_HEADER = re.compile(r"\s*\d+\s+\d+\s*")
 
 
 def _instance(spec: GameSpec, req: BaseModel, opts: Any) -> tuple[Any, tuple[str, Any]]:
@@ -127,6 +158,27 @@ def _request(name: str, body: dict[str, Any], play: bool) -> tuple[GameSpec, Any
     opts = spec.make_options({f.name: getattr(req, f.name)
                               for f in option_fields(spec.options)})
     return spec, req, opts
+
+
+def is_heavy(game: str, body: dict[str, Any], play: bool = False) -> bool:
+    """Whether a request runs in the worker process: checks the body as the work would
+    (so a bad one is refused at once) and measures its instance."""
+    spec, req, opts = _request(game, body, play)
+    if play and spec.play is None:
+        return False  # refused by play() with its own message
+    instance, (how, data) = _instance(spec, req, opts)
+    if spec.heavy is not None and spec.heavy(instance, opts):
+        return True
+    if how == "row":
+        size, limit = len(data), HEAVY_VALUES
+    elif spec.shape is not None:
+        rows, cols = spec.shape(instance)
+        size, limit = rows * cols, HEAVY_CELLS
+    else:
+        size, limit = len(data), HEAVY_CELLS
+    if play:
+        return size > HEAVY_PLAY_SIZE or size * (len(req.moves) + 1) > HEAVY_PLAY_WORK
+    return size > limit
 
 
 def analyze(game: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -249,20 +301,48 @@ def _validation_message(exc: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'is not valid')}"
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest(f"the request is {len(raw):,} bytes; the limit is {MAX_BODY:,}")
+async def _read_body(request: Request) -> bytes:
+    """The body, refused (413) from its Content-Length before reading, and read no further
+    than the limit when it comes in chunks."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.strip().isdigit():
+            raise BadRequest(f"Content-Length is not a number: {length[:40]!r}")
+        if int(length) > MAX_BODY:
+            raise TooLarge(f"the request is {int(length):,} bytes; the limit is {MAX_BODY:,}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge(f"the request is over {MAX_BODY:,} bytes, the limit")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _decode(raw: bytes) -> dict[str, Any]:
+    """A JSON object from the body; anything else (not UTF-8, not JSON, nested past the
+    decoder's depth, a number of thousands of digits) is a :class:`BadRequest`."""
     try:
         data = json.loads(raw or b"{}")
-    except ValueError as exc:
+    except RecursionError:
+        raise BadRequest("the request nests too deeply to be a game's body") from None
+    except ValueError as exc:  # not JSON, not UTF-8, an integer past 4,300 digits
         raise BadRequest(f"the request is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise BadRequest("the request must be a JSON object")
     return data
 
 
-def _endpoint(fn: Any) -> Any:
+_HEAVY = object()
+
+
+def _small(fn: Any, game: str, body: dict[str, Any], play: bool) -> Any:
+    """``fn(game, body)`` here, for a small request; :data:`_HEAVY` for one the worker
+    process should answer (one trip to the thread pool either way)."""
+    return _HEAVY if is_heavy(game, body, play) else fn(game, body)
+
+
+def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     async def handle(request: Request) -> Response:
         game = request.path_params["game"]
         try:
@@ -270,12 +350,23 @@ def _endpoint(fn: Any) -> Any:
         except PerfectplayError as exc:
             return _error(404, str(exc))
         try:
-            body = await _json_body(request)
-            return JSONResponse(await run_in_threadpool(fn, game, body))
+            body = _decode(await _read_body(request))
+            answer = await run_in_threadpool(_small, fn, game, body, play)
+            if answer is _HEAVY:
+                return Response(await heavy.run(fn, game, body),
+                                media_type="application/json")
+            return JSONResponse(answer)
+        except TooLarge as exc:
+            return _error(413, str(exc))
+        except Busy as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=503,
+                                headers={"Retry-After": str(exc.retry_after)})
         except ValidationError as exc:
             return _error(422, _validation_message(exc))
-        except (BadRequest, PerfectplayError) as exc:
+        except (BadRequest, PerfectplayError, WorkerError) as exc:
             return _error(422, str(exc))
+        except RecursionError:
+            return _error(422, "the request nests too deeply to be answered")
 
     return handle
 
@@ -309,12 +400,30 @@ async def _asset(request: Request) -> Response:
     return Response(_static(name), media_type=STATIC[name])
 
 
-def create_app() -> Starlette:
-    """The ASGI app: the page, its two assets and the JSON API."""
-    return Starlette(routes=[
+async def _favicon(_request: Request) -> Response:
+    return Response(_static("favicon.svg"), media_type=STATIC["favicon.svg"])
+
+
+def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS
+               ) -> Starlette:
+    """The ASGI app: the page, its assets and the JSON API; heavy requests go to one worker
+    process (started with the server, stopped with it), ``heavy_slots`` at a time, each
+    within ``heavy_seconds``."""
+    heavy = HeavyPool(heavy_slots, heavy_seconds)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> Any:
+        heavy.start()
+        try:
+            yield
+        finally:
+            heavy.close()
+
+    return Starlette(lifespan=lifespan, routes=[
         Route("/", _index),
+        Route("/favicon.ico", _favicon),
         Route("/static/{name}", _asset),
         Route("/api/games", _games),
-        Route("/api/{game}/analyze", _endpoint(analyze), methods=["POST"]),
-        Route("/api/{game}/play", _endpoint(play), methods=["POST"]),
+        Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
+        Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
     ])
