@@ -12,8 +12,10 @@
 
 Every request is validated (pydantic) and sized before any work (grids up to
 :data:`MAX_SIDE` a side, rows up to :data:`MAX_COINS` coins, bodies up to
-:data:`MAX_BODY` bytes); a bad one gets 422 and a message a person can act on. No endpoint
-runs user code or touches files.
+:data:`MAX_BODY` bytes, refused from their Content-Length with 413); a bad one gets 422 and
+a message a person can act on. Heavy requests (see :func:`is_heavy`) run in the worker
+process of :mod:`.worker`, under a cap and a time budget (503 with Retry-After). No
+endpoint runs user code or touches files.
 """
 
 from __future__ import annotations
