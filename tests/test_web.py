@@ -105,7 +105,8 @@ def test_bad_play_requests(client):
 # -- hostile bodies and heavy requests ---------------------------------------------------------
 HOSTILE = [
     (b"[" * 100_000 + b"]" * 100_000, 422, "nests too deeply"),
-    (b'{"row": [' + b"[" * 5000 + b"]" * 5000 + b"]}", 422, "nests too deeply"),
+    # past the decoder's depth, or (when a test raised the recursion limit) a wrong type
+    (b'{"row": [' + b"[" * 5000 + b"]" * 5000 + b"]}", 422, "nests too deeply|row.0"),
     (b'{"row": [' + b"9" * 5000 + b"]}", 422, "5,000 digits"),
     (b'{"row": [' + b"9" * 900_000 + b"]}", 422, "900,000 digits"),
     (b'{"row": [1e999999]}', 422, "row"),
@@ -126,7 +127,8 @@ def test_hostile_bodies_get_4xx_and_the_server_lives(client, body, status, words
     sys.set_int_max_str_digits(0)  # as `perfectplay serve` leaves it: the page keeps its own
     r = client.post("/api/coins/play" if b"moves" in body else "/api/coins/analyze",
                     content=body, headers={"content-type": "application/json"})
-    assert r.status_code == status and words in r.json()["detail"], r.text[:300]
+    detail = r.json()["detail"]
+    assert r.status_code == status and any(w in detail for w in words.split("|")), detail
     assert client.post("/api/coins/analyze", json={"row": [1, 2]}).status_code == 200
 
 
