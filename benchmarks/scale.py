@@ -73,35 +73,51 @@ def run_engine(board: str) -> dict:
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
+def _disk(folder: str) -> int:
     from pathlib import Path
 
-    from perfectplay.tablebase import _client, open_store, read_manifest, solve_tiered
+    total = 0
+    for f in Path(folder).rglob("*"):
+        try:
+            if f.is_file():
+                total += f.stat().st_blocks * 512
+        except OSError:  # a work file removed while we look
+            pass
+    return total
 
-    client = _client(None, workers)
+
+def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
+    import threading
+
+    from perfectplay.store import open_store, solve_tiered
+    from perfectplay.store.layout import read_manifest
+    from perfectplay.store.runner import client_for
+
+    client = client_for(None, workers)
     with tempfile.TemporaryDirectory() as tmp:
         store = keep or tmp
+        peak = [0]
+        done = threading.Event()
+
+        def sample() -> None:  # the store's size on disk while it is solved, every 10 s
+            while not done.wait(10):
+                peak[0] = max(peak[0], _disk(store))
+
+        threading.Thread(target=sample, daemon=True).start()
         t = time.perf_counter()
         ref = target(board) if board.startswith(("c4-", "kalah-")) else None
         tb = solve_tiered(make_game(board), store, client=client, game_ref=ref,
                           progress=lambda msg: print(f"{time.perf_counter() - t:8.1f} s  {msg}",
                                                      file=sys.stderr, flush=True))
         dt = time.perf_counter() - t
+        done.set()
         worker_mb = client.run(
             lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         manifest = read_manifest(store)
-        if "built" in manifest:  # a compiled game's store
-            largest = max(b["size"] for b in manifest["built"])
-        else:
-            from pyarrow import parquet as pq
-
-            largest = max(pq.ParquetFile(f).metadata.num_rows
-                          for f in (tb.store / "positions").glob("*.parquet"))
-        disk = sum(f.stat().st_blocks * 512 for f in Path(store).rglob("*") if f.is_file())
+        largest = max(e["size"] for e in manifest["tiers"])
+        disk = _disk(store)
         t = time.perf_counter()
-        with open_store(store) as st:
-            if ref is None:
-                st._game = make_game(board)
+        with open_store(store, None if ref else make_game(board)) as st:
             start = start_of(st)
         read = time.perf_counter() - t
     cluster = client.cluster
@@ -109,7 +125,8 @@ def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
     cluster.close()
     return {"positions": tb.positions, "seconds": dt, "tiers": len(tb.tiers),
             "largest_tier": largest, "disk_mb": disk / 2**20, "start": start,
-            "read_seconds": read,
+            "peak_disk_mb": max(peak[0], disk) / 2**20, "read_seconds": read,
+            "resumed": tb.resumed,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "worker_peak_mb": sorted(worker_mb.values())}
 
@@ -157,7 +174,9 @@ def main() -> None:
               f"{', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB")
     print(f"  {t['tiers']} tiers, the largest {t['largest_tier']:,} positions "
           f"({t['largest_tier'] / t['positions']:.0%} of those stored); on disk "
-          f"{t['disk_mb']:,.0f} MB; the start read back through open_store: {t['start']} "
+          f"{t['disk_mb']:,.0f} MB = {t['disk_mb'] * 2**20 / t['positions']:.2f} bytes a "
+          f"stored position (peak while solving {t['peak_disk_mb']:,.0f} MB)"
+          f"{' (resumed)' if t['resumed'] else ''}; the start read back through open_store: {t['start']} "
           f"in {t['read_seconds']:.2f} s")
 
 

@@ -28,6 +28,7 @@ standard 7x6 a first-player win.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
@@ -276,9 +277,85 @@ class ConnectFour(CompiledGame):
                 known |= CANNOT_LOSE
             return known
 
+        # -- the store's dense numbering inside a tier ---------------------------------------
+        # A board of t stones is its columns' heights (a composition of t into W parts of at
+        # most H) and which t // 2 of its stones are the mover's. Heights are ranked among the
+        # compositions of t (ways[c, s]: fillings of columns c.. with s stones), the mover's
+        # stones among the C(t, t // 2) choices by the combinatorial number system over the
+        # stones in column-major order, bottom up. 7x4: 4.6e9 ranks for 2.3e9 positions.
+        cells_n = W * H
+        binom = np.zeros((cells_n + 2, cells_n + 2), np.int64)
+        for n in range(cells_n + 2):
+            binom[n, 0] = 1
+            for k in range(1, n + 1):
+                binom[n, k] = binom[n - 1, k - 1] + binom[n - 1, k]
+        ways = np.zeros((W + 1, cells_n + 1), np.int64)
+        ways[W, 0] = 1
+        for c in range(W - 1, -1, -1):
+            for s_ in range(cells_n + 1):
+                ways[c, s_] = sum(ways[c + 1, s_ - h] for h in range(min(H, s_) + 1))
+
+        @njit
+        def rank(code):
+            t = 0
+            for c in range(W):
+                f = (code >> (c * H1)) & col_mask
+                h = 0
+                while f >> (h + 1):
+                    h += 1
+                t += h
+            left = t
+            hrank = 0
+            crank = 0
+            p = 0
+            j = 0
+            for c in range(W):
+                f = (code >> (c * H1)) & col_mask
+                h = 0
+                while f >> (h + 1):
+                    h += 1
+                for g in range(h):
+                    hrank += ways[c + 1, left - g]
+                    if (f >> g) & 1:
+                        j += 1
+                        crank += binom[p, j]
+                    p += 1
+                left -= h
+            return hrank * binom[t, t // 2] + crank
+
+        @njit
+        def unrank(t, r):
+            k = t // 2
+            hrank = r // binom[t, k]
+            crank = r % binom[t, k]
+            mine = np.zeros(cells_n + 1, np.bool_)  # which stones, by column-major index
+            for j in range(k, 0, -1):
+                p = j - 1
+                while binom[p + 1, j] <= crank:
+                    p += 1
+                mine[p] = True
+                crank -= binom[p, j]
+            code = 0
+            left = t
+            p = 0
+            for c in range(W):
+                h = 0
+                while hrank >= ways[c + 1, left - h]:
+                    hrank -= ways[c + 1, left - h]
+                    h += 1
+                f = 1 << h
+                for g in range(h):
+                    if mine[p]:
+                        f |= 1 << g
+                    p += 1
+                code |= f << (c * H1)
+                left -= h
+            return code
+
         super().__init__(bottom, moves, play, outcome, max_moves=W, tier=tier,
                          canonical=canonical, search_moves=search_moves, horizon=horizon,
-                         static_bounds=static_bounds, name=f"ConnectFour({W}, {H})")
+                         static_bounds=static_bounds, rank=rank, unrank=unrank,
+                         name=f"ConnectFour({W}, {H})")
         self._split = split
 
     def stones(self, code: int) -> tuple[list[str], int]:

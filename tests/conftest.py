@@ -10,7 +10,7 @@ collect_ignore_glob = ["wrong/*"]
 
 @pytest.fixture(scope="module")
 def client():
-    from perfectplay.tablebase import _client
+    from perfectplay.store.runner import client_for as _client
 
     c = _client(None, 2)
     yield c

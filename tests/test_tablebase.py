@@ -1,17 +1,19 @@
-"""Tiered solving through a real local Dask cluster equals the in-memory engine, position by
-position; a stopped and resumed solve writes the same store."""
+"""Stores of Python games, solved through a real local Dask cluster, equal the in-memory
+engine position by position; a stopped and resumed solve writes the same bytes; the old
+format is refused with how to rebuild."""
 
 from __future__ import annotations
 
 import random
 
-import pyarrow.parquet as pq
+import filecmp
+import json
 import pytest
 
 from perfectplay import Value, solve
 from perfectplay.coins import CoinsGame
 from perfectplay.portal import PortalGame, parse_board
-from perfectplay.tablebase import SolveStopped, analyze, query, solve_tiered
+from perfectplay.store import SolveStopped, StoreError, analyze, open_store, query, solve_tiered
 
 
 class LayeredGraph:
@@ -60,15 +62,17 @@ class LayeredGraph:
 
 def same_as_engine(game, store):
     s = solve(game)
-    rows = query(store, [game.encode(p) for p in s.graph.positions])
-    for pos, row in zip(s.graph.positions, rows, strict=True):
-        v = s.value(pos)
-        assert row["found"]
-        assert row["value"] == (v.value if isinstance(v, Value) else v), pos
-        assert row["remoteness"] == s.remoteness(pos), pos
-        if row["best_move"]:  # the stored best move achieves the position's value
-            mv = next(m for m in s.move_values(pos) if repr(m.move) == row["best_move"])
-            assert (mv.value, mv.remoteness) == (v, s.remoteness(pos)), pos
+    rows = query(store, [game.encode(p) for p in s.graph.positions], game=game)
+    with open_store(store, game) as tb:
+        for pos, row in zip(s.graph.positions, rows, strict=True):
+            v = s.value(pos)
+            assert row["found"]
+            assert row["value"] == (v.value if isinstance(v, Value) else v), pos
+            assert row["remoteness"] == s.remoteness(pos), pos
+            best = tb.best_move(pos)  # the store's best move achieves the position's value
+            if best is not None:
+                mv = next(m for m in s.move_values(pos) if m.move == best)
+                assert (mv.value, mv.remoteness) == (v, s.remoteness(pos)), pos
     return s
 
 
@@ -97,13 +101,26 @@ def test_a_stopped_solve_resumes_to_the_same_store(client, tmp_path):
     clean = solve_tiered(g, tmp_path / "clean", client=client)
     with pytest.raises(SolveStopped):
         solve_tiered(g, tmp_path / "resumed", client=client, stop_after=3)
-    done = sorted(p.name for p in (tmp_path / "resumed" / "solved").glob("*.parquet"))
-    assert len(done) == 3
-    solve_tiered(g, tmp_path / "resumed", client=client)
+    manifest = json.loads((tmp_path / "resumed" / "manifest.json").read_text())
+    assert len(manifest["packed"]) == 3 and not manifest.get("done")  # three tiers solved
+    again = solve_tiered(g, tmp_path / "resumed", client=client)
+    assert again.resumed and not again.already
+    assert solve_tiered(g, tmp_path / "resumed", client=client).already
     for t in clean.tiers:
-        a = pq.read_table(tmp_path / "clean" / "solved" / f"tier={t}.parquet")
-        b = pq.read_table(tmp_path / "resumed" / "solved" / f"tier={t}.parquet")
-        assert a.equals(b), t
+        for kind in ("keys", "index", "cells"):
+            assert filecmp.cmp(tmp_path / "clean" / "tiers" / f"{t}.{kind}",
+                               tmp_path / "resumed" / "tiers" / f"{t}.{kind}",
+                               shallow=False), (t, kind)
+
+
+def test_stores_of_the_old_format_are_refused_with_how_to_rebuild(tmp_path):
+    for old in ({"enumerated": True, "tiers": [0], "game": None},
+                {"format": "compiled-v1", "game": None, "enumerated": True}):
+        (tmp_path / "manifest.json").write_text(json.dumps(old))
+        with pytest.raises(StoreError, match="rebuild it: perfectplay solve GAME --store"):
+            open_store(tmp_path)
+        with pytest.raises(StoreError, match="rebuild it"):
+            solve_tiered(LayeredGraph(0), tmp_path)
 
 
 def test_games_without_tiers_are_refused(tmp_path):
@@ -171,7 +188,7 @@ def exact_store(client, tmp_path_factory):
 def test_margins_come_back_exact_and_open_store_reads_like_a_solution(exact_store):
     from fractions import Fraction
 
-    from perfectplay.tablebase import NotInStore, open_store
+    from perfectplay.store import NotInStore
 
     game, store = exact_store
     ref = solve(game, method="python")
@@ -194,7 +211,7 @@ def test_margins_come_back_exact_and_open_store_reads_like_a_solution(exact_stor
         found = tb.lookup([0, 3, 99])
         assert found["found"].tolist() == [True, True, False]
         assert found["value"][1] == ref.value(3) and found["remoteness"][2] == -1
-        assert tb.counts()["total"] == len(ref)
+        assert tb.counts() == ref.counts() and len(tb) == len(ref)  # one Counts type
 
 
 def test_query_takes_positions_and_moves_and_never_a_traceback(exact_store):
@@ -212,7 +229,7 @@ def test_query_takes_positions_and_moves_and_never_a_traceback(exact_store):
     data = js.loads(r.output)
     assert data["position"] == 3 and data["remoteness"] == ref.remoteness(3)
     r = run(main, ["query", str(store)])
-    assert r.exit_code == 0 and "position 0:" in r.output and "move take1:" in r.output
+    assert r.exit_code == 0 and "position: 0" in r.output and "move take1:" in r.output
     for args, words in ((["nope("], "not a Python literal"), (["99"], "not in the store"),
                         (["--moves", "take9"], "not legal"), (["1", "--moves", "take1"],
                                                               "not both")):

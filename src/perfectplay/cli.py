@@ -28,11 +28,12 @@ from .judge import run as judge_run
 from .play import Session, user_table
 from .plot import picture_format
 from .registry import GameSpec, option_fields
+from .store import analyze as tb_analyze
+from .store import export_parquet, open_store, solve_tiered
+from .store import query as tb_query
+from .store import sql as tb_sql
 from .stress import check as run_check
 from .stress import stress as run_stress
-from .tablebase import analyze as tb_analyze
-from .tablebase import open_store, solve_tiered
-from .tablebase import query as tb_query
 from .textio import Token, parse_int
 
 EXIT_INPUT = 1
@@ -197,8 +198,9 @@ def load_game(target: str) -> Any:
               help="Stop with an error past this many positions (default: what the memory "
               "available now holds).")
 @click.option("--store", type=click.Path(file_okay=False), default=None,
-              help="Solve tier by tier on Dask into this on-disk tablebase (the game must "
-              "define tier, encode, decode; needs perfectplay[scale]). Resumable.")
+              help="Solve tier by tier on Dask into this on-disk store (the game must "
+              "define tier, encode, decode; needs perfectplay[scale]). Resumable: run it "
+              "again after a stop.")
 @click.option("--scheduler", default=None, help="A Dask scheduler address (default: a "
               "local cluster of this machine's cores).")
 @click.option("--workers", type=click.IntRange(1), default=None,
@@ -212,7 +214,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
 
     Prints the start position's value, remoteness, best move, every move's value and the
     number of positions by value and remoteness. With --store, solves tier by tier on Dask
-    into a Parquet tablebase instead (see perfectplay query / analyze).
+    into an on-disk store instead (see perfectplay query / analyze / export / sql).
 
     \b
     Examples:
@@ -228,11 +230,14 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
                         game_ref=f"{Path(file + '.py').resolve()}:{cls}")
         stats = tb_analyze(tb.store)
         if as_json:
-            _echo_json({"store": str(tb.store), "tiers": tb.tiers, **stats})
+            _echo_json({"store": str(tb.store), "tiers": tb.tiers, "resumed": tb.resumed,
+                        "already_solved": tb.already, **stats})
         else:
             kept = " (one of each symmetric set)" if getattr(game, "symmetric", False) else ""
-            click.echo(f"solved {tb.positions:,} positions{kept} in {len(tb.tiers)} tiers "
-                       f"into {tb.store}")
+            how = ("already solved: nothing to do; " if tb.already else
+                   "resumed where the last run stopped; " if tb.resumed else "")
+            click.echo(f"{how}solved {tb.positions:,} positions{kept} in {len(tb.tiers)} "
+                       f"tiers into {tb.store}")
         return
     if check:
         report = _game_call("rules", check_game, game)
@@ -616,7 +621,7 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
         if position is None:
             _fail("--raw needs POSITION, the encoded integer")
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
-        row = tb_query(store, [code])[0]
+        row = _game_call("rules", tb_query, store, [code])[0]
         if not row["found"]:
             _fail(f"code {code} is not in the store: not reachable from the start")
         if as_json:
@@ -624,8 +629,7 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
         else:
             rem = row["remoteness"]
             click.echo(f"code {code} (tier {row['tier']}): {row['value']}"
-                       + ("" if rem is None else f" in {rem}")
-                       + (f"; best move {row['best_move']}" if row["best_move"] else ""))
+                       + ("" if rem is None else f" in {rem}"))
         return
     with open_store(store) as tb:
         pos = _game_call("rules", tb.position_of, position, moves)
@@ -645,7 +649,7 @@ def analyze(store: str, as_json: bool) -> None:
     Example:
       perfectplay analyze tb/
     """
-    stats = tb_analyze(store)
+    stats = _game_call("rules", tb_analyze, store)
     if as_json:
         _echo_json(stats)
         return
@@ -653,6 +657,43 @@ def analyze(store: str, as_json: bool) -> None:
     for key, title in (("by_value", "by value"), ("by_remoteness", "by remoteness"),
                        ("by_tier", "by tier")):
         click.echo(f"  {title}: " + ", ".join(f"{k}: {n:,}" for k, n in stats[key].items()))
+
+
+@main.command()
+@click.argument("store", type=click.Path(exists=True, file_okay=False))
+@click.option("--parquet", "out", type=click.Path(file_okay=False), default=None,
+              help="Write here (default STORE/parquet/).")
+def export(store: str, out: str | None) -> None:
+    """Write a solved STORE as Parquet, one file a tier (position, tier, value,
+    remoteness), for DuckDB, pandas or Spark. perfectplay sql reads it when present.
+
+    \b
+    Example:
+      perfectplay export tb/ --parquet tb-parquet/
+    """
+    folder = _game_call("rules", export_parquet, store, out)
+    click.echo(f"wrote {folder}")
+
+
+@main.command()
+@click.argument("store", type=click.Path(exists=True, file_okay=False))
+@click.argument("query_text", metavar="QUERY")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def sql(store: str, query_text: str, as_json: bool) -> None:
+    """Run a DuckDB QUERY over a solved STORE as the table ``solved`` (position, tier,
+    value, remoteness; remoteness null for a draw). Streams the store, or reads its
+    Parquet export when there is one.
+
+    \b
+    Example:
+      perfectplay sql tb/ "SELECT value, count(*) FROM solved GROUP BY value"
+    """
+    rows = _game_call("rules", tb_sql, store, query_text)
+    if as_json:
+        _echo_json([list(r) for r in rows])
+        return
+    for row in rows:
+        click.echo("\t".join("" if v is None else str(v) for v in row))
 
 
 # -- the web page ------------------------------------------------------------------------------

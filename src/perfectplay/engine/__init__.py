@@ -8,11 +8,12 @@ from .compiled import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, WIN, Compiled
 from .graph import GameGraph, discover
 from .protocol import Game, Value
 from .search import SearchResult, search
-from .solution import Counts, MoveValue, Solution, UnknownPosition, describe
+from .solution import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
 from .solve import solve, solve_graph
 
 __all__ = [
     "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "ONGOING", "TIE", "WIN", "CheckReport", "CompiledGame",
-    "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "UnknownPosition",
-    "Value", "check_game", "describe", "discover", "search", "solve", "solve_graph",
+    "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "Solved",
+    "UnknownPosition", "Value", "check_game", "describe", "discover", "search", "solve",
+    "solve_graph",
 ]

@@ -39,6 +39,12 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
                               tie's remoteness without searching for it
+``rank(pos) -> int``          *optional, for stores*: a dense number of ``pos`` inside its tier,
+                              0 <= rank < a few times the tier's size, one-to-one on the codes
+                              of a tier (Connect Four: the columns' heights, then which stones
+                              are the mover's, in the combinatorial number system). A store
+                              then keeps a bit per rank instead of an 8-byte key
+``unrank(tier, r) -> int``    *with rank*: the code of rank ``r`` in ``tier`` (the inverse)
 ============================  ==================================================================
 
 Codes are any int64 except -2**63. A compiled game also answers the Python protocol
@@ -93,6 +99,8 @@ class Rules(NamedTuple):
     search_moves: Any
     horizon: Any
     static_bounds: Any
+    rank: Any
+    unrank: Any
 
 
 @njit(cache=True)
@@ -137,6 +145,8 @@ class CompiledGame:
                  search_moves: Callable[..., int] | None = None,
                  horizon: Callable[..., int] | None = None,
                  static_bounds: Callable[..., int] | None = None,
+                 rank: Callable[..., int] | None = None,
+                 unrank: Callable[..., int] | None = None,
                  name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
             raise GameError(f"the start code must be an int, not {show(initial)}")
@@ -159,7 +169,11 @@ class CompiledGame:
             canonical=_jit(canonical, "canonical") or _same,
             search_moves=_jit(search_moves, "search_moves") or jmoves,
             horizon=_jit(horizon, "horizon") or _zero1,
-            static_bounds=_jit(static_bounds, "static_bounds") or _zero1)
+            static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
+            rank=_jit(rank, "rank") or _zero1, unrank=_jit(unrank, "unrank") or _zero2)
+        if (rank is None) != (unrank is None) or rank is not None and tier is None:
+            raise GameError("rank and unrank come together, and only with tier")
+        self.has_rank = rank is not None
         self.symmetric = canonical is not None
         self.has_search_moves = search_moves is not None
         self.has_horizon = horizon is not None

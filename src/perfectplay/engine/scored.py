@@ -34,6 +34,16 @@ def scored_key(value: Any, rem: int | None) -> tuple[Any, float]:
     return (value, -rem if value >= 0 else rem)
 
 
+def scored_option(pay: Any, child: Any, child_rem: int, passes: bool) -> tuple[Any, int]:
+    """(margin, remoteness) a move gives its mover: the payoff minus the child's margin when
+    the move passes the turn, plus it when it does not; one move more than the child.
+
+    >>> scored_option(3, 5, 2, True), scored_option(3, 5, 2, False)
+    ((-2, 3), (8, 3))
+    """
+    return (pay - child if passes else pay + child), child_rem + 1
+
+
 def cost_key(value: Any, rem: int | None, payer_moves: bool) -> tuple[Any, float]:
     """Ordering of moves in a cost game: more points first; the payer hurries, the other
     player delays."""
@@ -44,25 +54,35 @@ def cost_key(value: Any, rem: int | None, payer_moves: bool) -> tuple[Any, float
 
 def negamax_acyclic(graph: GameGraph, order: np.ndarray) -> tuple[list[Any], list[int]]:
     """Margins and remoteness of every position of an acyclic scored game."""
-    n = graph.size
+    return negamax_exact(order, graph.offsets, graph.children, graph.payoffs, graph.finals,
+                         graph.player)
+
+
+def negamax_exact(order: np.ndarray, offsets: np.ndarray, children: np.ndarray,
+                  payoffs: Any, finals: Any, player: np.ndarray | None,
+                  leaf_rems: list[int] | None = None) -> tuple[list[Any], list[int]]:
+    """Margins and remoteness of an acyclic scored graph in exact Python arithmetic,
+    positions taken in ``order`` (children first): a position with moves takes the best,
+    by :func:`scored_key`, of ``payoff - child`` (``+ child`` when the move keeps the turn:
+    ``player`` equal), remoteness one more than the child's; a position without moves its
+    ``finals`` entry, with remoteness 0 or its ``leaf_rems`` entry (a store seeds the
+    positions of a tier with their solved children this way). O(positions + moves)."""
+    n = offsets.size - 1
     values: list[Any] = [0] * n
     rems: list[int] = [0] * n
-    offsets, children = graph.offsets.tolist(), graph.children.tolist()
-    payoffs = _exact(graph.payoffs)
-    finals = _exact(graph.finals)
-    player = graph.player.tolist() if graph.player is not None else None
+    offs, kids = offsets.tolist(), children.tolist()
+    pays, fin = _exact(payoffs), _exact(finals)
+    who = player.tolist() if player is not None else None
     for p in order.tolist():
-        lo, hi = offsets[p], offsets[p + 1]
+        lo, hi = offs[p], offs[p + 1]
         if lo == hi:
-            values[p] = finals[p]
-            rems[p] = 0
+            values[p] = fin[p]
+            rems[p] = 0 if leaf_rems is None else leaf_rems[p]
             continue
         best_key = None
         for k in range(lo, hi):
-            c = children[k]
-            passes = player is None or player[p] != player[c]
-            v = payoffs[k] - values[c] if passes else payoffs[k] + values[c]
-            r = rems[c] + 1
+            c = kids[k]
+            v, r = scored_option(pays[k], values[c], rems[c], who is None or who[p] != who[c])
             key = scored_key(v, r)
             if best_key is None or key > best_key:
                 best_key, values[p], rems[p] = key, v, r

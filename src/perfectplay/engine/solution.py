@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import math
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ import numpy as np
 from ..errors import GameError, InputError, show
 from .graph import GameGraph
 from .kernels import topological_order
-from .protocol import Value
+from .protocol import Value, has_player
 from .scored import cost_key, scored_key
 
 
@@ -101,7 +102,139 @@ class UnknownPosition(GameError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-class Solution:
+class Solved(ABC):
+    """A solved game that answers questions about its positions (see the module doc)."""
+
+    game: Any
+
+    # -- what a subclass gives -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def scored(self) -> bool:
+        """True when values are point margins, False for win/lose/tie/draw."""
+
+    @abstractmethod
+    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+        """(value, remoteness) of ``pos``; raises UnknownPosition (a KeyError) when it is
+        not held."""
+
+    @abstractmethod
+    def counts(self) -> Any:
+        """Positions by value and by remoteness (a :class:`~perfectplay.engine.Counts`)."""
+
+    def _order_key(self, pos: Any, value: Any, rem: int | None) -> tuple[Any, float]:
+        """How moves from ``pos`` are ordered, best last (the engine's tie-breaks)."""
+        return scored_key(value, rem) if self.scored else winlose_key(value, rem)
+
+    def _summary(self) -> list[str]:
+        """Lines :meth:`explain` ends with: the positions counted by value and remoteness."""
+        counts = self.counts()
+        return [f"positions: {counts.total:,}",
+                "  by value: " + ", ".join(f"{getattr(k, 'value', k)} {n:,}"
+                                           for k, n in counts.by_value.items()),
+                "  by remoteness: " + ", ".join(f"{'draw' if k is None else k}: {n:,}"
+                                                for k, n in counts.by_remoteness.items())]
+
+    # -- written once ----------------------------------------------------------------------
+    @property
+    def start(self) -> Any:
+        """The start position."""
+        return self.game.initial()
+
+    def _here(self, pos: Any | None) -> Any:
+        return self.start if pos is None else pos
+
+    def value(self, pos: Any | None = None) -> Any:
+        """The value for the player to move at ``pos`` (default: the start): a Value, or
+        the point margin in a scored game."""
+        return self._entry(self._here(pos))[0]
+
+    def remoteness(self, pos: Any | None = None) -> int | None:
+        """Moves to the end under perfect play (the winner hurries, the loser delays);
+        None when perfect play never ends."""
+        return self._entry(self._here(pos))[1]
+
+    def get(self, pos: Any, default: Any = None) -> Any:
+        """The value of ``pos``, or ``default`` when it is not held."""
+        try:
+            return self._entry(pos)[0]
+        except (KeyError, TypeError):
+            return default
+
+    def __contains__(self, pos: Any) -> bool:
+        try:
+            self._entry(pos)
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def move_values(self, pos: Any | None = None) -> list[Any]:
+        """Every move from ``pos`` with the value and remoteness it gives the mover, best
+        first: each child looked up."""
+        here = self._here(pos)
+        self._entry(here)  # the position itself must be held
+        game = self.game
+        who = game.player(here) if has_player(game) else None
+        out = []
+        for move in game.moves(here) if game.outcome(here) is None else []:
+            child = game.play(here, move)
+            value, rem = self._entry(child)
+            passes = who is None or game.player(child) != who
+            if self.scored:
+                pay = game.payoff(here, move)
+                mine = pay - value if passes else pay + value
+            else:
+                mine = value.flipped() if passes else value
+            out.append(MoveValue(move, mine, None if rem is None else rem + 1))
+        out.sort(key=lambda mv: self._order_key(here, mv.value, mv.remoteness),
+                 reverse=True)
+        return out
+
+    def best_move(self, pos: Any | None = None) -> Any | None:
+        """A perfect move from ``pos``, as the game's own move (None at the end)."""
+        mvs = self.move_values(pos)
+        return mvs[0].move if mvs else None
+
+    def principal_line(self, pos: Any | None = None, limit: int = 10_000) -> list[Any]:
+        """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
+        line: list[Any] = []
+        here = self._here(pos)
+        while len(line) < limit:
+            move = self.best_move(here)
+            if move is None:
+                break
+            line.append(move)
+            here = self.game.play(here, move)
+        return line
+
+    def iter_moves(self, pos: Any | None = None) -> Iterator[Any]:
+        """The moves of ``pos``, best first (a generator over :meth:`move_values`)."""
+        return (mv.move for mv in self.move_values(pos))
+
+    def explain(self, pos: Any | None = None) -> str:
+        """The start (or ``pos``) in words: its value, the best move, every move's value,
+        then the counts (for a store, how many positions it holds)."""
+        here = self._here(pos)
+        return "\n".join([f"start: {show(here)}" if pos is None else
+                          f"position: {show(here)}",
+                          f"value: {describe(self.value(here), self.remoteness(here))}",
+                          *move_lines(self.game, self.best_move(here),
+                                      self.move_values(here)),
+                          *self._summary()])
+
+    def draw(self, pos: Any | None = None, style: bool = False) -> str:
+        """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
+        when the game has none (``style`` escapes it for rich's markup)."""
+        return game_picture(self.game, self._here(pos), style)
+
+    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+        """The start (or ``pos``) as JSON: value, remoteness, best move, every move."""
+        here = self._here(pos)
+        return position_json(here, self.value(here), self.remoteness(here),
+                             self.best_move(here), self.move_values(here))
+
+
+class Solution(Solved):
     """Value, remoteness and best moves of every position reachable from the start.
 
     Built by :func:`perfectplay.engine.solve`; look positions up with :meth:`value`,
@@ -189,22 +322,8 @@ class Solution:
         yield self._values, self._rems
 
     # -- lookup ----------------------------------------------------------------------------
-    def __contains__(self, pos: Any) -> bool:
-        try:
-            self._lookup(pos)
-        except (KeyError, TypeError):
-            return False
-        return True
-
     def __iter__(self) -> Iterator[Any]:
         return self.positions()
-
-    def get(self, pos: Any, default: Any = None) -> Any:
-        """The value of ``pos``, or ``default`` when the solution does not hold it."""
-        try:
-            return self._value_of(self._id(pos))
-        except UnknownPosition:
-            return default
 
     @property
     def start(self) -> Any:
@@ -213,6 +332,13 @@ class Solution:
     @property
     def scored(self) -> bool:
         return self.mode != WINLOSE
+
+    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+        i = self._id(pos)
+        return self._value_of(i), self._rem_of(i)
+
+    def _order_key(self, pos: Any, value: Any, rem: int | None) -> tuple[Any, float]:
+        return self._key(self._id(pos), value, rem)
 
     def _id(self, pos: Any) -> int:
         try:
@@ -250,23 +376,6 @@ class Solution:
                for mv, c, pay in self._edges(i, here)]
         out.sort(key=lambda mv: self._key(i, mv.value, mv.remoteness), reverse=True)
         return out
-
-    def best_move(self, pos: Any | None = None) -> Any | None:
-        """A perfect move from ``pos`` (None at the end of the game)."""
-        mvs = self.move_values(pos)
-        return mvs[0].move if mvs else None
-
-    def principal_line(self, pos: Any | None = None, limit: int = 10_000) -> list[Any]:
-        """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
-        line: list[Any] = []
-        here = self.start if pos is None else pos
-        while len(line) < limit:
-            move = self.best_move(here)
-            if move is None:
-                break
-            line.append(move)
-            here = self.game.play(here, move)
-        return line
 
     def _edge_value(self, p: int, c: int, pay: Any) -> tuple[Any, int | None]:
         rc = self._rem_of(c)
@@ -308,33 +417,9 @@ class Solution:
             rem_order[None] = by_rem[None]
         return Counts(by_value=ordered, by_remoteness=rem_order, total=len(self))
 
-    def explain(self, pos: Any | None = None) -> str:
-        """The start (or ``pos``) in words: its value, the best move, every move's value,
-        and the positions counted by value and remoteness. Moves are named by the game's
-        ``move_name`` when it has one."""
-        here = self.start if pos is None else pos
-        counts = self.counts()
-        lines = [f"start: {show(here)}",
-                 f"value: {describe(self.value(here), self.remoteness(here))}",
-                 *move_lines(self.game, self.best_move(here), self.move_values(here)),
-                 f"positions: {counts.total:,}"]
-        lines.append("  by value: " + ", ".join(
-            f"{getattr(k, 'value', k)} {n:,}" for k, n in counts.by_value.items()))
-        lines.append("  by remoteness: " + ", ".join(
-            f"{'draw' if k is None else k}: {n:,}" for k, n in counts.by_remoteness.items()))
-        return "\n".join(lines)
-
-    def draw(self, pos: Any | None = None, style: bool = False) -> str:
-        """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
-        when the game has none. ``style`` is accepted for the common result contract (a
-        game's picture is printed as it is)."""
-        return game_picture(self.game, self.start if pos is None else pos, style)
-
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
-        here = self.start if pos is None else pos
-        data = position_json(here, self.value(here), self.remoteness(here),
-                             self.best_move(here), self.move_values(here))
+        data = super().to_json(pos)
         return {"position": data.pop("position"), "mode": str(self.mode), **data,
                 "counts": self.counts().to_json(), "cyclic": self.cyclic}
 

@@ -1,0 +1,139 @@
+"""Stores: a game solved tier by tier onto disk, and read back like a Solution.
+
+A game that outgrows memory declares tiers: ``tier(pos)`` -> int, every move going to a
+higher tier or staying inside its own (cycles are allowed only there). :func:`solve_tiered`
+solves it into a folder one tier at a time, on a local Dask cluster or a given scheduler,
+resumably; :func:`open_store` reads it back. Two backends, one format
+(:mod:`perfectplay.store.layout`) and one reader (:class:`Store`):
+
+- a :class:`~perfectplay.engine.CompiledGame` (:mod:`perfectplay.store.compiled`): no Python
+  per position; with ``rank``/``unrank`` no key is stored at all;
+- a Python game with ``encode``/``decode`` (:mod:`perfectplay.store.python`): exact margins
+  (big integers, fractions).
+
+Example::
+
+    from perfectplay.store import open_store, solve_tiered
+    solve_tiered(ConnectFour(5, 4), "tb/", workers=2)
+    with open_store("tb/", game=ConnectFour(5, 4)) as tb:
+        tb.value(), tb.best_move()                 # the start
+        tb.lookup([tb.start])["remoteness"]        # codes, in bulk
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine.compiled import is_compiled
+from ..engine.protocol import Value, is_scored
+from .compiled import solve_compiled_store
+from .layout import FORMAT, SolveStopped, StoreError, read_manifest
+from .python import check_tiered, solve_python_store
+from .reader import NotInStore, Store
+from .runner import PYTHON_WEIGHT, Runner, Steps, client_for, register_by_value
+from .sql import analyze, export_parquet, sql
+
+__all__ = ["NotInStore", "SolveStopped", "Store", "StoreError", "Tablebase", "analyze",
+           "export_parquet", "open_store", "query", "solve_tiered", "sql"]
+
+
+@dataclass
+class Tablebase:
+    """A solved store: where it is, its tiers and counts, and what this run did
+    (``resumed``: steps an earlier run had finished; ``already``: nothing was left to do)."""
+
+    store: Path
+    tiers: list[int]
+    positions: int
+    scored: bool
+    resumed: bool = False
+    already: bool = False
+
+
+def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
+                 workers: int | None = None, client: Any = None,
+                 progress: Callable[[str], None] | None = None, bar: bool | None = None,
+                 stop_after: int | None = None, game_ref: str | None = None) -> Tablebase:
+    """Solve a tiered game into ``store`` (see the module doc). ``client`` reuses a running
+    Dask client; ``progress`` receives a line per step, ``bar`` shows a progress bar on a
+    terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many steps (a tier
+    built, solved or packed), as a kill would; ``game_ref`` (FILE.py:Class) is recorded so
+    the store can rebuild its game. Same values as :func:`perfectplay.engine.solve`."""
+    compiled = is_compiled(game)
+    if not compiled:
+        check_tiered(game)
+    elif not game.tiered:
+        raise StoreError(f"{game.name} has no tier function; a store needs one")
+    root = Path(store)
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{store} is a file, not a store folder")
+    manifest = read_manifest(root)
+    if manifest.get("done"):
+        return Tablebase(root, [e["tier"] for e in manifest["tiers"]],
+                         sum(e["size"] for e in manifest["tiers"]), bool(manifest["scored"]),
+                         resumed=True, already=True)
+    resumed = bool(manifest)
+    if not manifest:
+        manifest = {"format": FORMAT, "game": game_ref, "scored": is_scored(game)}
+    own = client is None
+    if own:
+        client = client_for(cluster, workers)  # before any folder is made: nothing half-made
+    try:
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot make the store {store}: {exc.strerror or exc}") \
+                from None
+        register_by_value(game)
+        say = progress or (lambda _msg: None)
+        workers_now = len(client.scheduler_info().get("workers", {})) or 1
+        runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
+        steps = Steps(stop_after)
+        solve = solve_compiled_store if compiled else solve_python_store
+        tiers, total = solve(game, root, manifest, runner, say, bar, steps)
+        return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
+                         resumed=resumed)
+    finally:
+        if own:
+            cluster_obj = getattr(client, "cluster", None)
+            client.close()
+            if cluster_obj is not None:
+                cluster_obj.close()
+
+
+def open_store(path: str | Path, game: Any = None) -> Store:
+    """Open a solved store for reading, as a context manager. ``game``: the game it was
+    solved from, when the store cannot rebuild it (a game made in a notebook); otherwise
+    the store rebuilds it from the FILE.py:Class target it records.
+
+    Example (a store made by ``perfectplay solve GAME --store tb/``)::
+
+        with open_store("tb/") as tb:
+            tb.value(), tb.remoteness(), tb.best_move()   # the start
+            tb.move_values(tb.start)                      # any position, the game's own
+            tb.lookup([tb.game.encode(tb.start)])         # codes, in bulk
+    """
+    return Store(path, game)
+
+
+def query(store: str | Path, codes: Iterable[int], game: Any = None) -> list[dict[str, Any]]:
+    """Value and remoteness of encoded positions: a dict each, ``found`` False for a code
+    the store does not hold."""
+    s = Store(store, game)
+    codes = [int(c) for c in codes]
+    got = s.lookup(codes)
+    out: list[dict[str, Any]] = []
+    for i, code in enumerate(codes):
+        if not got["found"][i]:
+            out.append({"position": code, "found": False})
+            continue
+        value = got["value"][i]
+        rem = int(got["remoteness"][i])
+        out.append({"position": code, "found": True, "tier": int(got["tier"][i]),
+                    "value": value.value if isinstance(value, Value) else
+                    value if isinstance(value, int) else str(value),
+                    "remoteness": None if rem < 0 else rem})
+    return out

@@ -1,0 +1,254 @@
+"""Reading a store: :class:`Store`, one class for both backends, on the engine's read
+interface (:class:`~perfectplay.engine.Solved`).
+
+A position is found in two steps: its tier (the game's ``tier``; with a ``canonical`` rule,
+of its canonical code), then its slot in that tier, by rank (one bit test and a count) or by
+key (one bucket of the index); the slot's palette id gives value and remoteness. Batches
+(:meth:`Store.lookup`) go through compiled kernels, a tier at a time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine.compiled import is_compiled
+from ..engine.protocol import Value
+from ..engine.solution import Counts, Solved, UnknownPosition, play_moves
+from ..engine.sortedtiers import unmix_all
+from ..engine.target import load_target
+from ..errors import InputError, PerfectplayError, show
+from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
+from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
+
+
+class NotInStore(UnknownPosition):
+    """A position the store does not hold (not reachable from the start, or not a position
+    of this game). A KeyError, as for a dict."""
+
+
+class Tier:
+    """One packed tier: which positions it holds (bits by rank, or sorted keys) and their
+    palette ids; ``values`` and ``rems`` are the palette's pairs (rems -1: a draw)."""
+
+    def __init__(self, root: Path, entry: dict[str, Any], scored: bool) -> None:
+        self.number, self.size = int(entry["tier"]), int(entry["size"])
+        self.cells = map_file(tier_path(root, self.number, "cells"), WIDTHS[entry["width"]],
+                              self.size)
+        self.ranked = "span" in entry
+        if self.ranked:
+            words = -(-int(entry["span"]) // 64)
+            self.present = map_file(tier_path(root, self.number, "present"), np.uint64,
+                                    words)
+            self.counts = np.fromfile(tier_path(root, self.number, "counts"), np.int64)
+        else:
+            self.bits = int(entry["bits"])
+            self.keys = map_file(tier_path(root, self.number, "keys"), np.uint64, self.size)
+            self.index = np.fromfile(tier_path(root, self.number, "index"), np.int64)
+        pal = entry["palette"]
+        self.values = np.empty(len(pal), dtype=object)
+        self.values[:] = [parse_margin(v) if scored else Value(v) for v, _ in pal]
+        self.rems = np.array([r for _, r in pal], np.int64)
+
+    def slots(self, codes: np.ndarray, rank: Any = None) -> np.ndarray:
+        """Slots of canonical codes of this tier (-1: not held)."""
+        if self.ranked:
+            return ranked_slots(codes, rank, self.present, self.counts)
+        return keyed_slots(codes, self.keys, self.index, self.bits)
+
+    def codes(self, unrank: Any = None) -> np.ndarray:
+        """Every code held, in slot order."""
+        if self.ranked:
+            return unranked(self.number, set_ranks(self.present), unrank)
+        return unmix_all(np.asarray(self.keys))
+
+
+class Store(Solved):
+    """A solved store, read like a :class:`~perfectplay.engine.Solution`: positions as the
+    game writes them. Use :func:`perfectplay.store.open_store`; see its example."""
+
+    def __init__(self, path: str | Path, game: Any = None) -> None:
+        self.path = Path(path)
+        manifest = read_manifest(self.path)
+        if not manifest:
+            raise StoreError(f"{path} is not a store (no manifest.json)")
+        if not manifest.get("done"):
+            raise StoreError(f"{path}: the solve did not finish; run it again to resume")
+        self._scored = bool(manifest.get("scored"))
+        self.backend = manifest.get("backend", "python")
+        self._ref = manifest.get("game")
+        self._game = game
+        self.tables = {int(e["tier"]): Tier(self.path, e, self._scored)
+                       for e in manifest["tiers"]}
+        self.tiers = sorted(self.tables)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let the memory maps go (the store can still be read; they come back)."""
+
+    def __repr__(self) -> str:
+        return f"<Store {self.path}: {len(self)} positions in {len(self.tiers)} tiers>"
+
+    def __len__(self) -> int:
+        return sum(t.size for t in self.tables.values())
+
+    @property
+    def scored(self) -> bool:
+        return self._scored
+
+    @property
+    def game(self) -> Any:  # type: ignore[override]
+        """The game: the one handed to :func:`open_store`, else rebuilt from the target the
+        store records (FILE.py:Class(args))."""
+        if self._game is None:
+            if not self._ref:
+                raise StoreError("this store does not name its game: open it with "
+                                 "open_store(path, game=...), or look codes up with "
+                                 "lookup()")
+            self._game = load_target(self._ref)
+        return self._game
+
+    # -- look-ups ----------------------------------------------------------------------------
+    def _locate(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(tier numbers, slots) of codes (slot -1: not held)."""
+        tiers = np.full(codes.size, -1, np.int64)
+        slots = np.full(codes.size, -1, np.int64)
+        if self._game is None and not self._ref:  # no rules: every tier is searched
+            if any(t.ranked for t in self.tables.values()):
+                raise StoreError(f"{self.path} keeps positions by rank and does not name "
+                                 "its game: open it with open_store(path, game=...)")
+            for t in self.tiers:
+                left = np.flatnonzero(slots < 0)
+                s = self.tables[t].slots(codes[left])
+                hit = s >= 0
+                tiers[left[hit]], slots[left[hit]] = t, s[hit]
+            return tiers, slots
+        game = self.game
+        if is_compiled(game):
+            r = game.rules
+            canon, tiers = canonical_tiers(codes, r.canonical, r.tier)
+            rank = r.rank
+        else:
+            canon, rank = codes, None
+            tiers = np.array([self._tier_of(int(c)) for c in codes.tolist()], np.int64)
+        for t in np.unique(tiers).tolist():
+            if t not in self.tables:
+                continue
+            at = np.flatnonzero(tiers == t)
+            slots[at] = self.tables[t].slots(canon[at], rank)
+        return tiers, slots
+
+    def _tier_of(self, code: int) -> int:
+        game = self.game
+        try:
+            return int(game.tier(game.decode(code)))
+        except PerfectplayError:
+            raise
+        except Exception:  # noqa: BLE001 - a code that is not one of this game's
+            return -1
+
+    def _code(self, pos: Any) -> int:
+        game = self.game
+        try:
+            code = int(game.encode(pos))
+        except PerfectplayError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - not a position of this game
+            raise NotInStore(f"{show(pos)} is not a position of this game "
+                             f"({type(exc).__name__}: {exc})") from None
+        if not -(2**63) < code < 2**63:
+            raise NotInStore(f"{show(pos)} is not a position of this game (code {code} is "
+                             "outside int64)")
+        return code
+
+    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+        code = self._code(pos)
+        tiers, slots = self._locate(np.array([code], np.int64))
+        if slots[0] < 0:
+            raise NotInStore(f"position {show(pos)} (code {code}) is not in the store: not "
+                             "reachable from the start")
+        table = self.tables[int(tiers[0])]
+        pid = int(table.cells[slots[0]])
+        rem = int(table.rems[pid])
+        return table.values[pid], None if rem < 0 else rem
+
+    def lookup(self, codes: Any) -> dict[str, np.ndarray]:
+        """Batch look-up of encoded positions (any symmetric image of a stored one):
+        arrays ``found``, ``value`` (objects), ``remoteness`` (-1 for none or not found)
+        and ``tier``, in the order given."""
+        codes = np.asarray(codes, dtype=np.int64).ravel()
+        tiers, slots = self._locate(codes)
+        found = slots >= 0
+        value = np.full(codes.size, None, dtype=object)
+        rem = np.full(codes.size, -1, np.int64)
+        for t in np.unique(tiers[found]).tolist():
+            at = np.flatnonzero(found & (tiers == t))
+            table = self.tables[t]
+            pid = np.asarray(table.cells[slots[at]]).astype(np.int64)
+            value[at] = table.values[pid]
+            rem[at] = table.rems[pid]
+        return {"found": found, "value": value, "remoteness": rem, "tier": tiers}
+
+    # -- summaries ---------------------------------------------------------------------------
+    def tier_counts(self, t: int) -> dict[int, int]:
+        """How many positions of tier ``t`` have each palette id."""
+        table = self.tables[t]
+        counts = np.zeros(len(table.rems), np.int64)
+        step = 1 << 26
+        for k in range(0, table.size, step):
+            counts += np.bincount(np.asarray(table.cells[k:k + step]),
+                                  minlength=len(table.rems))
+        return {i: int(n) for i, n in enumerate(counts.tolist()) if n}
+
+    def counts(self) -> Counts:
+        """Positions by value and by remoteness (a pass over the palette ids)."""
+        by_value: Counter[Any] = Counter()
+        by_rem: Counter[int | None] = Counter()
+        for t in self.tiers:
+            table = self.tables[t]
+            for pid, n in self.tier_counts(t).items():
+                by_value[table.values[pid]] += n
+                r = int(table.rems[pid])
+                by_rem[None if r < 0 else r] += n
+        if self.scored:
+            ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
+        else:
+            ordered = {v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
+                       if by_value[v]}
+        rems: dict[int | None, int] = {k: by_rem[k] for k in sorted(
+            k for k in by_rem if k is not None)}
+        if by_rem[None]:
+            rems[None] = by_rem[None]
+        return Counts(by_value=ordered, by_remoteness=rems, total=len(self))
+
+    def _summary(self) -> list[str]:
+        return [f"the store holds {len(self):,} positions in {len(self.tiers)} tiers"]
+
+    def position_of(self, literal: str | None = None, moves: str | None = None) -> Any:
+        """The position a query names: a Python literal as the game writes positions,
+        comma-separated moves from the start (as the game names, reads or writes them), or
+        the start when neither is given."""
+        import ast
+
+        if literal is not None and moves is not None:
+            raise InputError("give a position or the moves to it, not both")
+        if literal is not None:
+            try:
+                return ast.literal_eval(literal)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                raise InputError(f"{literal!r} is not a Python literal (a number, tuple, "
+                                 "string ...)") from None
+        return play_moves(self.game, moves or "")
+
+    def codes(self, t: int) -> np.ndarray:
+        """Every code tier ``t`` holds, in slot order (with ranks: needs the game)."""
+        table = self.tables[t]
+        return table.codes(self.game.rules.unrank if table.ranked else None)

@@ -1,0 +1,102 @@
+"""One runner for both kinds of store: small work in this process, large work on Dask.
+
+A task is a plain function of picklable arguments; :class:`Runner` cuts a tier into at most
+CHUNKS_PER_WORKER ranges a worker (a few large chunks, never many small ones) and keeps work
+of at most LOCAL units in the client, where a Dask round trip would cost more than the work.
+A position of a Python game weighs PYTHON_WEIGHT units (its moves run in the interpreter), a
+position of a compiled game one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .layout import SolveStopped, StoreError, need
+
+#: Work of at most this many units runs in the client's own process.
+LOCAL = 1 << 16
+#: What one position of a Python game weighs against one of a compiled game.
+PYTHON_WEIGHT = 32
+#: At most this many ranges a worker per tier.
+CHUNKS_PER_WORKER = 4
+#: Seconds to wait for a given scheduler before saying it cannot be reached.
+CONNECT_TIMEOUT = 5
+
+
+def client_for(cluster: str | None, workers: int | None) -> Any:
+    """A Dask client: a new local cluster of ``workers`` processes (default: the cores), or
+    the scheduler at ``cluster``, reached within CONNECT_TIMEOUT seconds."""
+    distributed = need("distributed")
+    if cluster is None:
+        import warnings
+
+        with warnings.catch_warnings():  # "port 8787 in use": another cluster runs here
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            lc = distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                          threads_per_worker=1, processes=True,
+                                          dashboard_address=None, silence_logs=40)
+        return distributed.Client(lc)
+    try:
+        return distributed.Client(cluster, timeout=f"{CONNECT_TIMEOUT}s")
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError (bad address)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise StoreError(f"cannot reach the Dask scheduler at {cluster!r} within "
+                         f"{CONNECT_TIMEOUT} s ({reason[:200]})") from None
+
+
+def register_by_value(game: Any) -> None:
+    """Workers must be able to unpickle a game defined in a user's file or a test."""
+    import cloudpickle
+
+    mod = sys.modules.get(type(game).__module__)
+    if mod is not None and not mod.__name__.startswith("perfectplay"):
+        cloudpickle.register_pickle_by_value(mod)
+
+
+class Runner:
+    """Runs tasks in this process when they are small, else on the cluster."""
+
+    def __init__(self, client: Any, game: Any, workers: int, weight: int = 1) -> None:
+        self.client, self.game, self.workers, self.weight = client, game, workers, weight
+        self._game_f: Any = None
+
+    def is_local(self, n: int) -> bool:
+        """Is work on ``n`` positions small enough for this process?"""
+        return n * self.weight <= LOCAL
+
+    def parts(self, n: int) -> list[tuple[int, int]]:
+        """[lo, hi) ranges for ``n`` positions: one when small, else a few per worker."""
+        per = max(1, LOCAL // self.weight)
+        k = 1 if self.is_local(n) else min(-(-n // per), CHUNKS_PER_WORKER * self.workers)
+        cuts = np.linspace(0, n, k + 1).astype(np.int64)
+        return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+    def run(self, fn: Callable[..., Any], calls: list[tuple[Any, ...]], local: bool,
+            with_game: bool) -> list[Any]:
+        """``fn(*call)`` (``fn(game, *call)`` with ``with_game``) for every call, in order."""
+        if local or len(calls) <= 1 or not self.client:
+            return [fn(self.game, *c) if with_game else fn(*c) for c in calls]
+        if with_game:
+            if self._game_f is None:  # a fresh key per run: a game solved again is resent
+                self._game_f = self.client.scatter(self.game, broadcast=True, hash=False)
+            futures = [self.client.submit(fn, self._game_f, *c, pure=False) for c in calls]
+        else:
+            futures = [self.client.submit(fn, *c, pure=False) for c in calls]
+        return list(self.client.gather(futures))
+
+
+class Steps:
+    """Counts the steps (a tier built, solved or packed) of this run, for ``stop_after``."""
+
+    def __init__(self, stop_after: int | None) -> None:
+        self.stop_after, self.done = stop_after, 0
+
+    def next(self) -> None:
+        if self.stop_after is not None and self.done >= self.stop_after:
+            raise SolveStopped(f"stopped after {self.done} steps; run again to resume")
+        self.done += 1
