@@ -8,22 +8,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ..engine import MoveValue, Value, describe
-from ..engine.solution import winlose_key
+from ..engine.solution import Solved, winlose_key
 from ..errors import InputError
 
-
-class Oracle(Protocol):
-    """Anything that knows every position's value: an engine Solution, or
-    :class:`~perfectplay.portal.oracle.PortalOracle`."""
-
-    def value(self, pos: Any) -> Any: ...
-
-    def remoteness(self, pos: Any) -> int | None: ...
-
-    def move_values(self, pos: Any) -> list[MoveValue]: ...
+#: Anything that knows every position's value: the engine's read interface, answered by a
+#: Solution, a store (:class:`~perfectplay.store.Store`) and
+#: :class:`~perfectplay.portal.oracle.PortalOracle`.
+Oracle = Solved
 
 
 @dataclass

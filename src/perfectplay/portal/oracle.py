@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import MoveValue, Value
-from ..engine.solution import winlose_key
+from ..engine.solution import Solved, winlose_key
+from ..errors import PerfectplayError
 from .solver import solve
 
 
-class PortalOracle:
+class PortalOracle(Solved):
     """Values of Closing the Portal from the fast rule, for boards too big for exhaustive
     search (bipartite boards only): the mover wins exactly when the number of safe moves
     left is odd. That number depends on which final path survives, which both sides steer,
@@ -21,22 +22,36 @@ class PortalOracle:
     def __init__(self, game: Any) -> None:
         self.game = game
 
+    @property
+    def scored(self) -> bool:
+        return False
+
+    def _entry(self, walls: Any) -> tuple[Any, int | None]:
+        return self.value(walls), self.remoteness(walls)
+
+    def counts(self) -> Any:
+        raise PerfectplayError("the parity oracle answers position by position; it does "
+                               "not enumerate the positions to count them")
+
     def _turns(self, walls: int) -> int | None:
         board = self.game.board.with_walls([c for k, c in enumerate(self.game.cells)
                                             if walls >> k & 1])
         res = solve(board)
         return res.turns if res.connected else None
 
-    def value(self, walls: int) -> Value:
+    def value(self, walls: Any = None) -> Value:
+        walls = self.start if walls is None else walls
         out = self.game.outcome(walls)
         if out is not None:
             return out
         return Value.WIN if self._turns(walls) % 2 else Value.LOSE  # type: ignore[operator]
 
-    def remoteness(self, walls: int) -> int | None:
+    def remoteness(self, walls: Any = None) -> int | None:
+        walls = self.start if walls is None else walls
         return 0 if self.game.outcome(walls) is not None else None
 
-    def move_values(self, walls: int) -> list[MoveValue]:
+    def move_values(self, walls: Any = None) -> list[MoveValue]:
+        walls = self.start if walls is None else walls
         out = []
         for m in self.game.moves(walls):
             child = self.game.play(walls, m)
