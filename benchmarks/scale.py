@@ -176,8 +176,8 @@ def main() -> None:
           f"({t['largest_tier'] / t['positions']:.0%} of those stored); on disk "
           f"{t['disk_mb']:,.0f} MB = {t['disk_mb'] * 2**20 / t['positions']:.2f} bytes a "
           f"stored position (peak while solving {t['peak_disk_mb']:,.0f} MB)"
-          f"{' (resumed)' if t['resumed'] else ''}; the start read back through open_store: {t['start']} "
-          f"in {t['read_seconds']:.2f} s")
+          f"{' (resumed)' if t['resumed'] else ''}; the start read back through open_store: "
+          f"{t['start']} in {t['read_seconds']:.2f} s")
 
 
 if __name__ == "__main__":

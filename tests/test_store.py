@@ -12,7 +12,6 @@ from click.testing import CliRunner
 from connect4 import ConnectFour
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_tablebase import LayeredGraph
 
 from perfectplay import GameError, Value, solve
 from perfectplay.cli import main
@@ -26,6 +25,7 @@ from perfectplay.store.packed import (
     palette_of,
     set_ranks,
 )
+from test_tablebase import LayeredGraph
 
 
 @settings(max_examples=60, deadline=None)
@@ -51,7 +51,7 @@ def test_palettes_hold_each_distinct_pair_once(rows, scored):
     margins = np.array([m for _, _, m in rows], np.int64)
     n, pal_m, pal_vr = palette_of(vals, rems, margins, scored, 0, len(rows), 512)
     pairs = {(int(m) if scored else 0, (int(v) << 20) | (int(r) + 1)) for v, r, m in rows}
-    assert n == len(pairs) and set(zip(pal_m.tolist(), pal_vr.tolist())) == pairs
+    assert n == len(pairs) and set(zip(pal_m.tolist(), pal_vr.tolist(), strict=True)) == pairs
     cells = np.empty(len(rows), np.uint32)
     cells_in_order(vals, rems, margins, scored, 0, len(rows), pal_m, pal_vr, cells)
     for i, (v, r, m) in enumerate(rows):  # every position finds its own pair

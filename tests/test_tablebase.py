@@ -4,10 +4,10 @@ format is refused with how to rebuild."""
 
 from __future__ import annotations
 
-import random
-
 import filecmp
 import json
+import random
+
 import pytest
 
 from perfectplay import Value, solve

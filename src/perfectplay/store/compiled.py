@@ -536,7 +536,8 @@ def _pack_task(game: CompiledGame, root: str, built: list[dict[str, int]],
         _save(tier_path(out, t, "counts"), counts)
         cells_by_rank(a.keys, lo, hi, r.rank, present, counts, a.vals, a.rems, a.margins,
                       game.scored, pal_m, pal_vr, cells)
-        present.flush()
+        if isinstance(present, np.memmap):
+            present.flush()
         entry["span"] = span
     else:
         _save(tier_path(out, t, "keys"), np.asarray(a.keys[lo:hi]))

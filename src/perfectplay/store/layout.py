@@ -70,9 +70,8 @@ def read_manifest(store: str | Path) -> dict[str, Any]:
                          "to solve again")
     fmt = data.get("format")
     if fmt != FORMAT:
-        old = _OLD.get(fmt, "a store of perfectplay 0.x (Parquet tiers)") \
-            if fmt is None or fmt in _OLD else f"format {fmt!r}, which this version " \
-            "does not know"
+        old = "a store of perfectplay 0.x (Parquet tiers)" if fmt is None else \
+            _OLD.get(fmt, f"format {fmt!r}, which this version does not know")
         raise StoreError(f"{store} holds {old}; rebuild it: perfectplay solve GAME --store "
                          "NEW_FOLDER")
     return data

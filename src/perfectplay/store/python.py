@@ -202,14 +202,14 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
     :func:`~perfectplay.engine.tiers.move_option` and ``better_option``."""
     if scored:
         best = None
-        for _, (value, rem), passes, pay in moves:  # type: ignore[misc]
+        for _, (value, rem), passes, pay in moves:
             option = scored_option(pay, value, rem, passes)
             if best is None or scored_key(*option) > scored_key(*best):
                 best = option
         assert best is not None
         return best
     have, bv, br = False, 0, 0
-    for _, (value, rem), passes, _ in moves:  # type: ignore[misc]
+    for _, (value, rem), passes, _ in moves:
         _, v, r = move_option(False, passes, 0, value.code, rem, 0)
         if not have or better_option(False, v, r, bv, br):
             have, bv, br = True, int(v), int(r)
@@ -277,6 +277,16 @@ def _finish_tier(parts: list[Evaluated], scored: bool
     return codes + open_codes, values + ov, rems + orems
 
 
+def _solved_child(child: int | None, got: Any, known: dict[int, tuple[Any, int]]
+                  ) -> tuple[Any, int]:
+    """A move's solved child: what the worker looked up, or a position of this tier it
+    decided."""
+    if got is not None:
+        return got
+    assert child is not None
+    return known[child]
+
+
 def _inside_winlose(open_codes: list[int], who: list[int],
                     moves: list[list[tuple[int | None, Any, bool, Any]]],
                     known: dict[int, tuple[Any, int]]) -> tuple[list[Any], list[int]]:
@@ -291,13 +301,13 @@ def _inside_winlose(open_codes: list[int], who: list[int],
     has_seed = np.zeros(n, np.bool_)
     alternate = True
     for i, ms in enumerate(moves):
-        solved = []
+        solved: list[tuple[int | None, Any, bool, Any]] = []
         for child, got, passes, pay in ms:
             alternate &= passes
             if child is not None and child in index:
                 children.append(index[child])
             else:
-                solved.append((None, known[child] if got is None else got, passes, pay))
+                solved.append((None, _solved_child(child, got, known), passes, pay))
         if solved:
             v, r = _best_option(solved, False)
             has_seed[i], seed_v[i], seed_r[i] = True, v.code, r
@@ -329,7 +339,7 @@ def _inside_scored(open_codes: list[int], who: list[int],
             if child is not None and child in index:
                 children.append(index[child])
             else:
-                leaves.append(known[child] if got is None else got)
+                leaves.append(_solved_child(child, got, known))
                 player.append(1 - who[i] if passes else who[i])
                 children.append(n + len(leaves) - 1)
             pays.append(pay)

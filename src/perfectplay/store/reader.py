@@ -105,7 +105,7 @@ class Store(Solved):
         return self._scored
 
     @property
-    def game(self) -> Any:  # type: ignore[override]
+    def game(self) -> Any:
         """The game: the one handed to :func:`open_store`, else rebuilt from the target the
         store records (FILE.py:Class(args))."""
         if self._game is None:

@@ -68,7 +68,7 @@ def export_parquet(store: str | Path, out: str | Path | None = None) -> Path:
     s = Store(store)
     folder = Path(out) if out is not None else s.path / "parquet"
     folder.mkdir(parents=True, exist_ok=True)
-    writer = None
+    writer: Any = None
     current = None
     try:
         for batch in _batches(s):
