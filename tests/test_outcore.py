@@ -19,7 +19,6 @@ from perfectplay.engine import ONGOING, CompiledGame
 from perfectplay.engine.sortedtiers import (
     build_index,
     index_bits,
-    locate_any,
     mix_all,
     sort_unique,
     unmix_all,
@@ -27,6 +26,7 @@ from perfectplay.engine.sortedtiers import (
 from perfectplay.store import SolveStopped, analyze, open_store, solve_tiered
 from perfectplay.store import compiled as store_compiled
 from perfectplay.store import runner as store_runner
+from perfectplay.store.packed import keyed_slots
 from test_compiled import WIDTH, _h, random_game
 
 # -- games whose moves may stay inside their tier -------------------------------------------
@@ -164,8 +164,7 @@ def test_sorted_tier_kernels_against_numpy():
         bits = index_bits(n)
         index = build_index(part, bits)
         wanted = np.concatenate([part, part + np.uint64(1), keys[:50]])
-        got = locate_any(unmix_all(wanted), np.array([0, n]), part, np.array([0]),
-                         np.array([bits]), index)  # one tier holding ``part``
+        got = keyed_slots(unmix_all(wanted), part, index, bits)  # a tier holding ``part``
         pos = np.searchsorted(part, wanted)
         hit = (pos < n) & (part[np.minimum(pos, max(n - 1, 0))] == wanted) if n else \
             np.zeros(wanted.size, bool)

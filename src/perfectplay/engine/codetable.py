@@ -37,6 +37,23 @@ def mix(code):
     return z ^ (z >> _S31)
 
 
+_I1 = np.uint64(pow(0xBF58476D1CE4E5B9, -1, 2**64))  # inverses of mix's multipliers
+_I2 = np.uint64(pow(0x94D049BB133111EB, -1, 2**64))
+_S54, _S60, _S62 = np.uint64(54), np.uint64(60), np.uint64(62)
+
+
+@njit(cache=True)
+def unmix(key):
+    """The code whose :func:`mix` is ``key``: each xor-shift and multiplication undone."""
+    z = np.uint64(key)
+    z = z ^ (z >> _S31) ^ (z >> _S62)
+    z = z * _I2
+    z = z ^ (z >> _S27) ^ (z >> _S54)
+    z = z * _I1
+    z = z ^ (z >> _S30) ^ (z >> _S60)
+    return np.int64(z)
+
+
 @njit(cache=True)
 def _slot(code, cap):
     return np.int64(mix(code) % np.uint64(cap))

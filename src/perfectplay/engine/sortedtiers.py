@@ -24,10 +24,12 @@ Every kernel takes plain arrays (NumPy memory maps included) and runs as Python 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from .codetable import EMPTY, mix
+from .codetable import EMPTY, mix, unmix
 from .compiled import (
     BAD_CODE,
     BAD_MOVE_COUNT,
@@ -41,27 +43,11 @@ from .compiled import (
 )
 from .protocol import DRAW_CODE as DRAW
 from .protocol import UNKNOWN
-from .tiers import better_option, move_option, open_moves, tier_index
+from .tierkernels import better_option, move_option, sorted_find, tier_index
 
-_I1 = np.uint64(pow(0xBF58476D1CE4E5B9, -1, 2**64))  # inverses of mix's multipliers
-_I2 = np.uint64(pow(0x94D049BB133111EB, -1, 2**64))
-_U27, _U30, _U31 = np.uint64(27), np.uint64(30), np.uint64(31)
-_U54, _U60, _U62 = np.uint64(54), np.uint64(60), np.uint64(62)
 _U64 = np.uint64(64)
 #: No tier's key index uses more than this many top bits (2**30 + 1 offsets, 8 GiB).
 MAX_BITS = 30
-
-
-@njit(cache=True)
-def unmix(key):
-    """The code whose :func:`mix` is ``key``: each xor-shift and multiplication undone."""
-    z = np.uint64(key)
-    z = z ^ (z >> _U31) ^ (z >> _U62)
-    z = z * _I2
-    z = z ^ (z >> _U27) ^ (z >> _U54)
-    z = z * _I1
-    z = z ^ (z >> _U30) ^ (z >> _U60)
-    return np.int64(z)
 
 
 @njit(cache=True)
@@ -158,55 +144,29 @@ def build_index(keys, bits):
     return index
 
 
-@njit(cache=True)
-def find_key(keys, base, size, index, ibase, bits, key):
-    """The arena slot of ``key`` in the tier stored at ``keys[base:base + size]`` with its
-    index at ``index[ibase:]``, or -1: the bucket of its top bits, then a binary search of
-    the few keys in it. O(1) expected."""
-    if size == 0:
-        return -1
-    lo = np.int64(0)
-    hi = np.int64(size)
-    if bits > 0:
-        b = np.int64(key >> (_U64 - np.uint64(bits)))
-        lo = index[ibase + b]
-        hi = index[ibase + b + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        k = keys[base + mid]
-        if k < key:
-            lo = mid + 1
-        elif k > key:
-            hi = mid
-        else:
-            return base + mid
-    return -1
-
-
 @njit
-def expand_range(keys, lo, hi, t, moves, play, outcome, tier, canonical, max_moves,
-                 out_keys, out_tiers):
+def expand_range(rules, shape, keys, lo, hi, t, out_keys, out_tiers):
     """Children of the tier positions ``keys[lo:hi]`` (keys of canonical codes), as keys of
     their canonical codes with their tiers, until the buffers are full. Returns (next
     index, children written, status, offending code); a move may stay in tier ``t`` or
     climb, never go down."""
-    buf = np.empty(max_moves + 1, np.int64)
+    buf = np.empty(shape.max_moves + 1, np.int64)
     cnt = 0
     i = lo
     while i < hi:
         code = unmix(keys[i])
-        if outcome(code) == ONGOING:
-            if cnt + max_moves > out_keys.size:
+        if rules.outcome(code) == ONGOING:
+            if cnt + shape.max_moves > out_keys.size:
                 return i, cnt, OK, 0
-            k = moves(code, buf)
-            if k < 0 or k > max_moves:
+            k = rules.moves(code, buf)
+            if k < 0 or k > shape.max_moves:
                 return i, cnt, BAD_MOVE_COUNT, code
             for j in range(k):
-                child = play(code, buf[j])
+                child = rules.play(code, buf[j])
                 if child == EMPTY:
                     return i, cnt, BAD_CODE, code
-                child = canonical(child)
-                tc = tier(child)
+                child = rules.canonical(child)
+                tc = rules.tier(child)
                 if tc < t:
                     return i, cnt, BAD_TIER, code
                 out_keys[cnt] = mix(child)
@@ -216,134 +176,78 @@ def expand_range(keys, lo, hi, t, moves, play, outcome, tier, canonical, max_mov
     return i, cnt, OK, 0
 
 
-@njit
-def solve_range(ti, lo, hi, moves, play, outcome, score, payoff, player, tier, canonical,
-                scored, with_player, max_moves, numbers, base, keys, ibase, bits, index,
-                vals, rems, margins, best, inside):
-    """Values of the positions in arena slots ``lo..hi-1`` of tier ``ti``, every child
-    looked up in the solved tiers (:func:`find_key`); ``best[s - lo]`` gets the best move
-    (``EMPTY`` at an end). The same negamax and tie-breaks as the in-memory tier solver
-    (:func:`perfectplay.engine.tiers.move_option`).
+class Inside(NamedTuple):
+    """The open positions of a tier as a graph (:func:`inside_graph`): CSR ``offsets`` /
+    ``children`` over indices into the open slots, each move's payoff and whether it
+    passes the turn; each position's best option among its other moves (``seed_v``,
+    ``seed_r``, ``has_seed``), whose children are solved; and who moves (``who``)."""
 
-    A position with a move inside its own tier is left open (value 0) unless ``inside``
-    says the tier's values are already final (the second pass, for the best moves).
-    Returns (status, code, positions left open)."""
-    buf = np.empty(max_moves + 1, np.int64)
-    guess = 0
-    left = 0
-    for s in range(lo, hi):
-        code = unmix(keys[s])
-        best[s - lo] = EMPTY
-        status, k, me = open_moves(code, s, outcome, score, moves, player, scored,
-                                   with_player, max_moves, buf, vals, rems, margins)
-        if status != OK:
-            return status, code, left
-        if k < 0:
-            continue
-        best_v = 0
-        best_r = 0
-        have = False
-        open_ = False
-        for j in range(k):
-            child = play(code, buf[j])
-            if child == EMPTY:
-                return BAD_CODE, code, left
-            passes = True
-            if with_player:
-                passes = player(child) != me
-            child = canonical(child)
-            tc = tier(child)
-            cti = tier_index(numbers, tc, guess)
-            if cti < 0 or cti < ti:
-                return BAD_TIER, code, left
-            if cti == ti and not inside:
-                open_ = True
-                break
-            guess = cti
-            cs = find_key(keys, base[cti], base[cti + 1] - base[cti], index, ibase[cti],
-                          bits[cti], mix(child))
-            if cs < 0:
-                return BAD_TIER, code, left
-            ok, v, r = move_option(scored, passes, payoff(code, buf[j]) if scored else 0,
-                                   vals[cs], rems[cs], margins[cs] if scored else 0)
-            if not ok:
-                return OVERFLOW, code, left
-            if not have or better_option(scored, v, r, best_v, best_r):
-                have = True
-                best_v = v
-                best_r = r
-                best[s - lo] = buf[j]
-        if open_:
-            vals[s] = UNKNOWN
-            left += 1
-            continue
-        rems[s] = best_r
-        if scored:
-            vals[s] = TIE
-            margins[s] = best_v
-        else:
-            vals[s] = best_v
-    return OK, 0, left
+    offsets: np.ndarray
+    children: np.ndarray
+    pays: np.ndarray
+    passes: np.ndarray
+    seed_v: np.ndarray
+    seed_r: np.ndarray
+    has_seed: np.ndarray
+    who: np.ndarray
 
 
 @njit
-def inside_graph(ti, slots, moves, play, payoff, player, tier, canonical, scored,
-                 with_player, max_moves, numbers, base, keys, ibase, bits, index, vals, rems,
-                 margins):
-    """The open positions of tier ``ti`` (arena ``slots``, ascending) as a graph: their
-    moves to other open positions (CSR ``offsets``/``children`` over indices into
-    ``slots``, with each move's payoff and whether it passes the turn), and each one's
-    best option among its other moves (``seed_v``/``seed_r``, ``has_seed``), whose
-    children are solved. Returns (status, code, offsets, children, pays, passes, seed_v,
-    seed_r, has_seed, who)."""
+def inside_graph(rules, shape, arena, ti, slots):
+    """The open positions of tier ``ti`` (arena ``slots``, ascending) as an
+    :class:`Inside` graph. Returns (status, code, graph)."""
     n = slots.size
-    buf = np.empty(max_moves + 1, np.int64)
+    scored = shape.scored
+    buf = np.empty(shape.max_moves + 1, np.int64)
     offsets = np.zeros(n + 1, np.int64)
-    children = np.empty(n * max_moves, np.int64)
-    pays = np.zeros(n * max_moves if scored else 0, np.int64)
-    passes_ = np.ones(n * max_moves, np.bool_)
+    children = np.empty(n * shape.max_moves, np.int64)
+    pays = np.zeros(n * shape.max_moves if scored else 0, np.int64)
+    passes_ = np.ones(n * shape.max_moves, np.bool_)
     seed_v = np.zeros(n, np.int64)
     seed_r = np.zeros(n, np.int64)
     has_seed = np.zeros(n, np.bool_)
     who = np.zeros(n, np.int8)
     m = 0
+    status = OK
+    bad = np.int64(0)
     for i in range(n):
-        code = unmix(keys[slots[i]])
-        k = moves(code, buf)
-        me = player(code) if with_player else 0
+        code = unmix(arena.keys[slots[i]])
+        k = rules.moves(code, buf)
+        me = rules.player(code) if shape.with_player else 0
         who[i] = me
         for j in range(k):
-            child = play(code, buf[j])
+            child = rules.play(code, buf[j])
             passes = True
-            if with_player:
-                passes = player(child) != me
-            child = canonical(child)
-            cti = tier_index(numbers, tier(child), ti)
-            cs = find_key(keys, base[cti], base[cti + 1] - base[cti], index, ibase[cti],
-                          bits[cti], mix(child))
+            if shape.with_player:
+                passes = rules.player(child) != me
+            child = rules.canonical(child)
+            cti = tier_index(arena.numbers, rules.tier(child), ti)
+            cs = sorted_find(arena, cti, child) if cti >= 0 else -1
             if cs < 0:
-                return BAD_TIER, code, offsets, children, pays, passes_, seed_v, seed_r, \
-                    has_seed, who
-            pay = payoff(code, buf[j]) if scored else 0
-            if cti == ti and vals[cs] == UNKNOWN:
+                status, bad = BAD_TIER, code
+                break
+            pay = rules.payoff(code, buf[j]) if scored else 0
+            if cti == ti and arena.vals[cs] == UNKNOWN:
                 children[m] = np.searchsorted(slots, cs)
                 passes_[m] = passes
                 if scored:
                     pays[m] = pay
                 m += 1
                 continue
-            ok, v, r = move_option(scored, passes, pay, vals[cs], rems[cs],
-                                   margins[cs] if scored else 0)
+            ok, v, r = move_option(scored, passes, pay, arena.vals[cs], arena.rems[cs],
+                                   arena.margins[cs] if scored else 0)
             if not ok:
-                return OVERFLOW, code, offsets, children, pays, passes_, seed_v, seed_r, \
-                    has_seed, who
+                status, bad = OVERFLOW, code
+                break
             if not has_seed[i] or better_option(scored, v, r, seed_v[i], seed_r[i]):
                 has_seed[i] = True
                 seed_v[i] = v
                 seed_r[i] = r
+        if status != OK:
+            break
         offsets[i + 1] = m
-    return OK, 0, offsets, children[:m], pays[:m], passes_[:m], seed_v, seed_r, has_seed, \
-        who
+    return status, bad, Inside(offsets, children[:m], pays[:m], passes_[:m], seed_v,
+                               seed_r, has_seed, who)
 
 
 @njit
@@ -426,36 +330,3 @@ def seeded_negamax(order, offsets, children, pays, passes, seed_v, seed_r, has_s
         mv[i] = bv
         mr[i] = br
     return True, mv, mr
-
-
-@njit
-def locate(codes, canonical, tier, numbers, base, keys, ibase, bits, index):
-    """Arena slots of positions given by code (-1 where not stored): each code made
-    canonical, its tier found, its key searched there."""
-    out = np.full(codes.size, -1, np.int64)
-    guess = 0
-    for i in range(codes.size):
-        c = canonical(codes[i])
-        ti = tier_index(numbers, tier(c), guess)
-        if ti < 0:
-            continue
-        guess = ti
-        out[i] = find_key(keys, base[ti], base[ti + 1] - base[ti], index, ibase[ti],
-                          bits[ti], mix(c))
-    return out
-
-
-@njit(cache=True)
-def locate_any(codes, base, keys, ibase, bits, index):
-    """Arena slots of stored codes without the game's rules (no canonical form, no tier
-    function): every tier searched in turn. O(tiers) a code."""
-    out = np.full(codes.size, -1, np.int64)
-    for i in range(codes.size):
-        key = mix(codes[i])
-        for ti in range(base.size - 1):
-            s = find_key(keys, base[ti], base[ti + 1] - base[ti], index, ibase[ti],
-                         bits[ti], key)
-            if s >= 0:
-                out[i] = s
-                break
-    return out

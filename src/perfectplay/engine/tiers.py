@@ -19,7 +19,7 @@ tables are two halves filled by two threads; the backward sweep moves the tiers 
 flat arena and solves each tier's slots in parallel blocks. Time is O(moves) expected,
 each move generated twice and looked up once. This is the tier solver of GamesCrafters'
 GamesmanOne in spirit, held in memory; the out-of-core store is
-:mod:`perfectplay.tablebase`.
+:mod:`perfectplay.store`.
 """
 
 from __future__ import annotations
@@ -42,27 +42,19 @@ from .codetable import (
     key_insert_many,
     key_rebuild,
     new_keys,
-    probe,
 )
 from .compiled import (
     BAD_CODE,
     BAD_MOVE_COUNT,
-    BAD_PLAYER,
     BAD_TIER,
-    LOSE,
     OK,
     ONGOING,
-    OVERFLOW,
-    TIE,
-    WIN,
     CompiledGame,
-    ended,
     raise_status,
 )
-from .kernels import better_margin, margin_of_move
-from .protocol import DRAW_CODE as DRAW
 from .protocol import Value
 from .solution import MARGIN, WINLOSE, Solution
+from .tierkernels import Arena, Shape, hashed_code, hashed_find, solve_range
 
 _CHUNK = 1 << 20  # children generated per kernel call in the forward sweep
 
@@ -206,165 +198,27 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
         pending[tc] = (keys, count, inserted + cs.size)
 
 
-@njit
-def tier_index(numbers, t, guess):
-    if numbers[guess] == t:
-        return guess
-    lo = 0
-    hi = numbers.size
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if numbers[mid] < t:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < numbers.size and numbers[lo] == t:
-        return lo
-    return -1
-
-
-@njit
-def open_moves(code, s, outcome, score, moves, player, scored, with_player, max_moves, buf,
-               vals, rems, margins):
-    """The start of solving one position (slot ``s``) from its children: an ended position
-    or one without moves (a loss by normal play, margin 0) is settled here, in place;
-    otherwise its moves go into ``buf``. Returns (status, k, mover): k the number of moves,
-    -1 when settled."""
-    o = outcome(code)
-    if o != ONGOING:
-        status, vals[s], final = ended(o, code, score, scored)
-        rems[s] = 0
-        if scored:
-            margins[s] = final
-        return status, -1, 0
-    k = moves(code, buf)
-    if k < 0 or k > max_moves:
-        return BAD_MOVE_COUNT, -1, 0
-    me = 0
-    if with_player:
-        me = player(code)
-        if me != 0 and me != 1:
-            return BAD_PLAYER, -1, 0
-    if k == 0:
-        vals[s] = TIE if scored else LOSE
-        rems[s] = 0
-        if scored:
-            margins[s] = 0
-        return OK, -1, me
-    return OK, k, me
-
-
 @njit(parallel=True)
-def _solve_tier(ti, moves, play, outcome, score, payoff, player, tier, scored, with_player,
-                max_moves, numbers, base, keys, vals, rems, margins):
+def _solve_tier(rules, shape, arena, ti):
     """Values of one tier from the tiers above (see the module doc), its slots split into
-    blocks solved in parallel (each position reads only the tiers above, and writes only
-    its own slot). Returns (status, code) of the first problem, or (OK, 0)."""
-    first = base[ti]
-    size = base[ti + 1] - first
+    blocks solved in parallel by :func:`~.tierkernels.solve_range` (each position reads
+    only the tiers above, and writes only its own slot). Returns (status, code) of the
+    first problem, or (OK, 0)."""
+    first = arena.base[ti]
+    size = arena.base[ti + 1] - first
     blocks = 1 if size < 65536 else 64
     step = (size + blocks - 1) // blocks
     status = np.zeros(blocks, np.int64)
     bad = np.zeros(blocks, np.int64)
+    no_best = np.empty(0, np.int64)
     for b in prange(blocks):
-        status[b], bad[b] = _solve_range(
-            first + b * step, first + min(size, (b + 1) * step), moves, play, outcome, score,
-            payoff, player, tier, scored, with_player, max_moves, numbers, base, keys, vals,
-            rems, margins)
+        status[b], bad[b], _ = solve_range(
+            rules, shape, arena, ti, first + b * step, first + min(size, (b + 1) * step),
+            no_best, True, hashed_code, hashed_find)
     for b in range(blocks):
         if status[b] != OK:
             return status[b], bad[b]
     return OK, 0
-
-
-@njit
-def _solve_range(lo, hi, moves, play, outcome, score, payoff, player, tier, scored,
-                 with_player, max_moves, numbers, base, keys, vals, rems, margins):
-    """The positions in arena slots lo..hi-1 (of one tier); see :func:`_solve_tier`."""
-    buf = np.empty(max_moves + 1, np.int64)
-    guess = 0
-    for s in range(lo, hi):
-        code = keys[s]
-        if code == EMPTY:
-            continue
-        status, k, me = open_moves(code, s, outcome, score, moves, player, scored,
-                                   with_player, max_moves, buf, vals, rems, margins)
-        if status != OK:
-            return status, code
-        if k < 0:
-            continue
-        best_v = 0  # win/lose: the mover's value code; scored: the margin
-        best_r = 0
-        have = False
-        for j in range(k):
-            child = play(code, buf[j])
-            tc = tier(child)
-            ti = tier_index(numbers, tc, guess)
-            if ti < 0:
-                return BAD_TIER, code
-            guess = ti
-            cs = probe(keys, base[ti], base[ti + 1] - base[ti], child)
-            if keys[cs] != child:
-                return BAD_TIER, code
-            passes = True
-            if with_player:
-                passes = player(child) != me
-            ok, v, r = move_option(scored, passes, payoff(code, buf[j]) if scored else 0,
-                                   vals[cs], rems[cs], margins[cs] if scored else 0)
-            if not ok:
-                return OVERFLOW, code
-            if not have or better_option(scored, v, r, best_v, best_r):
-                have = True
-                best_v = v
-                best_r = r
-        rems[s] = best_r
-        if scored:
-            vals[s] = TIE
-            margins[s] = best_v
-        else:
-            vals[s] = best_v
-    return OK, 0
-
-
-@njit
-def _rank(v):
-    """Win above tie above draw above loss (a tie ends the game level; a draw never ends)."""
-    if v == WIN:
-        return 3
-    if v == TIE:
-        return 2
-    if v == DRAW:
-        return 1
-    return 0
-
-
-@njit
-def move_option(scored, passes, pay, vc, rc, mc):
-    """(ok, value, remoteness) a move offers its mover, from the child's value code ``vc``,
-    remoteness ``rc`` and margin ``mc``: a win/lose value flipped when the move passes the
-    turn, or the margin of the move (:func:`margin_of_move`; ok is False on overflow)."""
-    r = np.int64(rc) + 1
-    if scored:
-        ok, v = margin_of_move(pay, mc, passes)
-        return ok, v, r
-    if vc == DRAW:
-        return True, np.int64(DRAW), np.int64(-1)  # a draw has no remoteness
-    v = np.int64(vc)
-    if passes and vc == WIN:
-        v = np.int64(LOSE)
-    elif passes and vc == LOSE:
-        v = np.int64(WIN)
-    return True, v, r
-
-
-@njit
-def better_option(scored, v, r, best_v, best_r):
-    """Does option (v, r) beat the best so far? The engine's tie-breaks: win quickly, lose
-    slowly, tie quickly; margins by :func:`better_margin`."""
-    if scored:
-        return better_margin(v, r, best_v, best_r)
-    return _rank(v) > _rank(best_v) or (
-        v == best_v and ((v != LOSE and r < best_r) or (v == LOSE and r > best_r)))
 
 
 def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) -> Tiers:
@@ -375,7 +229,6 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     object to fetch. The arena is allocated uncommitted (``np.empty``: the system gives it
     pages only when they are written) and each tier's table is copied in and freed just
     before the tier is solved, so the peak stays at one copy of the codes."""
-    r = game.rules
     n = len(tiers.keys)
     rem_type = np.int16 if n < 2**15 else np.int64  # remoteness < number of tiers
     caps = np.array([k.size for k in tiers.keys], np.int64)
@@ -386,6 +239,10 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     vals_all = np.empty(total, np.int8)
     rems_all = np.empty(total, rem_type)
     margins_all = np.empty(total if game.scored else 0, np.int64)
+    none = np.zeros(0, np.int64)
+    arena = Arena(tiers.numbers, base, keys_all, none, none, none, vals_all, rems_all,
+                  margins_all)
+    shape = Shape(game.scored, game.has_player, game.max_moves, False)
     done = freed = 0
     with Progress("solving tiers", total=tiers.total, enabled=progress) as bar:
         for i in range(n - 1, -1, -1):
@@ -396,10 +253,7 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
             if freed > 2**28:  # small tables go back to the C heap, which keeps them
                 _trim_heap()
                 freed = 0
-            status, bad = _solve_tier(i, r.moves, r.play, r.outcome, r.score, r.payoff,
-                                      r.player, r.tier, game.scored, game.has_player,
-                                      game.max_moves, tiers.numbers, base, keys_all,
-                                      vals_all, rems_all, margins_all)
+            status, bad = _solve_tier(game.rules, shape, arena, i)
             raise_status(int(status), int(bad), game)
             done += tiers.sizes[i]
             bar.update(done)

@@ -58,10 +58,10 @@ from ..engine.sortedtiers import (
     inside_graph,
     mix_all,
     seeded_negamax,
-    solve_range,
     sort_unique,
     with_seed_chains,
 )
+from ..engine.tierkernels import Arena, Shape, solve_range, sorted_code, sorted_find
 from ..engine.tiers import by_tier
 from ..errors import GameError
 from ..progress import Progress
@@ -79,7 +79,7 @@ from .packed import (
     count_blocks,
     mark_present,
     palette_of,
-    rank_span,
+    ranks_of,
 )
 from .runner import Runner, Steps
 
@@ -93,6 +93,11 @@ LOCAL_GATHER = 1 << 20
 #: A tier's palette may hold at most this many (value, remoteness) pairs (uint32 ids).
 MAX_PALETTE = 1 << 24
 _NAMES = {1: "win", 2: "lose", 3: "tie", 4: "draw"}
+
+
+def shape_of(game: CompiledGame) -> Shape:
+    """The switches of a compiled game's store kernels (children made canonical)."""
+    return Shape(game.scored, game.has_player, game.max_moves, True)
 
 
 def arena_dir(root: Path) -> Path:
@@ -128,6 +133,8 @@ class Arrays:
         self.vals = map_file(d / "values.i8", np.int8, total, mode)
         self.rems = map_file(d / "rems.i16", np.int16, total, mode)
         self.margins = map_file(d / "margins.i64", np.int64, total if scored else 0, mode)
+        self.arena = Arena(self.numbers, self.base, self.keys, self.ibase, self.bits,
+                           self.index, self.vals, self.rems, self.margins)
 
 
 def _write_keys(path: Path, keys: np.ndarray) -> None:
@@ -162,7 +169,6 @@ def _expand_task(game: CompiledGame, root: str, u: int, src: str, lo: int, hi: i
     inside tier ``u``: ``work/inside=U/``), at most ``buffer`` a file: a file of its own
     on a worker, appended to the folder's ``local.u64`` in the client (creating a file
     costs half a millisecond here, appending 20 microseconds)."""
-    r = game.rules
     keys = _read_keys(Path(src))
     out_keys = np.empty(max(game.max_moves, min(buffer, (hi - lo) * game.max_moves)),
                         np.uint64)
@@ -170,9 +176,8 @@ def _expand_task(game: CompiledGame, root: str, u: int, src: str, lo: int, hi: i
     i, n = lo, 0
     tag = f"{u}-{Path(src).stem}-{part}"
     while i < hi:
-        i, cnt, status, bad = expand_range(keys, i, hi, np.int64(u), r.moves, r.play,
-                                           r.outcome, r.tier, r.canonical, game.max_moves,
-                                           out_keys, out_tiers)
+        i, cnt, status, bad = expand_range(game.rules, shape_of(game), keys, i, hi,
+                                           np.int64(u), out_keys, out_tiers)
         if status != OK:
             return int(status), int(bad)
         if cnt:
@@ -230,24 +235,20 @@ def _solve_inside(game: CompiledGame, root: Path, built: list[dict[str, int]],
     kernels seeded with their solved options: retrograde analysis for win/lose games
     (cycles allowed: what stays unknown is a certified draw), children first for scored
     games (a cycle inside a tier is refused). Memory: the open positions' moves."""
-    r = game.rules
     a = Arrays(root, built, game.scored, write=True)
     first, last = int(a.base[ti]), int(a.base[ti + 1])
     slots = first + np.flatnonzero(np.asarray(a.vals[first:last]) == UNKNOWN)
-    status, bad, offsets, children, pays, passes, seed_v, seed_r, has_seed, who = \
-        inside_graph(ti, slots, r.moves, r.play, r.payoff, r.player, r.tier, r.canonical,
-                     game.scored, game.has_player, game.max_moves, a.numbers, a.base, a.keys,
-                     a.ibase, a.bits, a.index, a.vals, a.rems, a.margins)
+    status, bad, g = inside_graph(game.rules, shape_of(game), a.arena, ti, slots)
     raise_status(int(status), int(bad), game)
     if game.scored:
-        rev_off, rev_src, _ = reverse_csr(offsets, children, False)
-        order, k = topological_order(offsets, rev_off, rev_src)
+        rev_off, rev_src, _ = reverse_csr(g.offsets, g.children, False)
+        order, k = topological_order(g.offsets, rev_off, rev_src)
         if k < slots.size:
             raise GameError(f"{game.name}: moves inside tier {built[ti]['tier']} form a "
                             "cycle; a scored game's store needs them acyclic (solve it in "
                             "memory: method='graph')")
-        ok, margins, rems = seeded_negamax(order, offsets, children, pays, passes, seed_v,
-                                           seed_r, has_seed)
+        ok, margins, rems = seeded_negamax(order, g.offsets, g.children, g.pays, g.passes,
+                                           g.seed_v, g.seed_r, g.has_seed)
         if not ok:
             raise GameError(f"{game.name}: a point margin in tier {built[ti]['tier']} "
                             "overflows int64")
@@ -255,8 +256,9 @@ def _solve_inside(game: CompiledGame, root: Path, built: list[dict[str, int]],
         a.vals[slots] = TIE
         a.rems[slots] = rems
     else:
-        off, kids, terminal, players = with_seed_chains(offsets, children, seed_v, seed_r,
-                                                        has_seed, who, not game.has_player)
+        off, kids, terminal, players = with_seed_chains(g.offsets, g.children, g.seed_v,
+                                                        g.seed_r, g.has_seed, g.who,
+                                                        not game.has_player)
         rev_off, rev_src, _ = reverse_csr(off, kids, False)
         value, rem = retrograde(off, kids, rev_off, rev_src, terminal, players,
                                 not game.has_player)
@@ -414,14 +416,11 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
     leaving open the positions with moves inside the tier
     (:func:`~perfectplay.engine.sortedtiers.solve_range`). Returns (status, code, positions
     left open)."""
-    r = game.rules
     a = Arrays(Path(root), built, game.scored, write=True)
     first = int(a.base[ti])
-    best = np.empty(hi - lo, np.int64)
-    status, bad, left = solve_range(
-        ti, first + lo, first + hi, r.moves, r.play, r.outcome, r.score, r.payoff, r.player,
-        r.tier, r.canonical, game.scored, game.has_player, game.max_moves, a.numbers, a.base,
-        a.keys, a.ibase, a.bits, a.index, a.vals, a.rems, a.margins, best, False)
+    status, bad, left = solve_range(game.rules, shape_of(game), a.arena, ti, first + lo,
+                                    first + hi, np.empty(0, np.int64), False, sorted_code,
+                                    sorted_find)
     if status != OK:
         return int(status), int(bad), 0
     for arr in (a.vals, a.rems, a.margins):
@@ -527,17 +526,20 @@ def _pack_task(game: CompiledGame, root: str, built: list[dict[str, int]],
     entry: dict[str, Any] = {"tier": t, "size": size, "width": width,
                              "palette": _palette_json(pal_m, pal_vr, game.scored)}
     if game.has_rank:
-        r = game.rules
-        span = int(rank_span(a.keys, lo, hi, r.rank))
+        scratch = Path(root) / "work" / f"ranks-{t}.i64"
+        ranks = _new_file(scratch, np.int64, size)  # each rank computed once
+        span = int(ranks_of(a.keys, lo, hi, game.rules.rank, ranks))
         present = _new_file(tier_path(out, t, "present"), np.uint64, -(-span // 64))
-        if not mark_present(a.keys, lo, hi, r.rank, present):
+        if not mark_present(ranks, present):
             raise GameError(f"{game.name}: rank gives two positions of tier {t} one number")
         counts = count_blocks(present)
         _save(tier_path(out, t, "counts"), counts)
-        cells_by_rank(a.keys, lo, hi, r.rank, present, counts, a.vals, a.rems, a.margins,
-                      game.scored, pal_m, pal_vr, cells)
+        cells_by_rank(ranks, present, counts, a.vals, a.rems, a.margins, game.scored, lo,
+                      pal_m, pal_vr, cells)
         if isinstance(present, np.memmap):
             present.flush()
+        del ranks
+        scratch.unlink()
         entry["span"] = span
     else:
         _save(tier_path(out, t, "keys"), np.asarray(a.keys[lo:hi]))

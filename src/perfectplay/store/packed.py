@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine.codetable import mix
-from ..engine.sortedtiers import find_key, unmix
+from ..engine.codetable import mix, unmix
+from ..engine.tierkernels import find_key
 
 #: Words a rank directory block covers (512 bits).
 BLOCK_WORDS = 8
@@ -167,22 +167,24 @@ def cells_in_order(vals, rems, margins, scored, lo, hi, pal_m, pal_vr, cells):
 
 # -- ranks -----------------------------------------------------------------------------------
 @njit
-def rank_span(keys, lo, hi, rank):
-    """One more than the largest rank of the positions keyed ``keys[lo:hi]``."""
+def ranks_of(keys, lo, hi, rank, out):
+    """``out[s - lo]``: the rank of the position keyed ``keys[s]``, for s in lo..hi-1;
+    returns one more than the largest (the bits the tier needs)."""
     top = np.int64(-1)
     for s in range(lo, hi):
         r = rank(unmix(keys[s]))
+        out[s - lo] = r
         if r > top:
             top = r
     return top + 1
 
 
-@njit
-def mark_present(keys, lo, hi, rank, present):
-    """Set the bit of every position keyed ``keys[lo:hi]``; False when two share a rank
-    (a rank that is not one-to-one)."""
-    for s in range(lo, hi):
-        r = rank(unmix(keys[s]))
+@njit(cache=True)
+def mark_present(ranks, present):
+    """Set the bit of every rank; False when two positions share a rank (a rank that is
+    not one-to-one)."""
+    for i in range(ranks.size):
+        r = ranks[i]
         w = r >> 6
         bit = np.uint64(1) << np.uint64(r & 63)
         if np.uint64(present[w]) & bit:
@@ -191,14 +193,15 @@ def mark_present(keys, lo, hi, rank, present):
     return True
 
 
-@njit
-def cells_by_rank(keys, lo, hi, rank, present, counts, vals, rems, margins, scored, pal_m,
-                  pal_vr, cells):
-    """``cells[slot of s's rank]``: the palette id of arena slot s, for s in lo..hi-1."""
+@njit(cache=True)
+def cells_by_rank(ranks, present, counts, vals, rems, margins, scored, lo, pal_m, pal_vr,
+                  cells):
+    """``cells[slot of ranks[i]]``: the palette id of arena slot lo + i."""
     tm, tv, tid = _table_of(pal_m, pal_vr)
-    for s in range(lo, hi):
+    for i in range(ranks.size):
+        s = lo + i
         m = margins[s] if scored else np.int64(0)
-        cells[bit_slot(present, counts, rank(unmix(keys[s])))] = \
+        cells[bit_slot(present, counts, ranks[i])] = \
             _id_of(tm, tv, tid, m, _pair_word(vals[s], rems[s]))
 
 

@@ -30,7 +30,7 @@ from ..engine.kernels import retrograde, reverse_csr, topological_order
 from ..engine.protocol import DRAW_CODE, Value, has_player
 from ..engine.scored import negamax_exact, scored_key, scored_option
 from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_chains
-from ..engine.tiers import better_option, move_option
+from ..engine.tierkernels import better_option, move_option
 from ..errors import GameError
 from ..progress import Progress
 from .layout import WIDTHS, StoreError, margin_text, tier_path, write_manifest
