@@ -99,9 +99,20 @@ def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
         peak = [0]
         done = threading.Event()
 
-        def sample() -> None:  # the store's size on disk while it is solved, every 10 s
+        anon = [0]
+
+        def sample() -> None:  # disk and anonymous memory while it is solved, every 10 s
+            import psutil
+
+            me = psutil.Process()
             while not done.wait(10):
                 peak[0] = max(peak[0], _disk(store))
+                for p in [me, *me.children(recursive=True)]:
+                    try:
+                        m = p.memory_info()
+                    except psutil.Error:
+                        continue
+                    anon[0] = max(anon[0], m.rss - m.shared)  # not the store's file pages
 
         threading.Thread(target=sample, daemon=True).start()
         t = time.perf_counter()
@@ -126,6 +137,7 @@ def run_tiered(board: str, workers: int, keep: str | None = None) -> dict:
     return {"positions": tb.positions, "seconds": dt, "tiers": len(tb.tiers),
             "largest_tier": largest, "disk_mb": disk / 2**20, "start": start,
             "peak_disk_mb": max(peak[0], disk) / 2**20, "read_seconds": read,
+            "peak_anon_mb": anon[0] / 2**20,
             "resumed": tb.resumed,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "worker_peak_mb": sorted(worker_mb.values())}
@@ -171,7 +183,9 @@ def main() -> None:
               f"{t['positions']:,} positions stored = "
               f"{t['positions'] / t['seconds']:>9,.0f} pos/s, driver peak "
               f"{t['peak_mb']:,.0f} MB, worker peaks "
-              f"{', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB")
+              f"{', '.join(f'{m:,.0f}' for m in t['worker_peak_mb'])} MB (resident, the "
+              f"store's mapped pages included); anonymous memory at most "
+              f"{t.get('peak_anon_mb', 0):,.0f} MB in any one process")
     print(f"  {t['tiers']} tiers, the largest {t['largest_tier']:,} positions "
           f"({t['largest_tier'] / t['positions']:.0%} of those stored); on disk "
           f"{t['disk_mb']:,.0f} MB = {t['disk_mb'] * 2**20 / t['positions']:.2f} bytes a "

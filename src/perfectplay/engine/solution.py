@@ -17,7 +17,7 @@ from ..errors import GameError, InputError, show
 from .graph import GameGraph
 from .kernels import topological_order
 from .protocol import Value, has_player
-from .scored import cost_key, scored_key
+from .scored import cost_key, scored_key, scored_option
 
 
 class Mode(StrEnum):
@@ -181,11 +181,11 @@ class Solved(ABC):
             value, rem = self._entry(child)
             passes = who is None or game.player(child) != who
             if self.scored:
-                pay = game.payoff(here, move)
-                mine = pay - value if passes else pay + value
+                mine, r = scored_option(game.payoff(here, move), value, rem, passes)
             else:
-                mine = value.flipped() if passes else value
-            out.append(MoveValue(move, mine, None if rem is None else rem + 1))
+                mine, r = (value.flipped() if passes else value), \
+                    None if rem is None else rem + 1
+            out.append(MoveValue(move, mine, r))
         out.sort(key=lambda mv: self._order_key(here, mv.value, mv.remoteness),
                  reverse=True)
         return out
@@ -383,8 +383,10 @@ class Solution(Solved):
         if self.mode == WINLOSE:
             v = Value.from_code(self._code_of(c))
             return (v.flipped() if self._passes(p, c) else v), r
-        vc = self._value_of(c)
-        return (pay - vc if self._passes(p, c) else pay + vc), r
+        if rc is None:  # an endless cost game
+            vc = self._value_of(c)
+            return (pay - vc if self._passes(p, c) else pay + vc), None
+        return scored_option(pay, self._value_of(c), rc, self._passes(p, c))
 
     def _code_of(self, i: int) -> int:
         return int(self._values[i])
@@ -400,28 +402,38 @@ class Solution(Solved):
     # -- summaries -------------------------------------------------------------------------
     def counts(self) -> Counts:
         """Number of positions by value and by remoteness."""
-        by_value: Counter[Any] = Counter()
-        by_rem: Counter[int | None] = Counter()
-        for values, rems in self._value_chunks():
-            _count_values(by_value, values, self.mode)
-            _count_rems(by_rem, rems)
-        if self.mode == WINLOSE:
-            ordered: dict[Any, int] = {
-                v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
-                if by_value[v]}
-        else:
-            ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
-        rem_keys = sorted(k for k in by_rem if k is not None)
-        rem_order: dict[int | None, int] = {k: by_rem[k] for k in rem_keys}
-        if by_rem[None]:
-            rem_order[None] = by_rem[None]
-        return Counts(by_value=ordered, by_remoteness=rem_order, total=len(self))
+        return counts_of(self._value_chunks(), self.mode, len(self))
 
     def to_json(self, pos: Any | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
-        data = super().to_json(pos)
-        return {"position": data.pop("position"), "mode": str(self.mode), **data,
-                "counts": self.counts().to_json(), "cyclic": self.cyclic}
+        return summary_json(self, super().to_json(pos))
+
+
+def counts_of(chunks: Iterator[tuple[Any, Any]], mode: str, total: int) -> Counts:
+    """:class:`Counts` of (values, remoteness) chunks: win/lose codes or margins."""
+    by_value: Counter[Any] = Counter()
+    by_rem: Counter[int | None] = Counter()
+    for values, rems in chunks:
+        _count_values(by_value, values, mode)
+        _count_rems(by_rem, rems)
+    if mode == WINLOSE:
+        ordered: dict[Any, int] = {
+            v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
+            if by_value[v]}
+    else:
+        ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
+    rem_keys = sorted(k for k in by_rem if k is not None)
+    rem_order: dict[int | None, int] = {k: by_rem[k] for k in rem_keys}
+    if by_rem[None]:
+        rem_order[None] = by_rem[None]
+    return Counts(by_value=ordered, by_remoteness=rem_order, total=total)
+
+
+def summary_json(s: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """A position's JSON (:meth:`Solved.to_json`) with what an in-memory solve adds: its
+    mode, the position counts and whether the game is cyclic."""
+    return {"position": data.pop("position"), "mode": str(s.mode), **data,
+            "counts": s.counts().to_json(), "cyclic": s.cyclic}
 
 
 def move_name(game: Any, move: Any) -> str:

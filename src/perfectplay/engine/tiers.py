@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from ..errors import GameError, LimitError
+from ..errors import LimitError, show
 from ..progress import Progress
 from .codetable import (
     EMPTY,
@@ -53,7 +53,15 @@ from .compiled import (
     raise_status,
 )
 from .protocol import Value
-from .solution import MARGIN, WINLOSE, Solution
+from .solution import (
+    MARGIN,
+    WINLOSE,
+    Counts,
+    Solved,
+    UnknownPosition,
+    counts_of,
+    summary_json,
+)
 from .tierkernels import Arena, Shape, hashed_code, hashed_find, solve_range
 
 _CHUNK = 1 << 20  # children generated per kernel call in the forward sweep
@@ -282,71 +290,56 @@ def _trim_heap() -> None:
 _LIBC: Any = None
 
 
-class TierSolution(Solution):
-    """A :class:`Solution` over tiers of codes (see :class:`Tiers`): the same look-ups, with
-    each position's moves generated again by the compiled game when asked. Ids are
-    (tier index, slot) pairs."""
+class TierSolution(Solved):
+    """A solved compiled game held as tiers of codes (see :class:`Tiers`), read through the
+    engine's read interface: its own look-ups only (a code's tier, then its slot), each
+    position's moves generated again by the game when asked."""
+
+    graph = None
+    cyclic = False
 
     def __init__(self, game: CompiledGame, tiers: Tiers) -> None:
-        super().__init__(game, None, MARGIN if game.scored else WINLOSE, None, None,
-                         cyclic=False)
+        self.game = game
         self.tiers = tiers
-        self._start = tiers.find(game, game.start_code)
+        self.mode = MARGIN if game.scored else WINLOSE
+
+    def __repr__(self) -> str:
+        return f"<Solution of {self.game.name}: {len(self):,} positions in tiers>"
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.game.scored)
 
     def __len__(self) -> int:
         return self.tiers.total
 
-    def _start_id(self) -> Any:
-        return self._start
-
-    def _lookup(self, pos: Any) -> Any:
-        if isinstance(pos, bool) or not isinstance(pos, int | np.integer) \
-                or not -(2**63) < int(pos) < 2**63:
-            raise KeyError(pos)
-        ti, s = self.tiers.find(self.game, int(pos))
-        if ti < 0:
-            raise KeyError(pos)
-        return ti, s
-
-    def _position(self, i: Any) -> int:
-        return int(self.tiers.keys[i[0]][i[1]])
+    def __iter__(self) -> Iterator[int]:
+        return self.positions()
 
     def positions(self) -> Iterator[int]:
+        """Every position's code, tier after tier."""
         for keys in self.tiers.keys:
             yield from (int(k) for k in keys[keys != EMPTY])
 
-    def _edges(self, i: Any, pos: Any) -> list[tuple[Any, Any, Any]]:
-        g = self.game
-        out = []
-        for mv in g.moves(pos):
-            child = g.play(pos, mv)
-            ti, s = self.tiers.find(g, child)
-            if ti < 0:
-                raise GameError(f"{g.name}: play({pos}, {mv}) = {child} was not found: the "
-                                "game is not deterministic")
-            out.append((mv, (ti, s), g.payoff(pos, mv) if g.scored else None))
-        return out
-
-    def _passes(self, p: Any, c: Any) -> bool:
-        g = self.game
-        if not g.has_player:
-            return True
-        return g.player(self._position(p)) != g.player(self._position(c))
-
-    def _value_of(self, i: Any) -> Any:
-        if self.mode == WINLOSE:
-            return Value.from_code(self.tiers.values[i[0]][i[1]])
-        return int(self.tiers.margins[i[0]][i[1]])
-
-    def _code_of(self, i: Any) -> int:
-        return int(self.tiers.values[i[0]][i[1]])
-
-    def _rem_of(self, i: Any) -> int | None:
-        return int(self.tiers.rems[i[0]][i[1]])
-
-    def _value_chunks(self) -> Iterator[tuple[Any, Any]]:
+    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+        if isinstance(pos, bool) or not isinstance(pos, int | np.integer) \
+                or not -(2**63) < int(pos) < 2**63:
+            raise UnknownPosition(f"{show(pos)} cannot be a position of this game (codes "
+                                  "are int64)")
+        ti, s = self.tiers.find(self.game, int(pos))
+        if ti < 0:
+            raise UnknownPosition(f"position {show(pos)} is not reachable from the start")
         t = self.tiers
-        src = t.values if self.mode == WINLOSE else t.margins
-        for keys, v, r in zip(t.keys, src, t.rems, strict=True):
-            used = keys != EMPTY
-            yield v[used], r[used]
+        value = int(t.margins[ti][s]) if self.scored else Value.from_code(t.values[ti][s])
+        return value, int(t.rems[ti][s])
+
+    def counts(self) -> Counts:
+        t = self.tiers
+        src = t.margins if self.scored else t.values
+        chunks = ((v[keys != EMPTY], r[keys != EMPTY])
+                  for keys, v, r in zip(t.keys, src, t.rems, strict=True))
+        return counts_of(chunks, self.mode, len(self))
+
+    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+        """The start (or ``pos``): value, remoteness, every move, and the position counts."""
+        return summary_json(self, super().to_json(pos))
