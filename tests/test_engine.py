@@ -406,6 +406,69 @@ def test_check_game_finds_state_kept_on_the_game_object():
     assert check_game(TurnInThePosition()).problems == []
 
 
+class TakeAway:
+    """Take 1 or 2 from a heap of 5; the flag ``turn`` lives on the object, flipped in
+    play(), and is read only where a subclass says (moves never read it)."""
+
+    def __init__(self):
+        self.turn = 0
+
+    def initial(self):
+        return 5
+
+    def moves(self, n):
+        return [k for k in (1, 2) if k <= n]
+
+    def play(self, n, k):
+        self.turn ^= 1
+        return n - k
+
+    def outcome(self, n):
+        return None
+
+
+class TurnReadInOutcome(TakeAway):
+    def outcome(self, n):
+        if n:
+            return None
+        return Value.LOSE if self.turn == 0 else Value.WIN
+
+
+class TurnReadInPayoff(TakeAway):
+    def payoff(self, n, k):
+        return k if self.turn == 0 else -k
+
+    def outcome(self, n):
+        return 0 if n == 0 else None
+
+
+class PliesCounted(TakeAway):
+    """A counter instead of a toggle: it never returns to where it started."""
+
+    def __init__(self):
+        self.plies = 0
+
+    def play(self, n, k):
+        self.plies += 1
+        return n - k
+
+    def outcome(self, n):
+        if n:
+            return None
+        return Value.LOSE if self.plies % 2 == 0 else Value.WIN
+
+
+@pytest.mark.parametrize("game", [TurnReadInOutcome, TurnReadInPayoff, PliesCounted])
+def test_check_game_finds_a_flag_read_only_in_outcome_or_payoff(game):
+    """The README's classic mistake, where moves() never reads the flag: the check plays
+    once on a fresh copy and asks every question again (the walk's own plays come in
+    pairs, so a toggle ends where it started)."""
+    report = check_game(game())
+    assert not report.ok, report
+    assert any("keeps state outside the position" in p for p in report.problems)
+    assert not any("its answers did not" in w for w in report.warnings)
+
+
 def test_check_game_finds_nondeterministic_play():
     class Drifting:
         """play() never returns the same position twice (a random choice could happen to

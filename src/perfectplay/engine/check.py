@@ -220,8 +220,9 @@ def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[A
                         both_parities: Any) -> None:
     """State kept on the game object rather than in the position (the classic: whose turn
     it is, flipped in ``play``) makes the same position mean different things. Found two
-    ways: attributes of the game that changed during the walk, and positions whose moves or
-    outcome differ when asked of a fresh copy of the game. A position reached after both an
+    ways: attributes of the game that changed during the walk, and positions whose moves,
+    outcome, payoffs or player differ when asked of a fresh copy of the game, or of that
+    copy after one ``play``. A position reached after both an
     even and an odd number of moves is mentioned only with such a finding: on its own it is
     right for impartial games and for games whose position tells whose turn it is."""
     if fresh is None:
@@ -233,20 +234,20 @@ def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[A
     scalars = [k for k in changed if isinstance(_state(fresh)[k], str | int | float | bool)]
     step = max(1, len(seen) // _HIDDEN_SAMPLE)
     differs = None
+    scored, with_player = is_scored(game), has_player(game)
     for pos in seen[::step]:
         try:
-            now = list(game.moves(pos))
+            now = _signature(game, pos, scored, with_player)
             new = _copy(fresh)
-            then = list(new.moves(pos))
+            then = _signature(new, pos, scored, with_player)
             if not _same(now, then):
                 differs = (pos, now, then)
                 break
-            if then:  # one play on a fresh copy, then the same question again
-                new.play(pos, then[0])
-                again = list(new.moves(pos))
-                if not _same(again, then):
-                    differs = (pos, again, then)
-                    break
+            _one_play(new, seen[0])  # one play on a fresh copy (a toggle stays toggled),
+            again = _signature(new, pos, scored, with_player)  # then the same questions
+            if not _same(again, then):
+                differs = (pos, again, then)
+                break
         except Exception:  # noqa: BLE001 - already reported by the walk
             continue
     if differs is None:  # the same answers whatever happened before: no hidden state
@@ -263,14 +264,41 @@ def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[A
                      + " changed while it was walked")
     if differs is not None:
         pos, now, then = differs
-        found.append(f"moves({show(pos)}) is {show(then[:6])} on a fresh copy of the game "
-                     f"but {show(now[:6])} after other calls")
+        what = next(k for k, a, b in zip(_ASKED, now, then, strict=True) if not _same(a, b))
+        found.append(f"{what}({show(pos)}) is {show(_short(then[_ASKED.index(what)]))} on "
+                     f"a fresh copy of the game but {show(_short(now[_ASKED.index(what)]))} "
+                     "after other calls")
     parity = (f"; position {show(both_parities)} is reached after both an even and an odd "
               "number of moves, so it must say whose turn it is"
               if both_parities is not None else "")
     report.problems.append(
         "the game keeps state outside the position: " + "; ".join(found) + parity +
         ". Put it in the position (e.g. whose turn it is), or define player(pos)")
+
+
+_ASKED = ("moves", "outcome", "payoff", "player")
+
+
+def _signature(game: Any, pos: Any, scored: bool, with_player: bool) -> tuple[Any, ...]:
+    """Everything the game answers about ``pos``: its moves, its outcome, the payoff of
+    its first moves (scored games) and who moves (games with ``player``)."""
+    moves = list(game.moves(pos))
+    return (moves, game.outcome(pos),
+            [game.payoff(pos, m) for m in moves[:8]] if scored else None,
+            game.player(pos) if with_player else None)
+
+
+def _one_play(game: Any, start: Any) -> None:
+    """One ``play`` from the start (if it has a move), as a game being played would."""
+    moves = list(game.moves(start))
+    if moves:
+        game.play(start, moves[0])
+
+
+def _short(x: Any) -> Any:
+    if isinstance(x, Value):
+        return x.value
+    return x[:6] if isinstance(x, list) else x
 
 
 def _same(a: Any, b: Any) -> bool:
