@@ -124,3 +124,39 @@ def test_python_dash_m_runs():
     out = subprocess.run([sys.executable, "-m", "perfectplay", "judge", "cses1097"],
                          input="4\n4 5 1 3\n", capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout == "8\n"
+
+
+BLOCKER = """
+import sys
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            raise ImportError(name + " is not installed")
+sys.meta_path.insert(0, Missing())
+from perfectplay.cli import main
+sys.argv = ["perfectplay", *{args!r}]
+main()
+"""
+
+
+@pytest.mark.parametrize("args,blocked,words", [
+    (["rock", "examples/rock_sample.txt", "--png", "{tmp}/x.png"], "matplotlib", "[plot]"),
+    (["coins", "1", "2", "3", "--png", "{tmp}/x.png"], "matplotlib", "[plot]"),
+    (["portal", "examples/portal_seed.txt", "--png", "{tmp}/x.png"], "matplotlib", "[plot]"),
+    (["solve", "examples/portal_tiers.py:Board5x4", "--store", "{tmp}/tb"], "distributed",
+     "[scale]"),
+    (["sql", "{tmp}", "SELECT 1"], "duckdb", "[scale]"),
+    (["export", "{tmp}"], "pyarrow", "[scale]"),
+    (["serve"], "uvicorn", "[web]"),
+])
+def test_a_missing_extra_is_one_line_before_any_work(tmp_path, args, blocked, words):
+    """Without an optional extra, the command says which in one line and does nothing:
+    no result printed, no file or folder made, no traceback."""
+    root = Path(__file__).resolve().parent.parent
+    args = [a.format(tmp=tmp_path) for a in args]
+    out = subprocess.run([sys.executable, "-c", BLOCKER.format(blocked={blocked}, args=args)],
+                         capture_output=True, text=True, cwd=root, timeout=120)
+    assert out.returncode == 1, out.stderr
+    assert out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
+    assert f"pip install 'perfectplay{words}'" in out.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -6,6 +6,7 @@ traceback.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -127,7 +128,18 @@ def _output_path(path: str | None) -> str | None:
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
     picture_format(target, bare=None)
+    _need_extra("matplotlib", "pictures", "plot")
     return path
+
+
+def _need_extra(module: str, what: str, extra: str) -> None:
+    """One line, before any work, when an optional extra is not installed."""
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        _fail(f"{what} need {module}: pip install 'perfectplay[{extra}]'")
 
 
 def _game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -222,6 +234,9 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
       perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
     """
+    if store is not None:
+        for module in ("distributed", "pyarrow"):
+            _need_extra(module, "stores", "scale")
     game = load_game(target)
     if store is not None:
         file, _, cls = target.partition(".py:")
@@ -671,6 +686,7 @@ def export(store: str, out: str | None) -> None:
     Example:
       perfectplay export tb/ --parquet tb-parquet/
     """
+    _need_extra("pyarrow", "Parquet exports", "scale")
     folder = _game_call("rules", export_parquet, store, out)
     click.echo(f"wrote {folder}")
 
@@ -688,6 +704,8 @@ def sql(store: str, query_text: str, as_json: bool) -> None:
     Example:
       perfectplay sql tb/ "SELECT value, count(*) FROM solved GROUP BY value"
     """
+    for module in ("duckdb", "pyarrow"):
+        _need_extra(module, "SQL queries", "scale")
     rows = _game_call("rules", tb_sql, store, query_text)
     if as_json:
         _echo_json([list(r) for r in rows])
@@ -709,12 +727,12 @@ def serve(host: str, port: int) -> None:
     Example:
       perfectplay serve --port 8000     # then open http://127.0.0.1:8000
     """
-    try:
-        import uvicorn
+    for module in ("starlette", "uvicorn", "pydantic"):
+        _need_extra(module, "the web page", "web")
+    import uvicorn
 
-        from .web.app import create_app
-    except ImportError:
-        _fail("the web page needs the web extra: pip install 'perfectplay[web]'")
+    from .web.app import create_app
+
     click.echo(f"perfectplay: serving http://{host}:{port} (Ctrl-C stops)", err=True)
     try:
         uvicorn.run(create_app(), host=host, port=port, log_level="warning")
