@@ -153,3 +153,26 @@ def _target(call: str) -> str:
     from pathlib import Path
 
     return f"{Path(__file__).resolve().parent.parent / 'examples' / 'connect4.py'}:{call}"
+
+
+def test_query_names_cells_and_draws_the_board(tmp_path):
+    """A store of the Portal answers as the portal command does: cells by name, the board
+    drawn with the walls placed, words at the end of the game (never Python's None)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    store = str(tmp_path / "tb")
+    run = CliRunner().invoke
+    r = run(main, ["solve", f"{root / 'examples' / 'portal_tiers.py'}:Board5x4", "--store",
+                   store, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    r = run(main, ["query", store, "--moves", "b1,c3"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("OX..\n....\n.#X.\n") and "best move: " in r.output
+    assert "  move d1: " in r.output and "move 2:" not in r.output
+    r = run(main, ["query", store, "--moves", "a1"])
+    assert r.exit_code == 1 and "legal: b1, c1" in r.stderr
+    with open_store(store) as st:  # a cut: the game has ended
+        end = next(p for p in range(1, 1 << st.game.k) if st.game.outcome(p) is not None)
+    r = run(main, ["query", store, str(end)])
+    assert r.exit_code == 0 and "best move: none (the game has ended)" in r.output

@@ -650,8 +650,11 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
         pos = _game_call("rules", tb.position_of, position, moves)
         if as_json:
             _echo_json(_game_call("rules", tb.to_json, pos))
-        else:
-            click.echo(_game_call("rules", tb.explain, pos))
+            return
+        picture = _game_call("draw", tb.draw, pos)
+        if picture:
+            click.echo(picture)
+        click.echo(_game_call("rules", tb.explain, pos))
 
 
 @main.command()

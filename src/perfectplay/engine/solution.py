@@ -478,7 +478,7 @@ def play_moves(game: Any, moves: str, pos: Any = None) -> Any:
     for k, token in enumerate(t.strip() for t in moves.split(",") if t.strip()):
         move = move_named(game, pos, token)
         if move is None:
-            legal = ", ".join(show(m) for m in game.moves(pos))
+            legal = ", ".join(move_name(game, m) for m in game.moves(pos))
             raise InputError(f"move {k + 1} ({token!r}) is not legal there; legal: "
                              f"{legal or 'none (the game has ended)'}")
         pos = game.play(pos, move)
@@ -501,7 +501,7 @@ def game_picture(game: Any, pos: Any, style: bool = False) -> str:
 
 def move_lines(game: Any, best: Any, moves: list[MoveValue]) -> list[str]:
     """The best move and every move's value in words, as ``solve`` and ``query`` print them."""
-    return ([f"best move: {None if best is None else move_name(game, best)}"]
+    return ([f"best move: {'none (the game has ended)' if best is None else move_name(game, best)}"]
             + [f"  move {move_name(game, mv.move)}: {mv.describe()}" for mv in moves])
 
 

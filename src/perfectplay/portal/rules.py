@@ -88,6 +88,25 @@ class PortalGame:
     def play(self, walls: int, b: int) -> int:
         return walls | (1 << b)
 
+    # -- for people: cells by name (a1, b3), the board with the walls placed ----------------
+    def move_name(self, b: int) -> str:
+        """The cell a move walls, as the board names it (``b3``)."""
+        return self.board.name(self.cells[b])
+
+    def parse_move(self, text: str) -> int | None:
+        """The move that walls the cell named ``text`` (None if it is not an empty cell)."""
+        names = {self.move_name(b): b for b in range(self.k)}
+        return names.get(text.strip().lower())
+
+    def draw(self, walls: int) -> str:
+        """The board with the walls placed so far as ``X`` (``#``: walls from the start,
+        ``O``: the portals, ``.``: empty)."""
+        grid = self.board.grid
+        if grid is None:
+            return ""
+        placed = {grid.coords(self.cells[b]): "X" for b in range(self.k) if walls >> b & 1}
+        return grid.with_cells(placed).text()
+
     def outcome(self, walls: int) -> Value | None:
         if self.connected(walls):
             return None
