@@ -126,12 +126,12 @@ def test_all_nearest_open_board_matches_brute_force(points):
 
 def test_bad_input_says_where():
     res = judge_kth_no("3\n0 0\n0 x\n1 1\n0\n")
-    assert str(res.errors[0]) == "line 3, column 3: expected the column of piece 1, got 'x'"
+    assert str(res.errors[0]) == "line 3, column 3: expected the column of P2, got 'x'"
     res = judge_kth_no("2\n0 0\n0 0\n1\n")
-    assert "like piece 0" in str(res.errors[0])
+    assert "like P1" in str(res.errors[0])
     res = judge_kth_no("2\n0 0\n1 5\n1\n")
     assert "at most 1" in str(res.errors[0])
-    with pytest.raises(InputError, match="start piece 7"):
+    with pytest.raises(InputError, match="start index 7 .* P1"):
         nearest(SEED_PIECES, 7)
     with pytest.raises(InputError, match="share the cell"):
         all_nearest([(0, 0), (0, 0)])
@@ -153,3 +153,18 @@ def test_the_game_is_called_no_and_the_old_names_still_work():
     assert no.analyze(board, every=True, block=True).block
     with pytest.raises(InputError, match="unknown option 'each'"):
         no.analyze(board, each=True)
+
+
+def test_people_read_p1_and_the_json_names_both_numberings():
+    """1-based labels for people everywhere, 0-based indices only where the kth-no format
+    counts from 0, both named in the JSON."""
+    from perfectplay.no import analyze, parse
+
+    res = analyze(parse("3\n0 0\n0 2\n2 2\n1\n"))
+    data = res.to_json()
+    assert data["start"] == 1 and data["start_name"] == "P2"
+    assert [data["names"][i] for i in data["nearest"]] == data["nearest_names"]
+    assert "count from 0" in data["numbering"]
+    assert "P2" in res.explain() and "piece 1" not in res.explain()
+    with pytest.raises(InputError, match="the row of P3 must be"):
+        parse("3\n0 0\n0 2\n9 2\n1\n")

@@ -4,6 +4,7 @@ the hardening issue, and a seeded mutation fuzzer over every judge id and file c
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -143,9 +144,18 @@ def test_broken_stores_and_unreachable_scheduler(tmp_path):
     (store / "manifest.json").write_text("{broken")
     fails_with(cli("query", str(store), "0"), "manifest.json is broken")
     (store / "manifest.json").write_text('{"enumerated": true, "tiers": [0], "game": null}')
-    (store / "solved" / "tier=0.parquet").write_text("not parquet")
-    fails_with(cli("query", str(store), "--raw", "0"), "not readable Parquet")
-    fails_with(cli("analyze", str(store)), "not readable Parquet")
+    fails_with(cli("query", str(store), "--raw", "0"), "rebuild it: perfectplay solve")
+    fails_with(cli("analyze", str(store)), "rebuild it")
+    from perfectplay.store.layout import FORMAT
+
+    (store / "manifest.json").write_text(json.dumps({"format": FORMAT, "game": None}))
+    fails_with(cli("analyze", str(store)), "did not finish; run it again")
+    (store / "tiers").mkdir()
+    (store / "tiers" / "0.cells").write_bytes(b"\0")  # shorter than the manifest says
+    (store / "manifest.json").write_text(json.dumps({
+        "format": FORMAT, "game": None, "done": True, "scored": False, "tiers": [
+            {"tier": 0, "size": 5, "bits": 0, "width": 1, "palette": [["win", 1]]}]}))
+    fails_with(cli("query", str(store), "--raw", "0"), "damaged")
     fails_with(cli("query", str(store), "--raw", "x1"), "expected an integer (--raw)")
     fresh = tmp_path / "fresh"
     r = cli("solve", f"{EXAMPLES / 'portal_tiers.py'}:Board5x4", "--store", str(fresh),

@@ -91,7 +91,8 @@ def as_index(start: object, n: int) -> int:
     if not isinstance(start, int | np.integer) or isinstance(start, bool | np.bool_):
         raise InputError(f"the start piece must be an integer index, got {start!r}")
     if not 0 <= start < n:
-        raise InputError(f"start piece {start} is not one of the {n} pieces (0..{n - 1})")
+        raise InputError(f"start index {start} is not one of the {n} pieces (indices count "
+                         f"from 0: 0..{n - 1} for P1..P{n})")
     return int(start)
 
 
@@ -114,7 +115,7 @@ def check_distinct(p: np.ndarray) -> None:
     pair = shared_cell(p)
     if pair is not None:
         i, j = pair
-        raise InputError(f"pieces {i} and {j} share the cell ({p[i, 0]}, {p[i, 1]})")
+        raise InputError(f"P{i + 1} and P{j + 1} share the cell ({p[i, 0]}, {p[i, 1]})")
 
 
 @dataclass(frozen=True)
@@ -169,15 +170,15 @@ def read_kth_no_case(r: Reader) -> tuple[int, np.ndarray, int]:
     where: list[tuple[int, int]] = []
     for i in range(n):
         where.append(r.position())
-        rows.append(r.integer(f"the row of piece {i}", low=0, high=n - 1))
-        cols.append(r.integer(f"the column of piece {i}", low=0, high=n - 1))
-    start = r.integer("the start piece index", low=0, high=n - 1)
+        rows.append(r.integer(f"the row of P{i + 1}", low=0, high=n - 1))
+        cols.append(r.integer(f"the column of P{i + 1}", low=0, high=n - 1))
+    start = r.integer("the start index (from 0)", low=0, high=n - 1)
     pts = np.array([rows, cols], dtype=np.int64).T.reshape(n, 2)
     pair = shared_cell(pts)
     if pair is not None:
         i, j = pair
         line, col = where[j]
-        raise InputError(f"piece {j} is on ({rows[j]}, {cols[j]}), like piece {i}",
+        raise InputError(f"P{j + 1} is on ({rows[j]}, {cols[j]}), like P{i + 1}",
                          line=line, column=col)
     return n, pts, start
 

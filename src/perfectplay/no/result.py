@@ -60,10 +60,17 @@ class NearestResult:
     def to_json(self) -> dict[str, Any]:
         b, ans = self.board, self.answer
         data: dict[str, Any] = {
-            "start": b.start, "distance": ans.distance, "nearest": ans.pieces,
-            "unreachable": ans.unreachable, "pieces": b.pieces.tolist(),
-            "names": [b.name(i) for i in range(len(b.pieces))], "block": self.block}
+            "start": b.start, "start_name": b.name(b.start), "distance": ans.distance,
+            "nearest": ans.pieces, "nearest_names": [b.name(i) for i in ans.pieces],
+            "unreachable": ans.unreachable,
+            "unreachable_names": [b.name(i) for i in ans.unreachable],
+            "pieces": b.pieces.tolist(),
+            "names": [b.name(i) for i in range(len(b.pieces))], "block": self.block,
+            "numbering": "indices (start, nearest, piece) count from 0 as the kth-no "
+                         "format does; names (P1, P2, ... or a drawn board's labels) are "
+                         "what people read"}
         if self.everyone is not None:
-            data["all"] = [{"piece": i, "nearest": j, "distance": d}
+            data["all"] = [{"piece": i, "name": b.name(i), "nearest": j,
+                            "nearest_name": None if j < 0 else b.name(j), "distance": d}
                            for i, (j, d) in enumerate(self.everyone)]
         return data

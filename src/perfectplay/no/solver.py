@@ -73,7 +73,7 @@ def nearest(pieces: Sequence[Sequence[int]] | np.ndarray, start: int,
     flat = p[:, 0] * cols + p[:, 1]
     if not open_[flat].all():
         bad = int(np.flatnonzero(~open_[flat])[0])
-        raise InputError(f"piece {bad} stands on a wall at ({p[bad, 0]}, {p[bad, 1]})")
+        raise InputError(f"P{bad + 1} stands on a wall at ({p[bad, 0]}, {p[bad, 1]})")
     nb = neighbour_table(rows, cols)
     walk = open_.copy()
     if pieces_block:
@@ -109,7 +109,7 @@ def board_shape(p: np.ndarray, walls: np.ndarray | None) -> tuple[int, int]:
     if (p < 0).any() or (p[:, 0] >= rows).any() or (p[:, 1] >= cols).any():
         bad = int(np.flatnonzero((p < 0).any(axis=1) | (p[:, 0] >= rows) |
                                  (p[:, 1] >= cols))[0])
-        raise InputError(f"piece {bad} at ({p[bad, 0]}, {p[bad, 1]}) is off the "
+        raise InputError(f"P{bad + 1} at ({p[bad, 0]}, {p[bad, 1]}) is off the "
                          f"{rows} x {cols} board")
     return rows, cols
 
@@ -136,7 +136,7 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
     flat = p[:, 0] * cols + p[:, 1]
     if not open_[flat].all():
         bad = int(np.flatnonzero(~open_[flat])[0])
-        raise InputError(f"piece {bad} stands on a wall at ({p[bad, 0]}, {p[bad, 1]})")
+        raise InputError(f"P{bad + 1} stands on a wall at ({p[bad, 0]}, {p[bad, 1]})")
     idx, dist = all_nearest_walls(neighbour_table(rows, cols), open_, flat)
     dist[idx < 0] = -1
     return idx, dist
