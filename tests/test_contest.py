@@ -155,3 +155,13 @@ def test_cli_gen_stress_check(tmp_path):
     assert r.exit_code == 1 and "expected '8', got '9'" in r.output
     r = CliRunner().invoke(main, ["gen", "nope"])
     assert r.exit_code == 1 and "unknown problem" in r.stderr
+
+
+def test_stress_says_in_one_line_when_the_program_cannot_start(tmp_path):
+    """A missing program is not a crash to shrink: one line, with what the program must
+    read and write."""
+    from perfectplay.errors import InputError
+    from perfectplay.stress import stress as run_stress
+
+    with pytest.raises(InputError, match="could not start.*stdin.*perfectplay gen devc-portal"):
+        run_stress("devc-portal", [sys.executable, str(tmp_path / "missing.py")], cases=3)

@@ -60,10 +60,13 @@ def _tictactoe() -> str:
 
 
 def game_section(spec: GameSpec) -> str:
-    """A game's bundled instance, solved: its explanation and its drawing."""
+    """A game's rules in a sentence, then its bundled instance solved: its explanation and
+    its drawing."""
     result = spec.solve_text(spec.demo, **spec.demo_options)
     picture = result.draw()
-    return result.explain() + ("\n\n" + picture if picture else "")
+    rules = spec.rules[:1].upper() + spec.rules[1:]
+    return (f"Rules: {rules}\n\n" + result.explain()
+            + ("\n\n" + picture if picture else ""))
 
 
 def _compiled_before() -> bool:
@@ -77,6 +80,8 @@ def run_demo() -> None:
                    "for later runs)", err=True)
     for title, fn in SECTIONS:
         _show(title, fn())
+    click.echo("The four games come from four source documents; \"the seed\" below is that "
+               "document (the problem statement or article and the algorithm it teaches).\n")
     for spec in registry.games():
         if spec.demo:
             _show(f"{spec.title}: {spec.demo_title}" if spec.demo_title else spec.title,

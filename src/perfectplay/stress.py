@@ -105,6 +105,7 @@ class StressReport:
         o = f.outcome
         lines = [f"case {f.index + 1} failed ({o.verdict}" + (f": {o.detail}" if o.detail else "")
                  + f"); shrunk in {f.steps} step(s) to:", "", sp.write([f.case]).rstrip(), "",
+                 *([io_contract(self.problem) + ".", ""] if o.verdict == CRASH else []),
                  "expected: " + " / ".join(o.expected),
                  "got:      " + (o.got.strip() or "(nothing)"), "", "why:",
                  sp.explain(f.case)]
@@ -159,6 +160,7 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
     """
     report = StressReport(problem)
     sp = spec(problem)
+    _can_start(problem, cmd, make_case(problem, seed, 0, size, family), timeout)
     try:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for start in range(0, cases, jobs):
@@ -182,6 +184,26 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
     except KeyboardInterrupt:
         report.interrupted = True
     return report
+
+
+#: What a shell or Python says when the program itself is missing.
+_NOT_STARTED = ("can't open file", "No such file or directory", "command not found",
+                "not found", "ModuleNotFoundError", "is not recognized")
+
+
+def _can_start(problem: str, cmd: list[str], case: Case, timeout: float) -> None:
+    """One line, before any case is judged, when the program cannot even start (a missing
+    file, a typo in the command): not a crash to shrink."""
+    o = run_once(problem, cmd, case, timeout)
+    if o.verdict == CRASH and not o.got.strip() and any(w in o.detail for w in _NOT_STARTED):
+        raise InputError(f"the program could not start ({o.detail}). {io_contract(problem)}")
+
+
+def io_contract(problem: str) -> str:
+    """What a program under test reads and writes."""
+    return (f"stress runs the command once a case: the case in the judge's input format on "
+            f"its stdin (perfectplay gen {problem} shows one), its answer in the judge's "
+            "output format on its stdout")
 
 
 @dataclass
