@@ -198,7 +198,7 @@ def test_rock_table_speaks_plainly():
 
     table = rock_table(parse_maze((EXAMPLES / "rock_sample.txt").read_text()))
     state = GameState(table, {1})
-    assert table.announce(state.pos, "pass") == "rock (computer) waits"
+    assert table.announce(state.pos, "pass") == "rock (computer) does not block yet"
     why = table.refuse(state.pos, "h8")
     assert why.startswith("the rock can only block a cell next to the walker") and "pass" in why
     while not state.over():  # perfect play both sides; the final board keeps the block
@@ -206,3 +206,24 @@ def test_rock_table_speaks_plainly():
     board = table.render(state.pos, state.history)
     assert "R" in board and "W" in board
     assert "the rock blocked" in state.verdict()
+
+
+def test_every_play_screen_explains_its_words_and_undo_says_what_it_did():
+    """The legend under the title says what the values mean; /u says what it took back."""
+    from perfectplay.coins import play_table as coins_table
+    from perfectplay.play import Session
+    from perfectplay.portal import parse_board
+    from perfectplay.portal.playtable import play_table as portal_table
+
+    said: list[str] = []
+    typed = iter(["L", "/u", "/u", "/q"])
+    Session(coins_table([3, 2, 2, 3, 1, 2]), {0}, write=said.append,
+            read=lambda _prompt: next(typed)).run()
+    text = "\n".join(said)
+    assert "over the rest\": with perfect play from here" in text
+    assert "took back 2 moves: first to move again" in text and "nothing to undo" in text
+    assert "coins left: [3]" in text
+    small = portal_table(parse_board("O..\n...\n..O"))
+    big = portal_table(parse_board("O" + "." * 9 + "\n" + "." * 10 + "\n" + "." * 9 + "O"))
+    assert "exact, with the moves left" in small.legend
+    assert "parity rule" in big.legend and "lose in 1" in big.legend

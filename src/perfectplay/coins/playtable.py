@@ -37,7 +37,7 @@ def play_table(row: list[int], options: CoinsOptions | None = None) -> Table:
         i, j = pos
         mid = " ".join(f"[{x}]" for x in row[i:j])
         first, second = scores(history)
-        return (f"left: {mid or '(no coins)'}\n"
+        return (f"coins left: {mid or '(none)'}\n"
                 f"totals: first player {first}, second player {second}")
 
     def name(pos: tuple[int, int], move: str) -> str:
@@ -54,4 +54,7 @@ def play_table(row: list[int], options: CoinsOptions | None = None) -> Table:
         return f"first player {first}, second player {second}: {result}."
 
     return Table("Coins in a line", game, solve(game), render, name,
-                 ("first", "second"), lambda pos, plies: plies % 2, margin, totals)
+                 ("first", "second"), lambda pos, plies: plies % 2, margin, totals,
+                 legend="L takes the left coin, R the right one. \"+3 over the rest\": with "
+                        "perfect play from here, the player to move collects 3 more than the "
+                        "other from the coins left.")

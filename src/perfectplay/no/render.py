@@ -104,5 +104,6 @@ def frame_distances(rows: list[str], labels: list[str] | None = None) -> str:
     cells = [[(ch, ch) for ch in row] for row in rows]
     wide = bool(rows) and len(rows[0]) > 26
     legend = ("* the start piece, " + ("letters" if labels else "P") + " the other pieces, "
-              "digits the moves from the start (last digit), # a wall, - out of reach")
+              "digits the moves from the start (the last digit of numbers over 9), # a wall, "
+              "- out of reach")
     return framed(cells, sep=" " if wide else "") + "\n" + legend

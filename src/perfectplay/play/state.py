@@ -41,6 +41,8 @@ class Table:
     refuse: Callable[[Any, str], str | None] | None = None
     #: (position, move) -> how the computer's move is announced, or None for "plays X"
     announce: Callable[[Any, Any], str | None] | None = None
+    #: What the screen's words and values mean, printed once at the start
+    legend: str = ""
 
 
 def rank(value: Any) -> float:
@@ -108,14 +110,17 @@ class GameState:
         self.pos = t.game.play(self.pos, move)
         return ply
 
-    def undo(self) -> bool:
-        """Take back moves until it is a human's turn again (at least one move)."""
+    def undo(self) -> int:
+        """Take back moves until it is a human's turn again (at least one move); returns
+        how many were taken back (0: nothing to undo)."""
         if not self.history:
-            return False
+            return 0
         self.pos = self.history.pop()[0]
+        taken = 1
         while self.history and self.mover not in self.humans:
             self.pos = self.history.pop()[0]
-        return True
+            taken += 1
+        return taken
 
     def find_move(self, text: str) -> Any | None:
         """A typed move: the game's own reading (``parse_move``), its name as the list shows

@@ -43,6 +43,8 @@ class Session:
     def run(self) -> None:
         t, st = self.table, self.state
         self.write(f"{t.title}. {self.HELP}")
+        if t.legend:
+            self.write(t.legend)
         while True:
             if st.over():
                 self.show()
@@ -82,8 +84,10 @@ class Session:
             self.write(f"hint: {t.move_name(st.pos, best.move)} "
                        f"({t.describe(best.value, best.remoteness, st.mover)})")
         elif cmd == "undo":
-            if not st.undo():
-                self.write("nothing to undo")
+            taken = st.undo()
+            self.write("nothing to undo" if not taken else
+                       f"took back {taken} move{'s' * (taken > 1)}: "
+                       f"{t.player_names[st.mover]} to move again")
         elif cmd == "restart":
             st.restart()
         else:

@@ -51,5 +51,12 @@ def play_table(board: Board, options: PortalOptions | None = None) -> Table:
         c = game.cells[move]
         return cell_name(*g.coords(c)) if g is not None else str(c)
 
+    exact = not isinstance(oracle, PortalOracle)
+    legend = ("Each turn a player walls an empty cell; walling a cut cell (one that "
+              "disconnects the portals) loses at once. " + (
+                  "Values are exact, with the moves left to the end." if exact else
+                  "Values come from the parity rule: win or lose is exact, but how many moves "
+                  "are left is not computed on a board this big, so most moves show only "
+                  "win or lose; a cut cell shows 'lose in 1'."))
     return Table("Closing the Portal ('+' = walled in this game)", game, oracle, render,
-                 name, ("Alif", "Bella"), lambda pos, plies: plies % 2)
+                 name, ("Alif", "Bella"), lambda pos, plies: plies % 2, legend=legend)

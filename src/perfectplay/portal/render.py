@@ -39,7 +39,13 @@ def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
             out.append((mark, f"[{colours[mark]}]{mark}[/]" if style and mark in colours
                         else mark))
         cells.append(out)
-    return framed(cells, sep="" if g.cols <= 26 else " ")
+    return framed(cells, sep="" if g.cols <= 26 else " ") + "\n" + PORTAL_LEGEND
+
+
+#: What the board's marks mean, printed under it.
+PORTAL_LEGEND = ("O a portal, # a wall, * a safe cell on the portal path found, X a cut "
+                 "cell (walling it disconnects the portals: its player loses), . another "
+                 "safe cell")
 
 
 def explain(result: PortalResult) -> str:

@@ -80,7 +80,7 @@ def play_table(maze: Maze, options: RockOptions | None = None) -> Table:
 
     def announce(pos: tuple, move: Any) -> str | None:
         if move == "pass":
-            return "rock (computer) waits"
+            return "rock (computer) does not block yet"
         if move == "wait":
             return "walker (computer) waits: no way on"
         return None
@@ -88,4 +88,7 @@ def play_table(maze: Maze, options: RockOptions | None = None) -> Table:
     sol = solve(game)
     return Table("The Rock", game, sol, render, name, ("walker", "rock"),
                  lambda pos, plies: game.player(pos), steps, arrived, refuse=refuse,
-                 announce=announce)
+                 announce=announce,
+                 legend="Before each walker step the rock may block one cell next to the "
+                        "walker, once in the game, or pass (it moves first). Values count "
+                        "the walker's steps still needed with perfect play on both sides.")

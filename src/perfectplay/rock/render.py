@@ -87,4 +87,11 @@ def draw(sol: RockSolution, style: bool = False) -> str:
                 colour = "bold green" if i in on_route else ""
             row.append((text, f"[{colour}]{text}[/]" if style and colour else text))
         cells.append(row)
-    return framed(cells)
+    infinite = bool((sol.f[m.grid.cells.ravel() != ord(WALL)] < 0).any())
+    return framed(cells) + "\n" + ROCK_LEGEND + (", ∞ no way to X" if infinite else "")
+
+
+#: What the map's marks mean, printed under it.
+ROCK_LEGEND = ("a number: the steps the walker can guarantee from that cell; E the "
+               "entrance, X the exit, # a wall, R where the rock falls on perfect play"
+               " (the route: bold green on a terminal)")
