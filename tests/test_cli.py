@@ -160,3 +160,20 @@ def test_a_missing_extra_is_one_line_before_any_work(tmp_path, args, blocked, wo
     assert out.stdout == "" and out.stderr.count("\n") == 1, out.stderr
     assert f"pip install 'perfectplay{words}'" in out.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_words_a_newcomer_meets_are_explained_where_they_appear():
+    """The demo says what 'the seed' is and states each game's rules; the maps say what
+    their marks mean."""
+    from perfectplay import registry
+
+    demo = CliRunner().invoke(main, ["demo"])
+    assert demo.exit_code == 0
+    assert '"the seed" below is that document' in demo.output
+    assert demo.output.count("Rules: ") == sum(1 for s in registry.games() if s.demo)
+    rock = CliRunner().invoke(main, ["rock", "examples/rock_sample.txt"])
+    assert "R where the rock falls" in rock.output and "E the entrance" in rock.output
+    portal = CliRunner().invoke(main, ["portal", "examples/portal_seed.txt"])
+    assert "X a cut cell" in portal.output and "* a safe cell on the portal path" in portal.output
+    no = CliRunner().invoke(main, ["no", "examples/no_drawn.txt"])
+    assert "the last digit of numbers over 9" in no.output

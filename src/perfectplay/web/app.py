@@ -5,6 +5,8 @@
 - ``POST /api/{game}/analyze``: the game's result (``to_json()``), its explanation and its
   drawing, exactly what ``perfectplay {game} --json`` and the text output show.
 - ``GET /api/games``: every game with its rules and the JSON Schema of its bodies.
+- ``GET /api/schema``: the whole API as OpenAPI 3.1 (every endpoint, its body's JSON Schema
+  and an example); ``GET /docs``: the same as a page, with a curl line per endpoint.
 - ``POST /api/{game}/play``: the position after a list of moves (by name), in the shape
   GamesCrafters' front ends use: the position, its value and remoteness, and every move with
   its value and remoteness; the computer's replies are played (and listed) until it is a
@@ -386,6 +388,88 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     return handle
 
 
+#: One example body a game, for the docs page and the README's curl lines.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "coins": {"row": [7, 9, 2, 6, 4, 3], "table": True},
+    "rock": {"text": "3 4\n.#.X\n.#..\nE...\n"},
+    "portal": {"text": ".O#..\n....O\n.#.#.\n.....\n#....\n", "kind": "square"},
+    "no": {"text": "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", "every": True},
+}
+_ERRORS = {"413": {"description": "the body is over the size limit"},
+           "422": {"description": "the body is not valid: {\"error\": what is wrong}"},
+           "503": {"description": "heavy requests are all busy; Retry-After says when"}}
+
+
+def openapi() -> dict[str, Any]:
+    """The API as an OpenAPI 3.1 document: every game's analyze and play endpoints with
+    the JSON Schema of their bodies (the same pydantic models that validate them) and an
+    example body, and ``/api/games``."""
+    paths: dict[str, Any] = {"/api/games": {"get": {
+        "summary": "every game: name, rules, options, the JSON Schema of its bodies",
+        "responses": {"200": {"description": "{\"games\": [...]}"}}}}}
+    for spec in registry.games():
+        example = EXAMPLES.get(spec.name, {})
+        paths[f"/api/{spec.name}/analyze"] = {"post": {
+            "summary": f"{spec.title}: the result, its explanation and its drawing",
+            "description": spec.rules,
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": body_model(spec.name).model_json_schema(), "example": example}}},
+            "responses": {"200": {"description": "{\"result\": the --json output, "
+                                                 "\"explain\": text, \"drawing\": text}"},
+                          **_ERRORS}}}
+        if spec.play is not None:
+            paths[f"/api/{spec.name}/play"] = {"post": {
+                "summary": f"{spec.title}: the position after the moves, every move's value",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": body_model(spec.name, play=True).model_json_schema(),
+                    "example": {**example, "moves": []}}}},
+                "responses": {"200": {"description": "the position, its value and "
+                                                     "remoteness, every move with its own"},
+                              **_ERRORS}}}
+    return {"openapi": "3.1.0", "info": {"title": "perfectplay", "version": _version()},
+            "paths": paths}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("perfectplay")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+async def _schema(_request: Request) -> Response:
+    return JSONResponse(openapi())
+
+
+async def _docs(request: Request) -> Response:
+    """The API in a page a person reads: each endpoint, its body's fields, a curl line."""
+    import html
+
+    base = str(request.base_url).rstrip("/")
+    parts = ["<!doctype html><meta charset=utf-8><title>perfectplay API</title>",
+             "<h1>perfectplay API</h1><p>The machine-readable version: "
+             "<a href=/api/schema>/api/schema</a> (OpenAPI 3.1).</p>"]
+    for path, ops in openapi()["paths"].items():
+        for method, op in ops.items():
+            parts.append(f"<h2>{method.upper()} {html.escape(path)}</h2>"
+                         f"<p>{html.escape(op['summary'])}</p>")
+            body = op.get("requestBody")
+            if body is None:
+                continue
+            content = body["content"]["application/json"]
+            props = content["schema"].get("properties", {})
+            parts.append("<ul>" + "".join(
+                f"<li><code>{html.escape(k)}</code>: "
+                f"{html.escape(str(v.get('description') or v.get('type') or ''))}</li>"
+                for k, v in props.items()) + "</ul>")
+            line = (f"curl -s {base}{path} -H 'content-type: application/json' "
+                    f"-d '{json.dumps(content['example'])}'")
+            parts.append(f"<pre>{html.escape(line)}</pre>")
+    return HTMLResponse("\n".join(parts))
+
+
 async def _games(_request: Request) -> Response:
     """Every game the API serves: its name, title, rules, options and the JSON Schema of its
     analyze and play bodies (what a client sends)."""
@@ -439,6 +523,8 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/favicon.ico", _favicon),
         Route("/static/{name}", _asset),
         Route("/api/games", _games),
+        Route("/api/schema", _schema),
+        Route("/docs", _docs),
         Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
         Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
     ])
