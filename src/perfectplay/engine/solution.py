@@ -180,11 +180,11 @@ class Solved(ABC):
             child = game.play(here, move)
             value, rem = self._entry(child)
             passes = who is None or game.player(child) != who
+            r: int | None = None if rem is None else rem + 1
             if self.scored:
-                mine, r = scored_option(game.payoff(here, move), value, rem, passes)
+                mine, _ = scored_option(game.payoff(here, move), value, rem or 0, passes)
             else:
-                mine, r = (value.flipped() if passes else value), \
-                    None if rem is None else rem + 1
+                mine = value.flipped() if passes else value
             out.append(MoveValue(move, mine, r))
         out.sort(key=lambda mv: self._order_key(here, mv.value, mv.remoteness),
                  reverse=True)

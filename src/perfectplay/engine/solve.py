@@ -21,7 +21,7 @@ Method = Literal["auto", "python", "graph", "tiers"]
 
 
 def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
-          progress: bool | None = None, method: Method = "auto") -> Solution:
+          progress: bool | None = None, method: Method = "auto") -> Solution | TierSolution:
     """Strongly solve ``game``: value and remoteness of every position reachable from its start.
 
     - win/lose games, acyclic or cyclic: retrograde analysis with move counters (positions
@@ -70,7 +70,7 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
 
 
 def _solve_compiled(game: CompiledGame, tiered: bool, max_positions: int,
-                    progress: bool | None) -> Solution:
+                    progress: bool | None) -> Solution | TierSolution:
     if tiered:
         tiers = enumerate_tiers(game, max_positions, progress)
         return TierSolution(game, solve_tiers(game, tiers, progress))

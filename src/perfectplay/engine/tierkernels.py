@@ -45,7 +45,7 @@ class Arena(NamedTuple):
     """Every tier's positions and values, laid end to end: tier i (number ``numbers[i]``)
     holds slots ``base[i]..base[i+1]-1`` of ``keys`` and of the value arrays. A store's
     ``keys`` are mixed codes sorted per tier, with a bucket index (``ibase``, ``bits``,
-    ``index``); the in-memory solver's are codes in open-addressing tables (the index
+    ``buckets``); the in-memory solver's are codes in open-addressing tables (the index
     arrays empty)."""
 
     numbers: np.ndarray
@@ -53,7 +53,7 @@ class Arena(NamedTuple):
     keys: np.ndarray
     ibase: np.ndarray
     bits: np.ndarray
-    index: np.ndarray
+    buckets: np.ndarray
     vals: np.ndarray
     rems: np.ndarray
     margins: np.ndarray
@@ -206,7 +206,7 @@ def sorted_code(arena, s):
 def sorted_find(arena, ti, child):
     """The slot of ``child`` in tier ``ti`` of a sorted-key arena, or -1."""
     return find_key(arena.keys, arena.base[ti], arena.base[ti + 1] - arena.base[ti],
-                    arena.index, arena.ibase[ti], arena.bits[ti], mix(child))
+                    arena.buckets, arena.ibase[ti], arena.bits[ti], mix(child))
 
 
 @njit

@@ -3,9 +3,10 @@ argument with this board's numbers, and the cut cells in words. Imports the mode
 result's constants; the solver never.
 
 >>> from perfectplay import portal
->>> print(portal.analyze(portal.parse("O.O")).draw())
+>>> print(portal.analyze(portal.parse("O.O")).draw())  # doctest: +ELLIPSIS
   abc
 1 OXO
+O a portal, # a wall, ...
 """
 
 from __future__ import annotations

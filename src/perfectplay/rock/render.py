@@ -3,9 +3,10 @@ the walker can never be sure to arrive) and the value map. Imports the model; th
 type only for annotations.
 
 >>> from perfectplay import rock
->>> print(rock.analyze(rock.parse("EX")).draw())
+>>> print(rock.analyze(rock.parse("EX")).draw())  # doctest: +ELLIPSIS
   a b
 1 E X
+a number: the steps the walker can guarantee from that cell; E the entrance, X the exit, ...
 """
 
 from __future__ import annotations
