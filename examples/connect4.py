@@ -296,24 +296,26 @@ class ConnectFour(CompiledGame):
                 ways[c, s_] = sum(ways[c + 1, s_ - h] for h in range(min(H, s_) + 1))
 
         @njit
+        def height(code, c):
+            """(column c's field: the mover's stones under a marker bit, its height)."""
+            f = (code >> (c * H1)) & col_mask
+            h = 0
+            while f >> (h + 1):
+                h += 1
+            return f, h
+
+        @njit
         def rank(code):
             t = 0
             for c in range(W):
-                f = (code >> (c * H1)) & col_mask
-                h = 0
-                while f >> (h + 1):
-                    h += 1
-                t += h
+                t += height(code, c)[1]
             left = t
             hrank = 0
             crank = 0
             p = 0
             j = 0
             for c in range(W):
-                f = (code >> (c * H1)) & col_mask
-                h = 0
-                while f >> (h + 1):
-                    h += 1
+                f, h = height(code, c)
                 for g in range(h):
                     hrank += ways[c + 1, left - g]
                     if (f >> g) & 1:
