@@ -67,7 +67,7 @@ def main() -> None:
             table = st.tables[t]
             step = 1 << 22
             for a in range(0, table.present.size, step):
-                selfm += int(_self_mirrors(table.present, t, game.rules.unrank, mirror_of,
+                selfm += int(_self_mirrors(table.present, t, game.ranking.unrank, mirror_of,
                                            a, min(table.present.size, a + step)))
     print(f"{args.w}x{args.h}: {stored:,} stored boards, {selfm:,} their own mirror image: "
           f"{2 * stored - selfm:,} positions ({time.perf_counter() - start:.0f} s)")

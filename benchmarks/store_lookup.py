@@ -42,7 +42,7 @@ def sample(st, n: int, rng: np.random.Generator) -> np.ndarray:
             got.append(keep)
             have += keep.size
         ranks = np.concatenate(got)[:k]
-        out.append(unranked(t, ranks, st.game.rules.unrank))
+        out.append(unranked(t, ranks, st.game.ranking.unrank))
     codes = np.concatenate(out)
     rng.shuffle(codes)
     return codes

@@ -71,11 +71,11 @@ def test_connect_four_rank_numbers_each_tier_densely_and_unrank_inverts_it(w, h)
     r = game.rules
     seen: dict[tuple[int, int], int] = {}
     for pos in solve(game).positions():
-        t, k = int(r.tier(pos)), int(r.rank(pos))
+        t, k = int(r.tier(pos)), int(game.ranking.rank(pos))
         heights = sum(1 for hs in np.ndindex(*(h + 1,) * w) if sum(hs) == t)
         assert 0 <= k < heights * comb(t, t // 2)
         assert seen.setdefault((t, k), pos) == pos
-        assert int(r.unrank(t, k)) == pos
+        assert int(game.ranking.unrank(t, k)) == pos
 
 
 def test_rank_comes_with_unrank_and_a_tier():

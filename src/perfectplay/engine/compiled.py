@@ -99,6 +99,12 @@ class Rules(NamedTuple):
     search_moves: Any
     horizon: Any
     static_bounds: Any
+
+
+class Ranking(NamedTuple):
+    """A compiled game's optional dense numbering inside a tier (see the module doc), kept
+    apart from :class:`Rules` so the search and solve kernels never compile it."""
+
     rank: Any
     unrank: Any
 
@@ -169,8 +175,8 @@ class CompiledGame:
             canonical=_jit(canonical, "canonical") or _same,
             search_moves=_jit(search_moves, "search_moves") or jmoves,
             horizon=_jit(horizon, "horizon") or _zero1,
-            static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
-            rank=_jit(rank, "rank") or _zero1, unrank=_jit(unrank, "unrank") or _zero2)
+            static_bounds=_jit(static_bounds, "static_bounds") or _zero1)
+        self.ranking = Ranking(_jit(rank, "rank") or _zero1, _jit(unrank, "unrank") or _zero2)
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
         self.has_rank = rank is not None

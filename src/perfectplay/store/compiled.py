@@ -528,7 +528,7 @@ def _pack_task(game: CompiledGame, root: str, built: list[dict[str, int]],
     if game.has_rank:
         scratch = Path(root) / "work" / f"ranks-{t}.i64"
         ranks = _new_file(scratch, np.int64, size)  # each rank computed once
-        span = int(ranks_of(a.keys, lo, hi, game.rules.rank, ranks))
+        span = int(ranks_of(a.keys, lo, hi, game.ranking.rank, ranks))
         present = _new_file(tier_path(out, t, "present"), np.uint64, -(-span // 64))
         if not mark_present(ranks, present):
             raise GameError(f"{game.name}: rank gives two positions of tier {t} one number")

@@ -135,7 +135,7 @@ class Store(Solved):
         if is_compiled(game):
             r = game.rules
             canon, tiers = canonical_tiers(codes, r.canonical, r.tier)
-            rank = r.rank
+            rank = game.ranking.rank
         else:
             canon, rank = codes, None
             tiers = np.array([self._tier_of(int(c)) for c in codes.tolist()], np.int64)
@@ -251,4 +251,4 @@ class Store(Solved):
     def codes(self, t: int) -> np.ndarray:
         """Every code tier ``t`` holds, in slot order (with ranks: needs the game)."""
         table = self.tables[t]
-        return table.codes(self.game.rules.unrank if table.ranked else None)
+        return table.codes(self.game.ranking.unrank if table.ranked else None)
