@@ -414,7 +414,9 @@ def test_ctrl_c_stops_with_what_is_proven():
     proc = subprocess.Popen([sys.executable, "-m", "perfectplay.cli", "search",
                              "examples/connect4.py:ConnectFour(7, 6)"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).parent.parent)
+                            cwd=Path(__file__).parent.parent,
+                            # an earlier test may leave SIGINT ignored, which a child inherits
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(8)  # past numba's compilation, into the search (longer on a cold cache)
     for _ in range(12):  # a signal that lands while numba compiles can be lost: send again
         proc.send_signal(signal.SIGINT)
