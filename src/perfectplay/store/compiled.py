@@ -50,7 +50,7 @@ import numpy as np
 
 from ..engine.compiled import OK, TIE, CompiledGame, raise_status
 from ..engine.kernels import retrograde, reverse_csr, topological_order
-from ..engine.protocol import UNKNOWN
+from ..engine.protocol import UNKNOWN, Value
 from ..engine.sortedtiers import (
     build_index,
     expand_range,
@@ -70,6 +70,7 @@ from .layout import (
     StoreError,
     map_file,
     margin_text,
+    save_array,
     tier_path,
     write_manifest,
 )
@@ -92,7 +93,6 @@ EXPAND_BUFFER = 1 << 24
 LOCAL_GATHER = 1 << 20
 #: A tier's palette may hold at most this many (value, remoteness) pairs (uint32 ids).
 MAX_PALETTE = 1 << 24
-_NAMES = {1: "win", 2: "lose", 3: "tie", 4: "draw"}
 
 
 def shape_of(game: CompiledGame) -> Shape:
@@ -533,7 +533,7 @@ def _pack_task(game: CompiledGame, root: str, built: list[dict[str, int]],
         if not mark_present(ranks, present):
             raise GameError(f"{game.name}: rank gives two positions of tier {t} one number")
         counts = count_blocks(present)
-        _save(tier_path(out, t, "counts"), counts)
+        save_array(tier_path(out, t, "counts"), counts)
         cells_by_rank(ranks, present, counts, a.vals, a.rems, a.margins, game.scored, lo,
                       pal_m, pal_vr, cells)
         if isinstance(present, np.memmap):
@@ -542,9 +542,9 @@ def _pack_task(game: CompiledGame, root: str, built: list[dict[str, int]],
         scratch.unlink()
         entry["span"] = span
     else:
-        _save(tier_path(out, t, "keys"), np.asarray(a.keys[lo:hi]))
+        save_array(tier_path(out, t, "keys"), np.asarray(a.keys[lo:hi]))
         ilo, ihi = int(a.ibase[ti]), int(a.ibase[ti + 1])
-        _save(tier_path(out, t, "index"), np.asarray(a.index[ilo:ihi]))
+        save_array(tier_path(out, t, "index"), np.asarray(a.index[ilo:ihi]))
         cells_in_order(a.vals, a.rems, a.margins, game.scored, lo, hi, pal_m, pal_vr, cells)
         entry["bits"] = int(a.bits[ti])
     if isinstance(cells, np.memmap):
@@ -557,7 +557,7 @@ def _palette_json(pal_m: np.ndarray, pal_vr: np.ndarray, scored: bool) -> list[l
     out = []
     for m, vr in zip(pal_m.tolist(), pal_vr.tolist(), strict=True):
         v, rem = vr >> 20, (vr & ((1 << 20) - 1)) - 1
-        out.append([margin_text(m) if scored else _NAMES[v], rem])
+        out.append([margin_text(m) if scored else Value.from_code(v).value, rem])
     return out
 
 
@@ -568,12 +568,3 @@ def _new_file(path: Path, dtype: Any, count: int) -> np.ndarray:
     if count == 0:
         return np.zeros(0, dtype)
     return np.memmap(path, dtype=dtype, mode="r+", shape=(count,))
-
-
-def _save(path: Path, a: np.ndarray) -> None:
-    """An array as a raw file, written whole then renamed (a kill leaves none or all)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        for k in range(0, a.size, 1 << 24):
-            fh.write(np.ascontiguousarray(a[k:k + (1 << 24)]).tobytes())
-    tmp.replace(path)

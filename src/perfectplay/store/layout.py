@@ -100,6 +100,15 @@ def map_file(path: Path, dtype: Any, count: int, mode: str = "r") -> np.ndarray:
     return np.memmap(path, dtype=dtype, mode=mode, shape=(count,))  # type: ignore[call-overload]
 
 
+def save_array(path: Path, a: np.ndarray) -> None:
+    """An array as a raw file, written whole then renamed (a kill leaves none or all)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        for k in range(0, a.size, 1 << 24):
+            fh.write(np.ascontiguousarray(a[k:k + (1 << 24)]).tobytes())
+    tmp.replace(path)
+
+
 def margin_text(value: Any) -> str:
     """A margin as exact text: an int in full, a Fraction as "p/q", a float by its repr
     (so 2**60 + 1 and 1/3 come back unchanged, see :func:`parse_margin`).

@@ -25,19 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.compiled import LOSE, TIE, WIN
 from ..engine.kernels import retrograde, reverse_csr, topological_order
-from ..engine.protocol import DRAW_CODE, Value, has_player
+from ..engine.protocol import Value, has_player
 from ..engine.scored import negamax_exact, scored_key, scored_option
 from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_chains
 from ..engine.tierkernels import better_option, move_option
 from ..errors import GameError
 from ..progress import Progress
-from .layout import WIDTHS, StoreError, margin_text, tier_path, write_manifest
+from .layout import WIDTHS, StoreError, margin_text, save_array, tier_path, write_manifest
 from .reader import Tier
 from .runner import Runner, Steps
-
-_NAME_OF = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW_CODE: "draw"}
 
 
 def check_tiered(game: Any) -> None:
@@ -378,8 +375,6 @@ def _write_tier(root: Path, t: int, codes: list[int], values: list[Any],
     width = 1 if len(palette) <= 1 << 8 else 2 if len(palette) <= 1 << 16 else 4
     for kind, arr in (("keys", keys), ("index", build_index(keys, bits)),
                       ("cells", ids.astype(WIDTHS[width]))):
-        tmp = tier_path(root, t, kind + ".tmp")
-        arr.tofile(tmp)
-        tmp.replace(tier_path(root, t, kind))
+        save_array(tier_path(root, t, kind), arr)
     return {"tier": t, "size": int(keys.size), "bits": bits, "width": width,
             "palette": [[text, rem] for text, rem in palette]}
