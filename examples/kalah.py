@@ -10,39 +10,128 @@ seeds left the game ends and each player stores the seeds on their own side.
 The value is the point margin, so the stores need not be in the position: each move's
 payoff is what it puts in the mover's store. A position is the houses and the player to
 move, in one int64: bit 0 the player, then one field of bit_length(2mn) bits per house, so
-sowing is additions to the code, with no decoding and no allocation. Kalah(m, n) fits when
-2m * bit_length(2mn) + 1 <= 63: (6, 2), (5, 4), (4, 4), ... The tier is
+sowing is additions to the code, with no decoding and no allocation. Kalah(m, n) fits so
+when 2m * bit_length(2mn) + 1 <= 63: (6, 2), (5, 4), (4, 4), ...
+
+Bigger games (Kalah(6, 3) to (6, 6)) are *ranked*: the 2m houses, holding at most N = 2mn
+seeds, are the bars of a stars-and-bars picture, bar j at b_j = c_0 + ... + c_j + j, and
+their rank in the combinatorial number system is sum_j C(b_j, j + 1) < C(N + 2m, 2m)
+(Knuth, TAOCP 7.2.1.3): C(60, 12) ~ 1.4e12 for (6, 4), C(72, 12) ~ 1.5e13 for (6, 5). The
+code is rank << 15 | seeds in play << 8 | seeds on south's side << 1 | player, so the end,
+the final score and ``margin_bound`` (the seeds in play: the mover cannot gain more) read
+the code without decoding it; a move decodes the houses (O(N + m)), sows them and ranks
+them again. Ranks below C(k + 2m, 2m) are exactly the boards with at most k seeds in play:
+:meth:`Kalah.endgame_positions` lists them, the roots of an endgame store that
+``perfectplay search --store`` reads at its leaves. The ranked code is chosen only when the
+bit fields do not fit (``ranked=True`` forces it, for the tests). The tier is
 (seeds stored, then how far the seeds on the board still are from their stores): every move
 either stores a seed or moves seeds towards their store, so the tier strictly increases.
 
     perfectplay solve 'examples/kalah.py:Kalah(4, 3)'
 
 Published (Irving, Donkers and Uiterwijk 2000, "Solving Kalah", ICGA Journal 23(3)): who
-wins each Kalah(m, n) for small m and n (the tests check m, n <= 3), and Kalah(6, 2) a
-first-player win by 10 (benchmarks/engine.py reproduces it).
+wins each Kalah(m, n) for small m and n (the tests check m, n <= 3), and the first player's
+margin: (6, 2) +10 (benchmarks/engine.py reproduces it by a strong solve), (6, 3) +2,
+(6, 4) +10, (6, 5) +12 (their Table 9; benchmarks/kalah_search.py reproduces them by
+search).
 """
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
+import numpy as np
 from numba import njit
 
 from perfectplay.engine import ONGOING, TIE, CompiledGame, Value
+
+
+@njit
+def sow_pits(pits, who, move, m):
+    """Sow house ``move`` of player ``who`` in ``pits`` (south's m houses, then north's),
+    in place: (who moves next, seeds the mover stored), with the empty-capture rule."""
+    own = who * m
+    other = m - own
+    ring = 2 * m + 1  # the mover's houses, the mover's store, the opponent's houses
+    seeds = pits[own + move]
+    pits[own + move] = 0
+    idx = move
+    stored = 0
+    for _ in range(seeds):
+        idx += 1
+        if idx == ring:
+            idx = 0
+        if idx < m:
+            pits[own + idx] += 1
+        elif idx == m:
+            stored += 1
+        else:
+            pits[other + idx - m - 1] += 1
+    if idx == m:
+        return who, stored  # the last seed in the store: move again
+    if idx < m and pits[own + idx] == 1:  # the last seed in an empty house
+        opposite = other + m - 1 - idx
+        stored += 1 + pits[opposite]
+        pits[own + idx] = 0
+        pits[opposite] = 0
+    return 1 - who, stored
+
+
+def binomials(top: int, houses: int) -> np.ndarray:
+    """C(a, k) for a <= top + houses, k <= houses (the ranks' table)."""
+    return np.array([[comb(a, k) for k in range(houses + 1)]
+                     for a in range(top + houses + 1)], np.int64)
+
+
+@njit
+def unrank_pits(r, binom, houses, top, pits):
+    """The houses of rank ``r`` (at most ``top`` seeds in all; module doc): the bars' places
+    from the last down, each the largest b with C(b, j + 1) <= what is left, then the seeds
+    between consecutive bars. O(top + houses)."""
+    b = top + houses - 1
+    for j in range(houses - 1, -1, -1):
+        while binom[b, j + 1] > r:
+            b -= 1
+        r -= binom[b, j + 1]
+        pits[j] = b
+        b -= 1
+    prev = 0
+    for j in range(houses):
+        bar = pits[j]
+        pits[j] = bar - prev
+        prev = bar + 1
+
+
+@njit
+def positions_within(k, binom, houses, top, pack):
+    """The codes of every position with at most ``k`` seeds in play, both players to move:
+    ranks 0 .. C(k + houses, houses) - 1 are exactly those houses."""
+    count = binom[k + houses, houses]
+    out = np.empty(2 * count, np.int64)
+    pits = np.empty(houses, np.int64)
+    for r in range(count):
+        unrank_pits(r, binom, houses, top, pits)
+        out[2 * r] = pack(pits, 0)
+        out[2 * r + 1] = pack(pits, 1)
+    return out
 
 
 class Kalah(CompiledGame):
     """Kalah with ``houses`` houses a side and ``seeds`` seeds in each (moves: 0..m-1, the
     mover's houses from the left end of their row)."""
 
-    def __init__(self, houses: int = 6, seeds: int = 4) -> None:
+    def __init__(self, houses: int = 6, seeds: int = 4, ranked: bool | None = None) -> None:
         m, n = houses, seeds
         total = 2 * m * n
         b = max(1, total.bit_length())  # bits a house needs: it can hold every seed
-        if m < 1 or n < 0 or 2 * m * b + 1 > 63:
-            raise ValueError(f"Kalah({m}, {n}) does not fit in 63 bits: it needs m >= 1, "
-                             "n >= 0 and 2m * bit_length(2mn) + 1 <= 63")
+        if m < 1 or n < 0:
+            raise ValueError(f"Kalah({m}, {n}) needs m >= 1 houses and n >= 0 seeds")
         self.houses, self.seeds, self.bits = m, n, b
+        self.wide = 2 * m * b + 1 > 63 if ranked is None else bool(ranked)
+        if self.wide:
+            self._init_ranked(m, n)
+            return
         pmax = total * m
         ring = 2 * m + 1  # the mover's houses, the mover's store, the opponent's houses
         field = (1 << b) - 1
@@ -124,6 +213,13 @@ class Kalah(CompiledGame):
             return code & 1
 
         @njit
+        def margin_bound(code):
+            on_board = 0
+            for i in range(2 * m):
+                on_board += get(code, i)
+            return on_board  # the mover cannot gain more than the seeds in play
+
+        @njit
         def tier(code):
             on_board = 0
             distance = 0
@@ -133,12 +229,160 @@ class Kalah(CompiledGame):
                 distance += c * (m - i % m)
             return (total - on_board) * (pmax + 1) + (pmax - distance)
 
+        @njit
+        def pack(pits, who):
+            code = who
+            for i in range(2 * m):
+                code += pits[i] << (1 + i * b)
+            return code
+
+        self._pack = pack
         start = sum(n << (1 + i * b) for i in range(2 * m))
         super().__init__(start, moves, play, outcome, max_moves=m, score=score,
-                         payoff=payoff, player=player, tier=tier, name=f"Kalah({m}, {n})")
+                         payoff=payoff, player=player, tier=tier, margin_bound=margin_bound,
+                         name=f"Kalah({m}, {n})")
+
+    def _init_ranked(self, m: int, n: int) -> None:
+        """Kalah(m, n) too big for one bit field a house: the houses are one number, their
+        rank in the combinatorial number system (module doc), beside the seeds on the board
+        and on south's side, so that ``outcome``, ``score`` and ``margin_bound`` read the
+        code without decoding it."""
+        total, houses = 2 * m * n, 2 * m
+        if total > 127 or comb(total + houses, houses) >= 1 << 48:
+            raise ValueError(f"Kalah({m}, {n}) is too big for a 63-bit code: it needs "
+                             "2mn <= 127 and C(2mn + 2m, 2m) < 2**48")
+        binom = binomials(total, houses)
+        pmax = total * m
+
+        @njit
+        def unpack(code, pits):
+            """The seeds of every house (south's 0..m-1, then north's) of ``code``."""
+            unrank_pits(code >> 15, binom, houses, total, pits)
+
+        @njit
+        def pack(pits, who):
+            rank = 0
+            bar = -1
+            south = 0
+            on_board = 0
+            for j in range(houses):
+                bar += pits[j] + 1
+                rank += binom[bar, j + 1]
+                on_board += pits[j]
+                if j < m:
+                    south += pits[j]
+            return (rank << 15) | (on_board << 8) | (south << 1) | who
+
+        @njit
+        def decoded(code):
+            pits = np.empty(houses, np.int64)
+            unpack(code, pits)
+            return pits
+
+        @njit
+        def sow(code, move):
+            pits = decoded(code)
+            nxt, stored = sow_pits(pits, code & 1, move, m)
+            return pits, nxt, stored
+
+        @njit
+        def play(code, move):
+            pits, nxt, _ = sow(code, move)
+            return pack(pits, nxt)
+
+        @njit
+        def payoff(code, move):
+            return sow(code, move)[2]
+
+        @njit
+        def moves(code, out):
+            pits = decoded(code)
+            own = (code & 1) * m
+            k = 0
+            for i in range(m):
+                if pits[own + i] > 0:
+                    out[k] = i
+                    k += 1
+            return k
+
+        @njit
+        def search_moves(code, out):
+            """Every move, those that end in the store (another move) first, then captures,
+            then the rest; houses nearer the store first within each group."""
+            pits = decoded(code)
+            own = (code & 1) * m
+            k = 0
+            for group in range(3):
+                for i in range(m - 1, -1, -1):
+                    seeds = pits[own + i]
+                    if seeds == 0:
+                        continue
+                    land = (i + seeds) % (2 * m + 1)
+                    g = 0 if land == m else (
+                        1 if land < m and (pits[own + land] == 0 or seeds == 2 * m + 1)
+                        else 2)
+                    if g == group:
+                        out[k] = i
+                        k += 1
+            return k
+
+        @njit
+        def sides(code):
+            south = (code >> 1) & 127
+            north = ((code >> 8) & 127) - south
+            return (north, south) if code & 1 else (south, north)
+
+        @njit
+        def outcome(code):
+            mine, theirs = sides(code)
+            return TIE if mine == 0 or theirs == 0 else ONGOING
+
+        @njit
+        def score(code):
+            mine, theirs = sides(code)
+            return mine - theirs
+
+        @njit
+        def player(code):
+            return code & 1
+
+        @njit
+        def margin_bound(code):
+            return (code >> 8) & 127  # the mover cannot gain more than the seeds in play
+
+        @njit
+        def tier(code):
+            pits = decoded(code)
+            on_board = 0
+            distance = 0
+            for i in range(houses):
+                on_board += pits[i]
+                distance += pits[i] * (m - i % m)
+            return (total - on_board) * (pmax + 1) + (pmax - distance)
+
+        self._pack, self._unpack = pack, unpack
+        start = int(pack(np.full(houses, n, np.int64), 0))
+        CompiledGame.__init__(self, start, moves, play, outcome, max_moves=m, score=score,
+                              payoff=payoff, player=player, tier=tier,
+                              search_moves=search_moves, margin_bound=margin_bound,
+                              name=f"Kalah({m}, {n})")
+
+    def endgame_positions(self, k: int) -> np.ndarray:
+        """Every position with at most ``k`` seeds still in play (either player to move):
+        the roots of an endgame store, ``solve_tiered(game, path, roots=...)``, or
+        ``perfectplay solve TARGET --store DIR --endgame K``. 2 x C(k + 2m, 2m) codes."""
+        total = 2 * self.houses * self.seeds
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= total:
+            raise ValueError(f"k must be a number of seeds from 0 to {total}, not {k!r}")
+        houses = 2 * self.houses
+        return positions_within(k, binomials(total, houses), houses, total, self._pack)
 
     def houses_of(self, code: int) -> tuple[list[int], int]:
         """(seeds in each house, south's first, then north's; the player to move)."""
+        if self.wide:
+            pits = np.empty(2 * self.houses, np.int64)
+            self._unpack(np.int64(code), pits)
+            return [int(p) for p in pits], code & 1
         b, f = self.bits, (1 << self.bits) - 1
         return [(code >> (1 + i * b)) & f for i in range(2 * self.houses)], code & 1
 

@@ -217,8 +217,13 @@ def load_game(target: str) -> Any:
               "local cluster of this machine's cores).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Workers of the local cluster.")
+@click.option("--endgame", type=click.IntRange(0), default=None, metavar="K",
+              help="With --store: store only the game's last tiers, every position the "
+              "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
+              "in play), for search --store.")
 def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
-          store: str | None, scheduler: str | None, workers: int | None) -> None:
+          store: str | None, scheduler: str | None, workers: int | None,
+          endgame: int | None) -> None:
     """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
 
     The arguments are Python literals (numbers, strings, tuples), never executed. A
@@ -233,16 +238,20 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
       perfectplay solve examples/tictactoe.py:TicTacToe
       perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
+      perfectplay solve 'examples/kalah.py:Kalah(6, 4)' --store eg/ --endgame 12
     """
+    if endgame is not None and store is None:
+        _fail("--endgame builds a store: give --store DIR too", 2)
     if store is not None:
         for module in ("distributed", "pyarrow"):
             _need_extra(module, "stores", "scale")
     game = load_game(target)
     if store is not None:
         file, _, cls = target.partition(".py:")
+        roots = None if endgame is None else _endgame_roots(game, endgame)
         tb = _game_call("rules", solve_tiered, game, store, cluster=scheduler,
                         workers=workers, progress=_progress(),
-                        game_ref=f"{Path(file + '.py').resolve()}:{cls}")
+                        game_ref=f"{Path(file + '.py').resolve()}:{cls}", roots=roots)
         stats = tb_analyze(tb.store)
         if as_json:
             _echo_json({"store": str(tb.store), "tiers": tb.tiers, "resumed": tb.resumed,
@@ -263,6 +272,15 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
     _game_call("draw or move_name", _render, solution, as_json)
 
 
+def _endgame_roots(game: Any, k: int) -> Any:
+    """The roots of an endgame store: the game's ``endgame_positions(k)``."""
+    hook = getattr(game, "endgame_positions", None)
+    if not callable(hook):
+        _fail(f"{getattr(game, 'name', type(game).__name__)} has no endgame_positions(k): "
+              "--endgame needs the game to name its last tiers' positions", 2)
+    return _game_call("endgame_positions", hook, k)
+
+
 # -- search one position ---------------------------------------------------------------------
 @main.command()
 @click.argument("target")
@@ -278,9 +296,15 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Threads searching together over one shared table (ABDADA-style "
               "lazy SMP).")
+@click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
+              help="An endgame store of this game (solve --store DIR --endgame K): its "
+              "positions are read, not searched.")
+@click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
+              "not the remoteness (which can cost more than the value for margins).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
-           node_limit: int | None, table_mb: float, workers: int, as_json: bool) -> None:
+           node_limit: int | None, table_mb: float, workers: int, store: str | None,
+           value_only: bool, as_json: bool) -> None:
     """Prove one position's value and remoteness by search, without enumerating the game:
     TARGET is FILE.py:Class or FILE.py:Class(args), as for solve.
 
@@ -293,12 +317,15 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --moves 4,4,4,4,4 --analyze
       perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2 --table-mb 1024
       perfectplay search examples/tictactoe.py:TicTacToe --json
+      perfectplay search 'examples/kalah.py:Kalah(6, 4)' --store eg/ --value-only
     """
     game = load_game(target)
     position = _game_call("rules", play_moves, game, moves or "")
+    endgame = None if store is None else _game_call("rules", open_store, store, game)
     result = _game_call("rules", engine_search, game, position, analyze=analyze,
                         time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
-                        workers=workers, progress=_progress())
+                        workers=workers, progress=_progress(), endgame=endgame,
+                        remoteness=not value_only)
     _game_call("draw or move_name", _render, result, as_json)
     if not result.exact:
         sys.exit(3)

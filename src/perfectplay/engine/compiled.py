@@ -35,6 +35,9 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               scored game: its margin is at most 0), ``CANNOT_LOSE`` (2) the
                               mover cannot lose (margin at least 0); 0 when nothing is known
                               (Connect Four: no line left to complete; Allis' claimeven)
+``margin_bound(pos) -> int``  *optional, scored games, for proof search*: the mover's margin
+                              from ``pos`` on lies in [-bound, bound] (Kalah: the seeds
+                              still in play), so a null window outside it fails at once
 ``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
@@ -99,6 +102,7 @@ class Rules(NamedTuple):
     search_moves: Any
     horizon: Any
     static_bounds: Any
+    margin_bound: Any
 
 
 class Ranking(NamedTuple):
@@ -151,6 +155,7 @@ class CompiledGame:
                  search_moves: Callable[..., int] | None = None,
                  horizon: Callable[..., int] | None = None,
                  static_bounds: Callable[..., int] | None = None,
+                 margin_bound: Callable[..., int] | None = None,
                  rank: Callable[..., int] | None = None,
                  unrank: Callable[..., int] | None = None,
                  name: str | None = None) -> None:
@@ -175,7 +180,8 @@ class CompiledGame:
             canonical=_jit(canonical, "canonical") or _same,
             search_moves=_jit(search_moves, "search_moves") or jmoves,
             horizon=_jit(horizon, "horizon") or _zero1,
-            static_bounds=_jit(static_bounds, "static_bounds") or _zero1)
+            static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
+            margin_bound=_jit(margin_bound, "margin_bound") or _zero1)
         self.ranking = Ranking(_jit(rank, "rank") or _zero1, _jit(unrank, "unrank") or _zero2)
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
@@ -184,6 +190,9 @@ class CompiledGame:
         self.has_search_moves = search_moves is not None
         self.has_horizon = horizon is not None
         self.has_static_bounds = static_bounds is not None
+        self.has_margin_bound = margin_bound is not None
+        if margin_bound is not None and payoff is None:
+            raise GameError("margin_bound is for scored games (with payoff)")
         # The Python protocol, so every tool that takes a Python game takes this one too.
         if self.scored:
             self.payoff = self._payoff

@@ -201,8 +201,9 @@ class _CompiledBackend:
     name = "compiled"
 
     def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
-                 progress: Callable[[str], None] | None) -> None:
+                 progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
         self.game = game
+        self.leaf = sk.no_leaf() if leaf is None else leaf
         self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
         self.halt = np.zeros(1, np.int64)
         self.stats = np.zeros(workers, np.int64)
@@ -213,7 +214,8 @@ class _CompiledBackend:
         self.kind = sk.Kind(scored=game.scored, with_player=game.has_player,
                             with_horizon=game.has_horizon, symmetric=game.symmetric,
                             acyclic=game.tiered, max_moves=game.max_moves,
-                            parallel=workers > 1, ordered=game.has_search_moves)
+                            parallel=workers > 1, ordered=game.has_search_moves,
+                            bounded=game.has_margin_bound, with_leaf=leaf is not None)
         self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress
@@ -233,14 +235,14 @@ class _CompiledBackend:
 
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
         return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.game.rules,
-                        self.kind, self.table, self.busy, self.halt, self.stats,
+                        self.kind, self.leaf, self.table, self.busy, self.halt, self.stats,
                         self.spaces[thread], np.int64(limit), thread)
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
             self.walk_space = sk.workspace(self.max_depth, self.game.max_moves)
         return sk.walk_remoteness(np.int64(pos), np.int64(score), self.game.rules, self.kind,
-                                  self.table, self.busy, self.halt, self.stats,
+                                  self.leaf, self.table, self.busy, self.halt, self.stats,
                                   self.spaces[0], self.walk_space, np.int64(limit))
 
     def walk(self, pos: Any, score: int, budget: _Budget) -> tuple[int, Any]:
@@ -319,8 +321,9 @@ class _CompiledBackend:
                 self.last_report = now
                 nodes = budget.nodes + int(self.stats.sum())
                 rate = nodes / max(now - budget.start, 1e-9)
-                self.progress(f"search {self.probes}: window ({_words(alpha, False)}, "
-                              f"{_words(beta, False)}), {nodes:,} nodes, {rate:,.0f}/s")
+                scored = self.game.scored
+                self.progress(f"search {self.probes}: window ({_words(alpha, scored)}, "
+                              f"{_words(beta, scored)}), {nodes:,} nodes, {rate:,.0f}/s")
 
 
 class _PythonBackend:
@@ -613,6 +616,7 @@ class _Search:
         self.exact_scores: dict[Any, Any] = {}
         self.rems: dict[Any, tuple[int, Any]] = {}
         self.integral = not self.scored or isinstance(backend, _CompiledBackend)
+        self.want_remoteness = True
         hook = getattr(game, "horizon", None)
         self.horizon = hook if callable(hook) else None
 
@@ -666,8 +670,8 @@ class _Search:
             else:
                 hi = min(hi, s)
             self.partial = (lo, hi, best)
-            if not stepped:  # MTD(f)'s step, once: is the bound just found exact?
-                stepped = True
+            if not stepped or self.scored:  # MTD(f)'s step: is the bound just found exact?
+                stepped = True  # (margins: always, as small margins are a few steps apart)
                 x = lo + 1 if s >= x else hi
             else:  # then bisect what the fail-soft bounds left; probes for quick wins
                 x = lo + (hi - lo + 1) // 2  # and slow losses are short (depth-limited)
@@ -733,7 +737,7 @@ class _Search:
             lo, _, _ = self.pin(child)
             s = _parent_score(lo, passes, pay, self.scored)
             value, rem = _value_of(s, self.scored)
-            if rem is None:
+            if rem is None and self.want_remoteness:
                 rem = self.remoteness(child, lo)[0] + 1
             out.append(MoveValue(move, value, rem))
         return out
@@ -742,7 +746,8 @@ class _Search:
 def search(game: Any, position: Any = None, *, analyze: bool = False,
            time_limit: float | None = None, node_limit: int | None = None,
            table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
-           progress: Callable[[str], None] | bool | None = None) -> SearchResult:
+           progress: Callable[[str], None] | bool | None = None, endgame: Any = None,
+           remoteness: bool = True) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
@@ -757,7 +762,14 @@ def search(game: Any, position: Any = None, *, analyze: bool = False,
     A game may help with three optional hooks: ``search_moves`` (moves best first, possibly
     pruned; see :mod:`perfectplay.engine.compiled`), ``static_bounds`` (cannot win, cannot
     lose) and ``horizon`` (plies left; a tied game lasts exactly that long). A
-    :class:`CompiledGame`'s ``canonical`` shares table entries between symmetric positions.
+    :class:`CompiledGame`'s ``canonical`` shares table entries between symmetric positions,
+    and its ``margin_bound`` (scored games) cuts windows to the margin still possible.
+
+    ``endgame``: a solved store of the game's last tiers (:func:`perfectplay.store.open_store`
+    of a store built with ``solve_tiered(..., roots=...)``, or its :class:`Leaf`): every
+    position it holds is read, not searched (Irving et al.'s endgame databases). It never
+    changes an answer, only the work. ``remoteness=False`` proves the value and a best move
+    only (a margin's remoteness can cost more than its value).
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -779,11 +791,15 @@ def search(game: Any, position: Any = None, *, analyze: bool = False,
             raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
         position = int(position)
         backend: Any = _CompiledBackend(game, table_mb, workers, max_depth,
-                                        progress or None)
+                                        progress or None, _leaf_of(endgame, game))
+    elif endgame is not None:
+        raise GameError("an endgame store helps compiled games only (the search of a Python "
+                        "game runs in Python)")
     else:
         workers = 1
         backend = _PythonBackend(game, max_depth)
     run = _Search(game, backend, budget)
+    run.want_remoteness = bool(remoteness)
     try:
         return _run(run, game, position, analyze, workers)
     finally:
@@ -797,7 +813,7 @@ def _run(run: _Search, game: Any, position: Any, analyze: bool, workers: int) ->
     try:
         lo, hi, best = run.pin(position)
         value, remoteness = _value_of(lo, run.scored)
-        if remoteness is None:
+        if remoteness is None and run.want_remoteness:
             remoteness, walked = run.remoteness(position, lo)
             best = walked if walked is not None else best
         if best is None and run.edges(position):
@@ -820,6 +836,20 @@ def _run(run: _Search, game: Any, position: Any, analyze: bool, workers: int) ->
         upper=_words(hi, run.scored), moves=moves, nodes=budget.nodes, seconds=seconds,
         probes=run.backend.probes, workers=workers, backend=run.backend.name,
         table=run.backend.table_stats(), stopped=budget.stopped, note=note)
+
+
+def _leaf_of(endgame: Any, game: CompiledGame) -> sk.Leaf | None:
+    """The :class:`Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
+    (a store, which must be of this game: one of another game would answer wrongly)."""
+    if endgame is None or isinstance(endgame, sk.Leaf):
+        return endgame
+    name = getattr(endgame, "game_name", None)
+    if name is not None and name != game.name:
+        raise GameError(f"the endgame store holds {name}, not {game.name}")
+    if not callable(getattr(endgame, "leaf", None)):
+        raise GameError(f"endgame must be a store (open_store) or a Leaf, not "
+                        f"{type(endgame).__name__}")
+    return endgame.leaf()
 
 
 def _best_of(run: _Search, pos: Any, s: Any) -> Any:

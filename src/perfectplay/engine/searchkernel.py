@@ -42,10 +42,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .codetable import mix as store_mix
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
 from .protocol import WIN_CODE as WIN
+from .tierkernels import find_key, tier_index
 
 MATE = 1 << 19  # a win in r plies scores MATE - r
 LIMIT = MATE - 2  # largest margin (scored games) and longest line the scores can hold
@@ -70,6 +72,45 @@ class Kind(NamedTuple):
     max_moves: int
     parallel: bool  # threads share the table: put off moves another thread is searching
     ordered: bool  # search_moves is the game's: no history heuristic
+    bounded: bool = False  # margin_bound() is the game's (scored games)
+    with_leaf: bool = False  # a solved store of the game's last tiers answers at the leaves
+
+
+class Leaf(NamedTuple):
+    """Solved positions the search reads instead of searching them (an endgame store's
+    tiers, loaded by :func:`perfectplay.store.leaf_of`): tier ``numbers[i]`` holds slots
+    ``base[i]..base[i+1]-1`` of ``keys`` (mixed canonical codes, sorted, with a bucket index
+    as in a store), each with its search score (``scores``: a margin, or MATE - r for a win
+    in r) and its remoteness (``rems``)."""
+
+    numbers: np.ndarray
+    base: np.ndarray
+    keys: np.ndarray
+    ibase: np.ndarray
+    bits: np.ndarray
+    buckets: np.ndarray
+    scores: np.ndarray
+    rems: np.ndarray
+    gate: int = LIMIT  # no position above this margin_bound is held: none is looked up
+
+
+def no_leaf() -> Leaf:
+    """The empty :class:`Leaf` (a search without a store)."""
+    z = np.zeros(1, np.int64)
+    return Leaf(z, np.zeros(2, np.int64), np.zeros(0, np.uint64), z, z, z,
+                np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+@njit
+def leaf_slot(leaf, rules, kind, p):
+    """The slot of position ``p`` in ``leaf``, or -1 (not held). O(log tiers) + O(1)."""
+    c = rules.canonical(p) if kind.symmetric else p
+    ti = tier_index(leaf.numbers, rules.tier(c), 0)
+    if ti < 0:
+        return -1
+    lo = leaf.base[ti]
+    return find_key(leaf.keys, lo, leaf.base[ti + 1] - lo, leaf.buckets, leaf.ibase[ti],
+                    leaf.bits[ti], store_mix(c))
 
 
 # Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
@@ -321,7 +362,8 @@ def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(nogil=True)
-def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_limit, thread):
+def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, node_limit,
+          thread):
     """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
     explicit stack ``ws`` from :func:`workspace`, so a line thousands of plies deep needs no
     recursion).
@@ -376,8 +418,25 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
                 if status != OK:
                     return status, p, -1, nodes
                 continue
+            mb = rules.margin_bound(p) if kind.bounded else LIMIT
+            if kind.with_leaf and d > 0 and mb <= leaf.gate:
+                slot = leaf_slot(leaf, rules, kind, p)
+                if slot >= 0:  # solved in the store: its exact score
+                    ret = leaf.scores[slot]
+                    continue
             a = lo_w[d]
             b = hi_w[d]
+            if kind.bounded:  # the margin cannot leave [-bound, bound]
+                if b > mb:
+                    b = mb
+                    if a >= b:
+                        ret = b
+                        continue
+                if a < -mb:
+                    a = -mb
+                    if a >= b:
+                        ret = a
+                        continue
             if not scored and b > top:  # a win takes at least one ply
                 b = top
                 if a >= b:
@@ -507,7 +566,7 @@ def probe(root, alpha, beta, rules, kind, table, busy, stop, stats, ws, node_lim
 
 
 @njit(nogil=True)
-def _settle(c, target, rules, kind, table, busy, stop, stats, ws, node_limit, buf):
+def _settle(c, target, rules, kind, leaf, table, busy, stop, stats, ws, node_limit, buf):
     """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
     has ended or has no move, else two null-window probes (the table makes them cheap)."""
     o = rules.outcome(c)
@@ -516,17 +575,17 @@ def _settle(c, target, rules, kind, table, busy, stop, stats, ws, node_limit, bu
         return status, s == target, 0
     if rules.moves(c, buf) == 0:
         return OK, target == (0 if kind.scored else -MATE), 0
-    status, s, _, n1 = probe(c, target - 1, target, rules, kind, table, busy, stop, stats, ws,
-                             node_limit, 0)
+    status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, table, busy, stop,
+                             stats, ws, node_limit, 0)
     if status != OK or s < target:
         return status, False, n1
-    status, s, _, n2 = probe(c, target, target + 1, rules, kind, table, busy, stop, stats, ws,
-                             node_limit - n1, 0)
+    status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, table, busy, stop,
+                             stats, ws, node_limit - n1, 0)
     return status, status == OK and s <= target, n1 + n2
 
 
 @njit(nogil=True)
-def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws, walk_ws,
+def walk_remoteness(root, root_score, rules, kind, leaf, table, busy, stop, stats, ws, walk_ws,
                     node_limit):
     """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
     engine's tie-break among the moves that keep the score, which no single negamax score
@@ -558,12 +617,18 @@ def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws,
             w_move[d] = -1
             w_index[d] = 0
             w_count[d] = 0
-            if outcome(p) == ONGOING:
+            slot = -1
+            if kind.with_leaf and d > 0 and (not kind.bounded
+                                             or rules.margin_bound(p) <= leaf.gate):
+                slot = leaf_slot(leaf, rules, kind, p)
+            if slot >= 0:  # solved in the store: its remoteness too
+                w_best[d] = leaf.rems[slot]
+            elif outcome(p) == ONGOING:
                 k = moves(p, w_buf[d * stride:(d + 1) * stride])
                 if k < 0 or k > max_moves:
                     return BAD_MOVE_COUNT, p, -1, nodes
                 w_count[d] = k
-            if w_count[d] == 0:
+            if w_count[d] == 0 and slot < 0:
                 w_best[d] = 0  # ended, or no move: remoteness 0
         else:
             # the child just walked has remoteness ``ret``
@@ -583,8 +648,8 @@ def walk_remoteness(root, root_score, rules, kind, table, busy, stop, stats, ws,
             if status != OK:
                 return status, c, -1, nodes
             target = child_bound(w_score[d], passes, pay, scored)
-            status, equal, n = _settle(c, target, rules, kind, table, busy, stop, stats, ws,
-                                       node_limit - nodes, w_buf[max_depth * stride:])
+            status, equal, n = _settle(c, target, rules, kind, leaf, table, busy, stop, stats,
+                                       ws, node_limit - nodes, w_buf[max_depth * stride:])
             nodes += n
             if status != OK:
                 return status, c, -1, nodes

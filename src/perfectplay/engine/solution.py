@@ -62,15 +62,15 @@ class MoveValue:
 def describe(value: Any, remoteness: int | None) -> str:
     """Words for a value and remoteness.
 
-    >>> describe(Value.WIN, 3), describe(Value.DRAW, None), describe(-2, 4)
-    ('win in 3', 'draw', '-2 in 4')
+    >>> describe(Value.WIN, 3), describe(Value.DRAW, None), describe(-2, 4), describe(5, None)
+    ('win in 3', 'draw', '-2 in 4', '+5')
     """
     if isinstance(value, Value):
         return value.value if remoteness is None else f"{value.value} in {remoteness}"
     if isinstance(value, float) and math.isinf(value):
         return "never ends (+inf)" if value > 0 else "never ends (-inf)"
     sign = "+" if value > 0 else ""
-    return f"{sign}{value} in {remoteness}"
+    return f"{sign}{value}" if remoteness is None else f"{sign}{value} in {remoteness}"
 
 
 @dataclass(frozen=True, slots=True)

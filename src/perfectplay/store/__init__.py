@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..engine.compiled import is_compiled
 from ..engine.protocol import Value, is_scored
 from .compiled import solve_compiled_store
@@ -56,13 +58,25 @@ class Tablebase:
 def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
                  workers: int | None = None, client: Any = None,
                  progress: Callable[[str], None] | None = None, bar: bool | None = None,
-                 stop_after: int | None = None, game_ref: str | None = None) -> Tablebase:
+                 stop_after: int | None = None, game_ref: str | None = None,
+                 roots: Any = None) -> Tablebase:
     """Solve a tiered game into ``store`` (see the module doc). ``client`` reuses a running
     Dask client; ``progress`` receives a line per step, ``bar`` shows a progress bar on a
     terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many steps (a tier
     built, solved or packed), as a kill would; ``game_ref`` (FILE.py:Class) is recorded so
-    the store can rebuild its game. Same values as :func:`perfectplay.engine.solve`."""
+    the store can rebuild its game. Same values as :func:`perfectplay.engine.solve`.
+
+    ``roots`` (compiled games): start from these codes instead of the start and keep every
+    position they reach: a store of the game's last tiers (an endgame database, for
+    ``search(..., endgame=open_store(path))``; Kalah's ``endgame_positions(k)`` are every
+    position with at most k seeds in play)."""
     compiled = is_compiled(game)
+    if roots is not None:
+        if not compiled:
+            raise StoreError("roots are for compiled games (an endgame store)")
+        roots = np.asarray(roots, np.int64).ravel()
+        if roots.size == 0:
+            raise StoreError("roots is empty: give at least one position")
     if not compiled:
         check_tiered(game)
     elif not game.tiered:
@@ -77,7 +91,10 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
                          resumed=True, already=True)
     resumed = bool(manifest)
     if not manifest:
-        manifest = {"format": FORMAT, "game": game_ref, "scored": is_scored(game)}
+        manifest = {"format": FORMAT, "game": game_ref, "scored": is_scored(game),
+                    "name": str(getattr(game, "name", type(game).__name__))}
+        if roots is not None:
+            manifest["roots"] = int(roots.size)
     own = client is None
     if own:
         client = client_for(cluster, workers)  # before any folder is made: nothing half-made
@@ -92,8 +109,9 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
         workers_now = len(client.scheduler_info().get("workers", {})) or 1
         runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
         steps = Steps(stop_after)
-        solve = solve_compiled_store if compiled else solve_python_store
-        tiers, total = solve(game, root, manifest, runner, say, bar, steps)
+        tiers, total = (solve_compiled_store(game, root, manifest, runner, say, bar, steps,
+                                             roots) if compiled else
+                        solve_python_store(game, root, manifest, runner, say, bar, steps))
         return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
                          resumed=resumed)
     finally:

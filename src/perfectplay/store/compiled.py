@@ -75,6 +75,7 @@ from .layout import (
     write_manifest,
 )
 from .packed import (
+    canonical_tiers,
     cells_by_rank,
     cells_in_order,
     count_blocks,
@@ -270,7 +271,8 @@ def _solve_inside(game: CompiledGame, root: Path, built: list[dict[str, int]],
 
 
 def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner: Runner,
-               say: Callable[[str], None], bar: bool | None, steps: Steps) -> None:
+               say: Callable[[str], None], bar: bool | None, steps: Steps,
+               roots: np.ndarray | None = None) -> None:
     """The forward sweep (module doc, step 1), resuming where ``manifest`` says: what a
     stopped run appended after its last record is cut off, and the lowest waiting tier is
     built again from its waiting files (its own partial outputs removed first)."""
@@ -278,13 +280,10 @@ def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner:
     arrays, work = arena_dir(root), enum_dir(root)
     _truncate(arrays / "keys.u64", 8 * sum(b["size"] for b in built))
     _truncate(arrays / "index.i64", 8 * sum((1 << b["bits"]) + 1 for b in built))
-    r = game.rules
     if not built:
         shutil.rmtree(work, ignore_errors=True)
-        start = np.int64(r.canonical(np.int64(game.start_code)))
-        d = work / f"tier={int(r.tier(start))}"
-        d.mkdir(parents=True)
-        _write_keys(d / "start.u64", mix_all(np.array([start], np.int64)))
+        _write_roots(work, game, np.array([game.start_code], np.int64) if roots is None
+                     else roots)
     for d in work.glob("*=*"):  # resuming: a built tier's folders a stop left behind
         if built and int(d.name.split("=")[1]) <= built[-1]["tier"]:
             shutil.rmtree(d, ignore_errors=True)
@@ -318,6 +317,20 @@ def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner:
             fh.truncate(total * width)  # sparse: pages are given as values arrive
     manifest["enumerated"] = True
     write_manifest(root, manifest)
+
+
+def _write_roots(work: Path, game: CompiledGame, roots: np.ndarray) -> None:
+    """Where enumeration starts: the start, or every root a store of the game's last tiers
+    is built from, canonical, each in its tier's waiting folder."""
+    canon, tiers = canonical_tiers(np.asarray(roots, np.int64), game.rules.canonical,
+                                   game.rules.tier)
+    order = np.argsort(tiers, kind="stable")
+    canon, tiers = canon[order], tiers[order]
+    cuts = np.flatnonzero(np.diff(tiers)) + 1
+    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, tiers.size], strict=True):
+        d = work / f"tier={int(tiers[lo])}"
+        d.mkdir(parents=True)
+        _write_keys(d / "start.u64", mix_all(canon[lo:hi]))
 
 
 def _local_sizes(work: Path) -> dict[str, int]:
@@ -431,7 +444,8 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
 
 def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any],
                          runner: Runner, say: Callable[[str], None], bar: bool | None,
-                         steps: Steps) -> tuple[list[int], int]:
+                         steps: Steps, roots: np.ndarray | None = None
+                         ) -> tuple[list[int], int]:
     """Enumerate, solve and pack ``game`` into ``root`` (see the module doc); returns the
     tier numbers and the number of positions stored. ``manifest`` is what the store already
     holds (its ``format``, ``game`` and ``scored`` set for a new store)."""
@@ -444,7 +458,7 @@ def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any
         manifest.setdefault(key, empty)
     arena_dir(root).mkdir(parents=True, exist_ok=True)
     if not manifest["enumerated"]:
-        _enumerate(game, root, manifest, runner, say, bar, steps)
+        _enumerate(game, root, manifest, runner, say, bar, steps, roots)
     built = manifest["built"]
     total = sum(b["size"] for b in built)
     solved = set(manifest["solved"])

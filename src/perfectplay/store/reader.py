@@ -22,6 +22,7 @@ from ..engine.sortedtiers import unmix_all
 from ..engine.target import load_target
 from ..errors import InputError, PerfectplayError, show
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
+from .leaf import leaf_of
 from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
 
 
@@ -80,6 +81,7 @@ class Store(Solved):
         self._scored = bool(manifest.get("scored"))
         self.backend = manifest.get("backend", "python")
         self._ref = manifest.get("game")
+        self.game_name: str | None = manifest.get("name")  # the game's name when solved
         self._game = game
         self.tables = {int(e["tier"]): Tier(self.path, e, self._scored)
                        for e in manifest["tiers"]}
@@ -228,6 +230,11 @@ class Store(Solved):
         if by_rem[None]:
             rems[None] = by_rem[None]
         return Counts(by_value=ordered, by_remoteness=rems, total=len(self))
+
+    def leaf(self) -> Any:
+        """The store as a search's leaves (:func:`perfectplay.store.leaf.leaf_of`): pass the
+        store as ``search(..., endgame=store)``."""
+        return leaf_of(self)
 
     def _summary(self) -> list[str]:
         return [f"the store holds {len(self):,} positions in {len(self.tiers)} tiers"]

@@ -1,0 +1,98 @@
+"""Kalah(6, n) by search, with and without an endgame store (Irving, Donkers and Uiterwijk
+2000, "Solving Kalah", ICGA Journal 23(3), Table 9: the first player's margin is +2 for
+(6, 3), +10 for (6, 4), +12 for (6, 5)).
+
+For each game: the endgame store of every position with at most K seeds in play is built
+(or reused: ``--stores DIR`` keeps them), then the start is searched for its value and best
+move (``remoteness=False``) without the store and with it, in this process; printed: the
+margin, the best first move, nodes, seconds, the store's positions, size on disk and build
+time, and the ratio of the two searches.
+
+    python benchmarks/kalah_search.py                       # (6, 3) k=12 and (6, 4) k=12
+    python benchmarks/kalah_search.py --game 6 5 --k 16 --no-plain --time 3600
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "examples"))
+
+from kalah import Kalah  # noqa: E402
+
+from perfectplay.engine.search import search  # noqa: E402
+from perfectplay.store import open_store, solve_tiered  # noqa: E402
+
+PUBLISHED = {(6, 3): 2, (6, 4): 10, (6, 5): 12}
+
+
+def disk_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def endgame_store(game: Kalah, k: int, root: Path, workers: int) -> tuple[Path, float]:
+    """The store of every position with at most k seeds in play (built if missing)."""
+    path = root / f"kalah-{game.houses}-{game.seeds}-k{k}"
+    t = time.perf_counter()
+    if not (path / "manifest.json").exists() or '"done": true' not in (
+            path / "manifest.json").read_text():
+        shutil.rmtree(path, ignore_errors=True)
+        ref = f"{HERE.parent / 'examples' / 'kalah.py'}:Kalah({game.houses}, {game.seeds})"
+        solve_tiered(game, path, roots=game.endgame_positions(k), workers=workers,
+                     game_ref=ref)
+    return path, time.perf_counter() - t
+
+
+def run(m: int, n: int, k: int, args: argparse.Namespace) -> None:
+    game = Kalah(m, n)
+    print(f"Kalah({m}, {n}): published margin {PUBLISHED.get((m, n), '?'):+}")
+    plain = None
+    if not args.no_plain:
+        t = time.perf_counter()
+        plain = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time)
+        s = time.perf_counter() - t
+        print(f"  search alone:      {plain.describe():>10}  best {game.move_name(plain.best_move)}"
+              f"  {plain.nodes:>14,} nodes  {s:8.1f} s")
+    if k < 0:
+        return
+    path, built = endgame_store(game, k, Path(args.stores), args.workers)
+    with open_store(path, game) as store:
+        t = time.perf_counter()
+        leaf = store.leaf()
+        loaded = time.perf_counter() - t
+        print(f"  endgame store k={k}: {len(store):,} positions, "
+              f"{disk_bytes(path) / 1e6:,.1f} MB on disk, built in {built:.1f} s, "
+              f"loaded in {loaded:.1f} s")
+        t = time.perf_counter()
+        r = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time,
+                   endgame=leaf)
+        s = time.perf_counter() - t
+    print(f"  search with store: {r.describe():>10}  best {game.move_name(r.best_move)}"
+          f"  {r.nodes:>14,} nodes  {s:8.1f} s")
+    if plain is not None and plain.exact and r.exact:
+        assert plain.value == r.value
+        print(f"  nodes with the store / without: {r.nodes / plain.nodes:.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", nargs=2, type=int, action="append", metavar=("M", "N"))
+    ap.add_argument("--k", type=int, default=12, help="seeds in play the store holds "
+                    "(-1: no store)")
+    ap.add_argument("--stores", default="/tmp/perfectplay-kalah-stores")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--table-mb", type=float, default=2048)
+    ap.add_argument("--time", type=float, default=None)
+    ap.add_argument("--no-plain", action="store_true", help="skip the search without store")
+    args = ap.parse_args()
+    for m, n in args.game or [(6, 3), (6, 4)]:
+        run(m, n, args.k, args)
+
+
+if __name__ == "__main__":
+    main()

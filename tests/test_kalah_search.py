@@ -1,0 +1,146 @@
+"""Kalah(6, n) within reach of search: the ranked position code (houses in the combinatorial
+number system), the margin bound, and endgame stores the search reads at its leaves
+(Irving, Donkers and Uiterwijk 2000). Each is checked against an independent method: the
+bit-field code, the Python twin written apart, and the strong solution."""
+
+import random
+import subprocess
+import sys
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+sys.path.insert(0, str(EXAMPLES))
+
+from kalah import Kalah, KalahPy  # noqa: E402
+
+from perfectplay.engine import solve  # noqa: E402
+from perfectplay.engine.search import search  # noqa: E402
+from perfectplay.errors import GameError  # noqa: E402
+from perfectplay.store import open_store, solve_tiered  # noqa: E402
+
+BIG = Kalah(6, 4)  # does not fit a bit field a house: ranked
+
+
+def test_kalah_6_4_is_ranked_and_its_start_reads_back():
+    assert BIG.wide
+    assert BIG.houses_of(BIG.initial()) == ([4] * 12, 0)
+    assert BIG.draw(BIG.initial()).splitlines()[0] == "north  4  4  4  4  4  4"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 48), min_size=12, max_size=12).filter(lambda p: sum(p) <= 48),
+       st.integers(0, 1))
+def test_ranked_code_round_trips(pits, who):
+    code = int(BIG._pack(np.array(pits, np.int64), who))
+    assert 0 <= code >> 15 < comb(60, 12)
+    assert BIG.houses_of(code) == (pits, who)
+    mine, theirs = (sum(pits[6:]), sum(pits[:6])) if who else (sum(pits[:6]), sum(pits[6:]))
+    ended = mine == 0 or theirs == 0
+    assert (BIG.outcome(code) is not None) == ended
+    if ended:
+        assert BIG.outcome(code) == mine - theirs
+
+
+def test_ranked_kalah_6_4_plays_as_its_python_twin():
+    """1,000 random games of Kalah(6, 4): the ranked code's moves, children and points equal
+    the Python twin's (written apart, with the stores on the board)."""
+    twin = KalahPy(6, 4)
+    rng = random.Random(64)
+    for _ in range(1000):
+        code, pos = BIG.initial(), twin.initial()
+        while True:
+            assert BIG.houses_of(code) == (list(pos[0]), pos[1])
+            assert BIG.outcome(code) == twin.outcome(pos)
+            if twin.outcome(pos) is not None:
+                break
+            moves = BIG.moves(code)
+            assert moves == twin.moves(pos)
+            m = rng.choice(moves)
+            assert BIG.payoff(code, m) == twin.payoff(pos, m)
+            code, pos = BIG.play(code, m), twin.play(pos, m)
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 3)])
+def test_ranked_code_solves_as_the_bit_fields(m, n):
+    a, b = solve(Kalah(m, n)), solve(Kalah(m, n, ranked=True))
+    assert (a.value(), a.remoteness()) == (b.value(), b.remoteness())
+    assert a.counts() == b.counts()
+
+
+def test_endgame_positions_are_every_board_with_few_seeds():
+    g = Kalah(3, 2)
+    codes = g.endgame_positions(4)
+    assert codes.size == 2 * comb(4 + 6, 6) == np.unique(codes).size
+    boards = {(tuple(p), w) for p, w in map(g.houses_of, codes.tolist())}
+    every = {(p, w) for p in np.ndindex(*(5,) * 6) if sum(p) <= 4 for w in (0, 1)}
+    assert boards == every
+    with pytest.raises(ValueError, match="k must be"):
+        g.endgame_positions(13)
+
+
+def _positions(solution, k: int, seed: int) -> list[int]:
+    positions = list(solution)
+    return random.Random(seed).sample(positions, min(k, len(positions)))
+
+
+@pytest.mark.parametrize("m,n,k,ranked", [(3, 3, 8, True), (4, 3, 8, False)])
+def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_path, m, n, k,
+                                                                 ranked):
+    """The store holds exactly the solution's values; search with it and without it equals
+    the strong solution (value, remoteness, every move) at random positions, the start and
+    positions inside the store; the store only saves work."""
+    g = Kalah(m, n, ranked=ranked)
+    ref = solve(g)
+    solve_tiered(g, tmp_path / "eg", roots=g.endgame_positions(k), client=client)
+    with open_store(tmp_path / "eg", g) as store:
+        held = np.concatenate([store.codes(t) for t in store.tiers])
+        assert held.size >= 2 * comb(k + 2 * m, 2 * m)  # the roots and all they reach
+        for code in random.Random(k).sample(held.tolist(), 300):
+            if code in ref:  # reachable from the start
+                assert (store.value(code), store.remoteness(code)) == \
+                    (ref.value(code), ref.remoteness(code))
+        leaf = store.leaf()
+        tried = _positions(ref, 10, m * n) + [g.initial()]
+        tried += [c for c in held.tolist()[:400] if c in ref][:3]
+        nodes = [0, 0]
+        for pos in tried:
+            for i, endgame in enumerate((None, leaf)):
+                r = search(g, pos, analyze=True, endgame=endgame)
+                assert (r.value, r.remoteness) == (ref.value(pos), ref.remoteness(pos)), pos
+                mine = sorted((mv.move, mv.value, mv.remoteness) for mv in r.moves)
+                theirs = sorted((mv.move, mv.value, mv.remoteness)
+                                for mv in ref.move_values(pos))
+                assert mine == theirs, pos
+                nodes[i] += r.nodes
+        assert nodes[1] < nodes[0]  # the store answered some leaves
+
+
+def test_search_refuses_the_store_of_another_game(client, tmp_path):
+    g = Kalah(2, 2)
+    solve_tiered(g, tmp_path / "eg", roots=g.endgame_positions(3), client=client)
+    with open_store(tmp_path / "eg", g) as store, pytest.raises(
+            GameError, match=r"holds Kalah\(2, 2\), not Kalah\(3, 2\)"):
+        search(Kalah(3, 2), endgame=store)
+
+
+def test_cli_builds_an_endgame_store_and_searches_with_it(tmp_path):
+    target = f"{EXAMPLES / 'kalah.py'}:Kalah(3, 2)"
+    run = [sys.executable, "-m", "perfectplay"]
+    out = subprocess.run(run + ["solve", target, "--store", str(tmp_path / "eg"),
+                                "--endgame", "5", "--workers", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert f"solved {2 * comb(11, 6):,} positions" in out.stdout
+    out = subprocess.run(run + ["search", target, "--store", str(tmp_path / "eg"),
+                                "--value-only"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "value: +4 (remoteness not proven)" in out.stdout
+    out = subprocess.run(run + ["solve", target, "--endgame", "5"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "give --store DIR too" in out.stderr
