@@ -144,3 +144,27 @@ def test_cli_builds_an_endgame_store_and_searches_with_it(tmp_path):
     out = subprocess.run(run + ["solve", target, "--endgame", "5"], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "give --store DIR too" in out.stderr
+
+
+def test_an_endgame_store_cut_into_many_tasks_holds_every_root(client, tmp_path,
+                                                               monkeypatch):
+    """Thresholds so small that every tier's roots are gathered in several key ranges (the
+    roots' files must be sorted for that): the store holds exactly the 2 x C(k + 6, 6)
+    boards with at most k seeds (no move adds seeds), each with the value search finds
+    without it."""
+    from perfectplay.store import compiled as store_compiled
+    from perfectplay.store import runner as store_runner
+
+    monkeypatch.setattr(store_runner, "LOCAL", 8)
+    monkeypatch.setattr(store_compiled, "LOCAL_GATHER", 8)
+    monkeypatch.setattr(store_compiled, "GATHER_KEYS", 16)
+    g, k = Kalah(3, 2), 5
+    roots = g.endgame_positions(k)
+    tb = solve_tiered(g, tmp_path / "eg", roots=roots, client=client)
+    assert tb.positions == roots.size == 2 * comb(k + 6, 6)
+    with open_store(tmp_path / "eg", g) as store:
+        got = store.lookup(roots)
+        assert got["found"].all()
+        for i in random.Random(5).sample(range(roots.size), 40):
+            r = search(g, int(roots[i]))
+            assert (got["value"][i], got["remoteness"][i]) == (r.value, r.remoteness)

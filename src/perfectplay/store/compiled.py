@@ -330,7 +330,8 @@ def _write_roots(work: Path, game: CompiledGame, roots: np.ndarray) -> None:
     for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, tiers.size], strict=True):
         d = work / f"tier={int(tiers[lo])}"
         d.mkdir(parents=True)
-        _write_keys(d / "start.u64", mix_all(canon[lo:hi]))
+        _write_keys(d / "start.u64", sort_unique(mix_all(canon[lo:hi])))  # sorted, as
+        # every waiting file is (a gather task takes its key range by binary search)
 
 
 def _local_sizes(work: Path) -> dict[str, int]:
