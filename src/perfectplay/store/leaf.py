@@ -6,9 +6,10 @@
 in memory in the shape the search kernel looks up (:class:`~perfectplay.engine.searchkernel.
 Leaf`): per tier its sorted mixed keys and bucket index, and per position its score (a
 margin, or MATE - r for a win in r plies) and remoteness. A tier kept by rank is turned into
-keys here. Memory: 8 bytes of key and 8 of score and remoteness a position, plus the index
-(about one word per 8-16 positions). O(positions) to build; a look-up is one tier search
-(O(log tiers)) and one bucket (O(1) expected).
+keys here. Memory: 8 bytes of key and 4 each of score and remoteness a position (8 when a
+margin does not fit int32), plus the index (about one word per 8-16 positions).
+O(positions) to build; a look-up is one tier search (O(log tiers)) and one bucket (O(1)
+expected).
 """
 
 from __future__ import annotations
@@ -79,6 +80,13 @@ def _gate(store: Any, keys: list[np.ndarray]) -> int:
     return int(top)
 
 
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """int32 when every value fits (half the memory), else int64 as it is."""
+    if a.size == 0 or (int(a.min()) >= -(2**31) and int(a.max()) < 2**31):
+        return a.astype(np.int32)
+    return a
+
+
 def _cat(arrays: list[np.ndarray], dtype: Any) -> np.ndarray:
     return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)
 
@@ -106,5 +114,5 @@ def leaf_of(store: Any) -> Leaf:
                 ibase=np.r_[0, np.cumsum(index_sizes)[:-1]].astype(np.int64),
                 bits=np.array([p[3] for p in parts] or [0], np.int64),
                 buckets=_cat([p[2] for p in parts], np.int64),
-                scores=_cat(scores, np.int64), rems=_cat(rems, np.int64),
+                scores=_narrow(_cat(scores, np.int64)), rems=_narrow(_cat(rems, np.int64)),
                 gate=_gate(store, [p[1] for p in parts]))
