@@ -36,6 +36,9 @@ NOT_RUN = {
     "perfectplay search 'examples/connect4.py:ConnectFour(7, 6)'": "minutes of search",
     "perfectplay solve 'examples/connect4.py:ConnectFour(5, 5)'": "70 million positions",
     "perfectplay serve": "a server; its curl lines are posted to the app below",
+    "perfectplay solve 'examples/kalah.py:Kalah(6, 4)'": "an endgame store of 60 million "
+    "positions (6 minutes)",
+    "perfectplay search 'examples/kalah.py:Kalah(6, 4)'": "two minutes of search",
 }
 #: What a line is expected to end with, when that is not success.
 EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start"}
