@@ -8,6 +8,9 @@ Cases (each runs in a fresh subprocess so its peak memory is its own):
 - ``python-tuples``: the same with tuple positions (no compact codes possible);
 - ``c4-5x5``, ``c4-6x4``, ``c4-7x4``: Connect Four compiled, tier by tier;
 - ``kalah``: Kalah(6, 2) compiled (``--kalah M N`` for another);
+- ``kalah-python``: Kalah(4, 2) as a Python game with tuple positions, with the ``step``
+  hook and without it, vs a memoised negamax that takes child and points from one call
+  (``--kalah-python M N`` for another);
 - ``counters``, ``torus``: the 10^6-position Python games of the first engine benchmark, vs
   memoised minimax and a plain Python retrograde pass.
 
@@ -255,6 +258,53 @@ def case_million(which: str) -> dict:
     return {"positions": n, "seconds": dt, "baseline_positions": nb, "baseline_seconds": tb}
 
 
+def memoised_scored_negamax(game) -> tuple[int, float]:
+    """The baseline for a scored game with extra turns: the start's margin only, each
+    position once, child and points from one ``step`` call."""
+    sys.setrecursionlimit(100_000)
+
+    @cache
+    def value(p):
+        out = game.outcome(p)
+        if out is not None:
+            return out
+        best = None
+        for m in game.moves(p):
+            child, pts = game.step(p, m)
+            v = value(child)
+            s = pts + v if game.player(child) == game.player(p) else pts - v
+            best = s if best is None or s > best else best
+        return best
+
+    t = time.perf_counter()
+    value(game.initial())
+    return value.cache_info().currsize, time.perf_counter() - t
+
+
+def case_kalah_python(a) -> dict:
+    """Kalah(m, n) as a Python game (tuple positions): the Python door with ``step``, then
+    without it (``play`` and ``payoff`` apart), against the memoised negamax, each the best
+    of three runs in this process."""
+    from kalah import KalahPy
+
+    class NoStep(KalahPy):
+        step = None
+
+    m, n = a.kalah_python
+    solve(KalahPy(2, 2), method="python")  # load the kernels outside the timing
+    out: dict = {"game": f"Kalah({m}, {n})"}
+    for name, make in (("step", KalahPy), ("play+payoff", NoStep)):
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            s = solve(make(m, n), method="python", progress=False)
+            times.append(time.perf_counter() - t)
+        out[name] = min(times)
+        out["positions"], out["value"] = len(s), s.value()
+    out["negamax"] = min(memoised_scored_negamax(KalahPy(m, n))[1] for _ in range(3))
+    return out
+
+
 CASES = {
     "python": lambda a: {"perfectplay": case_python("ints"), "negamax": case_negamax("ints")},
     "python-tuples": lambda a: {"perfectplay": case_python("tuples"),
@@ -263,6 +313,7 @@ CASES = {
     "c4-6x4": lambda a: case_compiled("ConnectFour(6, 4)"),
     "c4-7x4": lambda a: case_compiled("ConnectFour(7, 4)"),
     "kalah": lambda a: case_compiled(f"Kalah({a.kalah[0]}, {a.kalah[1]})"),
+    "kalah-python": case_kalah_python,
     "counters": lambda a: case_million("counters"),
     "torus": lambda a: case_million("torus"),
 }
@@ -276,6 +327,12 @@ def report(name: str, r: dict) -> str:
                 f"{p['bytes_per_position']:.0f} B/position; memoised negamax "
                 f"{b['seconds']:.1f} s, {b['bytes_per_position']:.0f} B/position; time ratio "
                 f"{p['seconds'] / b['seconds']:.2f}x")
+    if name == "kalah-python":
+        b = r["negamax"]
+        return (f"{name}: {r['game']} as a Python game, {r['positions']:,} positions, "
+                f"{r['value']:+}: with step {r['step']:.2f} s ({r['step'] / b:.2f}x), with "
+                f"play and payoff {r['play+payoff']:.2f} s ({r['play+payoff'] / b:.2f}x); "
+                f"memoised negamax {b:.2f} s")
     if name in ("counters", "torus"):
         return (f"{name}: {r['positions']:,} positions in {r['seconds']:.2f} s = "
                 f"{r['positions'] / r['seconds']:,.0f} pos/s; baseline "
@@ -291,6 +348,7 @@ def main() -> None:
     ap.add_argument("cases", nargs="*", metavar="CASE",
                     help=f"any of {', '.join(CASES)} (default: python c4-5x5 c4-6x4 kalah)")
     ap.add_argument("--kalah", nargs=2, type=int, default=[6, 2], metavar=("M", "N"))
+    ap.add_argument("--kalah-python", nargs=2, type=int, default=[4, 2], metavar=("M", "N"))
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -300,7 +358,8 @@ def main() -> None:
     if unknown:
         ap.error(f"unknown case(s) {', '.join(unknown)}; choose from {', '.join(CASES)}")
     for name in args.cases or ["python", "c4-5x5", "c4-6x4", "kalah"]:
-        cmd = [sys.executable, __file__, "--child", name, "--kalah", *map(str, args.kalah)]
+        cmd = [sys.executable, __file__, "--child", name, "--kalah", *map(str, args.kalah),
+               "--kalah-python", *map(str, args.kalah_python)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode:
             print(f"{name}: failed\n{out.stderr}", file=sys.stderr)

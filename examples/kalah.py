@@ -446,6 +446,13 @@ class KalahPy:
     def payoff(self, pos: tuple[tuple[int, ...], int], move: int) -> int:
         return self._board(pos, move)[2]
 
+    def step(self, pos: tuple[tuple[int, ...], int], move: int
+             ) -> tuple[tuple[tuple[int, ...], int], int]:
+        """(play, payoff) from one sowing: the engine's discovery calls this instead."""
+        board, nxt, stored = self._board(pos, move)
+        m = self.m
+        return (tuple(board[:m] + board[m + 1:2 * m + 1]), nxt), stored
+
     def outcome(self, pos: tuple[tuple[int, ...], int]) -> int | Value | None:
         houses, who = pos
         mine = sum(houses[who * self.m:(who + 1) * self.m])

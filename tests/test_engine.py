@@ -536,3 +536,51 @@ def test_principal_line_plays_perfectly_to_the_end():
         board = game.play(board, move)
     assert s.is_terminal(board) and game.outcome(board) is Value.TIE
     assert not s.is_terminal(game.initial())
+
+
+# -- the optional step hook (child and points in one call) ------------------------------------
+class _StepNim:
+    """Take 1-3 from a heap; each take scores its size; ``step`` gives both at once."""
+
+    def __init__(self, wrong: bool = False) -> None:
+        self.wrong, self.calls = wrong, 0
+
+    def initial(self):
+        return 9
+
+    def moves(self, n):
+        return [k for k in (1, 2, 3) if k <= n]
+
+    def play(self, n, k):
+        return n - k
+
+    def payoff(self, n, k):
+        return k * k
+
+    def step(self, n, k):
+        self.calls += 1
+        return n - k, k * k + (1 if self.wrong and n == 5 else 0)
+
+    def outcome(self, n):
+        return 0 if n == 0 else None
+
+
+def test_step_gives_the_same_solution_as_play_and_payoff():
+    game = _StepNim()
+    with_step = solve(game, method="python")
+    assert game.calls > 0  # discovery used it
+    plain = _StepNim()
+    plain.step = None  # type: ignore[method-assign]
+    ref = solve(plain, method="python")
+    assert [(with_step.value(p), with_step.remoteness(p)) for p in range(10)] == \
+        [(ref.value(p), ref.remoteness(p)) for p in range(10)]
+
+
+def test_check_game_catches_a_step_that_disagrees_and_a_bad_return():
+    report = check_game(_StepNim(wrong=True))
+    assert any("step(5, 1) returned (4, 2), not (play, payoff) = (4, 1)" in p
+               for p in report.problems), report.problems
+    bad = _StepNim()
+    bad.step = lambda n, k: n - k  # type: ignore[method-assign]
+    with pytest.raises(GameError, match=r"step\(9, 1\) returned 8: it must return"):
+        solve(bad, method="python")

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import show
 from .graph import hashable as _hashable
 from .graph import is_move_list, is_points, is_real
-from .protocol import Value, has_player, is_scored
+from .protocol import Value, has_player, is_scored, stepper
 
 
 @dataclass
@@ -109,6 +109,7 @@ class _Walk:
         self.scored, self.with_player = is_scored(game), has_player(game)
         tier = getattr(game, "tier", None)
         self.tier = tier if callable(tier) else None
+        self.step = stepper(game)
         self.strict = getattr(game, "tiered", False) is True  # compiled tiers must rise
         self.depth: dict[Any, int] = {start: 0}
         self.queue = [start]
@@ -190,6 +191,8 @@ class _Walk:
             if pay is not _FAILED and not is_points(pay):
                 report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
                                        f"{show(pay)}, not a finite number")
+            if pay is not _FAILED and self.step is not None:
+                _check_step(report, self.step, pos, move, child, pay)
         if self.tier is not None:
             _check_tier(report, self.tier, pos, move, child, self.strict)
         d = self.depth.get(child)
@@ -306,6 +309,15 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - an __eq__ that raises or returns an array
         return a is b
+
+
+def _check_step(report: CheckReport, step: Any, pos: Any, move: Any, child: Any,
+                pay: Any) -> None:
+    """``step(pos, move)`` must be ``(play(pos, move), payoff(pos, move))``."""
+    got = _call(report, "step", step, pos, move)
+    if got is not _FAILED and got != (child, pay):
+        report.problems.append(f"step({show(pos)}, {show(move)}) returned {show(got)}, not "
+                               f"(play, payoff) = {show((child, pay))}")
 
 
 def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,

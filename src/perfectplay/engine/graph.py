@@ -44,6 +44,7 @@ from .protocol import (
     Value,
     has_player,
     is_scored,
+    stepper,
 )
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
@@ -258,6 +259,7 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     scored = is_scored(game)
     outcome, moves_of, play = game.outcome, game.moves, game.play
     payoff = game.payoff if scored else None
+    step = stepper(game)
     offsets = array("q", [0])
     children = array("i")
     terminal = array("b")
@@ -278,7 +280,7 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
                     raise _NotInt from None  # the object path reports any real error
             else:
                 _expand(batch, outcome, moves_of, play, payoff, store, kids, terminal,
-                        offsets, base, payoffs, finals, scored)
+                        offsets, base, payoffs, finals, scored, step)
             children.frombytes(store.intern(kids))
             i += len(batch)
             bar.update(i)
@@ -306,9 +308,11 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
 
 def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: Any,
             store: Any, kids: Any, terminal: Any, offsets: Any, base: int, payoffs: Any,
-            finals: Any, scored: bool) -> None:
+            finals: Any, scored: bool, step: Any = None) -> None:
     """The inner loop for any game: children keyed by ``store`` (a code or an id),
-    payoffs and final points collected, every protocol slip reported as a GameError."""
+    payoffs and final points collected, every protocol slip reported as a GameError.
+    ``step``: the game's one-call child and points (else ``play`` then ``payoff``)."""
+    pay = None
     for pos in batch:
         result = outcome(pos)
         if result is None:
@@ -316,7 +320,13 @@ def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: An
             if finals is not None:
                 finals.append(0)
             for move in _moves_list(moves_of, pos):
-                child = play(pos, move)
+                if step is not None:
+                    try:
+                        child, pay = step(pos, move)
+                    except (TypeError, ValueError):
+                        child, pay = _stepped(step, pos, move)  # says what went wrong
+                else:
+                    child = play(pos, move)
                 if child is None:
                     raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must "
                                     "return the new position (a missing return?)")
@@ -331,11 +341,20 @@ def _expand(batch: list[Any], outcome: Any, moves_of: Any, play: Any, payoff: An
                                     f"{show(pos)}) is not hashable: {type(exc).__name__}: "
                                     f"{exc}") from None
                 if payoffs is not None:
-                    payoffs.append(points(payoff(pos, move),
-                                          f"payoff({show(pos)}, {show(move)})"))
+                    payoffs.append(points(pay if step is not None else payoff(pos, move),
+                                          "payoff", pos, move))
         else:
             terminal.append(_terminal_code(result, pos, scored, finals))
         offsets.append(base + len(kids))
+
+
+def _stepped(step: Any, pos: Any, move: Any) -> tuple[Any, Any]:
+    """``step(pos, move)`` as (child, points), or a GameError saying what it returned."""
+    out = step(pos, move)
+    if not isinstance(out, tuple) or len(out) != 2:
+        raise GameError(f"step({show(pos)}, {show(move)}) returned {show(out)}: it must "
+                        "return (the new position, the points the mover scores)")
+    return out
 
 
 def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids: Any,
@@ -465,7 +484,7 @@ def _terminal_code(result: Any, pos: Any, scored: bool, finals: _Sink | None) ->
             return TIE_CODE
         return _TERMINAL_CODES[result]
     if scored and is_real(result):
-        finals.append(points(result, f"outcome({show(pos)})"))  # type: ignore[union-attr]
+        finals.append(points(result, "outcome", pos))  # type: ignore[union-attr]
         return TIE_CODE
     raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, Value.WIN, "
                     "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))
@@ -495,9 +514,13 @@ def is_points(x: Any) -> bool:
         return True
 
 
-def points(x: Any, what: str) -> Any:
+def points(x: Any, name: str, *args: Any) -> Any:
     """``x`` if it is points (:func:`is_points`: an int, a finite float, a Fraction);
-    otherwise a :class:`GameError` naming ``what`` gave it."""
+    otherwise a :class:`GameError` naming the call ``name(*args)`` that gave it (the message
+    is made only then: this runs once a move)."""
+    if type(x) is int:
+        return x
+    what = f"{name}({', '.join(show(a) for a in args)})"
     if not is_real(x):
         raise GameError(f"{what} returned {show(x)}: expected a number")
     if not is_points(x):

@@ -13,6 +13,9 @@ A game is any object with four methods (and two optional ones):
   ``payoff`` is *scored*: the engine's value is then the best guaranteed point margin.
 - optional ``player(pos)`` -> 0 or 1, who moves at ``pos``. Without it the engine assumes every
   move passes the turn, the usual case.
+- optional ``step(pos, move)`` -> ``(play(pos, move), payoff(pos, move))`` in one call, for a
+  scored game whose child and points come from the same work (Kalah's sowing); the engine's
+  discovery then calls it instead of the two (``check_game`` checks that they agree).
 
 **Whose turn it is.** The engine reads a position's value as "for the player to move", so the
 position must determine who that is. In a partizan game (the players have different moves:
@@ -81,6 +84,13 @@ class Game(Protocol):
     def play(self, pos: Position, move: Move) -> Position: ...
 
     def outcome(self, pos: Position) -> Value | float | int | None: ...
+
+
+def stepper(game: object) -> Any:
+    """The game's ``step(pos, move) -> (child, points)`` when it is scored and has one, else
+    None (the engine then calls ``play`` and ``payoff``)."""
+    step = getattr(game, "step", None)
+    return step if callable(step) and is_scored(game) else None
 
 
 def is_scored(game: object) -> bool:

@@ -496,7 +496,7 @@ def end_score(pos: Any, result: Any, scored: bool) -> Any:
         if isinstance(result, Value):
             raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: "
                             "return Value.TIE or the final points for the player to move")
-        return points(result, f"outcome({show(pos)})")
+        return points(result, "outcome", pos)
     if result is Value.WIN:
         return MATE
     if result is Value.LOSE:
@@ -518,7 +518,7 @@ def edge(game: Any, pos: Any, move: Any, scored: bool, with_player: bool
     passes = True
     if with_player:
         passes = _player(game, pos) != _player(game, child)
-    pay = points(game.payoff(pos, move), f"payoff({show(pos)}, {show(move)})") \
+    pay = points(game.payoff(pos, move), "payoff", pos, move) \
         if scored else 0
     return child, passes, pay
 
