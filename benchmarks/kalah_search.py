@@ -25,7 +25,8 @@ sys.path.insert(0, str(HERE.parent / "examples"))
 
 from kalah import Kalah  # noqa: E402
 
-from perfectplay.engine.search import search  # noqa: E402
+from perfectplay.engine.search import clear_table, search  # noqa: E402
+from perfectplay.engine.searchkernel import Leaf, no_leaf  # noqa: E402
 from perfectplay.store import open_store, solve_tiered  # noqa: E402
 
 PUBLISHED = {(6, 3): 2, (6, 4): 10, (6, 5): 12}
@@ -52,7 +53,10 @@ def run(m: int, n: int, k: int, args: argparse.Namespace) -> None:
     game = Kalah(m, n)
     print(f"Kalah({m}, {n}): published margin {PUBLISHED.get((m, n), '?'):+}")
     plain = None
+    search(game, node_limit=1000, table_mb=1)  # compile the kernels outside the timing
+    search(game, node_limit=1000, table_mb=1, endgame=Leaf(*no_leaf()[:-1], gate=0))
     if not args.no_plain:
+        clear_table()
         t = time.perf_counter()
         plain = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time)
         s = time.perf_counter() - t
@@ -68,6 +72,7 @@ def run(m: int, n: int, k: int, args: argparse.Namespace) -> None:
         print(f"  endgame store k={k}: {len(store):,} positions, "
               f"{disk_bytes(path) / 1e6:,.1f} MB on disk, built in {built:.1f} s, "
               f"loaded in {loaded:.1f} s")
+        clear_table()  # from an empty table, as the search alone
         t = time.perf_counter()
         r = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time,
                    endgame=leaf)
