@@ -117,6 +117,28 @@ def positions_within(k, binom, houses, top, pack):
     return out
 
 
+def ending_rules(sides):
+    """``outcome``, ``score`` and ``player`` of a Kalah code, from ``sides(code)`` -> (the
+    mover's seeds on the board, the opponent's): the game ends when a side is empty, and
+    each player then stores the seeds on their own side."""
+
+    @njit
+    def outcome(code):
+        mine, theirs = sides(code)
+        return TIE if mine == 0 or theirs == 0 else ONGOING
+
+    @njit
+    def score(code):
+        mine, theirs = sides(code)
+        return mine - theirs
+
+    @njit
+    def player(code):
+        return code & 1
+
+    return outcome, score, player
+
+
 class Kalah(CompiledGame):
     """Kalah with ``houses`` houses a side and ``seeds`` seeds in each (moves: 0..m-1, the
     mover's houses from the left end of their row)."""
@@ -198,19 +220,7 @@ class Kalah(CompiledGame):
                 theirs += get(code, m - own + i)
             return mine, theirs
 
-        @njit
-        def outcome(code):
-            mine, theirs = sides(code)
-            return TIE if mine == 0 or theirs == 0 else ONGOING
-
-        @njit
-        def score(code):
-            mine, theirs = sides(code)
-            return mine - theirs
-
-        @njit
-        def player(code):
-            return code & 1
+        outcome, score, player = ending_rules(sides)
 
         @njit
         def margin_bound(code):
@@ -332,19 +342,7 @@ class Kalah(CompiledGame):
             north = ((code >> 8) & 127) - south
             return (north, south) if code & 1 else (south, north)
 
-        @njit
-        def outcome(code):
-            mine, theirs = sides(code)
-            return TIE if mine == 0 or theirs == 0 else ONGOING
-
-        @njit
-        def score(code):
-            mine, theirs = sides(code)
-            return mine - theirs
-
-        @njit
-        def player(code):
-            return code & 1
+        outcome, score, player = ending_rules(sides)
 
         @njit
         def margin_bound(code):
