@@ -7,10 +7,11 @@
 - ``GET /api/games``: every game with its rules and the JSON Schema of its bodies.
 - ``GET /api/schema``: the whole API as OpenAPI 3.1 (every endpoint, its body's JSON Schema
   and an example); ``GET /docs``: the same as a page, with a curl line per endpoint.
-- ``POST /api/{game}/play``: the position after a list of moves (by name), in the shape
-  GamesCrafters' front ends use: the position, its value and remoteness, and every move with
-  its value and remoteness; the computer's replies are played (and listed) until it is a
-  human's turn, as in the terminal.
+- ``POST /api/{game}/play``: the position after a list of moves (by name): the position,
+  its value and remoteness, and every move with its value and remoteness; the computer's
+  replies are played (and listed) until it is a human's turn, as in the terminal.
+- ``GET /gamesman/...`` (with ``serve --store DIR`` or ``--game TARGET``): one solved game
+  in the shape of GamesCrafters' Universal Web API (:mod:`.gamescrafters`).
 
 Every request is validated (pydantic) and sized before any work (grids up to
 :data:`MAX_SIDE` a side, rows up to :data:`MAX_COINS` coins, bodies up to
@@ -38,10 +39,11 @@ from starlette.routing import Route
 
 from .. import registry
 from ..engine import Value
-from ..engine.solution import _json_value, json_value
+from ..engine.solution import Solved, _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
+from . import gamescrafters
 from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
@@ -503,11 +505,13 @@ async def _favicon(_request: Request) -> Response:
     return Response(_static("favicon.svg"), media_type=STATIC["favicon.svg"])
 
 
-def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS
-               ) -> Starlette:
+def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS,
+               gamesman: Solved | None = None, gamesman_id: str = "game") -> Starlette:
     """The ASGI app: the page, its assets and the JSON API; heavy requests go to one worker
     process (started with the server, stopped with it), ``heavy_slots`` at a time, each
-    within ``heavy_seconds``."""
+    within ``heavy_seconds``. ``gamesman``: a solved game (a store, a Solution) served
+    read-only under ``/gamesman`` in GamesCrafters' shape (:mod:`.gamescrafters`), with the
+    id ``gamesman_id``."""
     heavy = HeavyPool(heavy_slots, heavy_seconds)
 
     @asynccontextmanager
@@ -527,4 +531,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/docs", _docs),
         Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
         Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
+        *([] if gamesman is None else gamescrafters.routes(
+            gamesman, gamesman_id,
+            str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))),
     ])
