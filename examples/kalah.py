@@ -305,6 +305,11 @@ class Kalah(CompiledGame):
             return sow(code, move)[2]
 
         @njit
+        def step(code, move):
+            pits, nxt, stored = sow(code, move)
+            return pack(pits, nxt), stored
+
+        @njit
         def moves(code, out):
             pits = decoded(code)
             own = (code & 1) * m
@@ -363,7 +368,7 @@ class Kalah(CompiledGame):
         CompiledGame.__init__(self, start, moves, play, outcome, max_moves=m, score=score,
                               payoff=payoff, player=player, tier=tier,
                               search_moves=search_moves, margin_bound=margin_bound,
-                              name=f"Kalah({m}, {n})")
+                              step=step, name=f"Kalah({m}, {n})")
 
     def endgame_positions(self, k: int) -> np.ndarray:
         """Every position with at most ``k`` seeds still in play (either player to move):

@@ -38,6 +38,8 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
 ``margin_bound(pos) -> int``  *optional, scored games, for proof search*: the mover's margin
                               from ``pos`` on lies in [-bound, bound] (Kalah: the seeds
                               still in play), so a null window outside it fails at once
+``step(pos, move)``           *optional, scored games, for proof search*: ``(play(pos, move),
+                              payoff(pos, move))`` from one piece of work (Kalah: one sowing)
 ``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
@@ -103,6 +105,7 @@ class Rules(NamedTuple):
     horizon: Any
     static_bounds: Any
     margin_bound: Any
+    step: Any
 
 
 class Ranking(NamedTuple):
@@ -121,6 +124,11 @@ def _zero1(pos):
 @njit(cache=True)
 def _zero2(pos, move):
     return 0
+
+
+@njit(cache=True)
+def _no_step(pos, move):
+    return pos, 0
 
 
 @njit(cache=True)
@@ -156,6 +164,7 @@ class CompiledGame:
                  horizon: Callable[..., int] | None = None,
                  static_bounds: Callable[..., int] | None = None,
                  margin_bound: Callable[..., int] | None = None,
+                 step: Callable[..., Any] | None = None,
                  rank: Callable[..., int] | None = None,
                  unrank: Callable[..., int] | None = None,
                  name: str | None = None) -> None:
@@ -181,7 +190,8 @@ class CompiledGame:
             search_moves=_jit(search_moves, "search_moves") or jmoves,
             horizon=_jit(horizon, "horizon") or _zero1,
             static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
-            margin_bound=_jit(margin_bound, "margin_bound") or _zero1)
+            margin_bound=_jit(margin_bound, "margin_bound") or _zero1,
+            step=_jit(step, "step") or _no_step)
         self.ranking = Ranking(_jit(rank, "rank") or _zero1, _jit(unrank, "unrank") or _zero2)
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
@@ -191,6 +201,9 @@ class CompiledGame:
         self.has_horizon = horizon is not None
         self.has_static_bounds = static_bounds is not None
         self.has_margin_bound = margin_bound is not None
+        self.has_step = step is not None
+        if step is not None and payoff is None:
+            raise GameError("step is for scored games (with payoff)")
         if margin_bound is not None and payoff is None:
             raise GameError("margin_bound is for scored games (with payoff)")
         # The Python protocol, so every tool that takes a Python game takes this one too.

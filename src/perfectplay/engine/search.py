@@ -215,7 +215,8 @@ class _CompiledBackend:
                             with_horizon=game.has_horizon, symmetric=game.symmetric,
                             acyclic=game.tiered, max_moves=game.max_moves,
                             parallel=workers > 1, ordered=game.has_search_moves,
-                            bounded=game.has_margin_bound, with_leaf=leaf is not None)
+                            bounded=game.has_margin_bound, with_leaf=leaf is not None,
+                            stepped=game.has_step)
         self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
         self.pool = cf.ThreadPoolExecutor(max_workers=workers)
         self.progress = progress

@@ -74,6 +74,7 @@ class Kind(NamedTuple):
     ordered: bool  # search_moves is the game's: no history heuristic
     bounded: bool = False  # margin_bound() is the game's (scored games)
     with_leaf: bool = False  # a solved store of the game's last tiers answers at the leaves
+    stepped: bool = False  # step() gives child and payoff in one call (scored games)
 
 
 class Leaf(NamedTuple):
@@ -265,7 +266,11 @@ def make_move(p, m, line, d, rules, kind):
     ``line``: the child, whether the turn passes (``player``), the mover's payoff; CYCLE
     when the child repeats a position of the line (unless the game is acyclic), BAD_PLAYER
     or OVERFLOW when the game answers out of range."""
-    c = rules.play(p, m)
+    pay = 0
+    if kind.stepped:
+        c, pay = rules.step(p, m)
+    else:
+        c = rules.play(p, m)
     if not kind.acyclic:
         for j in range(d + 1):
             if line[j] == c:
@@ -277,9 +282,9 @@ def make_move(p, m, line, d, rules, kind):
         if (wp != 0 and wp != 1) or (wc != 0 and wc != 1):
             return BAD_PLAYER, c, True, 0
         passes = wp != wc
-    pay = 0
     if kind.scored:
-        pay = rules.payoff(p, m)
+        if not kind.stepped:
+            pay = rules.payoff(p, m)
         if pay > LIMIT or pay < -LIMIT:
             return OVERFLOW, p, True, 0
     return OK, c, passes, pay
