@@ -3,9 +3,10 @@
 The contract every game shares: :func:`parse` (text -> a :class:`Board`), :func:`analyze`
 (a board -> a :class:`PortalResult` with ``explain()``, ``draw()``, ``to_json()``),
 registered as :data:`SPEC`. The package: :mod:`.model` (the board, its parser, the options),
-:mod:`.rules` (the engine game and the exact Grundy search), :mod:`.solver` (the parity rule,
-the cut cells), :mod:`.result`, :mod:`.render`, :mod:`.judges` (DevC's format),
-:mod:`.cases`, :mod:`.oracle` and :mod:`.playtable` (play), :mod:`.picture`.
+:mod:`.rules` (the engine game and the exact Grundy table), :mod:`.search` (proof search),
+:mod:`.solver` (the parity rule, the cut cells, the choice of method), :mod:`.result`,
+:mod:`.render`, :mod:`.judges` (DevC's format), :mod:`.cases`, :mod:`.oracle` and
+:mod:`.playtable` (play), :mod:`.picture`.
 
 >>> from perfectplay import portal
 >>> portal.analyze(portal.parse("1 10\\n..O.#...O.")).winner
@@ -44,7 +45,8 @@ SPEC = register(GameSpec(
     grid=lambda result: result.board.grid.lines(),
     shape=lambda board: ((board.grid.rows, board.grid.cols) if board.grid is not None
                          else (0, 0)),
-    heavy=lambda board, options: not uses_parity_rule(board) and int(board.empty.sum()) > 16,
+    heavy=lambda board, options: int(board.empty.sum()) > 16 and (
+        options.method in ("grundy", "search") or not uses_parity_rule(board)),
     demo=".O#..\n....O\n.#.#.\n.....\n#....", demo_title="the seed's 5 x 5 board",
 ))
 

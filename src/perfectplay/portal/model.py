@@ -20,12 +20,32 @@ EMPTY, WALL, PORTAL = ".", "#", "O"
 ALLOWED = EMPTY + WALL + PORTAL
 
 
+#: The longest proof search the options allow (seconds).
+MAX_SEARCH_SECONDS = 3600.0
+
+
 @dataclass(frozen=True)
 class PortalOptions:
-    """How the board is read: which cells touch."""
+    """How the board is read (which cells touch) and how the winner is found: ``auto`` is
+    the parity rule where it holds, else the Grundy table up to its limit, else proof
+    search; ``parity``, ``grundy`` or ``search`` forces one (to compare them on a board).
+    ``time_limit`` bounds a proof search, in seconds."""
 
     kind: Literal["square", "king", "hex"] = field(default="square", metadata={
         "help": "Which cells touch: 4 neighbours, king moves, or a rhombus hex board."})
+    method: Literal["auto", "parity", "grundy", "search"] = field(default="auto", metadata={
+        "help": "How to find the winner: the parity rule (bipartite boards), the Grundy "
+                "table (at most 26 cells in the portals' component), proof search, or "
+                "auto (the first that applies)."})
+    time_limit: float = field(default=60.0, metadata={
+        "help": "Seconds a proof search may take before it gives up with a clear message."})
+
+    def __post_init__(self) -> None:
+        t = self.time_limit
+        if isinstance(t, bool) or not isinstance(t, int | float) or not (
+                0 < t <= MAX_SEARCH_SECONDS):
+            raise InputError(f"time_limit must be a number of seconds above 0 and at most "
+                             f"{MAX_SEARCH_SECONDS:g}, got {t!r}")
 
 
 @dataclass(frozen=True)

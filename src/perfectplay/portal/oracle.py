@@ -1,5 +1,7 @@
-"""Values of Closing the Portal from the parity rule, for play on boards too big for
-exhaustive search: the oracle :mod:`perfectplay.play` asks for every position's value."""
+"""Values of Closing the Portal position by position, for play on boards too big for the
+engine's full solution: the oracle :mod:`perfectplay.play` asks for every position's
+value. Each position is answered by :func:`~perfectplay.portal.analyze` on the board with
+that game's walls: the parity rule, the Grundy table or proof search."""
 
 from __future__ import annotations
 
@@ -8,19 +10,24 @@ from typing import Any
 from ..engine import MoveValue, Value
 from ..engine.solution import Solved, winlose_key
 from ..errors import PerfectplayError
-from .solver import solve
+from .model import PortalOptions
+from .result import ALIF
+from .solver import analyze
 
 
 class PortalOracle(Solved):
-    """Values of Closing the Portal from the fast rule, for boards too big for exhaustive
-    search (bipartite boards only): the mover wins exactly when the number of safe moves
-    left is odd. That number depends on which final path survives, which both sides steer,
-    so the exact remoteness is known only for a cut move (a loss in 1); other remoteness is
-    reported as unknown (None) rather than guessed. A position is the set of walled cells,
-    as in :class:`~perfectplay.portal.PortalGame`."""
+    """Values of Closing the Portal for boards too big for the engine's full solution: a
+    position (the set of walled cells, as in :class:`~perfectplay.portal.PortalGame`) is
+    the board with those walls, and the mover is its first player, so
+    :func:`~perfectplay.portal.analyze` (with ``options``: the method, the search's time)
+    says who wins; answers are kept. On a bipartite board the mover wins exactly when the
+    number of safe moves left is odd. The exact remoteness is known only for a cut move (a
+    loss in 1); other remoteness is reported as unknown (None) rather than guessed."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, options: PortalOptions | None = None) -> None:
         self.game = game
+        self.options = options or PortalOptions(kind=game.board.kind.value)
+        self._known: dict[int, bool] = {}
 
     @property
     def scored(self) -> bool:
@@ -33,18 +40,19 @@ class PortalOracle(Solved):
         raise PerfectplayError("the parity oracle answers position by position; it does "
                                "not enumerate the positions to count them")
 
-    def _turns(self, walls: int) -> int | None:
-        board = self.game.board.with_walls([c for k, c in enumerate(self.game.cells)
-                                            if walls >> k & 1])
-        res = solve(board)
-        return res.turns if res.connected else None
+    def _mover_wins(self, walls: int) -> bool:
+        if walls not in self._known:
+            board = self.game.board.with_walls([c for k, c in enumerate(self.game.cells)
+                                                if walls >> k & 1])
+            self._known[walls] = analyze(board, self.options).winner == ALIF
+        return self._known[walls]
 
     def value(self, walls: Any = None) -> Value:
         walls = self.start if walls is None else walls
         out = self.game.outcome(walls)
         if out is not None:
             return out
-        return Value.WIN if self._turns(walls) % 2 else Value.LOSE  # type: ignore[operator]
+        return Value.WIN if self._mover_wins(walls) else Value.LOSE
 
     def remoteness(self, walls: Any = None) -> int | None:
         walls = self.start if walls is None else walls

@@ -56,6 +56,8 @@ def explain(result: PortalResult) -> str:
                 "Bella wins.")
     if result.method == "parity":  # Method.PARITY (a str enum)
         return _parity_argument(result)
+    if result.method == "search":  # Method.SEARCH
+        return _search_argument(result)
     free = result.free_cells or 0
     return (
         f"This board is not bipartite, so portal paths of both parities exist and no "
@@ -64,6 +66,27 @@ def explain(result: PortalResult) -> str:
         f"(parity {free % 2}); {result.grundy} xor {free % 2} "
         f"{'!= 0: the first player' if result.winner == ALIF else '= 0: the second player'} "
         f"wins. {result.winner} wins.")
+
+
+def _search_argument(result: PortalResult) -> str:
+    """What proof search proved, and why it may ignore most of the board."""
+    free = result.free_cells or 0
+    wins = result.winner == ALIF
+    names = [result.board.name(c) if result.board is not None else str(c)
+             for c in result.winning or []]
+    moves = (f" Winning first moves: {', '.join(names[:12])}"
+             f"{' ...' if len(names) > 12 else ''}." if wins and names else "")
+    return (
+        "This board is not bipartite, so no parity rule holds. Nobody walls a cut cell "
+        "while a safe cell is left (that loses at once), so the game is a run of safe "
+        "moves. Only the cells on some portal-to-portal path can ever become cut cells; "
+        f"here {result.core_cells} such cells form the core, and "
+        f"{_free_cells_text(free)}. Each such outside cell is one free move, and two free "
+        "moves cancel out (whoever needs a tempo answers one with the other), so only "
+        f"their parity ({free % 2}) matters. Proof search over the core and that parity, "
+        f"with a table of positions already proven, searched {result.nodes:,} positions "
+        f"in {result.seconds or 0:.2f} s and proved that the "
+        f"{'first' if wins else 'second'} player wins.{moves} {result.winner} wins.")
 
 
 def _free_cells_text(free: int) -> str:

@@ -35,7 +35,8 @@ class Method(StrEnum):
 
     DISCONNECTED = "disconnected"  # the portals are apart at the start: Bella
     PARITY = "parity"  # a bipartite board: the parity rule
-    EXACT = "exact"  # any other board: exact Grundy search
+    EXACT = "exact"  # any other board: the exact Grundy table (at most EXACT_LIMIT cells)
+    SEARCH = "search"  # any board: proof search of the safe-move game
 
 
 ALIF, BELLA = Winner.ALIF, Winner.BELLA
@@ -64,11 +65,20 @@ class PortalResult:
     method: Method
     grundy: int | None = None
     free_cells: int | None = None
+    # proof search (Method.SEARCH): the cells on some portal path, the positions searched,
+    # the seconds, and the first player's winning cells (empty when the first player loses)
+    core_cells: int | None = None
+    nodes: int | None = None
+    seconds: float | None = None
+    winning: list[int] | None = None
     names: dict[int, str] = field(default_factory=dict, repr=False)
     board: Board | None = field(default=None, repr=False, compare=False)
     # how the safe and cut cells are found (the solver's safe_moves), called on first use
     split: Callable[[Board], SafeMoves] | None = field(default=None, repr=False,
                                                         compare=False)
+
+    def _name(self, cell: int) -> str:
+        return self.board.name(cell) if self.board is not None else str(cell)
 
     @property
     def path_cells(self) -> int:
@@ -100,6 +110,9 @@ class PortalResult:
             "turns": self.turns, "method": str(self.method), "grundy": self.grundy,
             "free_cells": self.free_cells, "explanation": self.explain(),
         }
+        if self.method == Method.SEARCH:
+            data.update(core_cells=self.core_cells, nodes=self.nodes, seconds=self.seconds,
+                        winning_moves=[self._name(c) for c in self.winning or []])
         if self.board is not None:
             data["safe"] = [self.board.name(int(c)) for c in self.moves.safe]
             data["cut"] = [self.board.name(c) for c in self.moves.cut]

@@ -4,8 +4,9 @@
   grid) every portal-to-portal path has the same parity, so the number of safe moves in any
   game is ``empty - (|P| - 2)`` for any path P (|P| counts both portals): odd, Alif makes the
   last safe move and wins. On other boards no such rule holds (7/600 random 4x4 king boards
-  break it), so the exact search of :mod:`perfectplay.portal.game` answers, or the tool says
-  plainly that the board is too big for it.
+  break it), so the exact Grundy table of :mod:`perfectplay.portal.rules` answers up to
+  its limit, and proof search (:mod:`perfectplay.portal.search`) beyond it, or the tool
+  says plainly that the search did not finish in time.
 - :func:`safe_moves`: every empty cell whose walling keeps the portals connected, and the
   cut cells. Any cell off a portal-to-portal path P is safe; a cell p_i of P is a cut cell
   exactly when no component of G - P and no chord joins P before i to P after i (an
@@ -17,11 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import InputError
-from ..grid import Kind, bfs_order, path_from
+from ..errors import InputError, LimitError
+from ..grid import Kind, bfs, bfs_order, path_from
 from .model import Board, PortalOptions
 from .result import ALIF, BELLA, Method, PortalResult, SafeMoves
 from .rules import EXACT_LIMIT, exact_winner
+from .search import search_winner
 
 
 @njit(cache=True)
@@ -112,19 +114,70 @@ def _portal_path(board: Board) -> list[int]:
 
 def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
     """The winner of Closing the Portal, Alif moving first: the parity rule on bipartite
-    boards (O(cells)), else the exact Grundy search (at most EXACT_LIMIT cells in the
-    portals' component). ``options`` (the board's kind) matter only to the parser.
+    boards (O(cells)), else the exact Grundy table (at most EXACT_LIMIT cells in the
+    portals' component), else proof search within ``options.time_limit`` seconds;
+    ``options.method`` forces one of the three (an :class:`InputError` where the parity
+    rule does not hold, a :class:`LimitError` past the table's limit or the time).
 
     >>> from perfectplay.portal.model import parse_board
     >>> print(analyze(parse_board("O..\\n.#.\\n..O")).winner)
     Alif
+    >>> analyze(parse_board("O..\\n..O", "king"), PortalOptions("king", "search")).method
+    <Method.SEARCH: 'search'>
     """
-    return solve(board)
+    opts = options or PortalOptions()
+    if not isinstance(board, Board):
+        raise InputError(f"analyze() takes a Board (see parse_board), got "
+                         f"{type(board).__name__}")
+    method = opts.method
+    if method == "auto":
+        if uses_parity_rule(board):
+            method = "parity"
+        else:
+            method = "grundy" if _component_cells(board) <= EXACT_LIMIT else "search"
+    if method == "parity" and not uses_parity_rule(board):
+        raise InputError("the parity rule holds only on bipartite boards (every portal "
+                         "path of the same parity); this one is not: use --method grundy "
+                         "or search")
+    if method == "search":
+        return _searched(board, opts.time_limit)
+    if method == "grundy" and (k := _component_cells(board)) > EXACT_LIMIT:
+        raise LimitError(f"the Grundy table takes at most {EXACT_LIMIT} empty cells in the "
+                         f"portals' component; this board has {k}: use --method search "
+                         "(or auto)")
+    return solve(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
+                 parity=method == "parity")
 
 
-def solve(board: Board, exact_limit: int = EXACT_LIMIT) -> PortalResult:
+def _component_cells(board: Board) -> int:
+    """Empty cells the first portal reaches (the Grundy table's size)."""
+    return int(((bfs(board.nb, board.open, board.portals[0]) >= 0) & board.empty).sum())
+
+
+def _searched(board: Board, seconds: float) -> PortalResult:
+    """The winner by proof search (:func:`~perfectplay.portal.search.search_winner`), or a
+    :class:`LimitError` in time, not cells."""
+    empty = int(board.empty.sum())
+    path = _portal_path(board)
+    names = {c: board.name(c) for c in path}
+    if not path:
+        return PortalResult(BELLA, False, empty, [], None, Method.DISCONNECTED, names=names,
+                            board=board, split=safe_moves)
+    try:
+        out = search_winner(board, seconds)
+    except LimitError as exc:
+        raise LimitError(f"{exc}; raise the time limit (--time-limit, or time_limit in the "
+                         "API)") from None
+    return PortalResult(ALIF if out.first_wins else BELLA, True, empty, path, None,
+                        Method.SEARCH, free_cells=out.free_cells, core_cells=out.core_cells,
+                        nodes=out.nodes, seconds=out.seconds, winning=out.winning_cells,
+                        names=names, board=board, split=safe_moves)
+
+
+def solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:
     """:func:`analyze` with the exact search's cell limit as a switch (for tests and
-    benchmarks; kept under its old name for one release)."""
+    benchmarks; kept under its old name for one release); ``parity=False`` skips the parity
+    rule (the Grundy table on any board)."""
     if not isinstance(board, Board):
         raise InputError(f"analyze() takes a Board (see parse_board), got "
                          f"{type(board).__name__}")
@@ -135,7 +188,7 @@ def solve(board: Board, exact_limit: int = EXACT_LIMIT) -> PortalResult:
         return PortalResult(BELLA, False, empty, [], None, Method.DISCONNECTED, names=names,
                             board=board, split=safe_moves)
     s = board.portals[0]
-    if board.kind == Kind.SQUARE or is_bipartite_from(board.nb, board.open, s):
+    if parity and (board.kind == Kind.SQUARE or is_bipartite_from(board.nb, board.open, s)):
         turns = empty - (len(path) - 2)
         return PortalResult(ALIF if turns % 2 else BELLA, True, empty, path, turns,
                             Method.PARITY, names=names, board=board, split=safe_moves)
