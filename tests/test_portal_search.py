@@ -40,3 +40,39 @@ def test_search_equals_the_engine_and_the_grundy_table(kind):
         assert out.winning_cells == sorted(
             game.cells[mv.move] for mv in ref.move_values() if mv.value is Value.WIN)
         checked += 1
+
+
+@pytest.mark.parametrize("kind", ["king", "hex"])
+def test_grundy_values_equal_the_grundy_table(kind):
+    """The blocks-in-series Grundy value of the core, with the parity of the cells peeled
+    off it, equals the Grundy table's value of the whole component (an independent
+    exhaustive mex over every subset of walls)."""
+    import numpy as np
+
+    from perfectplay.grid import bfs
+    from perfectplay.portal.search import MEMO_BITS, core_of, grundy
+
+    rng = random.Random(f"grundy-{kind}")
+    checked = 0
+    while checked < 80:
+        board = random_board(rng, kind)
+        if board is None or int(board.empty.sum()) > 12:
+            continue
+        s, t = board.portals
+        reach = bfs(board.nb, board.open, s) >= 0
+        if not reach[t]:
+            continue
+        comp = [int(c) for c in np.flatnonzero(reach & board.empty)]
+        k = len(comp)
+        bit = {c: i for i, c in enumerate(comp)} | {s: k, t: k + 1}
+        nbr = np.zeros(k + 2, np.int64)
+        for cell, b in bit.items():
+            for w in board.nb[cell]:
+                if w >= 0 and int(w) in bit:
+                    nbr[b] |= 1 << bit[int(w)]
+        core = int(core_of(nbr, (1 << k) - 1, k, k + 1))
+        memo = (np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int64),
+                np.zeros(1 << MEMO_BITS, np.int16))
+        g = int(grundy(nbr, core, k, k + 1, *memo, np.zeros(2, np.int64), 1e18))
+        assert g ^ ((k - bin(core).count("1")) & 1) == exact_winner(board)[1]
+        checked += 1
