@@ -154,15 +154,24 @@ def _component_cells(board: Board) -> int:
     return int(((bfs(board.nb, board.open, board.portals[0]) >= 0) & board.empty).sum())
 
 
-def _searched(board: Board, seconds: float) -> PortalResult:
-    """The winner by proof search (:func:`~perfectplay.portal.search.search_winner`), or a
-    :class:`LimitError` in time, not cells."""
+def _opening(board: Board) -> tuple[int, list[int], dict[int, str], PortalResult | None]:
+    """(empty cells, a shortest portal path, its cells' names, the result when the portals
+    are already apart: Bella wins, else None): what every method starts from."""
     empty = int(board.empty.sum())
     path = _portal_path(board)
     names = {c: board.name(c) for c in path}
-    if not path:
-        return PortalResult(BELLA, False, empty, [], None, Method.DISCONNECTED, names=names,
-                            board=board, split=safe_moves)
+    apart = None if path else PortalResult(BELLA, False, empty, [], None,
+                                           Method.DISCONNECTED, names=names, board=board,
+                                           split=safe_moves)
+    return empty, path, names, apart
+
+
+def _searched(board: Board, seconds: float) -> PortalResult:
+    """The winner by proof search (:func:`~perfectplay.portal.search.search_winner`), or a
+    :class:`LimitError` in time, not cells."""
+    empty, path, names, apart = _opening(board)
+    if apart is not None:
+        return apart
     try:
         out = search_winner(board, seconds)
     except LimitError as exc:
@@ -181,12 +190,9 @@ def solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> 
     if not isinstance(board, Board):
         raise InputError(f"analyze() takes a Board (see parse_board), got "
                          f"{type(board).__name__}")
-    empty = int(board.empty.sum())
-    path = _portal_path(board)
-    names = {c: board.name(c) for c in path}
-    if not path:
-        return PortalResult(BELLA, False, empty, [], None, Method.DISCONNECTED, names=names,
-                            board=board, split=safe_moves)
+    empty, path, names, apart = _opening(board)
+    if apart is not None:
+        return apart
     s = board.portals[0]
     if parity and (board.kind == Kind.SQUARE or is_bipartite_from(board.nb, board.open, s)):
         turns = empty - (len(path) - 2)
