@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from types import TracebackType
 from typing import Any
@@ -16,10 +17,13 @@ class Progress:
 
     ``enabled=None`` (the default) shows the bar only when stderr is a TTY, so pipes, tests and
     CI stay silent. Updates are cheap; callers still batch them (every 2**16 items).
+    Beside the bar, the start, each new stage and the end are logged at INFO on ``logger``
+    (``perfectplay.engine`` or ``perfectplay.store``), which is what a service or a notebook
+    collects; the library adds no handler but the package's ``NullHandler``.
     """
 
     def __init__(self, description: str, total: int | None = None,
-                 enabled: bool | None = None) -> None:
+                 enabled: bool | None = None, logger: str = "perfectplay.engine") -> None:
         if enabled is None:
             enabled = sys.stderr.isatty()
         self.enabled = enabled
@@ -27,8 +31,12 @@ class Progress:
         self.total = total
         self._progress: Any = None
         self._task: Any = None
+        self._log = logging.getLogger(logger)
+        self._completed = 0
 
     def __enter__(self) -> Progress:
+        self._log.info("%s: started%s", self.description,
+                       "" if self.total is None else f" ({self.total} in all)")
         if self.enabled:
             from rich.console import Console
             from rich.progress import (
@@ -50,6 +58,10 @@ class Progress:
         return self
 
     def update(self, completed: int, description: str | None = None) -> None:
+        self._completed = completed
+        if description is not None and description != self.description:
+            self.description = description
+            self._log.info("%s: %d done", description, completed)
         if self._progress is not None:
             kwargs: dict[str, Any] = {"completed": completed}
             if description is not None:
@@ -58,5 +70,7 @@ class Progress:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
+        self._log.info("%s: %s after %d", self.description,
+                       "finished" if exc_type is None else "stopped", self._completed)
         if self._progress is not None:
             self._progress.__exit__(exc_type, exc, tb)

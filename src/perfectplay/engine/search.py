@@ -47,6 +47,7 @@ minimax algorithms" (MTD(f)); Pascal Pons, "Solving Connect 4" (2019).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 import math
 import sys
 import time
@@ -74,6 +75,7 @@ warnings.filterwarnings("ignore", message=".*First-class function type",
 MAX_TABLE_MB = 16384
 QUICK_NODES = 50_000  # a kernel call this small runs in the caller's thread
 PROGRESS_SECONDS = 2.0  # between two progress lines
+_log = logging.getLogger("perfectplay.search")  # the progress lines, at INFO
 
 
 class _Stopped(Exception):
@@ -318,13 +320,17 @@ class _CompiledBackend:
                 budget.stopped = "time"
                 self.halt[0] = 1
             now = time.monotonic()
-            if self.progress and now - self.last_report >= PROGRESS_SECONDS:
+            if ((self.progress or _log.isEnabledFor(logging.INFO))
+                    and now - self.last_report >= PROGRESS_SECONDS):
                 self.last_report = now
                 nodes = budget.nodes + int(self.stats.sum())
                 rate = nodes / max(now - budget.start, 1e-9)
                 scored = self.game.scored
-                self.progress(f"search {self.probes}: window ({_words(alpha, scored)}, "
-                              f"{_words(beta, scored)}), {nodes:,} nodes, {rate:,.0f}/s")
+                line = (f"search {self.probes}: window ({_words(alpha, scored)}, "
+                        f"{_words(beta, scored)}), {nodes:,} nodes, {rate:,.0f}/s")
+                _log.info("%s", line)
+                if self.progress:
+                    self.progress(line)
 
 
 class _PythonBackend:
@@ -801,10 +807,14 @@ def search(game: Any, position: Any = None, *, analyze: bool = False,
         backend = _PythonBackend(game, max_depth)
     run = _Search(game, backend, budget)
     run.want_remoteness = bool(remoteness)
+    _log.info("search of %s: started", getattr(game, "name", type(game).__name__))
     try:
-        return _run(run, game, position, analyze, workers)
+        result = _run(run, game, position, analyze, workers)
     finally:
         backend.close()
+    _log.info("search of %s: %s after %s nodes", getattr(game, "name", type(game).__name__),
+              result.describe() if result.exact else "stopped", f"{result.nodes:,}")
+    return result
 
 
 def _run(run: _Search, game: Any, position: Any, analyze: bool, workers: int) -> SearchResult:

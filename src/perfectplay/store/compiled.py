@@ -296,7 +296,8 @@ def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner:
             _truncate(f, manifest.get("local", {}).get(f.parent.name, 0))
         shutil.rmtree(work / f"parts={u}", ignore_errors=True)
         shutil.rmtree(work / f"inside={u}", ignore_errors=True)
-    with Progress("enumerating tiers", enabled=bar) as shown:
+    with Progress("enumerating tiers", enabled=bar,
+                  logger="perfectplay.store") as shown:
         while waiting:
             u = waiting[0]
             steps.next()
@@ -463,7 +464,8 @@ def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any
     built = manifest["built"]
     total = sum(b["size"] for b in built)
     solved = set(manifest["solved"])
-    with Progress("solving tiers", total=total, enabled=bar) as shown:
+    with Progress("solving tiers", total=total, enabled=bar,
+                  logger="perfectplay.store") as shown:
         done = 0
         for ti in range(len(built) - 1, -1, -1):
             t, size = built[ti]["tier"], built[ti]["size"]

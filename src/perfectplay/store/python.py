@@ -233,7 +233,8 @@ def solve_python_store(game: Any, root: Path, manifest: dict[str, Any], runner: 
     scored = bool(manifest["scored"])
     done = {e["tier"] for e in manifest["packed"]}
     order = sorted(built, key=lambda b: -b["tier"])
-    with Progress("solving tiers", total=len(order), enabled=bar) as shown:
+    with Progress("solving tiers", total=len(order), enabled=bar,
+                  logger="perfectplay.store") as shown:
         for k, b in enumerate(order):
             t = b["tier"]
             shown.update(k, description=f"solving tier {t}")
