@@ -4,6 +4,7 @@ say what to do, and play uses search beyond the table."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -145,3 +146,23 @@ def test_the_web_api_takes_the_method():
     assert c.post("/api/portal/analyze", json={**body, "method": "guess"}).status_code == 422
     r = c.post("/api/portal/analyze", json={**body, "time_limit": -3})
     assert r.status_code == 422 and "time_limit must be" in r.text
+
+
+def test_winning_moves_cut_short_by_time_are_listed_as_unchecked():
+    """The winner is proven first; the winning first moves in the time left. With no time
+    left for them, the moves proven are winning, the rest are listed as unchecked, and the
+    explanation says the list is not complete."""
+    from perfectplay.portal.search import search_winner
+
+    board = parse_board(_open_board(5, 5), "king")
+    full = search_winner(board)
+    assert full.first_wins and full.winning_cells and not full.unchecked_cells
+    cut = search_winner(board, move_seconds=0.0)
+    assert cut.first_wins and cut.unchecked_cells
+    assert set(cut.winning_cells) <= set(full.winning_cells)
+    assert set(full.winning_cells) <= set(cut.winning_cells) | set(cut.unchecked_cells)
+    res = analyze(board, PortalOptions("king", "search"))
+    assert not res.unchecked and res.to_json()["unchecked_moves"] == []
+    shown = dataclasses.replace(res, unchecked=cut.unchecked_cells)
+    assert "not checked within the time limit" in shown.explain()
+    assert shown.to_json()["unchecked_moves"] == [board.name(c) for c in cut.unchecked_cells]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from perfectplay import Value, solve
 from perfectplay.errors import InputError
@@ -33,7 +35,7 @@ def test_search_equals_the_engine_and_the_grundy_table(kind):
         board = random_board(rng, kind)
         if board is None or int(board.empty.sum()) > 12:
             continue
-        out = search_winner(board)
+        out = search_winner(board, small=rng.choice([0, 4, 12]))
         game = PortalGame(board)
         ref = solve(game)
         assert out.first_wins == (ref.value() is Value.WIN) == exact_winner(board)[0]
@@ -42,15 +44,33 @@ def test_search_equals_the_engine_and_the_grundy_table(kind):
         checked += 1
 
 
-@pytest.mark.parametrize("kind", ["king", "hex"])
-def test_grundy_values_equal_the_grundy_table(kind):
-    """The blocks-in-series Grundy value of the core, with the parity of the cells peeled
-    off it, equals the Grundy table's value of the whole component (an independent
-    exhaustive mex over every subset of walls)."""
+def _bit_graph(board):
+    """The portals' component as bitmask neighbours: cells 0..k-1, the portals k and k+1."""
     import numpy as np
 
     from perfectplay.grid import bfs
-    from perfectplay.portal.search import MEMO_BITS, core_of, grundy
+
+    s, t = board.portals
+    reach = bfs(board.nb, board.open, s) >= 0
+    comp = [int(c) for c in np.flatnonzero(reach & board.empty)]
+    k = len(comp)
+    bit = {c: i for i, c in enumerate(comp)} | {s: k, t: k + 1}
+    nbr = np.zeros(k + 2, np.int64)
+    for cell, b in bit.items():
+        for w in board.nb[cell]:
+            if w >= 0 and int(w) in bit:
+                nbr[b] |= 1 << bit[int(w)]
+    return nbr, k, bool(reach[t])
+
+
+@pytest.mark.parametrize("kind", ["king", "hex"])
+def test_grundy_values_equal_the_grundy_table(kind):
+    """The blocks-in-series Grundy value of the portals' component (route's blocks, each by
+    grundy, xor the parity of the free cells) equals the Grundy table's value of the whole
+    component (an independent exhaustive mex over every subset of walls)."""
+    import numpy as np
+
+    from perfectplay.portal.search import MEMO_BITS, grundy, route
 
     rng = random.Random(f"grundy-{kind}")
     checked = 0
@@ -58,21 +78,108 @@ def test_grundy_values_equal_the_grundy_table(kind):
         board = random_board(rng, kind)
         if board is None or int(board.empty.sum()) > 12:
             continue
-        s, t = board.portals
-        reach = bfs(board.nb, board.open, s) >= 0
-        if not reach[t]:
+        nbr, k, joined = _bit_graph(board)
+        if not joined:
             continue
-        comp = [int(c) for c in np.flatnonzero(reach & board.empty)]
-        k = len(comp)
-        bit = {c: i for i, c in enumerate(comp)} | {s: k, t: k + 1}
-        nbr = np.zeros(k + 2, np.int64)
-        for cell, b in bit.items():
-            for w in board.nb[cell]:
-                if w >= 0 and int(w) in bit:
-                    nbr[b] |= 1 << bit[int(w)]
-        core = int(core_of(nbr, (1 << k) - 1, k, k + 1))
-        memo = (np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int64),
-                np.zeros(1 << MEMO_BITS, np.int16))
-        g = int(grundy(nbr, core, k, k + 1, *memo, np.zeros(2, np.int64), 1e18))
-        assert g ^ ((k - bin(core).count("1")) & 1) == exact_winner(board)[1]
+        inner, tops, lows = (np.empty(k + 2, np.int64) for _ in range(3))
+        ws = np.zeros((7, 64), np.int64)
+        n, seps = route(nbr, (1 << k) - 1, k, k + 1, inner, tops, lows, ws)
+        memo = (np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int32),
+                np.zeros(1 << MEMO_BITS, np.int64))
+        g = 0
+        used = bin(int(seps)).count("1")
+        for j in range(n):
+            used += bin(int(inner[j])).count("1")
+            g ^= int(grundy(nbr, inner[j], tops[j], lows[j], memo, ws,
+                            np.zeros(2, np.int64), 1e18))
+        assert g ^ ((k - used) & 1) == exact_winner(board)[1]
         checked += 1
+
+
+def _on_some_path(board, cell):
+    """Is ``cell`` on a simple portal-to-portal path? By brute force: a depth-first search
+    over simple paths (small boards only)."""
+    s, t = board.portals
+    open_ = board.open
+
+    def walk(v, seen):
+        if v == t:
+            return cell in seen
+        return any(walk(int(w), seen | {int(w)}) for w in board.nb[v]
+                   if w >= 0 and open_[w] and int(w) not in seen)
+
+    return walk(s, {s})
+
+
+@pytest.mark.parametrize("kind", ["king", "hex", "square"])
+def test_route_finds_exactly_the_cells_on_simple_paths(kind):
+    """route's blocks and separators hold exactly the cells on some simple portal-to-portal
+    path (brute force over simple paths), and a separator is exactly a cell whose walling
+    parts the portals."""
+    import numpy as np
+
+    from perfectplay.grid import bfs
+    from perfectplay.portal.search import route
+
+    rng = random.Random(f"route-{kind}")
+    checked = 0
+    while checked < 60:
+        board = random_board(rng, kind)
+        if board is None or int(board.empty.sum()) > 10:
+            continue
+        nbr, k, joined = _bit_graph(board)
+        if not joined:
+            continue
+        comp = [int(c) for c in np.flatnonzero((bfs(board.nb, board.open, board.portals[0])
+                                                >= 0) & board.empty)]
+        inner, tops, lows = (np.empty(k + 2, np.int64) for _ in range(3))
+        n, seps = route(nbr, (1 << k) - 1, k, k + 1, inner, tops, lows,
+                        np.zeros((7, 64), np.int64))
+        core = int(seps)
+        for j in range(n):
+            core |= int(inner[j])
+        for i, cell in enumerate(comp):
+            assert bool(core >> i & 1) == _on_some_path(board, cell)
+            after = board.with_walls([cell])
+            parted = not (bfs(after.nb, after.open, board.portals[0]) >= 0)[board.portals[1]]
+            assert bool(int(seps) >> i & 1) == parted
+        checked += 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), kind=st.sampled_from(["king", "hex"]),
+       small=st.sampled_from([0, 3, 12]))
+def test_search_equals_the_grundy_table_on_boards_to_18_cells(seed, kind, small):
+    """Whatever the size below which blocks are valued rather than searched (0: the
+    win/lose search alone), the winner equals the Grundy table's."""
+    rng = random.Random(seed)
+    rows, cols = rng.randint(3, 5), rng.randint(3, 5)
+    g = [["#" if rng.random() < 0.15 else "." for _ in range(cols)] for _ in range(rows)]
+    (a, b), (c, d) = rng.sample([(r, c) for r in range(rows) for c in range(cols)], 2)
+    g[a][b] = g[c][d] = "O"
+    try:
+        board = parse_board("\n".join("".join(row) for row in g), kind=kind)
+    except InputError:
+        return
+    if int(board.empty.sum()) > 18:
+        return
+    assert search_winner(board, small=small).first_wins == exact_winner(board)[0]
+
+
+@pytest.mark.parametrize("kind", ["king", "hex"])
+@pytest.mark.parametrize("rows,cols", [(3, 3), (3, 4), (4, 4), (4, 3)])
+def test_winning_moves_on_symmetric_boards_equal_the_engine(kind, rows, cols):
+    """Open boards with the portals in opposite corners have symmetries; the search values
+    one cell of each orbit and copies it: the winning moves still equal the engine's."""
+    from perfectplay.portal.search import symmetries
+
+    g = [["."] * cols for _ in range(rows)]
+    g[0][0] = g[rows - 1][cols - 1] = "O"
+    board = parse_board("\n".join("".join(row) for row in g), kind=kind)
+    assert symmetries(board)  # at least the half turn
+    out = search_winner(board, small=0)
+    game = PortalGame(board)
+    ref = solve(game)
+    assert out.first_wins == (ref.value() is Value.WIN)
+    assert out.winning_cells == sorted(
+        game.cells[mv.move] for mv in ref.move_values() if mv.value is Value.WIN)

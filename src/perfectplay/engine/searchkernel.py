@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..bits import lowest_bit
 from .codetable import mix as store_mix
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
@@ -312,15 +313,6 @@ def _table_cutoff(p, buf, base, k, beta, line, d, rules, kind, table):
     return -INF - 1
 
 
-@njit(cache=True)
-def _lowest_bit(x):
-    """The index of the lowest set bit of x > 0."""
-    i = 0
-    while (x >> i) & 1 == 0:
-        i += 1
-    return i
-
-
 @njit  # not cached: it takes the game's functions
 def _busy(c, busy, rules, kind):
     """Is another thread searching position c? (Its key is in the busy table.)"""
@@ -529,7 +521,7 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
                 i = index[d]
                 index[d] += 1
             elif deferred[d] != 0:  # the moves put off while another thread had them
-                i = _lowest_bit(deferred[d])
+                i = lowest_bit(deferred[d])
                 deferred[d] &= deferred[d] - 1
             else:
                 v = best[d]

@@ -72,10 +72,19 @@ def _search_argument(result: PortalResult) -> str:
     """What proof search proved, and why it may ignore most of the board."""
     free = result.free_cells or 0
     wins = result.winner == ALIF
-    names = [result.board.name(c) if result.board is not None else str(c)
-             for c in result.winning or []]
+
+    def named(cells: list[int] | None) -> list[str]:
+        return [result.board.name(c) if result.board is not None else str(c)
+                for c in cells or []]
+
+    names, unchecked = named(result.winning), named(result.unchecked)
     moves = (f" Winning first moves: {', '.join(names[:12])}"
              f"{' ...' if len(names) > 12 else ''}." if wins and names else "")
+    if unchecked:
+        moves += (f" {len(unchecked)} first move{'s' if len(unchecked) > 1 else ''} "
+                  f"({', '.join(unchecked[:6])}{' ...' if len(unchecked) > 6 else ''}) not "
+                  "checked within the time limit: the winner is proven, the list of winning "
+                  "moves is not complete.")
     return (
         "This board is not bipartite, so no parity rule holds. Nobody walls a cut cell "
         "while a safe cell is left (that loses at once), so the game is a run of safe "
@@ -83,8 +92,11 @@ def _search_argument(result: PortalResult) -> str:
         f"here {result.core_cells} such cells form the core, and "
         f"{_free_cells_text(free)}. Each such outside cell is one free move, and two free "
         "moves cancel out (whoever needs a tempo answers one with the other), so only "
-        f"their parity ({free % 2}) matters. Proof search over the core and that parity, "
-        f"with a table of positions already proven, searched {result.nodes:,} positions "
+        f"their parity ({free % 2}) matters. Once walls leave cells every path crosses, "
+        "the core falls apart into blocks in series, each an independent game whose "
+        "Grundy value adds by xor. Proof search over the largest block beside one nim heap "
+        f"for the rest, with a table of positions already proven, searched {result.nodes:,} "
+        "positions "
         f"in {result.seconds or 0:.2f} s and proved that the "
         f"{'first' if wins else 'second'} player wins.{moves} {result.winner} wins.")
 

@@ -71,6 +71,7 @@ class PortalResult:
     nodes: int | None = None
     seconds: float | None = None
     winning: list[int] | None = None
+    unchecked: list[int] | None = None  # first moves the time limit left unproven
     names: dict[int, str] = field(default_factory=dict, repr=False)
     board: Board | None = field(default=None, repr=False, compare=False)
     # how the safe and cut cells are found (the solver's safe_moves), called on first use
@@ -112,7 +113,8 @@ class PortalResult:
         }
         if self.method == Method.SEARCH:
             data.update(core_cells=self.core_cells, nodes=self.nodes, seconds=self.seconds,
-                        winning_moves=[self._name(c) for c in self.winning or []])
+                        winning_moves=[self._name(c) for c in self.winning or []],
+                        unchecked_moves=[self._name(c) for c in self.unchecked or []])
         if self.board is not None:
             data["safe"] = [self.board.name(int(c)) for c in self.moves.safe]
             data["cut"] = [self.board.name(c) for c in self.moves.cut]

@@ -1,47 +1,42 @@
 """Closing the Portal by proof search: exact winners where the Grundy table is out of reach.
 
 Nobody walls a cut cell (one whose walling disconnects the portals) while a safe cell is
-left, since that loses at once; so the game is normal play on safe moves. Empty cells that
-lie on no simple path between the portals can never become cut cells and never change
-which cells are: each is a single free move, like a cell outside the portals' component.
-By Sprague-Grundy two free moves cancel (*1 + *1 = 0), so a position is
+left, since that loses at once; so the game is normal play on safe moves, and Sprague-Grundy
+theory applies (Berlekamp, Conway and Guy, *Winning Ways*, ch. 2). :func:`route` finds, by
+one depth-first search (Tarjan's blocks), exactly the cells on some simple portal-to-portal
+path: the blocks (biconnected components) on the path from one portal to the other in the
+block-cut tree, in series, joined by *separators* (cells every path crosses: never walled).
+Every other empty cell is on no path, now or later: one free move (*1). So a position is a
+disjunctive sum of the blocks and the free cells, and its value the xor of theirs.
 
-    (the *core*: cells on some simple portal-to-portal path, the parity of the free cells)
+:func:`position_wins` keeps the largest block (when it has more than ``small`` cells) and
+folds everything else into one nim heap by Grundy values (:func:`grundy`: the mex over a
+block's moves, splitting again as it goes, memoised). :func:`_wins` then searches (block,
+heap) for a win: a move walls a cell of the block (what is left is split again) or lowers
+the heap; the mover wins exactly when the block's Grundy value is not the heap's. The
+search stops at the first winning move, keeps a transposition table keyed on (block, its
+two ends, heap), looks up every child before searching any (a child known lost wins at
+once), and tries first the cells whose walling won most often before (the history
+heuristic), then the ones that leave the smallest block.
 
-and a move walls a safe core cell (the core shrinks, cells that fall off it become free) or,
-when the parity is odd, plays a free cell (the parity becomes even). A player with no move
-loses. :func:`search_winner` searches this game depth first with a transposition table keyed
-on (core, parity), children that shrink the core most first, and stops at the first winning
-move (a win needs one winning move; a loss needs every move refuted).
+Exact by construction: the only pruning is the cells on no portal path, which are exactly
+the free moves. Measured in the README: the blocks cut the positions searched 3-8x against
+searching the whole component with the parity of the free cells, and the history ordering
+about 1.3x more.
 
-Once walls leave cells that every portal path crosses (they can never be walled: cut
-cells), the core falls apart into blocks in series, each the cells between two consecutive
-cut cells, and the game is their disjunctive sum: the mover wins exactly when the xor of the
-blocks' Grundy values and the free parity is not 0 (Sprague-Grundy; Berlekamp, Conway and
-Guy, *Winning Ways*, ch. 2). :func:`grundy` computes a block's value as the mex of its
-children's, splitting again as it goes, memoised by (cells, ends). A Grundy value needs every
-move where win or lose can stop at one, so the search switches to it only when every block
-has at most :data:`SMALL` cells. Measured: a king 6x6 board with walls and 30 empty cells,
-74 s, where the search without the split had not finished in 90 s.
-
-The core is found exactly up to pruning that is always sound: the cells the first portal
-reaches, then cells with at most one neighbour among the core and the portals removed until
-none is left (such a cell is a dead end, on no simple path). A cycle hanging off the core by
-one cell stays in it: the search is then slower, never wrong.
-
-Complexity: exponential in the core's size at worst; the table and the pruning keep the
-boards of the README's table in seconds. Numba kernels over int64 bitmasks (at most 62 empty
-cells in the portals' component).
+Complexity: exponential in the largest block at worst; O(cells + edges) a route. Numba
+kernels over int64 bitmasks (at most 62 empty cells in the portals' component).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, objmode
 
+from ..bits import lowest_bit, popcount
 from ..engine.codetable import mix
 from ..errors import LimitError
 from ..grid import bfs
@@ -49,15 +44,15 @@ from .model import Board
 
 #: Cells of the portals' component the bitmask search takes (two bits go to the portals).
 MAX_CELLS = 62
-#: Transposition table entries: 2^(core cells - 2), between 2^16 and 2^TABLE_BITS (2^25:
-#: 288 MB), so that a small board costs no large allocation and a big one does not thrash
-#: (king 6x5 open: 300 s and 1.0e8 nodes with 2^22 entries, 133 s and 4.8e7 with 2^25;
-#: 2^26 searched as many nodes, more slowly).
-TABLE_BITS = 25
-#: The search turns to Grundy values once every block has at most this many cells (a
-#: block's Grundy value needs all its moves, where win or lose can stop at a winning one).
-SMALL = 12
-#: Grundy memo entries (2^20: 18 MB).
+#: Transposition table entries: 2^(cells - 2), between 2^16 and 2^TABLE_BITS (2^24 entries
+#: of 13 bytes: 218 MB), so that a small board costs no large allocation and a big one does
+#: not thrash.
+TABLE_BITS = 24
+#: Blocks of at most this many cells are valued by :func:`grundy` (every move) rather than
+#: searched for a win (which stops at the first winning move); 8 searched the fewest
+#: positions of 0, 4, 6, 8, 10, 12 and 16 on the README's boards (12 costs 1.5x, 16 3x).
+SMALL = 8
+#: Grundy memo entries (2^20 of 20 bytes: 21 MB).
 MEMO_BITS = 20
 #: Nodes between two looks at the clock.
 CLOCK_EVERY = 1 << 14
@@ -65,70 +60,96 @@ _UNKNOWN, _LOSS, _WIN = 0, 1, 2
 
 
 @njit(cache=True)
-def _popcount(x):
+def route(nbr, cells, s, t, inner, tops, lows, ws):
+    """The portal-to-portal structure of the empty cells ``cells`` (a bitmask) between the
+    cells ``s`` and ``t`` (bit indices), by one depth-first search (Tarjan's blocks,
+    Hopcroft and Tarjan 1973, O(cells + edges)).
+
+    A cell lies on some simple s-t path exactly when it lies in a block (biconnected
+    component) on the path from s to t in the block-cut tree; the cut vertices on that path
+    are the cells every s-t path crosses (*separators*: walling one loses at once). The
+    blocks on the path, in series from t to s, are written to ``inner`` (each block's cells
+    but its two ends), ``tops`` and ``lows`` (its two ends: separators or s and t); blocks
+    with no inner cell (a single edge) are left out. Returns (blocks, separators' mask);
+    blocks is -1 when s and t are apart. Every other cell of ``cells`` is on no s-t path:
+    a free move."""
+    open_ = cells | (np.int64(1) << s) | (np.int64(1) << t)
+    disc, low, parent, todo, has_t, path, stack = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
+    f = open_
+    while f:
+        bit = f & -f
+        f ^= bit
+        disc[lowest_bit(bit)] = -1
+    disc[s] = 0
+    low[s] = 0
+    todo[s] = nbr[s] & open_
+    path[0] = s
+    depth = 1
+    sp = 0
+    clock = 1
     n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    seps = np.int64(0)
+    last = t
+    while depth > 0:
+        v = path[depth - 1]
+        if todo[v]:
+            bit = todo[v] & -todo[v]
+            todo[v] ^= bit
+            w = lowest_bit(bit)
+            if disc[w] < 0:
+                parent[w] = v
+                disc[w] = clock
+                low[w] = clock
+                clock += 1
+                todo[w] = nbr[w] & open_
+                has_t[w] = 1 if w == t else 0
+                stack[sp] = w
+                sp += 1
+                path[depth] = w
+                depth += 1
+            elif w != parent[v] and disc[w] < low[v]:
+                low[v] = disc[w]
+            continue
+        depth -= 1
+        if depth == 0:
+            break
+        p = path[depth - 1]
+        if low[v] < low[p]:
+            low[p] = low[v]
+        if low[v] >= disc[p]:
+            block = np.int64(0)
+            while True:
+                sp -= 1
+                x = stack[sp]
+                block |= np.int64(1) << x
+                if x == v:
+                    break
+            if has_t[v]:
+                body = block & ~(np.int64(1) << last)
+                if body:
+                    inner[n] = body
+                    tops[n] = p
+                    lows[n] = last
+                    n += 1
+                if p != s:
+                    seps |= np.int64(1) << p
+                last = p
+        if has_t[v]:
+            has_t[p] = 1
+    if disc[t] < 0:
+        return -1, seps
+    return n, seps
 
 
 @njit(cache=True)
-def _low_index(low):
-    i = 0
-    while (low >> i) != 1:
-        i += 1
-    return i
-
-
-@njit(cache=True)
-def _flood(nbr, open_, src):
-    """The cells of ``open_`` (bitmask) reached from the cells ``src``."""
-    reach = src
-    frontier = src
-    while frontier:
-        grow = 0
-        f = frontier
-        while f:
-            low = f & -f
-            grow |= nbr[_low_index(low)]
-            f ^= low
-        frontier = grow & open_ & ~reach
-        reach |= frontier
-    return reach
-
-
-@njit(cache=True)
-def core_of(nbr, cells, s_bit, t_bit):
-    """The core of the empty cells ``cells``: reached from the first portal, dead ends
-    peeled off; -1 when the portals are apart."""
-    ends = (1 << s_bit) | (1 << t_bit)
-    reach = _flood(nbr, cells | (1 << t_bit), 1 << s_bit)
-    if not (reach >> t_bit) & 1:
-        return -1
-    core = reach & ~ends
-    changed = True
-    while changed:
-        changed = False
-        f = core
-        while f:
-            low = f & -f
-            f ^= low
-            if _popcount(nbr[_low_index(low)] & (core | ends)) <= 1:
-                core ^= low
-                changed = True
-    return core
-
-
-@njit(cache=True)
-def _memo_slot(cores, ends, core, end_pair):
-    """The memo slot of (core, its two ends): the key's own slot, else an empty one, else
-    the first probed (overwritten)."""
-    mask = cores.size - 1
-    h = np.int64(mix(core ^ (end_pair * 0x9E3779B97F4A7C15)) & np.uint64(mask))
+def _memo_slot(keys, ends, key, end):
+    """The slot of (key, end) in an open-addressed table: the key's own slot, else an empty
+    one, else the first probed (overwritten)."""
+    mask = keys.size - 1
+    h = np.int64(mix(key + end * np.int64(1000003)) & np.uint64(mask))
     for probe in range(4):
         s = (h + probe) & mask
-        if (cores[s] == core and ends[s] == end_pair) or cores[s] == -1:
+        if (keys[s] == key and ends[s] == end) or keys[s] == -1:
             return s
     return h
 
@@ -145,219 +166,190 @@ def _tick(stats, deadline):
 
 
 @njit(cache=True)
-def _split(nbr, core, e1, e2, pairs, masks):
-    """The blocks of ``core`` between ``e1`` and ``e2`` (bit indices): the cells whose
-    walling separates e1 from e2 (cut cells, never walled) cut it into blocks in series,
-    each the cells between two consecutive ones (one or more routes in parallel), written
-    to ``pairs`` (the two cut cells or ends as a bitmask) and ``masks``; a piece touching
-    one of them only lies on no e1-e2 path and is free cells. Returns (blocks, free cells
-    in such pieces); one block and no free cells when nothing separates. O(core^2) floods."""
-    e1b = np.int64(1) << e1
-    e2b = np.int64(1) << e2
-    seps = np.int64(0)
-    f = core
-    while f:
-        low = f & -f
-        f ^= low
-        if not (_flood(nbr, (core ^ low) | e2b, e1b) & e2b):
-            seps |= low
-    if not seps:
-        pairs[0] = e1b | e2b
-        masks[0] = core
-        return 1, 0
-    rest = core & ~seps
-    stops = seps | e1b | e2b
-    n_pairs = 0
-    free = 0
-    while rest:
-        piece = _flood(nbr, rest, rest & -rest)
-        rest &= ~piece
-        touch = np.int64(0)
-        p = piece
-        while p:
-            low = p & -p
-            p ^= low
-            touch |= nbr[_low_index(low)] & stops
-        if _popcount(touch) != 2:
-            free += _popcount(piece)
-            continue
-        j = 0
-        while j < n_pairs and pairs[j] != touch:
-            j += 1
-        if j == n_pairs:
-            pairs[j] = touch
-            masks[j] = 0
-            n_pairs += 1
-        masks[j] |= piece
-    return n_pairs, free
+def _end_pair(a, b):
+    return min(a, b) * 64 + max(a, b)
 
 
 @njit(cache=True)
-def grundy(nbr, core, e1, e2, cores, ends, vals, stats, deadline):
-    """The Grundy value of the safe-move game on ``core`` between the cells ``e1`` and
-    ``e2`` (bit indices; ``core`` holds neither). The cells whose walling separates e1 from
-    e2 can never be walled (cut cells), so they split the core into pieces in series, each
-    between two consecutive ones: a disjunctive sum, whose value is the xor of the pieces'
-    (Sprague-Grundy). A piece that touches one of them only lies on no e1-e2 path: each of
-    its cells is one free move (*1). A piece with no cut cell inside is a block: its value
-    is the mex of its children's, walling any of its cells (none is cut), the cells that
-    then fall off the core becoming free moves. Memoised by (cells, ends)."""
-    end_pair = e1 * 64 + e2
-    slot = _memo_slot(cores, ends, core, end_pair)
-    if cores[slot] == core and ends[slot] == end_pair:
-        return np.int64(vals[slot])
+def grundy(nbr, block, a, b, memo, ws, stats, deadline):
+    """The Grundy value of the safe-move game on ``block``, the inner cells of a block
+    between the cells ``a`` and ``b`` (none of them a separator, so every cell is a move).
+    Walling a cell leaves the blocks :func:`route` finds in series (a disjunctive sum: the
+    xor of their values) and free cells (*1 each); the value is the mex of the children's
+    (Sprague-Grundy; Berlekamp, Conway and Guy, *Winning Ways*, ch. 2). Memoised by
+    (cells, ends) in ``memo`` (keys, ends, values)."""
+    if block == 0:
+        return np.int64(0)
+    end = _end_pair(a, b)
+    slot = _memo_slot(memo[0], memo[1], block, end)
+    if memo[0][slot] == block and memo[1][slot] == end:
+        return np.int64(memo[2][slot])
     _tick(stats, deadline)
     if stats[1]:
         return np.int64(0)
-    n = _popcount(core) + 2
-    pairs = np.empty(n, np.int64)
-    masks = np.empty(n, np.int64)
-    n_blocks, free = _split(nbr, core, e1, e2, pairs, masks)
-    g = np.int64(free & 1)
-    if n_blocks != 1 or free or masks[0] != core:
-        for j in range(n_blocks):
-            touch = pairs[j]
-            a = _low_index(touch & -touch)
-            b = _low_index(touch ^ (touch & -touch))
-            g ^= grundy(nbr, masks[j], a, b, cores, ends, vals, stats, deadline)
-            if stats[1]:
-                return np.int64(0)
-    else:
-        seen = np.uint64(0)
-        size = _popcount(core)
-        f = core
-        while f:
-            low = f & -f
-            f ^= low
-            child = core_of(nbr, core ^ low, e1, e2)
-            v = grundy(nbr, child, e1, e2, cores, ends, vals, stats, deadline) ^ (
-                (size - 1 - _popcount(child)) & 1)
-            if stats[1]:
-                return np.int64(0)
-            if v < 64:
-                seen |= np.uint64(1) << np.uint64(v)
-        while g < 64 and (seen >> np.uint64(g)) & np.uint64(1):
-            g += 1
-    slot = _memo_slot(cores, ends, core, end_pair)
-    cores[slot] = core
-    ends[slot] = end_pair
-    vals[slot] = g
+    size = popcount(block)
+    inner = np.empty(size + 1, np.int64)
+    tops = np.empty(size + 1, np.int64)
+    lows = np.empty(size + 1, np.int64)
+    seen = np.uint64(0)
+    f = block
+    while f:
+        cell = f & -f
+        f ^= cell
+        n, seps = route(nbr, block ^ cell, a, b, inner, tops, lows, ws)
+        used = popcount(seps)
+        g = np.int64(0)
+        for j in range(n):
+            used += popcount(inner[j])
+            g ^= grundy(nbr, inner[j], tops[j], lows[j], memo, ws, stats, deadline)
+        if stats[1]:
+            return np.int64(0)
+        g ^= (size - 1 - used) & 1
+        if g < 64:
+            seen |= np.uint64(1) << np.uint64(g)
+    g = np.int64(0)
+    while g < 64 and (seen >> np.uint64(g)) & np.uint64(1):
+        g += 1
+    slot = _memo_slot(memo[0], memo[1], block, end)
+    memo[0][slot] = block
+    memo[1][slot] = end
+    memo[2][slot] = g
     return g
 
 
 @njit(cache=True)
-def _slot(keys, key):
-    mask = keys.size - 1
-    h = np.int64(mix(key) & np.uint64(mask))
-    for probe in range(4):
-        s = (h + probe) & mask
-        if keys[s] == key or keys[s] == -1:
-            return s
-    return h
-
-
-@njit(cache=True)
-def _children(nbr, core, parity, s_bit, t_bit, out_core, out_parity, out_cell):
-    """The moves of (core, parity), the core shrinking most first: each child's core and
-    parity and the cell walled (-1: a free cell). Returns how many."""
-    size = _popcount(core)
-    k = 0
-    f = core
-    while f:
-        low = f & -f
-        f ^= low
-        child = core_of(nbr, core ^ low, s_bit, t_bit)
-        if child < 0:
-            continue  # a cut cell: walling it loses at once
-        out_core[k] = child
-        out_parity[k] = (parity + size - 1 - _popcount(child)) & 1
-        out_cell[k] = _low_index(low)
-        k += 1
-    if parity:
-        out_core[k] = core
-        out_parity[k] = 0
-        out_cell[k] = -1
-        k += 1
-    for i in range(1, k):  # insertion sort: smallest child core first
-        c, p, m = out_core[i], out_parity[i], out_cell[i]
-        j = i - 1
-        while j >= 0 and _popcount(out_core[j]) > _popcount(c):
-            out_core[j + 1], out_parity[j + 1], out_cell[j + 1] = \
-                out_core[j], out_parity[j], out_cell[j]
-            j -= 1
-        out_core[j + 1], out_parity[j + 1], out_cell[j + 1] = c, p, m
-    return k
-
-
-@njit(cache=True)
-def _largest(masks, n):
-    top = 0
+def _reduce(nbr, cells, a, b, heap, small, memo, ws, buf, stats, deadline, out):
+    """The position of the empty cells ``cells`` between ``a`` and ``b`` beside a nim heap
+    ``heap``, reduced to one block and a heap: every block but the largest (when it has
+    more than ``small`` cells, else every block) and every free cell added into the heap by
+    its Grundy value. Writes (block, top, low, heap) to ``out``; False when a and b are
+    apart."""
+    size = popcount(cells)
+    inner, tops, lows = buf[0], buf[1], buf[2]
+    n, seps = route(nbr, cells, a, b, inner, tops, lows, ws)
+    if n < 0:
+        return False
+    used = popcount(seps)
+    big = -1
     for j in range(n):
-        top = max(top, _popcount(masks[j]))
-    return top
+        used += popcount(inner[j])
+        if popcount(inner[j]) > small and (
+                big < 0 or popcount(inner[j]) > popcount(inner[big])):
+            big = j
+    heap ^= (size - used) & 1
+    for j in range(n):
+        if j != big:
+            heap ^= grundy(nbr, inner[j], tops[j], lows[j], memo, ws, stats, deadline)
+    if big < 0:
+        out[0], out[1], out[2] = 0, a, b
+    else:
+        out[0], out[1], out[2] = inner[big], tops[big], lows[big]
+    out[3] = heap
+    return True
 
 
 @njit(cache=True)
-def _wins(nbr, core, parity, s_bit, t_bit, keys, vals, memo, stats, deadline):
-    """Does the player to move win (core, parity)? Once cut cells split the core into
-    blocks in series, by the xor of their Grundy values (:func:`grundy`, ``memo``: its
-    three arrays); while it is one block, by trying the moves, the core shrinking most
-    first, and stopping at the first that wins. stats: [nodes, stopped]."""
-    key = (core << 1) | parity
-    s = _slot(keys, key)
-    if keys[s] == key:
-        return vals[s] == _WIN
+def _order_key(child_size, wins_before):
+    """Children are tried by this key, lowest first: the cells whose walling won most
+    often before (weighted by the size of the block it won in), then the smallest block
+    left. (Smallest block first alone searched 1.3x the positions; largest first 3x.)"""
+    return -wins_before * 64 + child_size
+
+
+@njit(cache=True)
+def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
+    """Does the player to move win the block ``block`` between ``a`` and ``b`` beside a nim
+    heap ``heap``? (Exactly when the block's Grundy value is not ``heap``.) Blocks of at
+    most ``small`` cells by :func:`grundy`; larger ones by trying the moves, the searched
+    block shrinking most first, children already known lost first, stopping at the first
+    that wins. A move walls a cell (what is left is reduced again by :func:`_reduce`) or
+    lowers the heap. table: (keys, ends, values) keyed on (block, ends, heap)."""
+    if block == 0:
+        return heap != 0
+    size = popcount(block)
+    if size <= small:
+        return grundy(nbr, block, a, b, memo, ws, stats, deadline) != heap
+    end = _end_pair(a, b) * 64 + heap
+    slot = _memo_slot(table[0], table[1], block, end)
+    if table[0][slot] == block and table[1][slot] == end:
+        return table[2][slot] == _WIN
     _tick(stats, deadline)
     if stats[1]:
         return False
-    n = _popcount(core) + 2
-    pairs = np.empty(n, np.int64)
-    masks = np.empty(n, np.int64)
-    n_blocks, free = _split(nbr, core, s_bit, t_bit, pairs, masks)
-    if (n_blocks != 1 or free or masks[0] != core) and _largest(masks, n_blocks) <= SMALL:
-        g = np.int64((free + parity) & 1)
-        for j in range(n_blocks):
-            touch = pairs[j]
-            g ^= grundy(nbr, masks[j], _low_index(touch & -touch),
-                        _low_index(touch ^ (touch & -touch)), memo[0], memo[1], memo[2],
-                        stats, deadline)
-        if stats[1]:
-            return False
-        s = _slot(keys, key)
-        keys[s] = key
-        vals[s] = _WIN if g else _LOSS
-        return g != 0
-    n = _popcount(core) + 1
-    kids = np.empty(n, np.int64)
-    pars = np.empty(n, np.int64)
-    cells = np.empty(n, np.int64)
-    k = _children(nbr, core, parity, s_bit, t_bit, kids, pars, cells)
+    kids = np.empty((size + heap, 6), np.int64)
+    out = np.empty(4, np.int64)
+    buf = np.empty((3, size + 1), np.int64)
+    history = ws[7]
+    k = 0
+    f = block
+    while f:
+        cell = f & -f
+        f ^= cell
+        _reduce(nbr, block ^ cell, a, b, heap, small, memo, ws, buf, stats, deadline, out)
+        kids[k, :4] = out
+        kids[k, 4] = lowest_bit(cell)
+        k += 1
+    for h in range(heap):
+        kids[k, 0], kids[k, 1], kids[k, 2], kids[k, 3], kids[k, 4] = block, a, b, h, 63
+        k += 1
+    if stats[1]:
+        return False
+    for i in range(k):
+        kids[i, 5] = _order_key(popcount(kids[i, 0]), history[kids[i, 4]])
+    order = np.argsort(kids[:k, 5], kind="mergesort")
     win = False
-    for i in range(k):  # a child known lost in the table ends the search at once
-        ks = _slot(keys, (kids[i] << 1) | pars[i])
-        if keys[ks] == (kids[i] << 1) | pars[i] and vals[ks] == _LOSS:
+    for i in order:  # a child known lost (or small enough to know) ends the search
+        c = kids[i]
+        if popcount(c[0]) <= small:
+            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, memo, ws, stats, deadline):
+                win = True
+                history[c[4]] += size * size
+                break
+            continue
+        ce = _end_pair(c[1], c[2]) * 64 + c[3]
+        cs = _memo_slot(table[0], table[1], c[0], ce)
+        if table[0][cs] == c[0] and table[1][cs] == ce and table[2][cs] == _LOSS:
             win = True
             break
     if not win:
-        for i in range(k):
-            if not _wins(nbr, kids[i], pars[i], s_bit, t_bit, keys, vals, memo, stats,
-                         deadline):
+        for i in order:
+            c = kids[i]
+            if popcount(c[0]) <= small:
+                continue
+            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, memo, ws, stats, deadline):
                 win = True
+                history[c[4]] += size * size
                 break
             if stats[1]:
                 return False
     if stats[1]:
         return False
-    s = _slot(keys, key)
-    keys[s] = key
-    vals[s] = _WIN if win else _LOSS
+    slot = _memo_slot(table[0], table[1], block, end)
+    table[0][slot] = block
+    table[1][slot] = end
+    table[2][slot] = _WIN if win else _LOSS
     return win
+
+
+@njit(cache=True)
+def position_wins(nbr, cells, s, t, parity, small, table, memo, ws, stats, deadline):
+    """Does the player to move win with the empty cells ``cells`` of the portals'
+    component and ``parity`` free cells outside it? -1 when the portals are apart (the
+    last move lost)."""
+    out = np.empty(4, np.int64)
+    buf = np.empty((3, popcount(cells) + 1), np.int64)
+    if not _reduce(nbr, cells, s, t, parity & 1, small, memo, ws, buf, stats, deadline, out):
+        return -1
+    return np.int64(_wins(nbr, out[0], out[1], out[2], out[3], small, table, memo, ws, stats,
+                          deadline))
 
 
 @dataclass(frozen=True)
 class SearchOutcome:
     """What the search proved: whether the first player wins, the winning first moves
-    (cells), the core's size, the free cells and the nodes searched."""
+    (cells), the core's size, the free cells and the nodes searched; ``unchecked_cells``:
+    first moves not yet proven winning or not when the time ran out (the winner is proven
+    first, then every first move in the time left)."""
 
     first_wins: bool
     winning_cells: list[int]
@@ -365,12 +357,55 @@ class SearchOutcome:
     free_cells: int
     nodes: int
     seconds: float
+    unchecked_cells: list[int] = field(default_factory=list)
 
 
-def search_winner(board: Board, seconds: float = 60.0) -> SearchOutcome:
+def symmetries(board: Board) -> list[np.ndarray]:
+    """The board's symmetries among the rectangle's (square's) reflections and rotations:
+    each a permutation of the cells, kept when it maps the board's graph onto itself (walls
+    to walls, neighbours to neighbours) and the two portals onto the two portals. Checked,
+    not assumed, so it holds for every lattice; none for a board given as a graph.
+
+    >>> from perfectplay.portal import parse_board
+    >>> len(symmetries(parse_board("O..\\n...\\n..O", "king")))  # 180 degrees, 2 diagonals
+    3
+    """
+    if board.grid is None:
+        return []
+    rows, cols = board.grid.rows, board.grid.cols
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    maps = [(r, cols - 1 - c), (rows - 1 - r, c), (rows - 1 - r, cols - 1 - c)]
+    if rows == cols:
+        maps += [(c, r), (cols - 1 - c, rows - 1 - r), (c, rows - 1 - r), (cols - 1 - c, r)]
+    open_ = board.open
+    found = []
+    for rr, cc in maps:
+        perm = rr * cols + cc
+        if set(perm[list(board.portals)].tolist()) != set(board.portals):
+            continue
+        if not np.array_equal(open_[perm], open_):
+            continue
+        if all(set(perm[w] for w in board.nb[u] if w >= 0 and open_[w]) ==
+               set(int(w) for w in board.nb[perm[u]] if w >= 0 and open_[w])
+               for u in np.flatnonzero(open_)):
+            found.append(perm)
+    return found
+
+
+def search_winner(board: Board, seconds: float = 60.0, small: int = SMALL,
+                  move_seconds: float | None = None) -> SearchOutcome:
     """The winner of Closing the Portal on any board by proof search (see the module doc),
     with the first player's winning moves; a :class:`LimitError` naming the time when the
-    search has not finished within ``seconds``."""
+    winner is not proven within ``seconds``. The winning moves are searched in the time
+    left, or in ``move_seconds`` when given (one cell of each orbit of the board's
+    :func:`symmetries`); those not reached are listed as unchecked. ``small``: blocks of
+    at most this many cells are valued by Grundy value rather than searched (0: search
+    everything).
+
+    >>> from perfectplay.portal import parse_board
+    >>> search_winner(parse_board("O..\\n...\\n..O", "king")).first_wins
+    True
+    """
     s, t = board.portals
     reach = bfs(board.nb, board.open, s) >= 0
     comp = [int(c) for c in np.flatnonzero(reach & board.empty)]
@@ -387,37 +422,59 @@ def search_winner(board: Board, seconds: float = 60.0) -> SearchOutcome:
             if w >= 0 and int(w) in bit:
                 nbr[b] |= 1 << bit[int(w)]
     start = time.perf_counter()
-    core = int(core_of(nbr, (1 << k) - 1, k, k + 1)) if reach[t] else -1
-    if core < 0:
+    cells = (1 << k) - 1
+    if not reach[t]:
         return SearchOutcome(False, [], 0, empty, 0, 0.0)
-    free = empty - _popcount(core)
-    bits = min(TABLE_BITS, max(16, _popcount(core) - 2))
-    keys = np.full(1 << bits, -1, np.int64)
-    vals = np.zeros(1 << bits, np.int8)
-    memo = (np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int64),
-            np.zeros(1 << MEMO_BITS, np.int16))
+    scratch = np.empty(k + 2, np.int64)
+    ws = np.zeros((8, 64), np.int64)
+    blocks, seps = route(nbr, cells, k, k + 1, scratch, scratch.copy(), scratch.copy(), ws)
+    core = int(seps) | int(np.bitwise_or.reduce(scratch[:blocks])) if blocks > 0 else int(seps)
+    outside = empty - k
+    bits = min(TABLE_BITS, max(16, k - 2))
+    table = (np.full(1 << bits, -1, np.int64), np.zeros(1 << bits, np.int32),
+             np.zeros(1 << bits, np.int8))
+    memo = (np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int32),
+            np.zeros(1 << MEMO_BITS, np.int64))
     stats = np.zeros(2, np.int64)
     deadline = start + seconds
-    wins = bool(_wins(nbr, core, free & 1, k, k + 1, keys, vals, memo, stats, deadline))
+
+    def wins(mask: int, parity: int, limit: float) -> int:
+        return int(position_wins(nbr, mask, k, k + 1, parity, small, table, memo, ws, stats,
+                                 limit))
+
+    first_wins = wins(cells, outside, deadline) == 1
     if stats[1]:
         raise LimitError(f"proof search did not finish within {seconds:g} s "
-                         f"({int(stats[0]):,} positions searched, {_popcount(core)} cells "
+                         f"({int(stats[0]):,} positions searched, {popcount(core)} cells "
                          "in play)")
     winning: list[int] = []
-    if wins:
-        n = _popcount(core) + 1
-        kids, pars, cells = (np.empty(n, np.int64) for _ in range(3))
-        m = _children(nbr, core, free & 1, k, k + 1, kids, pars, cells)
-        for i in range(m):
-            if not _wins(nbr, kids[i], pars[i], k, k + 1, keys, vals, memo, stats,
-                         deadline + 60):
-                winning.append(-1 if cells[i] < 0 else comp[int(cells[i])])
-        if free >= 2 and not free & 1 and not _wins(nbr, core, 1, k, k + 1, keys, vals,
-                                                    memo, stats, deadline + 60):
-            winning.append(-1)  # an even number of free cells, one taken: odd left
-        if -1 in winning:  # a free cell: any cell off the core is such a move
-            winning = [c for c in winning if c >= 0] + [
-                c for c in np.flatnonzero(board.empty).tolist()
-                if c not in bit or not (core >> bit[c]) & 1]
-    return SearchOutcome(wins, sorted(winning), _popcount(core), free, int(stats[0]),
-                         time.perf_counter() - start)
+    unchecked: list[int] = []
+    if move_seconds is not None:
+        deadline = time.perf_counter() + move_seconds
+    if first_wins:
+        maps = symmetries(board)
+        known: dict[int, bool] = {}  # cell -> is walling it a winning move?
+        free_value: bool | None = None
+        for i, cell in enumerate(comp):
+            if stats[1]:
+                unchecked.append(cell)
+            elif not (core >> i) & 1:  # every free cell leads to the same position
+                if free_value is None:
+                    free_value = wins(cells ^ (1 << i), outside, deadline) == 0
+                known[cell] = free_value
+            elif (twin := next((int(m[cell]) for m in maps if int(m[cell]) in known),
+                               None)) is not None:
+                known[cell] = known[twin]
+            else:
+                known[cell] = wins(cells ^ (1 << i), outside, deadline) == 0
+            if stats[1] and cell in known:
+                del known[cell]  # stopped inside this cell's search: not proven
+                unchecked.append(cell)
+        winning = [cell for cell, good in known.items() if good]
+        off = [c for c in np.flatnonzero(board.empty).tolist() if c not in bit]
+        if off and not stats[1] and wins(cells, outside - 1, deadline) == 0:
+            winning.extend(off)
+        if stats[1]:
+            unchecked.extend(c for c in off if c not in winning)
+    return SearchOutcome(first_wins, sorted(winning), popcount(core), empty - popcount(core),
+                         int(stats[0]), time.perf_counter() - start, sorted(set(unchecked)))

@@ -180,6 +180,7 @@ def _searched(board: Board, seconds: float) -> PortalResult:
     return PortalResult(ALIF if out.first_wins else BELLA, True, empty, path, None,
                         Method.SEARCH, free_cells=out.free_cells, core_cells=out.core_cells,
                         nodes=out.nodes, seconds=out.seconds, winning=out.winning_cells,
+                        unchecked=out.unchecked_cells,
                         names=names, board=board, split=safe_moves)
 
 

@@ -32,26 +32,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..bits import popcount
 from ..engine.codetable import mix, unmix
 from ..engine.tierkernels import find_key
 
 #: Words a rank directory block covers (512 bits).
 BLOCK_WORDS = 8
-_M1, _M2, _M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), \
-    np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_ONE, _U56 = np.uint64(1), np.uint64(56)
+_ONE = np.uint64(1)
 _EMPTY = np.int64(-1)
-
-
-@njit(cache=True)
-def popcount(x):
-    """Set bits of a 64-bit word (SWAR)."""
-    x = np.uint64(x)
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> _U56)
 
 
 @njit(cache=True)
