@@ -256,8 +256,65 @@ def _order_key(child_size, wins_before):
     return -wins_before * 64 + child_size
 
 
+FIRST = True
+
+
 @njit(cache=True)
-def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
+def _best_cell(block, history):
+    """The cell of ``block`` whose walling won most often so far; -1 when none has."""
+    best = -1
+    top = 0
+    f = block
+    while f:
+        cell = f & -f
+        f ^= cell
+        i = lowest_bit(cell)
+        if history[i] > top:
+            top = history[i]
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _canonical(sym, block, a, b, heap):
+    """The table key of (block, ends, heap): the least of its images under the board's
+    symmetries (``sym``: byte tables mapping a mask, and the cell maps), so that
+    positions that are mirror images share one entry."""
+    tables, cell_maps = sym
+    best_block = block
+    best_end = _end_pair(a, b)
+    for m in range(tables.shape[0]):
+        image = np.int64(0)
+        for j in range(8):
+            image |= tables[m, j, (block >> (8 * j)) & 255]
+        end = _end_pair(cell_maps[m, a], cell_maps[m, b])
+        if image < best_block or (image == best_block and end < best_end):
+            best_block = image
+            best_end = end
+    return best_block, best_end * 64 + heap
+
+
+@njit(cache=True)
+def _lookup(table, sym, block, a, b, heap):
+    """The table's word on the position: _WIN, _LOSS or _UNKNOWN."""
+    key, end = _canonical(sym, block, a, b, heap)
+    slot = _memo_slot(table[0], table[1], key, end)
+    if table[0][slot] == key and table[1][slot] == end:
+        return table[2][slot]
+    return _UNKNOWN
+
+
+@njit(cache=True)
+def _store(table, sym, block, a, b, heap, win):
+    key, end = _canonical(sym, block, a, b, heap)
+    slot = _memo_slot(table[0], table[1], key, end)
+    table[0][slot] = key
+    table[1][slot] = end
+    table[2][slot] = _WIN if win else _LOSS
+
+
+@njit(cache=True)
+def _wins(nbr, block, a, b, heap, small, table, sym, memo, ws, stats, deadline):
     """Does the player to move win the block ``block`` between ``a`` and ``b`` beside a nim
     heap ``heap``? (Exactly when the block's Grundy value is not ``heap``.) Blocks of at
     most ``small`` cells by :func:`grundy`; larger ones by trying the moves, the searched
@@ -269,17 +326,27 @@ def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
     size = popcount(block)
     if size <= small:
         return grundy(nbr, block, a, b, memo, ws, stats, deadline) != heap
-    end = _end_pair(a, b) * 64 + heap
-    slot = _memo_slot(table[0], table[1], block, end)
-    if table[0][slot] == block and table[1][slot] == end:
-        return table[2][slot] == _WIN
+    known = _lookup(table, sym, block, a, b, heap)
+    if known != _UNKNOWN:
+        return known == _WIN
     _tick(stats, deadline)
     if stats[1]:
         return False
-    kids = np.empty((size + heap, 6), np.int64)
     out = np.empty(4, np.int64)
     buf = np.empty((3, size + 1), np.int64)
     history = ws[7]
+    best = _best_cell(block, history)
+    if FIRST and best >= 0:  # the cell that won most often: tried before the others are made
+        _reduce(nbr, block ^ (np.int64(1) << best), a, b, heap, small, memo, ws, buf, stats,
+                deadline, out)
+        if not _wins(nbr, out[0], out[1], out[2], out[3], small, table, sym, memo, ws, stats,
+                     deadline):
+            if stats[1]:
+                return False
+            history[best] += size * size
+            _store(table, sym, block, a, b, heap, True)
+            return True
+    kids = np.empty((size + heap, 6), np.int64)
     k = 0
     f = block
     while f:
@@ -301,14 +368,13 @@ def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
     for i in order:  # a child known lost (or small enough to know) ends the search
         c = kids[i]
         if popcount(c[0]) <= small:
-            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, memo, ws, stats, deadline):
+            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, sym, memo, ws, stats,
+                         deadline):
                 win = True
                 history[c[4]] += size * size
                 break
             continue
-        ce = _end_pair(c[1], c[2]) * 64 + c[3]
-        cs = _memo_slot(table[0], table[1], c[0], ce)
-        if table[0][cs] == c[0] and table[1][cs] == ce and table[2][cs] == _LOSS:
+        if _lookup(table, sym, c[0], c[1], c[2], c[3]) == _LOSS:
             win = True
             break
     if not win:
@@ -316,7 +382,8 @@ def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
             c = kids[i]
             if popcount(c[0]) <= small:
                 continue
-            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, memo, ws, stats, deadline):
+            if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, sym, memo, ws, stats,
+                         deadline):
                 win = True
                 history[c[4]] += size * size
                 break
@@ -324,15 +391,12 @@ def _wins(nbr, block, a, b, heap, small, table, memo, ws, stats, deadline):
                 return False
     if stats[1]:
         return False
-    slot = _memo_slot(table[0], table[1], block, end)
-    table[0][slot] = block
-    table[1][slot] = end
-    table[2][slot] = _WIN if win else _LOSS
+    _store(table, sym, block, a, b, heap, win)
     return win
 
 
 @njit(cache=True)
-def position_wins(nbr, cells, s, t, parity, small, table, memo, ws, stats, deadline):
+def position_wins(nbr, cells, s, t, parity, small, table, sym, memo, ws, stats, deadline):
     """Does the player to move win with the empty cells ``cells`` of the portals'
     component and ``parity`` free cells outside it? -1 when the portals are apart (the
     last move lost)."""
@@ -340,8 +404,8 @@ def position_wins(nbr, cells, s, t, parity, small, table, memo, ws, stats, deadl
     buf = np.empty((3, popcount(cells) + 1), np.int64)
     if not _reduce(nbr, cells, s, t, parity & 1, small, memo, ws, buf, stats, deadline, out):
         return -1
-    return np.int64(_wins(nbr, out[0], out[1], out[2], out[3], small, table, memo, ws, stats,
-                          deadline))
+    return np.int64(_wins(nbr, out[0], out[1], out[2], out[3], small, table, sym, memo, ws,
+                          stats, deadline))
 
 
 @dataclass(frozen=True)
@@ -392,6 +456,25 @@ def symmetries(board: Board) -> list[np.ndarray]:
     return found
 
 
+def _symmetry_tables(maps: list[np.ndarray], comp: list[int],
+                     bit: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The board's symmetries as the search's bits see them: for each, byte tables (the
+    image of each byte value at each byte position of a mask) and the map of bit indices."""
+    tables = np.zeros((len(maps), 8, 256), np.int64)
+    cell_maps = np.zeros((len(maps), 64), np.int64)
+    for m, perm in enumerate(maps):
+        for cell, i in bit.items():
+            cell_maps[m, i] = bit[int(perm[cell])]
+        for j in range(8):
+            for v in range(256):
+                image = 0
+                for b in range(8):
+                    if v >> b & 1 and 8 * j + b < len(comp):
+                        image |= 1 << int(cell_maps[m, 8 * j + b])
+                tables[m, j, v] = image
+    return tables, cell_maps
+
+
 def search_winner(board: Board, seconds: float = 60.0, small: int = SMALL,
                   move_seconds: float | None = None) -> SearchOutcome:
     """The winner of Closing the Portal on any board by proof search (see the module doc),
@@ -437,10 +520,12 @@ def search_winner(board: Board, seconds: float = 60.0, small: int = SMALL,
             np.zeros(1 << MEMO_BITS, np.int64))
     stats = np.zeros(2, np.int64)
     deadline = start + seconds
+    maps = symmetries(board)
+    sym = _symmetry_tables(maps, comp, bit)
 
     def wins(mask: int, parity: int, limit: float) -> int:
-        return int(position_wins(nbr, mask, k, k + 1, parity, small, table, memo, ws, stats,
-                                 limit))
+        return int(position_wins(nbr, mask, k, k + 1, parity, small, table, sym, memo, ws,
+                                 stats, limit))
 
     first_wins = wins(cells, outside, deadline) == 1
     if stats[1]:
@@ -452,7 +537,6 @@ def search_winner(board: Board, seconds: float = 60.0, small: int = SMALL,
     if move_seconds is not None:
         deadline = time.perf_counter() + move_seconds
     if first_wins:
-        maps = symmetries(board)
         known: dict[int, bool] = {}  # cell -> is walling it a winning move?
         free_value: bool | None = None
         for i, cell in enumerate(comp):
