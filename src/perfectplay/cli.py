@@ -20,7 +20,7 @@ from .demo import run_demo
 from .engine import check_game
 from .engine import search as engine_search
 from .engine import solve as engine_solve
-from .engine.solution import play_moves
+from .engine.solution import describe, play_moves
 from .engine.target import load_target
 from .errors import InputError, PerfectplayError, show_exc
 from .gen import generate
@@ -702,6 +702,48 @@ def analyze(store: str, as_json: bool) -> None:
     for key, title in (("by_value", "by value"), ("by_remoteness", "by remoteness"),
                        ("by_tier", "by tier")):
         click.echo(f"  {title}: " + ", ".join(f"{k}: {n:,}" for k, n in stats[key].items()))
+
+
+@main.command(name="openspiel")
+@click.argument("game_string")
+@click.option("--key", type=click.Choice(["str", "history"]), default="str", show_default=True,
+              help="Key states by str(state), or by their whole history (for games whose "
+                   "rules depend on it).")
+@click.option("--labels", type=click.Path(dir_okay=False), default=None,
+              help="Write every state's labels here (.npz, or .parquet with pyarrow).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def openspiel_command(game_string: str, key: str, labels: str | None, as_json: bool) -> None:
+    """Solve an OpenSpiel game exactly: the start's value and remoteness, the optimal
+    first actions, and optionally every state's labels for learning.
+
+    \b
+    Example:
+      perfectplay openspiel "connect_four(rows=4,columns=5)" --labels c4.npz
+    """
+    _need_extra("pyspiel", "OpenSpiel games", "openspiel")
+    if labels and Path(labels).suffix not in (".npz", ".parquet"):
+        _fail(f"labels are written as .npz or .parquet, not {Path(labels).name!r}")
+    if labels and labels.endswith(".parquet"):
+        _need_extra("pyarrow", "Parquet labels", "scale")
+    from .openspiel import solve_openspiel
+
+    solved = solve_openspiel(game_string, key)  # type: ignore[arg-type]
+    start = solved.game.game.new_initial_state()
+    best = [start.action_to_string(start.current_player(), a)
+            for a in solved.optimal_actions(start)]
+    data = {"game": str(solved.game.game), "states": len(solved),
+            "value": solved.value().value, "remoteness": solved.remoteness(),
+            "optimal_actions": best}
+    if labels:
+        data["labels"] = str(solved.save_labels(labels))
+    if as_json:
+        _echo_json(data)
+        return
+    click.echo(f"{data['game']}: {data['states']:,} states; the first player "
+               f"{describe(solved.value(), solved.remoteness())}; optimal first actions: "
+               f"{', '.join(best)}")
+    if labels:
+        click.echo(f"wrote {data['labels']}")
 
 
 @main.command()

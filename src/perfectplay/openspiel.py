@@ -1,0 +1,307 @@
+"""OpenSpiel games solved exactly: values, remoteness, a perfect ``pyspiel.Bot``, labels.
+
+OpenSpiel's own solvers are for small games and give no remoteness (a recursive minimax, or
+value iteration over ``get_all_states``). Here a pyspiel game becomes an ordinary perfectplay
+game (:class:`OpenSpielGame`: a position is the state's key and the player to move), the
+engine solves it strongly (every reachable state, value and remoteness, retrograde analysis:
+O(states + moves)), and :class:`SpielSolution` answers for any pyspiel state: its value, its
+remoteness, the optimal actions, a perfect bot that ``pyspiel.evaluate_bots`` can play, and
+the labels a learner trains on (observation tensor, value, remoteness, optimal-action mask).
+
+Only two-player, sequential, deterministic, perfect-information, zero- or constant-sum games
+with terminal rewards qualify; any other is refused with one line saying why. A state is
+keyed by ``str(state)`` and the player to move (``key="str"``, the default), or by its whole
+action history (``key="history"``: for a game whose rules depend on the history, such as a
+repetition rule, that its printed form does not show; it merges no transpositions, so it
+costs more). Values are read from the returns' sign: a win, a loss or a tie for the player
+to move (margins are not kept).
+
+Needs the ``openspiel`` extra (the PyPI package ``open-spiel``)::
+
+    >>> solved = solve_openspiel("tic_tac_toe")
+    >>> solved.value(), solved.remoteness(), len(solved)
+    (<Value.TIE: 'tie'>, 9, 5478)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from .engine import Value, solve
+from .errors import InputError
+
+KeyKind = Literal["str", "history"]
+_VALUE_NUMBER = {Value.WIN: 1, Value.LOSE: -1, Value.TIE: 0, Value.DRAW: 0}
+
+
+def _pyspiel() -> Any:
+    try:
+        import pyspiel
+    except ImportError:
+        raise InputError("OpenSpiel games need the openspiel extra (pyspiel is missing): "
+                         "pip install 'perfectplay[openspiel]'") from None
+    return pyspiel
+
+
+def load(game: Any) -> Any:
+    """A pyspiel game from a game string (``"connect_four(rows=4,columns=5)"``) or as is,
+    checked: a one-line :class:`InputError` for any game the engine cannot solve exactly."""
+    pyspiel = _pyspiel()
+    if isinstance(game, str):
+        try:
+            game = pyspiel.load_game(game)
+        except Exception as exc:  # pyspiel raises its own errors for unknown names
+            raise InputError(f"OpenSpiel cannot load {game!r}: {exc}") from None
+    if not isinstance(game, pyspiel.Game):
+        raise InputError(f"expected an OpenSpiel game or game string, got "
+                         f"{type(game).__name__}")
+    t = game.get_type()
+    gt = pyspiel.GameType
+    checks = [
+        (game.num_players() == 2, f"it has {game.num_players()} players, not two"),
+        (t.dynamics == gt.Dynamics.SEQUENTIAL, "its moves are simultaneous"),
+        (t.chance_mode == gt.ChanceMode.DETERMINISTIC, "it has chance events"),
+        (t.information == gt.Information.PERFECT_INFORMATION, "its information is imperfect"),
+        (t.utility in (gt.Utility.ZERO_SUM, gt.Utility.CONSTANT_SUM),
+         f"its utility is {t.utility.name.lower().replace('_', ' ')}, not zero- or "
+         "constant-sum"),
+        (t.reward_model == gt.RewardModel.TERMINAL, "it pays rewards before the end"),
+    ]
+    for ok, why in checks:
+        if not ok:
+            raise InputError(f"{t.short_name}: perfectplay solves two-player, sequential, "
+                             f"deterministic, perfect-information, zero-sum games; {why}")
+    return game
+
+
+class OpenSpielGame:
+    """A pyspiel game as a perfectplay game: a position is ``(key, player to move)``, where
+    the key is ``str(state)`` or the action history (see the module doc); moves are
+    OpenSpiel actions. The states met are kept, so that a position can be played on.
+
+    At a terminal state nobody moves; its "player to move" is the one who did not make the
+    last move, whose returns give its value.
+    """
+
+    def __init__(self, game: Any, key: KeyKind = "str") -> None:
+        if key not in ("str", "history"):
+            raise InputError(f"key must be 'str' or 'history', got {key!r}")
+        self.game = load(game)
+        self.key = key
+        self._states: dict[Hashable, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"OpenSpielGame({str(self.game)!r}, key={self.key!r})"
+
+    def _key(self, state: Any) -> Hashable:
+        return str(state) if self.key == "str" else tuple(state.history())
+
+    def _keep(self, state: Any, to_move: int) -> tuple[Hashable, int]:
+        pos = (self._key(state), to_move)
+        self._states.setdefault(pos, state)
+        return pos
+
+    def position(self, state: Any) -> tuple[Hashable, int]:
+        """The position of a pyspiel state (not a terminal one: who is to move there is
+        read from how it was reached)."""
+        if state.is_terminal():
+            history = state.history()
+            if not history:
+                raise InputError("a terminal state with no history has nobody to move")
+            parent = self.game.new_initial_state()
+            for action in history[:-1]:
+                parent.apply_action(action)
+            return self._keep(state, 1 - parent.current_player())
+        return self._keep(state.clone(), state.current_player())
+
+    def state(self, pos: tuple[Hashable, int]) -> Any:
+        """A fresh pyspiel state of a position met before."""
+        return self._states[pos].clone()
+
+    def initial(self) -> tuple[Hashable, int]:
+        start = self.game.new_initial_state()
+        return self._keep(start, max(start.current_player(), 0))
+
+    def moves(self, pos: tuple[Hashable, int]) -> list[int]:
+        state = self._states[pos]
+        return [] if state.is_terminal() else list(state.legal_actions())
+
+    def play(self, pos: tuple[Hashable, int], move: int) -> tuple[Hashable, int]:
+        state = self._states[pos]
+        child = state.child(move)
+        who = child.current_player() if not child.is_terminal() else 1 - state.current_player()
+        return self._keep(child, who)
+
+    def outcome(self, pos: tuple[Hashable, int]) -> Value | None:
+        state = self._states[pos]
+        if not state.is_terminal():
+            return None
+        mine = state.returns()[pos[1]]
+        theirs = state.returns()[1 - pos[1]]
+        return Value.WIN if mine > theirs else Value.LOSE if mine < theirs else Value.TIE
+
+    def player(self, pos: tuple[Hashable, int]) -> int:
+        return pos[1]
+
+    def describe_move(self, pos: tuple[Hashable, int], move: int) -> str:
+        """OpenSpiel's own name for an action."""
+        return self._states[pos].action_to_string(pos[1], move)
+
+
+class SpielSolution:
+    """A pyspiel game solved strongly: every reachable state's value and remoteness, for
+    the player to move, and what follows from them (perfect play, labels).
+
+    Complexity: the solve is O(states + moves) after OpenSpiel enumerates them; a question
+    about a state is O(its moves).
+    """
+
+    def __init__(self, game: OpenSpielGame, solution: Any) -> None:
+        self.game = game
+        self.solution = solution
+
+    def __len__(self) -> int:
+        return len(self.solution)
+
+    def __repr__(self) -> str:
+        return (f"SpielSolution({str(self.game.game)!r}: {len(self):,} states, start "
+                f"{self.solution.value().value})")
+
+    def _pos(self, state: Any | None) -> Any:
+        return self.solution.start if state is None else self.game.position(state)
+
+    def value(self, state: Any | None = None) -> Value:
+        """The value of ``state`` (default: the start) for the player to move."""
+        return self.solution.value(self._pos(state))
+
+    def remoteness(self, state: Any | None = None) -> int | None:
+        """Moves to the end under perfect play (winner fastest, loser slowest)."""
+        return self.solution.remoteness(self._pos(state))
+
+    def optimal_actions(self, state: Any | None = None) -> list[int]:
+        """The actions of perfect play from ``state``: every action with the best value and
+        remoteness (a win as fast as any, a loss as slow as any), in OpenSpiel's order."""
+        mvs = self.solution.move_values(self._pos(state))
+        if not mvs:
+            return []
+        best = (mvs[0].value, mvs[0].remoteness)
+        return sorted(mv.move for mv in mvs if (mv.value, mv.remoteness) == best)
+
+    def bot(self, seed: int | None = None) -> Any:
+        """A perfect ``pyspiel.Bot``: it plays one of the optimal actions, chosen uniformly
+        (``seed`` fixes the choice), and its policy is uniform over them."""
+        return _bot_class()(self, seed)
+
+    def labels(self) -> dict[str, np.ndarray]:
+        """Exact labels for every solved state, one row each: ``observation`` (the
+        observation tensor of the player to move, flattened; absent when the game has
+        none), ``value`` (+1 win, -1 loss, 0 tie or draw, for the player to move),
+        ``remoteness`` (-1 for a draw), ``player``, ``terminal``, and ``optimal`` (a
+        boolean mask over the game's distinct actions)."""
+        g = self.game.game
+        positions = list(self.solution.positions())
+        n, actions = len(positions), g.num_distinct_actions()
+        has_obs = g.get_type().provides_observation_tensor
+        obs = np.zeros((n, int(np.prod(g.observation_tensor_shape()))) if has_obs else (n, 0),
+                       np.float32)
+        value = np.zeros(n, np.int8)
+        rem = np.zeros(n, np.int32)
+        player = np.zeros(n, np.int8)
+        terminal = np.zeros(n, bool)
+        optimal = np.zeros((n, actions), bool)
+        for i, pos in enumerate(positions):
+            state = self.game.state(pos)
+            if has_obs:
+                obs[i] = state.observation_tensor(pos[1])
+            v = self.solution.value(pos)
+            r = self.solution.remoteness(pos)
+            value[i], rem[i] = _VALUE_NUMBER[v], -1 if r is None else r
+            player[i], terminal[i] = pos[1], state.is_terminal()
+            if not terminal[i]:
+                mvs = self.solution.move_values(pos)
+                best = (mvs[0].value, mvs[0].remoteness)
+                for mv in mvs:
+                    if (mv.value, mv.remoteness) == best:
+                        optimal[i, mv.move] = True
+        out = {"value": value, "remoteness": rem, "player": player, "terminal": terminal,
+               "optimal": optimal}
+        if has_obs:
+            out["observation"] = obs
+        return out
+
+    def save_labels(self, path: str | Path) -> Path:
+        """Write :meth:`labels` to ``path``: ``.npz`` (numpy) or ``.parquet`` (one row a
+        state; needs pyarrow, the scale extra)."""
+        path = Path(path)
+        data = self.labels()
+        if path.suffix == ".npz":
+            np.savez_compressed(path, **data)
+        elif path.suffix == ".parquet":
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise InputError("Parquet labels need pyarrow: pip install "
+                                 "'perfectplay[scale]'") from None
+            cols = {k: (list(v) if v.ndim > 1 else v) for k, v in data.items()}
+            pq.write_table(pa.table(cols), path)
+        else:
+            raise InputError(f"labels are written as .npz or .parquet, not {path.name!r}")
+        return path
+
+
+def solve_openspiel(game: Any, key: KeyKind = "str",
+                    max_positions: int | None = None) -> SpielSolution:
+    """Strongly solve a pyspiel game (a game string or a loaded game; see the module doc).
+
+    >>> solve_openspiel("nim(pile_sizes=1;2;3)").value()  # 1 xor 2 xor 3 = 0
+    <Value.LOSE: 'lose'>
+    """
+    adapter = OpenSpielGame(game, key)
+    return SpielSolution(adapter, solve(adapter, max_positions=max_positions))
+
+
+_BOT: Any = None
+
+
+def _bot_class() -> Any:
+    """The bot class, made on first use (it subclasses pyspiel.Bot, which needs pyspiel)."""
+    global _BOT
+    if _BOT is not None:
+        return _BOT
+    pyspiel = _pyspiel()
+
+    class PerfectBot(pyspiel.Bot):  # type: ignore[misc, name-defined]
+        """Plays perfectly from any state of a solved game (see SpielSolution.bot)."""
+
+        def __init__(self, solved: SpielSolution, seed: int | None) -> None:
+            pyspiel.Bot.__init__(self)
+            self._solved = solved
+            self._rng = random.Random(seed)
+
+        def step_with_policy(self, state: Any) -> tuple[list[tuple[int, float]], int]:
+            actions = self._solved.optimal_actions(state)
+            if not actions:
+                raise InputError("the game is over: there is no action to take")
+            policy = [(a, 1.0 / len(actions)) for a in actions]
+            return policy, self._rng.choice(actions)
+
+        def step(self, state: Any) -> int:
+            return self.step_with_policy(state)[1]
+
+        def restart_at(self, state: Any) -> None:
+            pass  # the bot keeps no state: every answer comes from the solution
+
+        def inform_action(self, state: Any, player_id: int, action: int) -> None:
+            pass
+
+        def provides_policy(self) -> bool:
+            return True
+
+    _BOT = PerfectBot
+    return _BOT
