@@ -3,10 +3,11 @@ hidden inside a function unless the table below says why.
 
 Layers, bottom up (a module may import its own layer and the layers below):
 
-1. base: errors, text reading, grids, progress, judge plumbing, the registry's contract,
-   the case generators' contract, the picture helpers;
+1. base: errors, text reading, grids, bit tricks, progress, judge plumbing, the registry's
+   contract, the case generators' contract, the picture helpers;
 2. engine: the generic solver, search and kernels (knows no game);
-3. play core and store: the play loop over any game; the on-disk tablebases;
+3. play core, store and bridges: the play loop over any game; the on-disk tablebases;
+   OpenSpiel's games as engine games;
 4. games: coins, rock, portal, no (each imports base, engine, play core, never another
    game, never an application);
 5. applications: the command line, the web page, demo, judge, gen, stress.
@@ -21,9 +22,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
-BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot"}
+BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
+        "bits"}
 ENGINE = {"engine"}
-MIDDLE = {"play", "store", "tablebase", "outcore"}
+MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel"}
 GAMES = {"coins", "rock", "portal", "no"}
 APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest"}
 

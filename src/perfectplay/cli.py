@@ -26,6 +26,7 @@ from .errors import InputError, PerfectplayError, show_exc
 from .gen import generate
 from .judge import problems
 from .judge import run as judge_run
+from .openspiel import solve_openspiel
 from .play import Session, user_table
 from .plot import picture_format
 from .registry import GameSpec, option_fields
@@ -725,8 +726,6 @@ def openspiel_command(game_string: str, key: str, labels: str | None, as_json: b
         _fail(f"labels are written as .npz or .parquet, not {Path(labels).name!r}")
     if labels and labels.endswith(".parquet"):
         _need_extra("pyarrow", "Parquet labels", "scale")
-    from .openspiel import solve_openspiel
-
     solved = solve_openspiel(game_string, key)  # type: ignore[arg-type]
     start = solved.game.game.new_initial_state()
     best = [start.action_to_string(start.current_player(), a)
