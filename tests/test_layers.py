@@ -7,7 +7,7 @@ Layers, bottom up (a module may import its own layer and the layers below):
    contract, the case generators' contract, the picture helpers;
 2. engine: the generic solver, search and kernels (knows no game);
 3. play core, store and bridges: the play loop over any game; the on-disk tablebases;
-   OpenSpiel's games as engine games;
+   OpenSpiel's games as engine games, solved games as PettingZoo environments;
 4. games: coins, rock, portal, no (each imports base, engine, play core, never another
    game, never an application);
 5. applications: the command line, the web page, demo, judge, gen, stress.
@@ -25,7 +25,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
         "bits"}
 ENGINE = {"engine"}
-MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel"}
+MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel", "pettingzoo"}
 GAMES = {"coins", "rock", "portal", "no"}
 APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest"}
 

@@ -186,11 +186,7 @@ class SpielSolution:
     def optimal_actions(self, state: Any | None = None) -> list[int]:
         """The actions of perfect play from ``state``: every action with the best value and
         remoteness (a win as fast as any, a loss as slow as any), in OpenSpiel's order."""
-        mvs = self.solution.move_values(self._pos(state))
-        if not mvs:
-            return []
-        best = (mvs[0].value, mvs[0].remoteness)
-        return sorted(mv.move for mv in mvs if (mv.value, mv.remoteness) == best)
+        return sorted(self.solution.best_moves(self._pos(state)))
 
     def bot(self, seed: int | None = None) -> Any:
         """A perfect ``pyspiel.Bot``: it plays one of the optimal actions, chosen uniformly
@@ -223,11 +219,7 @@ class SpielSolution:
             value[i], rem[i] = _VALUE_NUMBER[v], -1 if r is None else r
             player[i], terminal[i] = pos[1], state.is_terminal()
             if not terminal[i]:
-                mvs = self.solution.move_values(pos)
-                best = (mvs[0].value, mvs[0].remoteness)
-                for mv in mvs:
-                    if (mv.value, mv.remoteness) == best:
-                        optimal[i, mv.move] = True
+                optimal[i, self.solution.best_moves(pos)] = True
         out = {"value": value, "remoteness": rem, "player": player, "terminal": terminal,
                "optimal": optimal}
         if has_obs:

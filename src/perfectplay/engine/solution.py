@@ -195,6 +195,17 @@ class Solved(ABC):
         mvs = self.move_values(pos)
         return mvs[0].move if mvs else None
 
+    def best_moves(self, pos: Any | None = None) -> list[Any]:
+        """Every perfect move from ``pos``: the moves whose value and remoteness equal the
+        best's (a win as fast as any, a loss as slow as any), in the game's own order (the
+        sort of :meth:`move_values` is stable); [] at the end. What a perfect player picks
+        among at random."""
+        mvs = self.move_values(pos)
+        if not mvs:
+            return []
+        best = (mvs[0].value, mvs[0].remoteness)
+        return [mv.move for mv in mvs if (mv.value, mv.remoteness) == best]
+
     def principal_line(self, pos: Any | None = None, limit: int = 10_000) -> list[Any]:
         """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
         line: list[Any] = []
