@@ -6,6 +6,7 @@ traceback.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -20,6 +21,8 @@ from .demo import run_demo
 from .engine import check_game
 from .engine import search as engine_search
 from .engine import solve as engine_solve
+from .engine.saved import load as load_solution
+from .engine.saved import save as save_solution
 from .engine.solution import describe, play_moves
 from .engine.target import load_target
 from .errors import InputError, PerfectplayError, show_exc
@@ -218,13 +221,16 @@ def load_game(target: str) -> Any:
               "local cluster of this machine's cores).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Workers of the local cluster.")
+@click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None,
+              help="Also write every position's value and remoteness to this .npz or "
+              ".parquet file (perfectplay query FILE reads it).")
 @click.option("--endgame", type=click.IntRange(0), default=None, metavar="K",
               help="With --store: store only the game's last tiers, every position the "
               "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
               "in play), for search --store.")
 def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
           store: str | None, scheduler: str | None, workers: int | None,
-          endgame: int | None) -> None:
+          save_to: str | None, endgame: int | None) -> None:
     """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
 
     The arguments are Python literals (numbers, strings, tuples), never executed. A
@@ -240,9 +246,17 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
       perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
       perfectplay solve 'examples/kalah.py:Kalah(6, 4)' --store eg/ --endgame 12
+      perfectplay solve 'examples/nim.py:Nim((3, 4, 5))' --save nim.npz
     """
     if endgame is not None and store is None:
         _fail("--endgame builds a store: give --store DIR too", 2)
+    if save_to is not None:
+        if store is not None:
+            _fail("--save writes an in-memory solve; a --store is already on disk", 2)
+        if Path(save_to).suffix not in (".npz", ".parquet"):
+            _fail(f"--save writes .npz or .parquet, not {Path(save_to).name!r}", 2)
+        if save_to.endswith(".parquet"):
+            _need_extra("pyarrow", "Parquet files", "scale")
     if store is not None:
         for module in ("distributed", "pyarrow"):
             _need_extra(module, "stores", "scale")
@@ -271,6 +285,9 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
             sys.exit(EXIT_INPUT)
     solution = _game_call("rules", engine_solve, game, max_positions=max_positions)
     _game_call("draw or move_name", _render, solution, as_json)
+    if save_to is not None:
+        written = _game_call("rules", save_solution, solution, save_to, target)
+        click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
 
 
 def _endgame_roots(game: Any, k: int) -> Any:
@@ -642,7 +659,7 @@ def check(problem: str, input_file: str, output_file: str, as_json: bool) -> Non
 
 # -- tablebase ---------------------------------------------------------------------------------
 @main.command()
-@click.argument("store", type=click.Path(exists=True, file_okay=False))
+@click.argument("store", type=click.Path(exists=True))
 @click.argument("position", required=False)
 @click.option("--moves", default=None, help="The position reached by these moves from the "
               "start, comma-separated, as the game names them (e.g. 3,3,2).")
@@ -650,16 +667,21 @@ def check(problem: str, input_file: str, output_file: str, as_json: bool) -> Non
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def query(store: str, position: str | None, moves: str | None, raw: bool,
           as_json: bool) -> None:
-    """Look a position up in a solved STORE: its value, remoteness, best move and every
-    move's value. POSITION is a Python literal as the game writes positions (the start
-    when left out), or give --moves from the start, or --raw with the encoded integer.
+    """Look a position up in a solved STORE (a store directory, or a file written by solve
+    --save): its value, remoteness, best move and every move's value. POSITION is a Python
+    literal as the game writes positions (the start when left out), or give --moves from
+    the start, or --raw with the encoded integer (stores).
 
     \b
     Examples:
       perfectplay query tb/                      # the start
       perfectplay query tb/ "(0, 5)" --json
       perfectplay query tb/ --moves 3,3,2
+      perfectplay query nim.npz "(3, 4, 4)"
     """
+    if Path(store).is_file():
+        _query_saved(store, position, moves, raw, as_json)
+        return
     if raw:
         if position is None:
             _fail("--raw needs POSITION, the encoded integer")
@@ -683,6 +705,30 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
         if picture:
             click.echo(picture)
         click.echo(_game_call("rules", tb.explain, pos))
+
+
+def _query_saved(path: str, position: str | None, moves: str | None, raw: bool,
+                 as_json: bool) -> None:
+    """query on a file written by solve --save."""
+    if raw:
+        _fail("--raw reads a store's codes; give a saved solution's POSITION or --moves")
+    saved = _game_call("rules", load_solution, path)
+    if position is not None and moves is not None:
+        _fail("give a position or the moves to it, not both")
+    if position is not None:
+        try:
+            pos = ast.literal_eval(position)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
+    else:
+        pos = _game_call("rules", play_moves, saved.game, moves or "")
+    if as_json:
+        _echo_json(_game_call("rules", saved.to_json, pos))
+        return
+    picture = _game_call("draw", saved.draw, pos)
+    if picture:
+        click.echo(picture)
+    click.echo(_game_call("rules", saved.explain, pos))
 
 
 @main.command()

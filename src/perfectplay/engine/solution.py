@@ -244,6 +244,21 @@ class Solved(ABC):
         return position_json(here, self.value(here), self.remoteness(here),
                              self.best_move(here), self.move_values(here))
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Every position as arrays for bulk labels: ``key`` (codes or reprs), ``value``,
+        ``remoteness`` (see :func:`perfectplay.engine.saved.to_arrays`)."""
+        from . import saved  # saved builds on this module
+
+        arrays = saved.to_arrays(self)
+        return {k: arrays[k] for k in ("key", "value", "remoteness")}
+
+    def save(self, path: Any, target: str | None = None) -> Any:
+        """Write every position's value and remoteness to ``path`` (.npz or .parquet);
+        ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.saved`)."""
+        from . import saved  # saved builds on this module
+
+        return saved.save(self, path, target)
+
 
 class Solution(Solved):
     """Value, remoteness and best moves of every position reachable from the start.

@@ -1,0 +1,259 @@
+"""Solved games saved to a file and loaded back: every position's key, value and remoteness,
+and the game's target, in one ``.npz`` (numpy) or ``.parquet`` (pyarrow) file.
+
+A position is written as its int64 code when positions are ints (compiled games, games with
+int positions), or through the game's ``encode``/``decode`` when it has them, or else as its
+``repr`` when that reads back as the same Python literal (strings, tuples, frozensets of
+numbers ...); any other position type is refused with a clear message (define ``encode``
+and ``decode``). Values are win/lose codes (int8: 1 win, 2 lose, 3 tie, 4 draw) or margins
+(int64, or float64), remoteness int32 with -1 for "never ends".
+
+:func:`load` gives a :class:`SavedSolution`, which answers through the engine's read
+interface (value, remoteness, move_values, best_move, explain, draw, to_json) with the game
+rebuilt from the saved target (or the one you pass): moves are asked of the game again, as
+a :class:`~perfectplay.engine.solution.Solution` does. Looking a position up is a binary
+search in the sorted codes (O(log n)) or a dict look-up of its repr.
+
+>>> import tempfile, pathlib
+>>> from perfectplay import solve
+>>> from nim import Nim
+>>> s = solve(Nim((1, 2)))
+>>> where = pathlib.Path(tempfile.mkdtemp()) / "nim.npz"
+>>> back = load(save(s, where, target="examples/nim.py:Nim((1, 2))"))
+>>> back.value(), back.remoteness(), back.best_move() == s.best_move()
+(<Value.WIN: 'win'>, 3, True)
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError, InputError, show
+from .protocol import Value
+from .solution import MARGIN, WINLOSE, Counts, Solved, UnknownPosition, counts_of
+from .target import load_target
+
+FORMAT = 1
+_SUFFIXES = (".npz", ".parquet")
+
+
+def _key_kind(solved: Any, first: Any) -> str:
+    game = solved.game
+    if isinstance(first, int | np.integer) and not isinstance(first, bool):
+        return "code"
+    if callable(getattr(game, "encode", None)) and callable(getattr(game, "decode", None)):
+        return "encode"
+    return "literal"
+
+
+def _literal(pos: Any) -> str:
+    text = repr(pos)
+    try:
+        back = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        back = _Missing
+    if back != pos or type(back) is not type(pos):
+        raise GameError(f"a position of type {type(pos).__name__} ({show(pos)}) cannot be "
+                        "saved: its repr does not read back as the same Python literal; "
+                        "give the game encode(pos) -> int and decode(int) -> pos")
+    return text
+
+
+class _Missing:
+    pass
+
+
+def to_arrays(solved: Any) -> dict[str, np.ndarray]:
+    """Every position of a solved game as arrays (one row a position, the start first):
+    ``key`` (int64 codes, or the positions' reprs), ``value`` (int8 win/lose codes, or the
+    margins), ``remoteness`` (int32, -1 for "never ends"). O(positions)."""
+    if getattr(solved, "payer", None) is not None:
+        raise GameError("a scored game with cycles (solved as a cost game) cannot be saved "
+                        "yet: its tie-breaks depend on who pays, which the file does not hold")
+    positions = list(solved.positions())
+    kind = _key_kind(solved, positions[0]) if positions else "code"
+    if kind == "code":
+        keys: np.ndarray = np.array([int(p) for p in positions], np.int64)
+    elif kind == "encode":
+        keys = np.array([int(solved.game.encode(p)) for p in positions], np.int64)
+    else:
+        keys = np.array([_literal(p) for p in positions], dtype=object).astype(str)
+    entries = [solved._entry(p) for p in positions]
+    rems = np.array([-1 if r is None else r for _, r in entries], np.int32)
+    if not solved.scored:
+        values = np.array([v.code for v, _ in entries], np.int8)
+    else:
+        raw = [v for v, _ in entries]
+        if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in raw) \
+                and all(-(2**63) <= int(v) < 2**63 for v in raw):
+            values = np.array(raw, np.int64)
+        elif all(isinstance(v, int | float | np.integer | np.floating) for v in raw):
+            values = np.array(raw, np.float64)
+        else:
+            raise GameError("margins that are neither ints nor floats (fractions?) cannot "
+                            "be saved yet")
+    return {"key": keys, "value": values, "remoteness": rems,
+            "kind": np.array(kind), "mode": np.array(WINLOSE if not solved.scored else MARGIN)}
+
+
+def save(solved: Any, path: str | Path, target: str | None = None) -> Path:
+    """Write ``solved`` (any solved game with ``positions()``) to ``path`` (``.npz`` or
+    ``.parquet``). ``target`` (``FILE.py:Class(args)``) lets :func:`load` rebuild the game
+    by itself; without it, pass the game to :func:`load`."""
+    path = Path(path)
+    if path.suffix not in _SUFFIXES:
+        raise InputError(f"a solution is saved as .npz or .parquet, not {path.name!r}")
+    arrays = to_arrays(solved)
+    meta = {"format": FORMAT, "target": target, "name": _name(solved.game),
+            "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
+            "positions": len(arrays["key"])}
+    if path.suffix == ".npz":
+        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+    else:
+        pa, pq = _arrow()
+        table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
+        pq.write_table(table, path)
+    return path
+
+
+def _arrow() -> tuple[Any, Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError("Parquet files need pyarrow: pip install 'perfectplay[scale]'") \
+            from None
+    return pa, pq
+
+
+def _name(game: Any) -> str:
+    return str(getattr(game, "name", None) or type(game).__name__)
+
+
+def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    try:
+        if path.suffix == ".npz":
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = {k: data[k] for k in ("key", "value", "remoteness")}
+        elif path.suffix == ".parquet":
+            _, pq = _arrow()
+            table = pq.read_table(path)
+            meta = json.loads((table.schema.metadata or {})[b"perfectplay"])
+            arrays = {k: table.column(k).to_numpy() for k in ("key", "value", "remoteness")}
+        else:
+            raise InputError(f"a solution is read from .npz or .parquet, not {path.name!r}")
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged or foreign file
+        raise InputError(f"{path} is not a saved solution ({type(exc).__name__}: "
+                         f"{show(exc)})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise InputError(f"{path} is a saved solution of another format "
+                         f"({meta.get('format') if isinstance(meta, dict) else '?'}, this "
+                         f"version reads {FORMAT})")
+    return meta, arrays
+
+
+def load(path: str | Path, game: Any = None) -> SavedSolution:
+    """A solution saved by :func:`save`, with its game rebuilt from the saved target or
+    the ``game`` given (which must have the saved game's name)."""
+    path = Path(path)
+    meta, arrays = _read(path)
+    if game is None:
+        if not meta.get("target"):
+            raise InputError(f"{path} names no game: pass game= (or save with target=)")
+        game = load_target(meta["target"])
+    elif _name(game) != meta.get("name"):
+        raise InputError(f"{path} holds a solution of {meta.get('name')}, not of "
+                         f"{_name(game)}")
+    return SavedSolution(game, meta, arrays)
+
+
+class SavedSolution(Solved):
+    """A solution read back from a file (see the module doc)."""
+
+    cyclic = None
+
+    def __init__(self, game: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        self.game = game
+        self.meta = meta
+        self.mode = meta["mode"]
+        self.kind = meta["kind"]
+        keys = arrays["key"]
+        self._values = arrays["value"]
+        self._rems = arrays["remoteness"]
+        if self.kind == "literal":
+            self._index: dict[str, int] | None = {str(k): i for i, k in enumerate(keys)}
+            self._keys = keys
+        else:
+            self._index = None
+            self._order = np.argsort(keys, kind="stable")
+            self._keys = keys.astype(np.int64)
+            self._sorted = self._keys[self._order]
+
+    def __repr__(self) -> str:
+        return (f"<SavedSolution of {self.meta.get('name')}: {len(self):,} positions>")
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @property
+    def scored(self) -> bool:
+        return self.mode == MARGIN
+
+    def _row(self, pos: Any) -> int:
+        if self._index is not None:
+            i = self._index.get(repr(pos))
+        else:
+            code = pos
+            if self.kind == "encode":
+                try:
+                    code = self.game.encode(pos)
+                except Exception:  # noqa: BLE001 - not a position of this game
+                    code = None
+            if not isinstance(code, int | np.integer) or isinstance(code, bool) \
+                    or not -(2**63) <= int(code) < 2**63:
+                raise UnknownPosition(f"{show(pos)} is not a position of this solution")
+            j = int(np.searchsorted(self._sorted, np.int64(code)))
+            i = int(self._order[j]) if j < len(self._sorted) and \
+                self._sorted[j] == code else None
+        if i is None:
+            raise UnknownPosition(f"{show(pos)} is not a position of this solution "
+                                  "(not reachable from the start)")
+        return i
+
+    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+        i = self._row(pos)
+        r = int(self._rems[i])
+        v = self._values[i]
+        value = Value.from_code(int(v)) if self.mode == WINLOSE else (
+            int(v) if np.issubdtype(self._values.dtype, np.integer) else float(v))
+        return value, (None if r < 0 else r)
+
+    def positions(self) -> Any:
+        """Every saved position (the start first), rebuilt from its key."""
+        for k in self._keys:
+            if self.kind == "literal":
+                yield ast.literal_eval(str(k))
+            elif self.kind == "encode":
+                yield self.game.decode(int(k))
+            else:
+                yield int(k)
+
+    def __iter__(self) -> Any:
+        return self.positions()
+
+    def counts(self) -> Counts:
+        return counts_of(iter([(self._values, self._rems)]), self.mode, len(self))
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The saved arrays (key, value, remoteness), as :func:`to_arrays` gives them."""
+        return {"key": self._keys, "value": self._values, "remoteness": self._rems}
