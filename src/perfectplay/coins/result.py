@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..notebook import HTMLView
 from . import render
 
 
@@ -55,7 +56,7 @@ class StrategyReport:
 
 
 @dataclass(frozen=True)
-class CoinsResult:
+class CoinsResult(HTMLView):
     """A row solved: the value, the perfect first move (``"L"``, ``"R"``, None for no
     coins) and, when asked for, the optimal line, the strategy comparison and the seed's
     P/m tables (1-based, as the seed prints them)."""

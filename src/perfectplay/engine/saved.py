@@ -113,7 +113,8 @@ def save(solved: Any, path: str | Path, target: str | None = None) -> Path:
             "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
             "positions": len(arrays["key"])}
     if path.suffix == ".npz":
-        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+        columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
+        np.savez_compressed(path, **columns)
     else:
         pa, pq = _arrow()
         table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})

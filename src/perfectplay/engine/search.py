@@ -61,6 +61,7 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ..errors import GameError, LimitError, show
+from ..notebook import HTMLView
 from . import searchkernel as sk
 from .compiled import CompiledGame
 from .graph import is_move_list, is_real, points
@@ -84,7 +85,7 @@ class _Stopped(Exception):
 
 # -- the result -------------------------------------------------------------------------------
 @dataclass
-class SearchResult:
+class SearchResult(HTMLView):
     """What :func:`search` proved about one position.
 
     ``value`` is the value for the player to move (a :class:`Value`, or the point margin in a

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, InputError, show
+from ..notebook import card
 from .graph import GameGraph
 from .kernels import topological_order
 from .protocol import Value, has_player
@@ -243,6 +244,24 @@ class Solved(ABC):
         here = self._here(pos)
         return position_json(here, self.value(here), self.remoteness(here),
                              self.best_move(here), self.move_values(here))
+
+    def _repr_html_(self, pos: Any | None = None) -> str:
+        """The start (or ``pos``) as a notebook card: value, remoteness, positions, the
+        moves table best first, the game's drawing."""
+        here = self._here(pos)
+        v, r = self._entry(here)
+        facts = [("game", _game_name(self.game)), ("position", show(here)),
+                 ("value", describe(v, r))]
+        if hasattr(self, "__len__"):
+            facts.append(("positions", f"{len(self):,}"))
+        rows = [[move_name(self.game, mv.move), mv.describe()]
+                for mv in self.move_values(here)[:40]]
+        try:
+            picture = self.draw(here)
+        except Exception:  # noqa: BLE001 - a view never fails: no picture then
+            picture = ""
+        return card(type(self).__name__, facts, (["move", "value for the mover"], rows),
+                    pre=picture)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every position as arrays for bulk labels: ``key`` (codes or reprs), ``value``,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..notebook import HTMLView
 from . import render
 from .model import NoBoard
 
@@ -31,7 +32,7 @@ class Nearest:
 
 
 @dataclass(frozen=True)
-class NearestResult:
+class NearestResult(HTMLView):
     """The nearest pieces to the start (every tie), and with ``all`` every piece's nearest
     (None where no other piece can be reached)."""
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ..notebook import HTMLView
 from . import render
 from .model import Board
 
@@ -53,7 +54,7 @@ class SafeMoves:
 
 
 @dataclass(frozen=True)
-class PortalResult:
+class PortalResult(HTMLView):
     """Who wins and why, for one board; ``draw()`` and the safe and cut cells come from
     ``split`` (the solver's :func:`~perfectplay.portal.safe_moves`) on first use."""
 

@@ -17,12 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..grid import bfs, path_from
+from ..notebook import HTMLView
 from . import kernels, render
 from .model import Maze
 
 
 @dataclass(frozen=True)
-class RockSolution:
+class RockSolution(HTMLView):
     """Every cell's values (flat arrays, -1 = unreachable / infinite) and the answer."""
 
     maze: Maze

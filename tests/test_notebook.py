@@ -1,0 +1,100 @@
+"""Notebook views: every result, solution, saved solution, store and search result renders
+an HTML card holding its real values, the moves table and the drawing, escaped."""
+
+from __future__ import annotations
+
+from html import unescape
+from pathlib import Path
+
+import pytest
+from connect4 import ConnectFour
+from nim import Nim
+from tictactoe import TicTacToe
+
+import perfectplay
+from perfectplay import coins, no, portal, rock, search, solve
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def read(name: str) -> str:
+    return (EXAMPLES / name).read_text()
+
+
+def text_of(html: str) -> str:
+    assert html.startswith('<div class="perfectplay">') and html.endswith("</div>")
+    return unescape(html)
+
+
+def test_a_solution_shows_its_value_moves_and_board():
+    s = solve(TicTacToe())
+    html = s._repr_html_()
+    shown = text_of(html)
+    assert "tie in 9" in shown and "5,478" in shown
+    assert shown.count("tie in 9") >= 9  # the start and its nine moves, all ties
+    assert "a1" in shown and "b2" in shown  # moves by the game's names
+    assert "a b c" in shown  # the drawing
+    after = "XO......."  # X to move wins: the card of another position shows its value
+    assert s.value(after) is perfectplay.Value.WIN
+    assert f"win in {s.remoteness(after)}" in text_of(s._repr_html_(after))
+
+
+def test_a_saved_solution_and_a_search_result_show_themselves(tmp_path):
+    s = solve(Nim((1, 2, 3)))
+    back = perfectplay.load(s.save(tmp_path / "n.npz"), game=Nim((1, 2, 3)))
+    assert "lose in" in text_of(back._repr_html_())
+    result = search(ConnectFour(4, 4), analyze=True)
+    shown = text_of(result._repr_html_())
+    assert result.describe() in shown and f"{result.nodes:,}" in shown
+
+
+def test_the_four_games_results_show_explanation_and_drawing():
+    results = [
+        coins.analyze(coins.parse("3 2 2 3 1 2")),
+        rock.analyze(rock.parse(read("rock_sample.txt"))),
+        portal.analyze(portal.parse_board(read("portal_seed.txt"))),
+        no.analyze(no.parse(read("no_seed.txt"))),
+    ]
+    for result in results:
+        html = result._repr_html_()
+        shown = text_of(html)
+        assert result.explain() in shown
+        drawing = result.draw()
+        if drawing:
+            assert drawing in shown
+        assert "<script" not in html
+
+
+def test_text_is_escaped():
+    class Angle:
+        """A game whose drawing holds markup."""
+
+        def initial(self):
+            return 1
+
+        def moves(self, pos):
+            return [1] if pos else []
+
+        def play(self, pos, move):
+            return 0
+
+        def outcome(self, pos):
+            return None
+
+        def draw(self, pos):
+            return "<script>alert(1)</script>"
+
+    html = solve(Angle())._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize("name", ["coins", "portal"])
+def test_a_view_never_fails_on_a_broken_drawing(name, monkeypatch):
+    result = (coins.analyze(coins.parse("1 2 3")) if name == "coins" else
+              portal.analyze(portal.parse_board(read("portal_seed.txt"))))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no picture")
+
+    monkeypatch.setattr(type(result), "draw", broken)
+    assert result.explain() in text_of(result._repr_html_())
