@@ -16,7 +16,7 @@ import numpy as np
 from tictactoe import TicTacToe
 
 from perfectplay import solve
-from perfectplay.pettingzoo import PerfectAgent
+from perfectplay.pettingzoo import PerfectAgent, play_episode
 
 
 def position_of(observation: np.ndarray, agent: str) -> str:
@@ -32,21 +32,13 @@ def perfect_agent(seed: int | None = None) -> PerfectAgent:
     return PerfectAgent(solve(TicTacToe()), position_of, seed=seed)
 
 
-def play_episode(agents: dict, seed: int = 0) -> dict[str, float]:
+def play_tictactoe(agents: dict, seed: int = 0) -> dict[str, float]:
     """One episode of tictactoe_v3 with ``agents[name](observation, name) -> action``;
     the final rewards."""
     from pettingzoo.classic import tictactoe_v3
 
     env = tictactoe_v3.env()
-    env.reset(seed=seed)
-    final: dict[str, float] = {}
-    for name in env.agent_iter():
-        obs, reward, done, cut, _ = env.last()
-        if done or cut:
-            final[name] = reward
-            env.step(None)
-        else:
-            env.step(agents[name](obs, name))
+    final = play_episode(env, agents, seed)
     env.close()
     return final
 
@@ -58,8 +50,8 @@ def random_agent(seed: int):
 
 if __name__ == "__main__":
     perfect = perfect_agent(seed=0)
-    print("perfect vs perfect:", play_episode({"player_1": perfect, "player_2": perfect}))
-    results = [play_episode({"player_1": perfect, "player_2": random_agent(i)}, i)["player_1"]
+    print("perfect vs perfect:", play_tictactoe({"player_1": perfect, "player_2": perfect}))
+    results = [play_tictactoe({"player_1": perfect, "player_2": random_agent(i)}, i)["player_1"]
                for i in range(100)]
     print(f"perfect (first) vs random, 100 games: {results.count(1)} wins, "
           f"{results.count(0)} ties, {results.count(-1)} losses")

@@ -18,21 +18,7 @@ from tictactoe import TicTacToe  # noqa: E402
 
 from perfectplay import Value, solve  # noqa: E402
 from perfectplay.errors import GameError  # noqa: E402
-from perfectplay.pettingzoo import PerfectAgent, game_env  # noqa: E402
-
-
-def episode(env, agents, seed):
-    """Play one episode; the final reward of each agent."""
-    env.reset(seed=seed)
-    final = {}
-    for name in env.agent_iter():
-        obs, reward, done, cut, _ = env.last()
-        if done or cut:
-            final[name] = reward
-            env.step(None)
-        else:
-            env.step(agents[name](obs, name))
-    return final
+from perfectplay.pettingzoo import PerfectAgent, game_env, play_episode  # noqa: E402
 
 
 def random_agent(seed):
@@ -57,9 +43,9 @@ def test_the_perfect_agent_gets_at_least_the_games_value_from_either_seat(game):
     for seat, floor in (("player_0", start), ("player_1", -start)):
         other = "player_1" if seat == "player_0" else "player_0"
         for i in range(40):
-            final = episode(env, {seat: perfect, other: random_agent(i)}, i)
+            final = play_episode(env, {seat: perfect, other: random_agent(i)}, i)
             assert final[seat] >= floor
-    final = episode(env, {"player_0": perfect, "player_1": perfect}, 0)
+    final = play_episode(env, {"player_0": perfect, "player_1": perfect}, 0)
     assert final == {"player_0": start, "player_1": -start}
 
 
@@ -67,14 +53,14 @@ def test_the_perfect_agent_plays_pettingzoos_tictactoe():
     """On tictactoe_v3 itself (observations read by examples/pettingzoo_tictactoe.py): never
     loses to a random agent from either seat, ties with itself."""
     pytest.importorskip("pygame", reason="tictactoe_v3 imports pygame")
-    from pettingzoo_tictactoe import perfect_agent, play_episode
+    from pettingzoo_tictactoe import perfect_agent, play_tictactoe
 
     perfect = perfect_agent(seed=0)
     for i in range(30):
-        first = play_episode({"player_1": perfect, "player_2": random_agent(i)}, i)
-        second = play_episode({"player_1": random_agent(i), "player_2": perfect}, i)
+        first = play_tictactoe({"player_1": perfect, "player_2": random_agent(i)}, i)
+        second = play_tictactoe({"player_1": random_agent(i), "player_2": perfect}, i)
         assert first["player_1"] >= 0 and second["player_2"] >= 0
-    assert play_episode({"player_1": perfect, "player_2": perfect}) == \
+    assert play_tictactoe({"player_1": perfect, "player_2": perfect}) == \
         {"player_1": 0, "player_2": 0}
 
 

@@ -63,6 +63,20 @@ def _bit_graph(board):
     return nbr, k, bool(reach[t])
 
 
+def joined_boards(rng: random.Random, kind: str, n: int, max_empty: int):
+    """``n`` random boards of at most ``max_empty`` empty cells whose portals are joined,
+    each with its bitmask graph: (board, neighbour masks, cells in the component)."""
+    found = 0
+    while found < n:
+        board = random_board(rng, kind)
+        if board is None or int(board.empty.sum()) > max_empty:
+            continue
+        nbr, k, joined = _bit_graph(board)
+        if joined:
+            found += 1
+            yield board, nbr, k
+
+
 @pytest.mark.parametrize("kind", ["king", "hex"])
 def test_grundy_values_equal_the_grundy_table(kind):
     """The blocks-in-series Grundy value of the portals' component (route's blocks, each by
@@ -72,15 +86,7 @@ def test_grundy_values_equal_the_grundy_table(kind):
 
     from perfectplay.portal.search import MEMO_BITS, grundy, route
 
-    rng = random.Random(f"grundy-{kind}")
-    checked = 0
-    while checked < 80:
-        board = random_board(rng, kind)
-        if board is None or int(board.empty.sum()) > 12:
-            continue
-        nbr, k, joined = _bit_graph(board)
-        if not joined:
-            continue
+    for board, nbr, k in joined_boards(random.Random(f"grundy-{kind}"), kind, 80, 12):
         inner, tops, lows = (np.empty(k + 2, np.int64) for _ in range(3))
         ws = np.zeros((7, 64), np.int64)
         n, seps = route(nbr, (1 << k) - 1, k, k + 1, inner, tops, lows, ws)
@@ -93,7 +99,6 @@ def test_grundy_values_equal_the_grundy_table(kind):
             g ^= int(grundy(nbr, inner[j], tops[j], lows[j], memo, ws,
                             np.zeros(2, np.int64), 1e18))
         assert g ^ ((k - used) & 1) == exact_winner(board)[1]
-        checked += 1
 
 
 def _on_some_path(board, cell):
@@ -121,15 +126,7 @@ def test_route_finds_exactly_the_cells_on_simple_paths(kind):
     from perfectplay.grid import bfs
     from perfectplay.portal.search import route
 
-    rng = random.Random(f"route-{kind}")
-    checked = 0
-    while checked < 60:
-        board = random_board(rng, kind)
-        if board is None or int(board.empty.sum()) > 10:
-            continue
-        nbr, k, joined = _bit_graph(board)
-        if not joined:
-            continue
+    for board, nbr, k in joined_boards(random.Random(f"route-{kind}"), kind, 60, 10):
         comp = [int(c) for c in np.flatnonzero((bfs(board.nb, board.open, board.portals[0])
                                                 >= 0) & board.empty)]
         inner, tops, lows = (np.empty(k + 2, np.int64) for _ in range(3))
@@ -143,7 +140,6 @@ def test_route_finds_exactly_the_cells_on_simple_paths(kind):
             after = board.with_walls([cell])
             parted = not (bfs(after.nb, after.open, board.portals[0]) >= 0)[board.portals[1]]
             assert bool(int(seps) >> i & 1) == parted
-        checked += 1
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

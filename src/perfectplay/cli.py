@@ -6,7 +6,6 @@ traceback.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import json
 import os
@@ -23,7 +22,7 @@ from .engine import search as engine_search
 from .engine import solve as engine_solve
 from .engine.saved import load as load_solution
 from .engine.saved import save as save_solution
-from .engine.solution import describe, play_moves
+from .engine.solution import describe, play_moves, position_of
 from .engine.target import load_target
 from .errors import InputError, PerfectplayError, show_exc
 from .gen import generate
@@ -697,14 +696,7 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
                        + ("" if rem is None else f" in {rem}"))
         return
     with open_store(store) as tb:
-        pos = _game_call("rules", tb.position_of, position, moves)
-        if as_json:
-            _echo_json(_game_call("rules", tb.to_json, pos))
-            return
-        picture = _game_call("draw", tb.draw, pos)
-        if picture:
-            click.echo(picture)
-        click.echo(_game_call("rules", tb.explain, pos))
+        _show_position(tb, position, moves, as_json)
 
 
 def _query_saved(path: str, position: str | None, moves: str | None, raw: bool,
@@ -712,23 +704,20 @@ def _query_saved(path: str, position: str | None, moves: str | None, raw: bool,
     """query on a file written by solve --save."""
     if raw:
         _fail("--raw reads a store's codes; give a saved solution's POSITION or --moves")
-    saved = _game_call("rules", load_solution, path)
-    if position is not None and moves is not None:
-        _fail("give a position or the moves to it, not both")
-    if position is not None:
-        try:
-            pos = ast.literal_eval(position)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            _fail(f"{position!r} is not a Python literal (a number, tuple, string ...)")
-    else:
-        pos = _game_call("rules", play_moves, saved.game, moves or "")
+    _show_position(_game_call("rules", load_solution, path), position, moves, as_json)
+
+
+def _show_position(solved: Any, position: str | None, moves: str | None,
+                   as_json: bool) -> None:
+    """A queried position of a store or saved solution: JSON, or its drawing and words."""
+    pos = _game_call("rules", position_of, solved.game, position, moves)
     if as_json:
-        _echo_json(_game_call("rules", saved.to_json, pos))
+        _echo_json(_game_call("rules", solved.to_json, pos))
         return
-    picture = _game_call("draw", saved.draw, pos)
+    picture = _game_call("draw", solved.draw, pos)
     if picture:
         click.echo(picture)
-    click.echo(_game_call("rules", saved.explain, pos))
+    click.echo(_game_call("rules", solved.explain, pos))
 
 
 @main.command()

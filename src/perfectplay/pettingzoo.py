@@ -17,15 +17,8 @@ tic-tac-toe (``examples/tictactoe.py``) tie:
     >>> from tictactoe import TicTacToe
     >>> env = game_env(solve(TicTacToe()))
     >>> perfect = env.perfect_agent(seed=0)
-    >>> env.reset(seed=0)
-    >>> final = {}
-    >>> for name in env.agent_iter():
-    ...     obs, reward, done, cut, info = env.last()
-    ...     if done or cut:
-    ...         final[name] = reward
-    ...     env.step(None if done or cut else perfect(obs, name))
-    >>> sorted(final.items())
-    [('player_0', 0), ('player_1', 0)]
+    >>> play_episode(env, {"player_0": perfect, "player_1": perfect}, seed=0)
+    {'player_0': 0, 'player_1': 0}
 """
 
 from __future__ import annotations
@@ -85,6 +78,23 @@ class PerfectAgent:
                                 "the solved game's position")
             actions = allowed
         return self._rng.choice(actions)
+
+
+def play_episode(env: Any, agents: dict[str, Callable[[Any, str], int]],
+                 seed: int | None = None) -> dict[str, float]:
+    """Play one whole episode of an AEC environment with ``agents[name](observation,
+    name) -> action``; each agent's final reward (its reward when its episode ended), by
+    agent name."""
+    env.reset(seed=seed)
+    final: dict[str, float] = {}
+    for name in env.agent_iter():
+        obs, reward, done, cut, _ = env.last()
+        if done or cut:
+            final[name] = reward
+            env.step(None)
+        else:
+            env.step(agents[name](obs, name))
+    return dict(sorted(final.items()))
 
 
 def game_env(solution: Any, observe: Callable[[Any], np.ndarray] | None = None,

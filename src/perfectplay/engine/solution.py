@@ -481,6 +481,21 @@ def summary_json(s: Any, data: dict[str, Any]) -> dict[str, Any]:
             "counts": s.counts().to_json(), "cyclic": s.cyclic}
 
 
+def position_of(game: Any, literal: str | None = None, moves: str | None = None) -> Any:
+    """The position a query names: a Python literal as the game writes positions,
+    comma-separated moves from the start (as the game names, reads or writes them), or the
+    start when neither is given."""
+    if literal is not None and moves is not None:
+        raise InputError("give a position or the moves to it, not both")
+    if literal is not None:
+        try:
+            return ast.literal_eval(literal)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            raise InputError(f"{literal!r} is not a Python literal (a number, tuple, "
+                             "string ...)") from None
+    return play_moves(game, moves or "")
+
+
 def move_name(game: Any, move: Any) -> str:
     """A move as the game names it (its optional ``move_name`` hook), else its repr."""
     hook = getattr(game, "move_name", None)

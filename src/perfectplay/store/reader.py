@@ -17,10 +17,10 @@ import numpy as np
 
 from ..engine.compiled import is_compiled
 from ..engine.protocol import Value
-from ..engine.solution import Counts, Solved, UnknownPosition, play_moves
+from ..engine.solution import Counts, Solved, UnknownPosition, position_of
 from ..engine.sortedtiers import unmix_all
 from ..engine.target import load_target
-from ..errors import InputError, PerfectplayError, show
+from ..errors import PerfectplayError, show
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
 from .leaf import leaf_of
 from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
@@ -240,20 +240,8 @@ class Store(Solved):
         return [f"the store holds {len(self):,} positions in {len(self.tiers)} tiers"]
 
     def position_of(self, literal: str | None = None, moves: str | None = None) -> Any:
-        """The position a query names: a Python literal as the game writes positions,
-        comma-separated moves from the start (as the game names, reads or writes them), or
-        the start when neither is given."""
-        import ast
-
-        if literal is not None and moves is not None:
-            raise InputError("give a position or the moves to it, not both")
-        if literal is not None:
-            try:
-                return ast.literal_eval(literal)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                raise InputError(f"{literal!r} is not a Python literal (a number, tuple, "
-                                 "string ...)") from None
-        return play_moves(self.game, moves or "")
+        """The position a query names (see :func:`~perfectplay.engine.solution.position_of`)."""
+        return position_of(self.game, literal, moves)
 
     def codes(self, t: int) -> np.ndarray:
         """Every code tier ``t`` holds, in slot order (with ranks: needs the game)."""
