@@ -158,6 +158,8 @@ def test_labels_hold_every_state_with_exact_values(tmp_path):
     assert table.num_rows == n and table.column("value").to_pylist() == labels["value"].tolist()
     with pytest.raises(InputError, match=".npz or .parquet"):
         s.save_labels(tmp_path / "ttt.csv")
+    with pytest.raises(InputError, match="cannot write"):
+        s.save_labels(tmp_path / "no such folder" / "ttt.npz")
 
 
 def test_the_history_key_gives_the_same_values():
@@ -210,3 +212,5 @@ def test_the_command_line_solves_and_writes_labels(tmp_path):
     assert "Traceback" not in out.stderr
     out = cli("tic_tac_toe", "--labels", str(tmp_path / "x.csv"))
     assert out.returncode == 1 and ".npz or .parquet" in out.stderr
+    out = cli("tic_tac_toe", "--labels", str(tmp_path / "missing" / "x.npz"))
+    assert out.returncode == 1 and "does not exist" in out.stderr

@@ -145,6 +145,8 @@ def test_bad_files_names_and_positions_are_clear_errors(tmp_path, monkeypatch):
     s = solve(Nim((1, 2)))
     with pytest.raises(InputError, match=".npz or .parquet"):
         s.save(tmp_path / "nim.csv")
+    with pytest.raises(InputError, match="cannot write"):
+        s.save(tmp_path / "no such folder" / "nim.npz")
     path = s.save(tmp_path / "nim.npz")
     with pytest.raises(InputError, match="names no game"):
         perfectplay.load(path)

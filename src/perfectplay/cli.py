@@ -118,18 +118,24 @@ def _decode(data: bytes, where: str) -> str:
               f"0x{data[exc.start]:02x})")
 
 
-def _output_path(path: str | None) -> str | None:
-    """Check up front, before any work, that a picture can be written to ``path``."""
-    if path is None:
-        return None
+def _writable(path: str, what: str) -> None:
+    """Check up front, before any work, that a file can be written to ``path``."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
-        _fail(f"{path} is a directory: give a file name for the picture")
+        _fail(f"{path} is a directory: give a file name for the {what}")
     if not folder.is_dir():
         _fail(f"cannot write {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         _fail(f"cannot write {path}: the folder {folder} is not writable")
+
+
+def _output_path(path: str | None) -> str | None:
+    """Check up front, before any work, that a picture can be written to ``path``."""
+    if path is None:
+        return None
+    _writable(path, "picture")
+    target = Path(path)
     picture_format(target, bare=None)
     _need_extra("matplotlib", "pictures", "plot")
     return path
@@ -256,6 +262,7 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
             _fail(f"--save writes .npz or .parquet, not {Path(save_to).name!r}", 2)
         if save_to.endswith(".parquet"):
             _need_extra("pyarrow", "Parquet files", "scale")
+        _writable(save_to, "saved solution")
     if store is not None:
         for module in ("distributed", "pyarrow"):
             _need_extra(module, "stores", "scale")
@@ -761,6 +768,8 @@ def openspiel_command(game_string: str, key: str, labels: str | None, as_json: b
         _fail(f"labels are written as .npz or .parquet, not {Path(labels).name!r}")
     if labels and labels.endswith(".parquet"):
         _need_extra("pyarrow", "Parquet labels", "scale")
+    if labels:
+        _writable(labels, "labels")
     solved = solve_openspiel(game_string, key)  # type: ignore[arg-type]
     start = solved.game.game.new_initial_state()
     best = [start.action_to_string(start.current_player(), a)

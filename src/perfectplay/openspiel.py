@@ -230,10 +230,20 @@ class SpielSolution:
         """Write :meth:`labels` to ``path``: ``.npz`` (numpy) or ``.parquet`` (one row a
         state; needs pyarrow, the scale extra)."""
         path = Path(path)
+        if path.suffix not in (".npz", ".parquet"):
+            raise InputError(f"labels are written as .npz or .parquet, not {path.name!r}")
         data = self.labels()
+        try:
+            self._write(path, data)
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return path
+
+    @staticmethod
+    def _write(path: Path, data: dict[str, np.ndarray]) -> None:
         if path.suffix == ".npz":
             np.savez_compressed(path, **data)
-        elif path.suffix == ".parquet":
+        else:
             try:
                 import pyarrow as pa
                 import pyarrow.parquet as pq
@@ -242,9 +252,6 @@ class SpielSolution:
                                  "'perfectplay[scale]'") from None
             cols = {k: (list(v) if v.ndim > 1 else v) for k, v in data.items()}
             pq.write_table(pa.table(cols), path)
-        else:
-            raise InputError(f"labels are written as .npz or .parquet, not {path.name!r}")
-        return path
 
 
 def solve_openspiel(game: Any, key: KeyKind = "str",

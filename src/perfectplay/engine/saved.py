@@ -112,13 +112,16 @@ def save(solved: Any, path: str | Path, target: str | None = None) -> Path:
     meta = {"format": FORMAT, "target": target, "name": _name(solved.game),
             "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
             "positions": len(arrays["key"])}
-    if path.suffix == ".npz":
-        columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
-        np.savez_compressed(path, **columns)
-    else:
-        pa, pq = _arrow()
-        table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
-        pq.write_table(table, path)
+    try:
+        if path.suffix == ".npz":
+            columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
+            np.savez_compressed(path, **columns)
+        else:
+            pa, pq = _arrow()
+            table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
+            pq.write_table(table, path)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
 
 
