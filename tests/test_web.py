@@ -332,6 +332,36 @@ def test_a_whole_rock_game_by_clicking(browser_page, tmp_path):
     assert "Bella wins" in page.evaluate("document.querySelector('#portal-explain').innerText")
 
 
+@pytest.mark.browser
+def test_stepping_through_the_seeds_methods(browser_page, tmp_path):
+    page = browser_page
+    page.click("button[data-tab=coins]")
+    page.fill("#coins-row", "7 9 2 6 4 3")
+    page.click("#coins-seed")
+    page.wait_for_selector("#coins-trace .stepper")
+    assert "step 1 of 21" in page.inner_text("#coins-trace .count")
+    assert page.inner_text("#coins-trace .step").startswith("P(1,1): one coin left")
+    for _ in range(3):
+        page.click("#coins-trace button.next")
+    assert "step 4 of 21" in page.inner_text("#coins-trace .count")
+    assert len(page.query_selector_all("#coins-trace td.set")) == 4
+    page.click("#coins-trace button.last")
+    assert page.inner_text("#coins-trace .step").startswith("P(1,6)")
+    assert page.inner_text("#coins-trace td.now") == "18 j"
+    page.click("#coins-trace button.first")
+    assert "step 1 of 21" in page.inner_text("#coins-trace .count")
+    _shot(page, "coins-seed", tmp_path)
+    page.click("button[data-tab=rock]")
+    page.fill("#rock-text", ROCK)
+    page.click("#rock-seed")
+    page.wait_for_selector("#rock-trace .stepper")
+    assert page.inner_text("#rock-trace .step").startswith("precompute g")
+    page.click("#rock-trace button.last")
+    assert "nothing changed" in page.inner_text("#rock-trace .step")
+    assert "the fast method" in page.inner_text("#rock-trace .cost")
+    _shot(page, "rock-seed", tmp_path)
+
+
 _TEXTS = ["..X.\n.##.\n.E..", "O..\n.#.\n..O", "A.*", "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n",
           "", "E", "EX", "O.O", "3 4\n..X.\n.##.\n.E..", "\ufeffEX", "E\u00a0X", "##\n##"]
 

@@ -31,10 +31,10 @@ from .playtable import PLAY_LIMIT, play_table
 from .render import SEED_EXAMPLE, SEED_PRINTED
 from .result import CoinsResult, CoinsValue, StrategyReport, Turn
 from .rules import CoinsGame, GameOfSumGame
+from .seed import SEED_METHOD_LIMIT, SEED_TABLE_LIMIT, seed_tables
 from .solver import (
     GAME_OF_SUM_LIMIT,
     QUADRATIC_LIMIT,
-    SEED_TABLE_LIMIT,
     analyze,
     best_move,
     check_compare_size,
@@ -48,7 +48,6 @@ from .solver import (
     optimal_line,
     parity_total,
     seed_differences,
-    seed_tables,
     twends_margin,
     value,
 )
@@ -83,7 +82,8 @@ SPEC = register(GameSpec(
 
 __all__ = [
     "GAME_OF_SUM_LIMIT", "JUDGES", "LEFT", "PLAY_LIMIT", "PROBLEMS", "QUADRATIC_LIMIT", "RIGHT",
-    "SEED_EXAMPLE", "SEED_PRINTED", "SEED_TABLE_LIMIT", "SPEC", "seed_differences",
+    "SEED_EXAMPLE", "SEED_METHOD_LIMIT", "SEED_PRINTED", "SEED_TABLE_LIMIT", "SPEC",
+    "seed_differences",
     "CoinsGame", "CoinsOptions", "CoinsResult", "CoinsValue", "GameOfSumGame",
     "StrategyReport", "Turn", "analyze", "best_move", "check_compare_size",
     "check_line_size", "compare_strategies", "explain", "format_seed_table", "game_of_sum",

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -26,6 +26,11 @@ class CoinsOptions:
     line: bool = field(default=False, metadata={"help": "Print the optimal line of play."})
     compare: bool = field(default=False, metadata={
         "help": "Compare the perfect, greedy and odd/even strategies."})
+    method: Literal["fast", "seed"] = field(default="fast", metadata={
+        "help": "fast: the O(n) fusion rule; seed: also run the seed's O(n^2) table "
+                "(at most 2000 coins), check it agrees and compare the costs."})
+    trace: bool = field(default=False, metadata={
+        "help": "Print the seed's table cells in fill order (implies --method seed)."})
 
 
 def with_overrides(options: CoinsOptions, overrides: dict[str, Any]) -> CoinsOptions:

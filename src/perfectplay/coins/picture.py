@@ -11,7 +11,7 @@ import numpy as np
 from .. import plot
 from ..plot import Picture
 from .result import CoinsResult
-from .solver import seed_tables
+from .seed import seed_tables
 
 
 def matplotlib_patches() -> Any:

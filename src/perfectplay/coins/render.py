@@ -133,6 +133,8 @@ def explain(result: CoinsResult) -> str:
                 f"  greedy (larger end)   {t(rep.greedy)}",
                 "  odd/even index        " + ("n/a (odd n)" if rep.parity is None
                                               else t(rep.parity))]
+    if result.seed is not None:
+        out += ["", *result.seed.lines()]
     return "\n".join(out)
 
 

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..notebook import HTMLView
+from ..seedrun import SeedRun
 from . import render
 
 
@@ -67,6 +68,7 @@ class CoinsResult(HTMLView):
     line: list[Turn] | None = None
     strategies: StrategyReport | None = None
     table: tuple[list[list[int | None]], list[list[str | None]]] | None = None
+    seed: SeedRun | None = None  # the seed's method as run (method="seed")
 
     def explain(self) -> str:
         """Sentences a learner reads: the value and the first move, then the line of play
@@ -93,4 +95,6 @@ class CoinsResult(HTMLView):
             P, m = self.table
             data["table"] = {"P": [r[1:n + 1] for r in P[1:n + 1]],
                              "m": [r[1:n + 1] for r in m[1:n + 1]]}
+        if self.seed is not None:
+            data["seed"] = self.seed.to_json()
         return data

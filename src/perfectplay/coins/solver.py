@@ -23,9 +23,12 @@ import numpy as np
 from numba import njit
 
 from ..errors import LimitError
+from ..seedrun import SeedRun, Tracer, disagree, seed_requested, timed, warm_seconds
 from .model import LEFT, RIGHT, CoinsOptions, int_array, int_values, with_overrides
 from .render import Tables, table_differences, table_text
 from .result import CoinsResult, CoinsValue, StrategyReport, Turn
+from .seed import SEED_METHOD_LIMIT, seed_tables
+from .seed import cells as seed_cells
 
 _INT64_SAFE = 2**62
 
@@ -276,41 +279,6 @@ def optimal_line(coins: Sequence[int]) -> list[Turn]:
     return line
 
 
-SEED_TABLE_LIMIT = 60
-
-
-def seed_tables(coins: Sequence[int]) -> tuple[list[list[int | None]], list[list[str | None]]]:
-    """The seed's tables, 1-based as printed there: P[i][j] the best guaranteed total from
-    coins i..j for the player to move, m[i][j] 'i' (take the left coin) or 'j' (the right).
-    Filled by diagonals exactly like the seed, ties to 'j' (``if p1 > p2 then i else j``),
-    the one-coin diagonal included. O(n^2); for n <= 60 (it is a teaching table).
-
-    >>> P, m = seed_tables([7, 9, 2, 6, 4, 3])
-    >>> P[1][6], m[1][6], P[3][3]
-    (18, 'j', 2)
-    """
-    n = len(coins)
-    if n > SEED_TABLE_LIMIT:
-        raise LimitError(f"the table is for rows of at most {SEED_TABLE_LIMIT} coins, got {n}")
-    v = [0] + int_values(coins)
-    P: list[list[int | None]] = [[None] * (n + 2) for _ in range(n + 2)]
-    m: list[list[str | None]] = [[None] * (n + 2) for _ in range(n + 2)]
-
-    def p(i: int, j: int) -> int:
-        return P[i][j] if 1 <= i <= j <= n and P[i][j] is not None else 0  # type: ignore
-
-    for k in range(1, n + 1):
-        for i in range(1, n - k + 2):
-            j = i + k - 1
-            p1 = min(p(i + 2, j), p(i + 1, j - 1)) + v[i]
-            p2 = min(p(i + 1, j - 1), p(i, j - 2)) + v[j]
-            if p1 > p2:
-                P[i][j], m[i][j] = p1, "i"
-            else:
-                P[i][j], m[i][j] = p2, "j"
-    return P, m
-
-
 def compare_strategies(coins: Sequence[int]) -> StrategyReport:
     """Guaranteed totals of the perfect, greedy and odd/even-index strategies. O(n^2)
     (at most QUADRATIC_LIMIT coins, checked up front)."""
@@ -397,15 +365,35 @@ def analyze(coins: Any, options: CoinsOptions | None = None, **overrides: Any) -
     """
     opts = with_overrides(options or CoinsOptions(), overrides)
     row = int_values(coins)
+    run_seed = seed_requested(opts.method, opts.trace, "fast")
     if opts.line:
         check_line_size(len(row))
     if opts.compare:
         check_compare_size(len(row))
+    if run_seed and len(row) > SEED_METHOD_LIMIT:
+        raise LimitError(f"the seed's method is O(n^2) in pure Python: at most "
+                         f"{SEED_METHOD_LIMIT} coins, got {len(row)}")
+    val, first = value(row), best_move(row)
+    fast_seconds = warm_seconds(lambda: (value(row), best_move(row))) if run_seed else 0.0
     return CoinsResult(
-        row=tuple(row), value=value(row), first_move=best_move(row),
+        row=tuple(row), value=val, first_move=first,
         line=optimal_line(row) if opts.line else None,
         strategies=compare_strategies(row) if opts.compare else None,
-        table=seed_tables(row) if opts.table else None)
+        table=seed_tables(row) if opts.table else None,
+        seed=_seed_run(row, val, opts.trace, fast_seconds) if run_seed else None)
+
+
+def _seed_run(row: list[int], val: CoinsValue, trace: bool, fast_seconds: float) -> SeedRun:
+    """The seed's O(n^2) table run (traced when asked), checked against the fast value."""
+    tracer = Tracer(trace)
+    (P, _), seconds = timed(lambda: seed_tables(row, SEED_METHOD_LIMIT, tracer))
+    got = P[1][len(row)] if row else 0
+    if got != val.first:
+        raise disagree("coins", got, val.first)
+    return SeedRun("the interval table P(i, j) filled diagonal by diagonal", "O(n^2)",
+                   work=seed_cells(len(row)), unit="table cells", seconds=seconds,
+                   fast_seconds=fast_seconds, steps=tracer.steps if trace else None,
+                   dropped=tracer.dropped, shape=(len(row), len(row)))
 
 
 def format_seed_table(coins: Sequence[int], tables: Tables | None = None) -> str:

@@ -28,7 +28,8 @@ from .model import (
 )
 from .render import DRAW_LIMIT, distance_cells, draw_distances, frame_distances
 from .result import Nearest, NearestResult
-from .solver import all_nearest, analyze, nearest, seed_nearest
+from .seed import seed_nearest
+from .solver import all_nearest, analyze, nearest
 
 SPEC = register(GameSpec(
     name="no", title="The board game No",

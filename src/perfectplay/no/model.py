@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -29,6 +30,12 @@ class NoOptions:
         "help": "Every piece's nearest piece.", "flag": "--all", "aliases": ("all",)})
     block: bool = field(default=False, metadata={
         "help": "Other pieces block the way (drawn boards)."})
+    method: Literal["fast", "seed"] = field(default="fast", metadata={
+        "help": "fast: Manhattan distance or one BFS that stops at the first piece; seed: "
+                "also run the seed's search over the whole board with a list lookup per "
+                "cell (cells x pieces at most 10^7), check it agrees and compare the costs."})
+    trace: bool = field(default=False, metadata={
+        "help": "Print the seed's search frontier by frontier (implies --method seed)."})
 
 
 #: Pieces accepted at once: 16 bytes each in the sweep's arrays, and distance and index

@@ -46,6 +46,8 @@ def explain(result: NearestResult) -> str:
         for i, (j, d) in enumerate(result.everyone):
             out.append(f"  {b.name(i):>4} -> " +
                        (f"{b.name(j)} ({d})" if j is not None else "none"))
+    if result.seed is not None:
+        out += ["", *result.seed.lines()]
     return "\n".join(out)
 
 

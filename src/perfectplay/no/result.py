@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..notebook import HTMLView
+from ..seedrun import SeedRun
 from . import render
 from .model import NoBoard
 
@@ -40,6 +41,7 @@ class NearestResult(HTMLView):
     answer: Nearest
     block: bool = False
     everyone: list[tuple[int | None, int | None]] | None = None  # (nearest, distance)
+    seed: SeedRun | None = None  # the seed's method as run (method="seed")
 
     def explain(self) -> str:
         """The nearest pieces, every tie, and every piece's nearest when asked for."""
@@ -74,4 +76,6 @@ class NearestResult(HTMLView):
             data["all"] = [{"piece": i, "name": b.name(i), "nearest": j,
                             "nearest_name": None if j < 0 else b.name(j), "distance": d}
                            for i, (j, d) in enumerate(self.everyone)]
+        if self.seed is not None:
+            data["seed"] = self.seed.to_json()
         return data

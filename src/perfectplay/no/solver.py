@@ -23,7 +23,6 @@ tied piece.
 from __future__ import annotations
 
 import warnings
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from typing import Any
@@ -32,6 +31,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..grid import bfs_order, check_size, neighbour_table
+from ..seedrun import SeedRun, Tracer, disagree, seed_requested, timed, warm_seconds
+from . import seed
 from .kernels import all_nearest_open, all_nearest_walls
 from .model import (
     NoBoard,
@@ -142,30 +143,6 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
     return idx, dist
 
 
-def seed_nearest(pieces: Sequence[Sequence[int]], start: int, size: int) -> Nearest:
-    """The seed's algorithm: BFS over the whole N x N board from the start piece, and for
-    every cell reached a linear search of the piece list. O(N^2 * N) = O(N^3)."""
-    slump = [tuple(map(int, q)) for q in pieces]
-    sr, sc = slump[start]
-    dist = {(sr, sc): 0}
-    frontier = deque([(sr, sc)])
-    best: list[int] = []
-    best_d = None
-    while frontier:
-        r, c = frontier.popleft()
-        for nr, nc in ((r + 1, c), (r, c - 1), (r, c + 1), (r - 1, c)):
-            if 0 <= nr < size and 0 <= nc < size and (nr, nc) not in dist:
-                dist[(nr, nc)] = dist[(r, c)] + 1
-                frontier.append((nr, nc))
-                for i, q in enumerate(slump):  # the seed's slump.contains(...)
-                    if q == (nr, nc) and i != start:
-                        if best_d is None or dist[q] < best_d:
-                            best_d, best = dist[q], [i]
-                        elif dist[q] == best_d:
-                            best.append(i)
-    return Nearest(start, best_d, sorted(best), [])
-
-
 def analyze(board: NoBoard, options: NoOptions | None = None, **overrides: Any
             ) -> NearestResult:
     """The nearest pieces to the board's start piece; with ``every`` every piece's nearest
@@ -180,13 +157,45 @@ def analyze(board: NoBoard, options: NoOptions | None = None, **overrides: Any
     if not isinstance(board, NoBoard):
         raise InputError(f"analyze() takes a NoBoard (see parse), got {type(board).__name__}")
     opts = _options(options, overrides)
+    run_seed = seed_requested(opts.method, opts.trace, "fast")
+    if run_seed:
+        seed.check_size(*_seed_shape(board), len(board.pieces))
     ans = nearest(board.pieces, board.start, walls=board.walls, pieces_block=opts.block)
     everyone = None
     if opts.every:
         idx, dist = all_nearest(board.pieces, walls=board.walls)
         everyone = [(None, None) if j < 0 else (int(j), int(d))
                     for j, d in zip(idx.tolist(), dist.tolist(), strict=True)]
-    return NearestResult(board, ans, opts.block, everyone)
+    return NearestResult(board, ans, opts.block, everyone,
+                         _seed_run(board, ans, opts) if run_seed else None)
+
+
+def _seed_shape(board: NoBoard) -> tuple[int, int]:
+    """The board the seed searches: the drawn board, the kth-no format's N x N, or the
+    smallest board holding the pieces."""
+    if board.shape != (0, 0):
+        return board.shape
+    return board_shape(board.pieces, board.walls)
+
+
+def _seed_run(board: NoBoard, ans: Nearest, opts: NoOptions) -> SeedRun:
+    """The seed's whole-board search (traced when asked), checked against the fast answer."""
+    def fast() -> Nearest:
+        return nearest(board.pieces, board.start, walls=board.walls, pieces_block=opts.block)
+
+    fast_seconds = warm_seconds(fast)
+    tracer = Tracer(opts.trace)
+    rows, cols = _seed_shape(board)
+    (got, work), seconds = timed(lambda: seed.seed_search(
+        board.pieces.tolist(), board.start, rows, cols, board.walls, opts.block, tracer,
+        board.name))
+    if (got.distance, got.pieces) != (ans.distance, ans.pieces):
+        raise disagree("no", (got.distance, got.pieces), (ans.distance, ans.pieces))
+    return SeedRun("breadth-first over the whole board from the start piece, the list of "
+                   "pieces searched at every cell", "O(cells x pieces)", work=work,
+                   unit="piece comparisons", seconds=seconds, fast_seconds=fast_seconds,
+                   steps=tracer.steps if opts.trace else None, dropped=tracer.dropped,
+                   shape=(rows, cols))
 
 
 def _options(options: NoOptions | None, overrides: dict[str, Any]) -> NoOptions:

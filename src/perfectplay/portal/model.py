@@ -33,10 +33,15 @@ class PortalOptions:
 
     kind: Literal["square", "king", "hex"] = field(default="square", metadata={
         "help": "Which cells touch: 4 neighbours, king moves, or a rhombus hex board."})
-    method: Literal["auto", "parity", "grundy", "search"] = field(default="auto", metadata={
-        "help": "How to find the winner: the parity rule (bipartite boards), the Grundy "
-                "table (at most 26 cells in the portals' component), proof search, or "
-                "auto (the first that applies)."})
+    method: Literal["auto", "parity", "grundy", "search", "seed"] = field(
+        default="auto", metadata={
+            "help": "How to find the winner: the parity rule (bipartite boards), the Grundy "
+                    "table (at most 26 cells in the portals' component), proof search, "
+                    "auto (the first that applies), or seed: auto and also the seed's "
+                    "bitmask search (at most 20 empty cells), checked and compared."})
+    trace: bool = field(default=False, metadata={
+        "help": "Print the seed's search level by level and each first move's verdict "
+                "(implies --method seed)."})
     time_limit: float = field(default=60.0, metadata={
         "help": "Seconds a proof search may take before it gives up with a clear message."})
 

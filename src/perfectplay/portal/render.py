@@ -50,7 +50,14 @@ PORTAL_LEGEND = ("O a portal, # a wall, * a safe cell on the portal path found, 
 
 
 def explain(result: PortalResult) -> str:
-    """The argument, with this board's numbers."""
+    """The argument, with this board's numbers; then the seed's method when it ran."""
+    text = _argument(result)
+    if result.seed is not None:
+        text += "\n\n" + "\n".join(result.seed.lines())
+    return text
+
+
+def _argument(result: PortalResult) -> str:
     if not result.connected:
         return ("The portals are not connected at the start, so Alif has already lost: "
                 "Bella wins.")

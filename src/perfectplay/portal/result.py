@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..notebook import HTMLView
+from ..seedrun import SeedRun
 from . import render
 from .model import Board
 
@@ -73,6 +74,7 @@ class PortalResult(HTMLView):
     seconds: float | None = None
     winning: list[int] | None = None
     unchecked: list[int] | None = None  # first moves the time limit left unproven
+    seed: SeedRun | None = None  # the seed's method as run (method="seed")
     names: dict[int, str] = field(default_factory=dict, repr=False)
     board: Board | None = field(default=None, repr=False, compare=False)
     # how the safe and cut cells are found (the solver's safe_moves), called on first use
@@ -116,6 +118,8 @@ class PortalResult(HTMLView):
             data.update(core_cells=self.core_cells, nodes=self.nodes, seconds=self.seconds,
                         winning_moves=[self._name(c) for c in self.winning or []],
                         unchecked_moves=[self._name(c) for c in self.unchecked or []])
+        if self.seed is not None:
+            data["seed"] = self.seed.to_json()
         if self.board is not None:
             data["safe"] = [self.board.name(int(c)) for c in self.moves.safe]
             data["cut"] = [self.board.name(c) for c in self.moves.cut]

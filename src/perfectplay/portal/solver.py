@@ -15,11 +15,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
 from ..errors import InputError, LimitError
 from ..grid import Kind, bfs, bfs_order, path_from
+from ..seedrun import SeedRun, Tracer, disagree, seed_requested, timed, warm_seconds
+from . import seed
 from .model import Board, PortalOptions
 from .result import ALIF, BELLA, Method, PortalResult, SafeMoves
 from .rules import EXACT_LIMIT, exact_winner
@@ -129,6 +133,11 @@ def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
     if not isinstance(board, Board):
         raise InputError(f"analyze() takes a Board (see parse_board), got "
                          f"{type(board).__name__}")
+    if seed_requested(opts.method, opts.trace, "auto"):
+        seed.check_size(board)
+        fast_opts = replace(opts, method="auto", trace=False)
+        result = analyze(board, fast_opts)
+        return replace(result, seed=_seed_run(board, result, fast_opts, opts.trace))
     method = opts.method
     if method == "auto":
         if uses_parity_rule(board):
@@ -147,6 +156,22 @@ def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
                          "(or auto)")
     return solve(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
                  parity=method == "parity")
+
+
+def _seed_run(board: Board, result: PortalResult, fast: PortalOptions, trace: bool
+              ) -> SeedRun:
+    """The seed's bitmask search (traced when asked), checked against the fast winner."""
+    fast_seconds = warm_seconds(lambda: analyze(board, fast))
+    tracer = Tracer(trace)
+    (first, memo, fills), seconds = timed(lambda: seed.seed_search(board, tracer))
+    got = ALIF if first else BELLA
+    if got != result.winner:
+        raise disagree("portal", str(got), str(result.winner))
+    shape = (board.grid.rows, board.grid.cols) if board.grid is not None else None
+    return SeedRun(f"every board as a wall bitmask, memoised: {len(memo):,} boards",
+                   "O(2^k x k) flood fills for k empty cells", work=fills,
+                   unit="flood fills", seconds=seconds, fast_seconds=fast_seconds,
+                   steps=tracer.steps if trace else None, dropped=tracer.dropped, shape=shape)
 
 
 def _component_cells(board: Board) -> int:

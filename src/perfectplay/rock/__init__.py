@@ -21,7 +21,8 @@ from .picture import picture
 from .playtable import PLAY_LIMIT, play_table
 from .render import draw, explain
 from .result import RockSolution
-from .rules import RockGame, seed_values
+from .rules import RockGame
+from .seed import seed_values
 from .solver import analyze, solve
 
 parse = parse_maze

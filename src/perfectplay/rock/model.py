@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -20,10 +21,17 @@ ALLOWED = WALL + FREE + ENTRANCE + EXIT
 
 @dataclass(frozen=True)
 class RockOptions:
-    """How the result is shown (the answer never changes)."""
+    """How the result is shown, and whether the seed's method runs beside the fast one (the
+    answer never changes)."""
 
     drawing: bool = field(default=True, metadata={
         "help": "Leave out the value map (large mazes).", "flag": "--no-map"})
+    method: Literal["fast", "seed"] = field(default="fast", metadata={
+        "help": "fast: one BFS tree, the detour searches and label setting; seed: also "
+                "run the seed's one BFS per cell and sweeps (at most 1,600 cells), check "
+                "every cell agrees and compare the costs."})
+    trace: bool = field(default=False, metadata={
+        "help": "Print the seed's sweeps, what changed in each (implies --method seed)."})
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,15 @@ def infinite_reason(sol: RockSolution) -> str:
 
 
 def explain(sol: RockSolution) -> str:
-    """Words a learner can follow: the answer, the plain distance, where the rock strikes."""
+    """Words a learner can follow: the answer, the plain distance, where the rock strikes;
+    then the seed's method when it ran."""
+    text = _explain_answer(sol)
+    if sol.seed is not None:
+        text += "\n\n" + "\n".join(sol.seed.lines())
+    return text
+
+
+def _explain_answer(sol: RockSolution) -> str:
     m = sol.maze
     if sol.value is None:
         return f"The walker cannot be sure to arrive: {infinite_reason(sol)}."

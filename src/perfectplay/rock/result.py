@@ -18,6 +18,7 @@ import numpy as np
 
 from ..grid import bfs, path_from
 from ..notebook import HTMLView
+from ..seedrun import SeedRun
 from . import kernels, render
 from .model import Maze
 
@@ -32,6 +33,7 @@ class RockSolution(HTMLView):
     T: np.ndarray  # the rock's best immediate threat (what blocking now forces)
     block: np.ndarray  # the cell the rock would block next to u, -1 if none helps
     step: np.ndarray  # the walker's optimal next cell while the rock is unspent
+    seed: SeedRun | None = None  # the seed's method as run (method="seed")
 
     @property
     def value(self) -> int | None:
@@ -108,4 +110,5 @@ class RockSolution(HTMLView):
             "blocked_cell": None if blocked is None else m.grid.coords(blocked),
             "cut_cell": None if cut is None else m.grid.coords(cut),
             "f": grid(self.f), "d": grid(self.d), "T": grid(self.T),
+            **({"seed": self.seed.to_json()} if self.seed is not None else {}),
         }

@@ -1,15 +1,12 @@
-"""The Rock's rules as an engine game, and the seed's algorithm, written straight.
+"""The Rock's rules as an engine game.
 
 Both are oracles for the fast solver: :class:`RockGame` is solved by the engine's label
 setting (a cost game: the walker pays one per step, the rock pays nothing), and
-:func:`seed_values` is the seed's recurrence iterated to convergence over one BFS per
-blocked cell, O(n^2) plus up to n sweeps.
+:func:`~.seed.seed_values` (in :mod:`.seed`) is the seed's recurrence iterated to
+convergence over one BFS per blocked cell, O(n^2) plus up to n sweeps.
 """
 
 from __future__ import annotations
-
-import math
-from collections import deque
 
 from .model import Maze
 
@@ -65,39 +62,3 @@ class RockGame:
 
     def outcome(self, pos: tuple) -> int | None:
         return 0 if pos[0] == "X" else None
-
-
-def _bfs_avoiding(maze: Maze, adj: dict[int, list[int]], blocked: int) -> dict[int, int]:
-    dist = {maze.exit: 0}
-    queue = deque([maze.exit])
-    while queue:
-        u = queue.popleft()
-        for w in adj[u]:
-            if w != blocked and w not in dist:
-                dist[w] = dist[u] + 1
-                queue.append(w)
-    return dist
-
-
-def seed_values(maze: Maze) -> dict[int, float]:
-    """f for every walkable cell by the seed's method: g(u, v) from one BFS per blocked cell
-    v, then f(u) = max(min_v 1 + f(v), max_v g(u, v)) swept until nothing changes, starting
-    from f = inf and f(X) = 0. Plain Python, O(n^2 + sweeps * n)."""
-    adj = RockGame(maze).adj
-    g = {v: _bfs_avoiding(maze, adj, v) for v in adj if v != maze.exit}
-    f = {u: math.inf for u in adj}
-    f[maze.exit] = 0
-    changed = True
-    while changed:
-        changed = False
-        for u in adj:
-            if u == maze.exit:
-                continue
-            walk = min((1 + f[v] for v in adj[u]), default=math.inf)
-            block = max((g[v].get(u, math.inf) for v in adj[u] if v != maze.exit),
-                        default=-math.inf)
-            new = max(walk, block)
-            if new != f[u]:
-                f[u] = new
-                changed = True
-    return f

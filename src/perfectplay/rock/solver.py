@@ -21,12 +21,14 @@ Rock"; measured in benchmarks/rock_adversary.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import InputError
-from . import kernels
+from ..seedrun import SeedRun, Tracer, disagree, seed_requested, timed, warm_seconds
+from . import kernels, seed
 from .model import Maze, RockOptions
 from .result import RockSolution
 
@@ -65,7 +67,29 @@ def analyze(maze: Maze, options: RockOptions | None = None) -> RockSolution:
     >>> analyze(parse_maze("..X.\\n.##.\\n.E..")).value
     11
     """
-    return _solve_with_stats(maze)[0]
+    opts = options or RockOptions()
+    if not seed_requested(opts.method, opts.trace, "fast"):
+        return _solve_with_stats(maze)[0]
+    seed.check_size(maze)
+    sol = _solve_with_stats(maze)[0]
+    return replace(sol, seed=_seed_run(maze, sol, opts.trace))
+
+
+def _seed_run(maze: Maze, sol: RockSolution, trace: bool) -> SeedRun:
+    """The seed's BFSs and sweeps (traced when asked), checked cell by cell against the
+    fast solution."""
+    fast_seconds = warm_seconds(lambda: _solve_with_stats(maze))
+    tracer = Tracer(trace)
+    (f, work), seconds = timed(lambda: seed.seed_values_counted(maze, tracer))
+    for u, fv in f.items():
+        want = -1 if fv == math.inf else int(fv)
+        if int(sol.f[u]) != want:
+            raise disagree(f"the rock at {maze.name(u)}", fv, int(sol.f[u]))
+    return SeedRun("f(u) = max(min 1 + f(v), max g(u, v)) swept until nothing changes, g by "
+                   "one BFS per blocked cell", "O(n^2 + sweeps x n)", work=work,
+                   unit="BFS visits and cell updates", seconds=seconds,
+                   fast_seconds=fast_seconds, steps=tracer.steps if trace else None,
+                   dropped=tracer.dropped, shape=(maze.rows, maze.cols))
 
 
 def solve(maze: Maze) -> RockSolution:

@@ -52,9 +52,9 @@ MAX_BODY = 1_000_000
 MAX_MOVES = 10_000
 #: A request is heavy, and runs in the worker process, when its board has more cells than
 #: HEAVY_CELLS (about 200 x 200) or its row more values than HEAVY_VALUES, when its game
-#: says so (an exact search, an O(n^2) option), or, in play, where every legal move's value
-#: is asked at every position replayed, when cells (or values) times positions passes
-#: HEAVY_PLAY_WORK (a 20 x 20 board 100 moves in, say).
+#: says so (an exact search, an O(n^2) option), when it asks for a seed's method, or, in
+#: play, where every legal move's value is asked at every position replayed, when cells (or
+#: values) times positions passes HEAVY_PLAY_WORK (a 20 x 20 board 100 moves in, say).
 HEAVY_CELLS = 40_000
 HEAVY_VALUES = 20_000
 HEAVY_PLAY_WORK = 40_000
@@ -175,6 +175,8 @@ def is_heavy(game: str, body: dict[str, Any], play: bool = False) -> bool:
     instance, (how, data) = _instance(spec, req, opts)
     if spec.heavy is not None and spec.heavy(instance, opts):
         return True
+    if getattr(opts, "method", None) == "seed" or getattr(opts, "trace", False):
+        return True  # the seeds' methods are slow by design (their limits are checked)
     if how == "row":
         size, limit = len(data), HEAVY_VALUES
     elif spec.shape is not None:

@@ -46,11 +46,11 @@ function viridis(t) {
 
 // A board as a table with column letters and row numbers; cell(r, c) -> {text, cls, title,
 // onclick}.
-function gridTable(rows, cols, cell) {
+function gridTable(rows, cols, cell, colName = letters) {
   const table = el("table", {class: "grid"});
   const head = el("tr");
   head.appendChild(el("th"));
-  for (let c = 0; c < cols; c++) head.appendChild(el("th", {}, letters(c)));
+  for (let c = 0; c < cols; c++) head.appendChild(el("th", {}, colName(c)));
   table.appendChild(head);
   for (let r = 0; r < rows; r++) {
     const tr = el("tr");
@@ -347,6 +347,76 @@ function gridBoard(d, game) {
   return box;
 }
 
+// -- the seed's own method, step by step ---------------------------------------------------------
+// /api/GAME/analyze with method "seed" and trace: the seed's steps, each with the cells it
+// touched and their new values; the board shows every value set so far, this step's cells
+// outlined.
+function seedBody(game) {
+  const body = {method: "seed", trace: true};
+  if (game === "coins") return {...body, row: coinsRow()};
+  body.text = $(`${game}-text`).value;
+  if (game === "portal") body.kind = $("portal-kind").value;
+  if (game === "nearest") body.block = $("nearest-block").checked;
+  return body;
+}
+
+class Stepper {
+  constructor(game, data) {
+    Object.assign(this, {game, seed: data.result.seed, grid: data.grid || null, k: 0});
+  }
+
+  go(k) { this.k = Math.max(0, Math.min(this.seed.steps.length - 1, k)); this.render(); }
+
+  board() {
+    const [rows, cols] = this.seed.shape, steps = this.seed.steps;
+    const value = new Map(), now = new Set();
+    for (let i = 0; i <= this.k; i++) {
+      steps[i].cells.forEach(([r, c], j) => {
+        value.set(`${r},${c}`, steps[i].values[j]);
+        if (i === this.k) now.add(`${r},${c}`);
+      });
+    }
+    const coins = this.game === "coins";
+    return gridTable(rows, cols, (r, c) => {
+      const key = `${r},${c}`, ch = this.grid ? (this.grid[r] || "")[c] || "." : ".";
+      if (coins && c < r) return {cls: "empty"};
+      if (ch === "#") return {cls: "wall"};
+      const base = coins || /[0-9.\-]/.test(ch) ? "" : ch;  // walls, E, X, O, pieces
+      const v = value.has(key) ? String(value.get(key)) : base;
+      return {text: v, cls: (now.has(key) ? "now " : "") + (value.has(key) ? "set" : "free")};
+    }, coins ? (c) => String(c + 1) : letters);
+  }
+
+  render() {
+    const box = $(`${this.game}-trace`), s = this.seed, step = s.steps[this.k];
+    box.replaceChildren();
+    box.appendChild(el("h3", {}, `The seed's method: ${s.name}`));
+    box.appendChild(el("p", {class: "cost"}, s.cost));
+    const bar = el("p", {class: "stepper"});
+    bar.appendChild(el("button", {class: "first", onclick: () => this.go(0)}, "First"));
+    bar.appendChild(el("button", {class: "back", onclick: () => this.go(this.k - 1)}, "Back"));
+    bar.appendChild(el("span", {class: "count"},
+      ` step ${this.k + 1} of ${s.steps.length}${s.more_steps ? ` (+${s.more_steps} not kept)` : ""} `));
+    bar.appendChild(el("button", {class: "next", onclick: () => this.go(this.k + 1)}, "Next"));
+    bar.appendChild(el("button", {class: "last",
+      onclick: () => this.go(s.steps.length - 1)}, "Last"));
+    box.appendChild(bar);
+    box.appendChild(el("p", {class: "step"}, `${step.title}: ${step.text}`));
+    if (s.shape) box.appendChild(this.board());
+  }
+}
+
+async function seedTrace(game) {
+  try {
+    const d = await api(game, "analyze", seedBody(game));
+    showError(game, "");
+    const stepper = new Stepper(game, d);
+    window.currentStepper = stepper;
+    if (stepper.seed.steps.length) stepper.render();
+    else $(`${game}-trace`).replaceChildren(el("p", {}, stepper.seed.cost));
+  } catch (error) { showError(game, error); }
+}
+
 // -- wiring --------------------------------------------------------------------------------------
 function startPlay(game, instance, side, strength) {
   const board = game === "coins" ? coinsBoard : gridBoard;
@@ -368,6 +438,9 @@ $("coins-play").onclick = () => startPlay("coins", {row: coinsRow()}, $("coins-s
   Number($("coins-strength").value));
 for (const game of ["rock", "portal", "nearest"]) {
   $(`${game}-analyze`).onclick = () => analyzeGrid(game);
+}
+for (const game of ["coins", "rock", "portal", "nearest"]) {
+  $(`${game}-seed`).onclick = () => seedTrace(game);
 }
 $("rock-play").onclick = () => startPlay("rock", {text: $("rock-text").value},
   $("rock-side").value, Number($("rock-strength").value));
