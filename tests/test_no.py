@@ -3,6 +3,9 @@ plain per-piece BFS and the seed's method on thousands of random boards."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import deque
 
 import numpy as np
@@ -14,6 +17,7 @@ from perfectplay import InputError
 from perfectplay.no import (
     all_nearest,
     judge_kth_no,
+    kernels,
     nearest,
     parse_drawn_board,
     seed_nearest,
@@ -122,6 +126,156 @@ def test_all_nearest_open_board_matches_brute_force(points):
         d = np.abs(p[:, 0] - p[a, 0]) + np.abs(p[:, 1] - p[a, 1])
         d[a] = 10**9
         assert (idx[a], dist[a]) == (int(np.argmin(d)), int(d.min()))
+
+
+# -- every piece's nearest on an open board: the bucket grids against the quadratic answer --
+def brute_nearest(p):
+    """Quadratic: each piece's Manhattan distance to every other, lowest index on ties
+    (argmin returns the first minimum)."""
+    p = np.asarray(p, np.int64)
+    d = np.abs(p[:, None, 0] - p[None, :, 0]) + np.abs(p[:, None, 1] - p[None, :, 1])
+    np.fill_diagonal(d, np.iinfo(np.int64).max)
+    return d.argmin(axis=1), d.min(axis=1)
+
+
+def distinct_cells(rng, n, rows, cols, r0=0, c0=0):
+    """n distinct cells of a rows x cols box at (r0, c0), as an (n, 2) int64 array."""
+    cells = rng.choice(rows * cols, size=n, replace=False)
+    return np.stack([r0 + cells // cols, c0 + cells % cols], 1).astype(np.int64)
+
+
+def open_boards(rng, n):
+    """One board of each shape that has tripped grids: dense (many ties), one row, one
+    column, two pieces, a cluster beside far pieces (grids inside buckets), a diagonal, a
+    spread over the whole coordinate range."""
+    far = 2**31 - 1
+    cluster = distinct_cells(rng, n, 40, 40, -20, 7)
+    return {
+        "dense": distinct_cells(rng, n, 12, 12 + n // 12),
+        "row": distinct_cells(rng, n, 1, 3 * n, 5, -n),
+        "column": distinct_cells(rng, n, 3 * n, 1),
+        "two": distinct_cells(rng, 2, 3, 3),
+        "cluster and far": np.vstack([cluster, [[far, far], [-far, 0], [0, -far]]]),
+        "diagonal": np.stack([np.arange(n), np.arange(n) * 2], 1)[rng.permutation(n)],
+        "huge": distinct_cells(rng, n, 2**20, 2**20) * 2**11 - 2**31 + 1,
+    }
+
+
+def assert_nearest(p):
+    """all_nearest(p) is the quadratic answer, value by value."""
+    idx, dist = all_nearest(p)
+    want_idx, want_dist = brute_nearest(p)
+    assert idx.tolist() == want_idx.tolist()
+    assert dist.tolist() == want_dist.tolist()
+
+
+def test_all_nearest_open_ties_go_to_the_lowest_index():
+    """A cross: the centre has four neighbours at 1; whichever index is lowest wins."""
+    cross = [(5, 5), (4, 5), (6, 5), (5, 4), (5, 6)]
+    for first in range(1, 5):
+        order = [0, *sorted(range(1, 5), key=lambda k: k != first)]
+        pieces = [cross[k] for k in order]
+        idx, dist = all_nearest(pieces)
+        assert (idx[0], dist[0]) == (1, 1)  # the lowest index among the four tied
+    idx, dist = all_nearest([(0, 0), (0, 4), (4, 0), (2, 2)])  # every pair but two at 4
+    assert idx.tolist() == [1, 0, 0, 0] and dist.tolist() == [4, 4, 4, 4]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_all_nearest_open_matches_brute_force_on_skewed_boards(seed):
+    rng = np.random.default_rng(100 + seed)
+    for n in (3, 17, 150, 700):
+        for name, p in open_boards(rng, n).items():
+            assert kernels.grid_nearest(p) is not None, name  # the buckets answered
+            assert_nearest(p)
+
+
+def test_crowded_buckets_get_grids_of_their_own():
+    """A cluster beside far pieces and a diagonal: their buckets are split again (more than
+    one grid), and the answers are still the quadratic ones."""
+    rng = np.random.default_rng(7)
+    for name in ("cluster and far", "diagonal"):
+        p = open_boards(rng, 900)[name]
+        grids = kernels._build_grids(p[:, 0].copy(), p[:, 1].copy())[0]
+        assert len(grids) > 1, name
+        assert_nearest(p)
+
+
+def test_all_nearest_open_matches_brute_force_on_random_boards():
+    """Many small random boards and clusters of every density, N x N as the benchmark."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        n = int(rng.integers(2, 60))
+        side = int(rng.integers(1, 3 * n))
+        rows = max(1, side // int(rng.integers(1, 4)))
+        cols = max(-(-n // rows), side)
+        p = distinct_cells(rng, n, rows, cols, int(rng.integers(-99, 99)), 0)
+        if rng.random() < 0.3:
+            p = np.vstack([p, distinct_cells(rng, 5, 10, 10, 10**6, -(10**6))])
+        assert_nearest(p)
+    n = 3000
+    assert_nearest(distinct_cells(rng, n, n, n))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=49,
+                unique=True),
+       st.lists(st.tuples(st.integers(-2**31 + 1, 2**31 - 1),
+                          st.integers(-2**31 + 1, 2**31 - 1)), max_size=4, unique=True),
+       st.integers(-1000, 1000))
+def test_all_nearest_open_clusters_and_far_pieces(near, far, shift):
+    """A dense cluster (crowded buckets, ties) beside pieces anywhere in the coordinate
+    range: still the quadratic answer."""
+    cells = {(r + shift, c - shift) for r, c in near} | set(far)
+    if len(cells) < 2:
+        return
+    assert_nearest(np.array(sorted(cells, key=lambda t: hash(t))))
+
+
+def test_the_sweep_answers_when_the_grids_give_up(monkeypatch):
+    """With no work allowed the grids give up and the O(n log n) sweep answers the same."""
+    rng = np.random.default_rng(9)
+    monkeypatch.setattr(kernels, "WORK_PER_PIECE", 0)
+    for name, p in open_boards(rng, 200).items():
+        assert kernels.grid_nearest(p) is None, name
+        assert_nearest(p)
+
+
+def test_pieces_sharing_a_cell_are_named_on_an_open_board():
+    """Two on one cell in a sparse bucket (found as distance 0), and 30 on one cell (a
+    crowded bucket that cannot be split: the grids stop and the sweep finds them)."""
+    with pytest.raises(InputError, match="P2 and P4 share the cell \\(3, 3\\)"):
+        all_nearest([(0, 0), (3, 3), (9, 9), (3, 3)])
+    p = [(5, 5)] * 30 + [(0, 0), (100, 100)]
+    assert kernels.grid_nearest(np.array(p)) is None
+    with pytest.raises(InputError, match="P1 and P2 share the cell \\(5, 5\\)"):
+        all_nearest(p)
+
+
+def test_the_open_board_kernels_run_as_plain_python():
+    """NUMBA_DISABLE_JIT=1: the grids (split buckets included) and the sweep, interpreted."""
+    code = ("import numpy as np\n"
+            "from perfectplay.no import all_nearest, kernels\n"
+            "rng = np.random.default_rng(3)\n"
+            "c = rng.choice(400, 120, replace=False)\n"
+            "p = np.vstack([np.stack([c // 20, c % 20], 1), [[10**6, 10**6], [-5, 10**6]]])\n"
+            "idx, dist = all_nearest(p)\n"
+            "kernels.WORK_PER_PIECE = 0\n"
+            "again = all_nearest(p)\n"
+            "assert (again[0] == idx).all() and (again[1] == dist).all()\n"
+            "print(len(kernels._build_grids(p[:, 0].copy(), p[:, 1].copy())[0]), "
+            "idx.tolist(), dist.tolist())\n")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    grids, idx, dist = out.stdout.split(" ", 1)[0], *out.stdout.split(" ", 1)[1].split("] [")
+    rng = np.random.default_rng(3)
+    c = rng.choice(400, 120, replace=False)
+    p = np.vstack([np.stack([c // 20, c % 20], 1), [[10**6, 10**6], [-5, 10**6]]])
+    want_idx, want_dist = brute_nearest(p)
+    assert int(grids) > 1
+    assert idx + "]" == str(want_idx.tolist()) and "[" + dist.strip() == str(want_dist.tolist())
 
 
 def test_bad_input_says_where():

@@ -4,9 +4,13 @@ boolean array).
 - :func:`nearest`: one start piece. Open board: Manhattan distance, O(N). With walls (and
   optionally other pieces in the way): BFS from the start that stops at the first layer
   holding a piece, O(cells).
-- :func:`all_nearest`: every piece's nearest other piece at once. Open board: the
-  Manhattan nearest-neighbour sweep over 4 octant transforms with a Fenwick tree of prefix
-  minima (the Manhattan-MST trick; Zhou, Shenoy, Nicholls 2002), O(N log N) in numba.
+- :func:`all_nearest`: every piece's nearest other piece at once. Open board: buckets
+  (square cells of a uniform grid over the pieces, about one piece each, crowded buckets
+  split by grids of their own; a piece searches rings of buckets outward until a ring's
+  lower bound exceeds the best distance found), O(N depth) to build and O(1) expected per
+  piece; should the searches run over a work budget of O(N), the Manhattan
+  nearest-neighbour sweep over 4 octant transforms with a Fenwick tree of prefix minima
+  (the Manhattan-MST trick; Zhou, Shenoy, Nicholls 2002), O(N log N). Both in numba.
   With walls: one multi-source BFS labelling every cell with its nearest piece, then a scan
   of the edges whose ends have different labels, O(cells).
 - :func:`seed_nearest`: the seed's BFS with its list lookups, O(N^3) on an N x N board,
@@ -120,18 +124,26 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
     """Every piece's nearest other piece: (index array, distance array), -1 where none is
     reachable. Ties go to the lowest index.
 
+    Open board: :func:`~.kernels.all_nearest_open` (buckets, O(N) expected; an O(N log N)
+    sweep should they run over budget). Two pieces on one cell show as a distance 0, and only then
+    are they looked for and named, so a valid board pays no O(N log N) check. With walls:
+    the labelling BFS, O(cells).
+
     >>> idx, dist = all_nearest([(1, 1), (3, 0), (2, 3), (0, 2), (4, 4)])
     >>> idx.tolist(), dist.tolist()
     ([3, 0, 0, 0, 2], [2, 3, 3, 2, 3])
     """
     p = as_pieces(pieces)
     walls = as_walls(walls)
-    check_distinct(p)
     n = p.shape[0]
     if n < 2:
         return np.full(n, -1, np.int64), np.full(n, -1, np.int64)
     if walls is None:
-        return all_nearest_open(p)
+        idx, dist = all_nearest_open(p)
+        if (dist == 0).any():  # two pieces share a cell: name them (O(n log n), only then)
+            check_distinct(p)
+        return idx, dist
+    check_distinct(p)
     rows, cols = board_shape(p, walls)
     open_ = ~walls.ravel()
     flat = p[:, 0] * cols + p[:, 1]
@@ -146,7 +158,7 @@ def all_nearest(pieces: Sequence[Sequence[int]] | np.ndarray,
 def analyze(board: NoBoard, options: NoOptions | None = None, **overrides: Any
             ) -> NearestResult:
     """The nearest pieces to the board's start piece; with ``every`` every piece's nearest
-    (O(N log N) open, O(cells) with walls); ``block``: other pieces are obstacles. The
+    (O(N) expected open, O(cells) with walls); ``block``: other pieces are obstacles. The
     options come as :class:`NoOptions` or by name (``every=True``; the old name ``all=``
     still works for one release, with a DeprecationWarning).
 
