@@ -13,7 +13,7 @@ table.
 [0, 3, 4]
 """
 
-from ..grid import Grid
+from ..grid import DRAW_LIMIT, Grid
 from ..registry import GameSpec, register
 from .cases import PROBLEMS
 from .judges import JUDGES, judge_kth_no
@@ -26,7 +26,7 @@ from .model import (
     parse_drawn_board,
     read_kth_no,
 )
-from .render import DRAW_LIMIT, distance_cells, draw_distances, frame_distances
+from .render import distance_cells, draw_distances, frame_distances
 from .result import Nearest, NearestResult
 from .seed import seed_nearest
 from .solver import all_nearest, analyze, nearest

@@ -12,15 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..grid import bfs_order, cell_name, framed, neighbour_table
+from ..grid import bfs_order, cell_name, framed, neighbour_table, undrawn
 from .model import NoBoard
 
 if TYPE_CHECKING:
     from .result import NearestResult
-
-#: Boards with more cells than this are not drawn in the terminal.
-DRAW_LIMIT = 60 * 60
-
 
 def _cell(b: NoBoard, i: int) -> str:
     r, c = (int(v) for v in b.pieces[i])
@@ -61,8 +57,9 @@ def draw(result: NearestResult, style: bool = False) -> str:
                          + lines[-1:])
     b = result.board
     rows, cols = b.shape
-    if rows * cols > DRAW_LIMIT:
-        return f"(the {rows} x {cols} board is not drawn: more than {DRAW_LIMIT:,} cells)"
+    too_large = undrawn(rows, cols)
+    if too_large:
+        return too_large
     return frame_distances(result.cells(), b.labels)
 
 

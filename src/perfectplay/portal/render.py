@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..grid import framed
+from ..grid import framed, undrawn
 from .model import WALL, Board
 
 if TYPE_CHECKING:
@@ -28,6 +28,9 @@ def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
     With ``style``, rich markup colours them."""
     if board.grid is None:
         return ""
+    too_large = undrawn(board.grid.rows, board.grid.cols, "board", "; --json or --png show it")
+    if too_large:
+        return too_large
     marks = {c: "*" for c in moves.path[1:-1]}
     marks.update({c: "X" for c in moves.cut})
     colours = {"X": "bold red", "*": "green", "O": "bold cyan", WALL: "dim"}
@@ -144,6 +147,13 @@ def summary(result: PortalResult) -> str:
     """The cut cells in words (the line under the explanation)."""
     if not result.connected or result.board is None:
         return ""
-    cut = ", ".join(result.board.name(c) for c in result.moves.cut) or "none"
-    return (f"Safe cells: {len(result.moves.safe)}; cut cells (walling one disconnects "
+    cells = result.moves.cut
+    cut = ", ".join(result.board.name(c) for c in cells[:NAMED_CUTS]) or "none"
+    if len(cells) > NAMED_CUTS:
+        cut += f" and {len(cells) - NAMED_CUTS:,} more (--json lists them all)"
+    return (f"Safe cells: {len(result.moves.safe):,}; cut cells (walling one disconnects "
             f"the portals): {cut}")
+
+
+#: Cut cells the summary line names (a corridor of a large board has thousands).
+NAMED_CUTS = 40

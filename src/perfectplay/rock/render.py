@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..grid import framed
+from ..grid import framed, undrawn
 from ..textio import plural
 from .model import WALL
 
@@ -65,18 +65,14 @@ def _explain_answer(sol: RockSolution) -> str:
     return "\n".join(lines)
 
 
-#: Mazes with more cells than this are not drawn in the terminal (say so instead).
-DRAW_LIMIT = 60 * 60
-
-
 def draw(sol: RockSolution, style: bool = False) -> str:
     """The maze with each cell's guaranteed steps f, the route (bold green) and the rock's
     block (R), with column letters and row numbers as cell names read. Walls are '#', E and
     X marked, an infinite cell '∞'. Mazes over DRAW_LIMIT cells get one line instead."""
     m = sol.maze
-    if m.rows * m.cols > DRAW_LIMIT:
-        return (f"(the {m.rows} x {m.cols} map is not drawn: more than {DRAW_LIMIT:,} "
-                "cells; --json has every cell)")
+    too_large = undrawn(m.rows, m.cols, "map", "; --json has every cell")
+    if too_large:
+        return too_large
     route, _, blocked = sol.route()
     on_route = set(route)
     cells = []
