@@ -345,6 +345,40 @@ def test_plain_python_functions_are_compiled_for_the_user():
     assert "22 positions" in repr(s)
 
 
+
+def _subtraction_game(takes: tuple[int, ...], scale: float = 1.0) -> CompiledGame:
+    """Take one of ``takes`` from a heap of 30; rules made afresh each call (closures)."""
+
+    @njit
+    def moves(n, out):
+        k = 0
+        for t in takes:
+            if t <= n * scale:
+                out[k] = t
+                k += 1
+        return k
+
+    @njit
+    def play(n, t):
+        return n - t
+
+    return CompiledGame(30, moves, play, _ongoing, max_moves=len(takes))
+
+
+def test_equal_rules_share_one_compiled_function_and_different_ones_do_not():
+    a, b = _subtraction_game((1, 2, 3)), _subtraction_game((1, 2, 3))
+    c, d = _subtraction_game((1, 2, 4)), _subtraction_game((1, 2, 3), -0.0)
+    assert a.rules.moves is b.rules.moves and a.rules.play is b.rules.play
+    assert c.rules.moves is not a.rules.moves and d.rules.moves is not a.rules.moves
+    assert _subtraction_game((1, 2, 3), 0.0).rules.moves is not d.rules.moves  # 0.0, -0.0
+    assert a.rules.play is c.rules.play  # the same play, whatever the moves
+    # each answers its own rules: take 1-3 loses at multiples of 4, take {1, 2, 4} at 3k
+    for game, lost in ((a, 4), (b, 4), (c, 3)):
+        s = solve(game)
+        assert [s.value(n) is Value.LOSE for n in range(30)] == \
+            [n % lost == 0 for n in range(30)]
+    assert solve(d).value(30) is Value.LOSE  # -0.0: every take exceeds n * scale <= 0
+
 def test_a_compiled_game_passes_check_game_and_plays_through_the_python_protocol():
     g = connect_four(4, 4)
     report = check_game(g, max_positions=2000)

@@ -82,6 +82,7 @@ from numba.core.registry import CPUDispatcher
 
 from ..errors import GameError, LimitError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
+from .jitmemo import canonical
 from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
@@ -137,13 +138,16 @@ def _same(pos):
 
 
 def _jit(fn: Any, name: str) -> Any:
+    """``fn`` compiled (plain functions through ``njit``), as the first dispatcher this
+    process made for the same rule (:func:`~.jitmemo.canonical`), so a second instance of a
+    game reuses the kernels compiled for the first."""
     if fn is None:
         return None
     if isinstance(fn, CPUDispatcher):
-        return fn
+        return canonical(fn)
     if not callable(fn):
         raise GameError(f"{name} must be a function, not {type(fn).__name__}")
-    return njit(fn)
+    return canonical(njit(fn))
 
 
 class CompiledGame:

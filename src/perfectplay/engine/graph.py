@@ -363,14 +363,21 @@ def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids:
     children go straight into an int64 array (a non-int or a too-large child raises
     TypeError or OverflowError, and the caller starts again keeping objects)."""
     add_kid, add_term, add_off = kids.append, terminal.append, offsets.append
+    lose, tie, win = Value.LOSE, Value.TIE, Value.WIN  # by identity: Enum hashing is Python
     for pos in batch:
         result = outcome(pos)
         if result is None:
             add_term(UNKNOWN)
             for move in moves_of(pos):
                 add_kid(play(pos, move))
+        elif result is lose:
+            add_term(LOSE_CODE)
+        elif result is tie:
+            add_term(TIE_CODE)
+        elif result is win:
+            add_term(WIN_CODE)
         else:
-            add_term(_terminal_code(result, pos, False, None))
+            add_term(_terminal_code(result, pos, False, None))  # says what is wrong
         add_off(base + len(kids))
 
 
