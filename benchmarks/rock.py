@@ -1,10 +1,14 @@
-"""The Rock at scale: solve beside one plain BFS over the same grid (same process), the
-corridor-and-room family with and without chain sharing, and the seed's algorithm at 60x60.
+"""The Rock at scale: first the three measures of issue 32, repeated (a random 1000 x 1000
+maze with 20 % walls, the corridor-and-room maze of side 700, and the adversary's worst 128
+maze tiled to 1024 x 1024), each as whole processes (`perfectplay rock --no-map FILE` against
+a process that parses the same file and runs one BFS) and in this process (solve against one
+plain BFS over the same grid); then solve beside one BFS on random grids, the corridor-and-room
+family with and without chain sharing, and the seed's algorithm at 60x60.
 
-    python benchmarks/rock.py [--quick]
+    python benchmarks/rock.py [--quick] [--repeat R] [--tiled FILE] [--climb-seconds S]
 
-At the largest walled sizes it also times whole processes: `perfectplay rock --no-map` against
-a process that parses the same file and runs one BFS.
+The adversarial maze: FILE as written by `python benchmarks/rock_adversary.py --save DIR`
+(DIR/hybrid-tiled.txt, after its 40 s climbs), else a shorter climb of S seconds a side.
 """
 
 from __future__ import annotations
@@ -12,14 +16,15 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
-from common import best_of, rock_processes
+from common import best_of, rock_process_times, rock_processes
 
 from perfectplay.grid import Grid, bfs
-from perfectplay.rock import maze_from_grid, seed_values
-from perfectplay.rock.families import corridor_room
+from perfectplay.rock import Maze, maze_from_grid, parse_maze, seed_values
+from perfectplay.rock.families import corridor_room, place_ends, tiled
 from perfectplay.rock.solver import _solve_with_stats
 
 
@@ -43,12 +48,62 @@ def random_maze(rng: np.random.Generator, side: int, walls: float):
     return maze_from_grid(Grid(cells))
 
 
+def adversarial_tiling(path: Path | None, seconds: float, quick: bool) -> Maze:
+    """The hybrid's worst 128 maze (rock_adversary.py's climb) tiled to 1024 x 1024: read
+    from ``path``, else climbed here for ``seconds`` a side (a shorter climb: the maze is
+    less hard than the 40 s one). Quick: the worst 32 maze tiled to 256 x 256."""
+    if path is not None:
+        return parse_maze(path.read_text())
+    from rock_adversary import attack, walls
+
+    sides = [16, 32] if quick else [16, 32, 64, 128]
+    worst = attack(sides, seconds, heavy=True)[-1][4]
+    return place_ends(tiled(walls(worst), (256 if quick else 1024) // sides[-1]))
+
+
+def ratio_range(values: list[float]) -> str:
+    return f"{min(values):.2f}-{max(values):.2f}x"
+
+
+def issue_rows(args: argparse.Namespace) -> None:
+    """Issue 32's three measures, ``args.repeat`` times each: whole processes (the ratio of
+    each rock/BFS pair run back to back, and the fastest of each) and in this process (the
+    best of three solves over the best of three BFS, per repeat)."""
+    side, room = (300, 200) if args.quick else (1000, 700)
+    rows = [(f"random {side} x {side}, 20 % walls", random_maze(np.random.default_rng(5), side,
+                                                               0.2)),
+            (f"corridor/room {room}", corridor_room(room)),
+            ("adversarial tiling", adversarial_tiling(args.tiled, args.climb_seconds,
+                                                      args.quick))]
+    print(f"issue 32: whole processes and in process, {args.repeat} repeats")
+    for name, m in rows:
+        inner = [best_of(lambda m=m: solve(m)) / best_of(lambda m=m: bfs(m.nb, m.open, m.exit))
+                 for _ in range(args.repeat)]
+        pairs = rock_process_times(m, args.repeat)
+        t_rock, t_bfs = min(r for r, _ in pairs), min(b for _, b in pairs)
+        sol = solve(m)
+        n = int(m.open.sum())
+        print(f"  {name} ({m.rows} x {m.cols}, {n:,} open cells, {sol.pops / n:.2f} pops per "
+              f"cell): processes rock {t_rock:.2f} s, one BFS {t_bfs:.2f} s, ratio "
+              f"{t_rock / t_bfs:.2f}x (pairs {ratio_range([r / b for r, b in pairs])}); in "
+              f"process solve/BFS {ratio_range(inner)}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
+    ap.add_argument("--repeat", type=int, default=5, help="repeats of issue 32's measures")
+    ap.add_argument("--tiled", type=Path, default=None,
+                    help="the adversarial maze (rock_adversary.py --save DIR: hybrid-tiled.txt)")
+    ap.add_argument("--climb-seconds", type=float, default=5.0,
+                    help="climbing time a side when no --tiled maze is given")
+    ap.add_argument("--only-issue", action="store_true", help="issue 32's measures only")
     args = ap.parse_args()
     rng = np.random.default_rng(3)
     solve(random_maze(rng, 10, 0.2))  # load the compiled kernels
+    issue_rows(args)
+    if args.only_issue:
+        return
     side = 300 if args.quick else 1000
     print("random grids: solve vs one plain BFS over the same grid")
     cases = [(side, 0.0), (side, 0.2), (side, 0.35), (2 * side, 0.0)]

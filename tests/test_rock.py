@@ -153,14 +153,18 @@ def test_judge_format_and_errors():
 
 
 @pytest.mark.parametrize("s", range(2, 12))
-def test_corridor_and_room_family_against_the_seed(s):
+def test_corridor_and_room_family_against_the_seed(s, monkeypatch):
+    from perfectplay.rock import solver
     from perfectplay.rock.families import corridor_room
 
     maze = corridor_room(s)
     fast = check_all_cells(maze)
-    plain, plain_stats = solve_stats(maze, chains=False)
+    plain = solve_stats(maze, chains=False)[0]
     assert np.array_equal(fast.f, plain.f)
-    assert solve_stats(maze)[1].pops < plain_stats.pops or s < 4  # one search, shared
+    # one search, shared (the quick searches settle these small rooms' corridors first)
+    monkeypatch.setattr(solver, "QUICK_SEARCH", 0)
+    assert np.array_equal(solve_stats(maze)[0].f, fast.f)
+    assert solve_stats(maze)[1].pops < solve_stats(maze, chains=False)[1].pops or s < 4
 
 
 def test_chain_sharing_changes_no_value_on_random_mazes():
@@ -179,6 +183,7 @@ def formula_always(monkeypatch):
     monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
     monkeypatch.setattr(solver, "LIGHT_FACTOR", 0)  # however large the light subtrees
     monkeypatch.setattr(solver, "LONG_SEARCH", 0)  # the stronger heuristic from the start
+    monkeypatch.setattr(solver, "SHORT_DETOURS", False)  # no cell settled before the search
 
 
 def test_the_heavy_light_formula_agrees_with_the_seed_on_every_cell(formula_always):
@@ -192,8 +197,8 @@ def test_the_heavy_light_formula_agrees_with_the_seed_on_every_cell(formula_alwa
         check_all_cells(maze)
         nb, open_, x = maze.nb, maze.open, maze.exit
         tree, unique = bfs_tree(maze)
-        used += kernels.threats(nb, tree, unique, kernels.lowpoints(nb, open_, x), x, True,
-                                kernels.Budgets(1, 0, 0, 8)).formula
+        used += kernels.threats(nb, open_, tree, unique, x, True,
+                                kernels.Budgets(1, 0, 0, 8, False)).formula
     assert used > 1000  # the formula really answered, not the searches
 
 
@@ -235,12 +240,13 @@ def test_anchors_lie_on_shortest_detours():
     mazes += list(climbed_mazes(31, (8, 11), 2, 40))
     checked = 0
     for maze in mazes:
-        for budget, factor in ((128, 1), (1, 0)):
+        for budget, factor, quick in ((128, 1, 16), (1, 0, 16), (1, 0, 0)):
             nb, open_, x = maze.nb, maze.open, maze.exit
             tree, unique = bfs_tree(maze)
             tin, tout = tree.tin, tree.tout
-            found = kernels.threats(nb, tree, unique, kernels.lowpoints(nb, open_, x), x,
-                                    True, kernels.Budgets(budget, 0, factor, budget))
+            found = kernels.threats(nb, open_, tree, unique, x, True,
+                                    kernels.Budgets(budget, 0, factor, budget, quick > 0,
+                                                    quick, quick > 0))
             T, anchor = found.T, found.anchor
             for u in np.flatnonzero(anchor >= 0):
                 p, a = unique[u], anchor[u]
@@ -265,6 +271,7 @@ def test_climbed_mazes_agree_with_the_seed_and_the_search_on_every_cell(forced, 
         monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
         monkeypatch.setattr(solver, "LIGHT_FACTOR", 0)
         monkeypatch.setattr(solver, "LONG_SEARCH", 0)
+        monkeypatch.setattr(solver, "SHORT_DETOURS", False)
     checked = engine_checked = hybrid_pops = search_pops = 0
     for maze in climbed_mazes(7 + forced, (6, 9, 12, 15), 10, 150):
         hybrid = check_all_cells(maze)
@@ -290,9 +297,118 @@ def test_climbed_mazes_agree_with_the_seed_and_the_search_on_every_cell(forced, 
 def test_the_heavy_light_formula_agrees_with_the_seed_hypothesis(maze):
     from perfectplay.rock import solver
 
-    old = solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR
+    old = solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR, solver.SHORT_DETOURS
     solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = 1, 0, 0
+    solver.SHORT_DETOURS = False
     try:
         check_all_cells(maze)
     finally:
-        solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = old
+        (solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR,
+         solver.SHORT_DETOURS) = old
+
+
+def king_maze(rng, rows, cols, wall_rate):
+    """A random maze whose cells also touch their diagonal neighbours: not bipartite, so a
+    detour can be one step longer than d (the first case of the short-detour rule)."""
+    open_ = np.array([rng.random() >= wall_rate for _ in range(rows * cols)])
+    nb = np.full((rows * cols, 8), -1, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            t = 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr or dc) and 0 <= rr < rows and 0 <= cc < cols and open_[rr * cols + cc]:
+                        nb[r * cols + c, t] = rr * cols + cc
+                        t += 1
+    x = int(np.flatnonzero(open_)[0]) if open_.any() else 0
+    return nb, open_, x
+
+
+@pytest.mark.parametrize("grid", ["4-neighbour", "8-neighbour"])
+def test_the_short_detour_rule_against_a_bfs_around_the_parent(grid):
+    """Every cell with one parent p != X: the rule's T (d + 1 or d + 2) is the BFS distance
+    in G - p, its anchor lies below u on such a detour, and when it declines (-3) the BFS
+    distance is larger or infinite. Both answers occur, and on 8-neighbour grids (not
+    bipartite) both of the rule's cases."""
+    from perfectplay.grid import bfs
+    from perfectplay.rock import kernels
+
+    rng = random.Random(41)
+    seen = {"d+1": 0, "d+2": 0, "declined": 0}
+    for _ in range(150):
+        rows, cols, rate = rng.randint(2, 12), rng.randint(2, 12), rng.choice([0.1, 0.25, 0.4])
+        if grid == "4-neighbour":
+            maze = random_maze(rng, rows, cols, rate)
+            nb, open_, x = maze.nb, maze.open, maze.exit
+        else:
+            nb, open_, x = king_maze(rng, rows, cols, rate)
+            if not open_[x]:
+                continue
+        dist, order, parent, unique = kernels.bfs_tree(nb, open_, x)
+        tin, tout = kernels.euler_intervals(parent, order)
+        for u in np.flatnonzero((unique >= 0) & (unique != x)):
+            p = unique[u]
+            cut = open_.copy()
+            cut[p] = False
+            want = bfs(nb, cut, x)
+            got, anchor = kernels._short_detour(nb, dist, parent, unique, u, p)
+            if got < 0:
+                assert got == -3 and (want[u] < 0 or want[u] > dist[u] + 2)
+                seen["declined"] += 1
+                continue
+            assert got == want[u] and tin[u] <= tin[anchor] <= tout[u]
+            assert want[anchor] == got - (dist[anchor] - dist[u])
+            seen["d+1" if got == dist[u] + 1 else "d+2"] += 1
+    assert seen["declined"] > 100 and seen["d+2"] > 100
+    assert (seen["d+1"] > 100) == (grid == "8-neighbour")
+
+
+#: The cheap decisions, each off alone, and all off (the solver before them).
+DECISIONS = {"as-shipped": {}, "no-short": {"SHORT_DETOURS": False},
+             "no-quick": {"QUICK_SEARCH": 0}, "no-lazy-cuts": {"LAZY_CUTS": False},
+             "tight-waste": {"WASTE": 10**6}, "all-off": {"SHORT_DETOURS": False,
+                                                          "QUICK_SEARCH": 0,
+                                                          "LAZY_CUTS": False}}
+
+
+@pytest.mark.parametrize("decisions", DECISIONS, ids=list(DECISIONS))
+def test_the_cheap_decisions_change_no_value(decisions, monkeypatch):
+    """The short-detour rule, the quick search and the lazy low-points, each off and on:
+    every cell of random mazes (pockets too: up to 45 % walls), the corridor-and-room family
+    and climbed mazes against the seed's recurrence (small ones) and against the search
+    alone with all three off (every one); the branches are really taken."""
+    from perfectplay.rock import solver
+    from perfectplay.rock.families import corridor_room
+
+    def search_alone(maze):
+        with monkeypatch.context() as m:
+            for name, value in DECISIONS["all-off"].items():
+                m.setattr(solver, name, value)
+            return solve_stats(maze, heavy=False)[0]
+
+    for name, value in DECISIONS[decisions].items():
+        monkeypatch.setattr(solver, name, value)
+    rng = random.Random(43)
+    mazes = [random_maze(rng, rng.randint(3, 9), rng.randint(3, 9), rng.choice([0.2, 0.35]))
+             for _ in range(150)]
+    mazes += [random_maze(rng, rng.randint(20, 60), rng.randint(20, 60),
+                          rng.choice([0.1, 0.2, 0.3, 0.45])) for _ in range(40)]
+    mazes += [corridor_room(s) for s in (3, 8, 25, 60)]
+    mazes += list(climbed_mazes(45, (8, 12), 1, 60))
+    totals = {"short": 0, "quick": 0, "lows": 0, "no lows": 0}
+    for maze in mazes:
+        if int(maze.open.sum()) <= 100:
+            check_all_cells(maze)
+        sol, stats = solve_stats(maze)
+        plain = search_alone(maze)
+        assert np.array_equal(sol.T, plain.T) and np.array_equal(sol.f, plain.f), \
+            maze.grid.text()
+        totals["short"] += stats.short
+        totals["quick"] += stats.quick
+        totals["lows" if stats.lowpoints else "no lows"] += 1
+    assert (totals["short"] > 1000) == solver.SHORT_DETOURS
+    assert (totals["quick"] > 100) == (solver.QUICK_SEARCH > 0)
+    assert totals["lows"] > 10
+    if solver.LAZY_CUTS:  # else found before the first separation test
+        assert totals["no lows"] > 10

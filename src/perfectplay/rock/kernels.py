@@ -39,12 +39,25 @@ class Budgets(NamedTuple):
     """How long the hybrid lets a heavy child's search run before the formula answers:
     ``heavy`` pops (0 turns the hybrid off), ``exits`` once the exits are known, never less
     than ``light_factor`` times p's light subtrees; the exits are found once the searches
-    have popped ``long_search`` cells per reached cell (see :mod:`.solver`)."""
+    have popped ``long_search`` cells per reached cell (see :mod:`.solver`).
+
+    What decides cheaply when the hybrid is not needed (all off only to make the tests send
+    every cell through the searches and the formula): ``short`` settles the shortest
+    possible detours with no search (:func:`_short_detour`); ``quick`` (pops, 0: off) runs
+    a search that small from every other cell before its turn in the hybrid; ``lazy_cuts``
+    finds the low-points only when needed, not before the first search. The two gambles
+    are each allowed to waste n / ``waste`` pops (n reached cells): quick searches that
+    run out, searches that end in a cell cut off from X before the low-points are known;
+    past that the quick searches stop and the low-points are found."""
 
     heavy: int
     long_search: int
     light_factor: int
     exits: int
+    short: bool = True
+    quick: int = 0
+    lazy_cuts: bool = False
+    waste: int = 8
 
 
 class SearchSpace(NamedTuple):
@@ -93,13 +106,18 @@ class Chains(NamedTuple):
 
 class Threats(NamedTuple):
     """What :func:`threats` returns: T (-1 infinite), the searches' pops, the heavy
-    children the formula answered, each cell's anchor, and the light children's pops."""
+    children the formula answered, each cell's anchor, the light children's pops, and the
+    cells :func:`_short_detour` settled with no search, those the quick search settled
+    (``Budgets.quick``), and whether the low-points were found (``Budgets.lazy_cuts``)."""
 
     T: np.ndarray
     pops: int
     formula: int
     anchor: np.ndarray
     light_pops: int
+    short: int
+    quick: int
+    lowpoints: bool
 
 
 class FormulaSpace(NamedTuple):
@@ -151,29 +169,51 @@ def bfs_tree(nb, open_, exit_):
 
 
 @njit(cache=True)
+def solve(nb, open_, exit_, use_chains, budgets):
+    """The whole fast solve in one kernel: :func:`bfs_tree`, :func:`euler_intervals`,
+    :func:`threats` and :func:`label_setting`. One compiled entry point, because each one
+    a fresh process calls costs a cache load (about 3 ms each, measured). Returns the
+    :class:`Tree`, each cell's block (its unique parent unless that is X, else -1), the
+    :class:`Threats`, f and the best next steps."""
+    dist, order, parent, unique = bfs_tree(nb, open_, exit_)
+    tin, tout = euler_intervals(parent, order)
+    tree = Tree(dist, parent, tin, tout, order)
+    found = threats(nb, open_, tree, unique, exit_, use_chains, budgets)
+    f, step = label_setting(nb, found.T, exit_)
+    for u in range(unique.size):
+        if unique[u] == exit_:
+            unique[u] = -1  # blocking X never hurts: the walker steps onto it
+    return tree, unique, found, f, step
+
+
+@njit(cache=True)
 def euler_intervals(tree, order):
     """Preorder numbers ``tin`` and subtree ends ``tout`` of the BFS tree, without recursion:
     subtree sizes by reverse BFS order, then each child numbered after its elder siblings.
-    x lies in the subtree of p exactly when tin[p] <= tin[x] <= tout[p]. O(n)."""
+    x lies in the subtree of p exactly when tin[p] <= tin[x] <= tout[p]. O(n).
+
+    One array serves three purposes in turn (fewer fresh pages to touch): u's subtree size
+    until u is numbered, then the next free number among u's children, which ends at tin[u]
+    + size(u) = tout[u] + 1 once they all are (unreached cells: tin -1, tout -2)."""
     n = tree.size
-    size = np.zeros(n, np.int32)
+    tout = np.zeros(n, np.int32)
     for idx in range(order.size - 1, -1, -1):
         u = order[idx]
-        size[u] += 1
+        tout[u] += 1
         if tree[u] >= 0:
-            size[tree[u]] += size[u]
+            tout[tree[u]] += tout[u]
     tin = np.full(n, -1, np.int32)
-    nxt = np.zeros(n, np.int32)  # next free preorder number among u's children
     root = order[0]
     tin[root] = 0
-    nxt[root] = 1
+    tout[root] = 1
     for idx in range(1, order.size):
         u = order[idx]
         p = tree[u]
-        tin[u] = nxt[p]
-        nxt[p] += size[u]
-        nxt[u] = tin[u] + 1
-    tout = tin + size - 1
+        tin[u] = tout[p]
+        tout[p] += tout[u]
+        tout[u] = tin[u] + 1
+    for u in range(n):
+        tout[u] -= 1 if tin[u] >= 0 else 2
     return tin, tout
 
 
@@ -493,16 +533,26 @@ def detour(nb, tree, start, p, banned, space, search_id, budget, xp, sibs, use_s
 
 
 @njit(cache=True)
-def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
+def threats(nb, open_, tree, unique, exit_, use_chains, budgets):
     """T(u) for every reached cell (-1 = infinite), as :class:`Threats`: with T the
     searches' total pops, how many heavy children the formula answered, each cell's anchor
     (a cell of its subtree on one of its shortest detours, -1 if none was recorded), and
     the pops of light children's searches (the work without a proven bound: what the
-    targeted adversary maximises). ``tree`` is the :class:`Tree`, ``lows`` the
-    :class:`Lowpoints`, ``budgets`` the :class:`Budgets`.
+    targeted adversary maximises), and the cheap decisions' counts. ``tree`` is the
+    :class:`Tree`, ``open_`` the walkable cells (for the low-points), ``budgets`` the
+    :class:`Budgets`.
 
     T(u) = d(u) unless u has exactly one parent p != X; then T(u) = dist(u -> X in G - p):
-    - infinite when p separates u from X (low-points; no search);
+    - first the cheap decisions, whether u is heavy or light: the shortest possible
+      detours, d(u) + 1 or + 2, by looking two cells around (:func:`_short_detour`), else
+      a search of at most ``budgets.quick`` pops (its answer, when it has one, is exact);
+      the cells left go on below;
+    - infinite when p separates u from X (low-points; no search). With
+      ``budgets.lazy_cuts`` the low-points are found only once needed: when a heavy
+      child's search runs out, or when the searches that found a cell cut off (which
+      they do exactly, emptying its pocket) have popped n / ``budgets.waste`` cells; a
+      search before then may pop only what is left of that allowance, and if it runs out
+      the low-points are found and the cell asked again;
     - with ``budgets.heavy`` > 0 (the hybrid), once the exits below every cell are known (after
       the searches have popped ``long_search`` cells a cell, or when the formula is first
       needed): when u is p's only child, T(u) = X(u) - d(u) at once (the heavy/light
@@ -529,7 +579,8 @@ def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
     """
     n = nb.shape[0]
     T = tree.dist.copy()
-    space = SearchSpace(np.zeros(n, np.int32), np.full(n, -1, np.int32),
+    # keys are read only where the search's stamp is
+    space = SearchSpace(np.empty(n, np.int32), np.full(n, -1, np.int32),
                         np.full(n, -1, np.int32), np.empty((3, n), np.int32),
                         np.zeros(3, np.int64))
     # chains are labelled on first use; arrays sized for the worst case, filled lazily
@@ -544,8 +595,15 @@ def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
     # stronger heuristic: found once the searches have popped ``long_search`` cells a
     # reached cell, or when a first heavy search runs out
     exits = Exits(np.full(0, -1, np.int64), np.full(0, -1, np.int32))
+    # the low-points, for the separation test: found before the first search, or (lazy)
+    # once the searches that end cut off have popped n / waste cells or when a heavy
+    # search first runs out
+    none = np.full(0, -1, np.int32)
+    lows = Lowpoints(none, none, none, none)
     hybrid = budgets.heavy > 0
-    chains_made = pops = search_id = formula = light_pops = 0
+    chains_made = pops = search_id = formula = light_pops = settled_short = settled_quick = 0
+    quick_waste = cut_waste = 0  # the pops the two gambles lost (Budgets)
+    reached = tree.order.size
     pending = np.empty(n, np.int32)  # heavy children whose search ran out of budget
     npending = 0
     later = np.empty(n, np.int32)  # the light children, in the order the first phase met them
@@ -568,6 +626,33 @@ def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
             if p == exit_:
                 sibs.known[u] = True
                 continue
+            if phase == 0 and budgets.short:
+                found_t, found_a = _short_detour(nb, tree.dist, tree.parent, unique, u, p)
+                if found_t >= 0:
+                    # the least a detour can be: no search, whatever u's place in the tree
+                    T[u] = found_t
+                    sibs.anchor[u] = found_a
+                    sibs.known[u] = True
+                    settled_short += 1
+                    continue
+            if (phase == 0 and budgets.quick > 0 and quick_waste * budgets.waste < reached
+                    and not (lows.disc.size and separates(nb, lows, p, u))):
+                # a plain search of a few pops settles most other cells of a random maze:
+                # try it before the hybrid's bookkeeping (heavy or light, chains, cuts;
+                # a cell known to be cut off gets no search)
+                search_id += 1
+                found_t, used = detour(nb, tree, u, p, -1, space, search_id, budgets.quick,
+                                       _exit_bound(nb, tree.parent, exits.dist, p), sibs,
+                                       hybrid)
+                pops += used
+                if found_t != -3:
+                    T[u] = found_t
+                    sibs.known[u] = True
+                    settled_quick += 1
+                    if found_t == -1 and lows.disc.size == 0:
+                        cut_waste += used
+                    continue
+                quick_waste += used
             heavy = phase == 0 and is_heavy(nb, tree.parent, tree.tin, tree.tout, p, u)
             if phase == 0 and not heavy:
                 later[nlater] = u  # a light child: its turn comes in the second phase
@@ -584,7 +669,10 @@ def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
                 T[u] = exits.dist[u] - tree.dist[u] if exits.dist[u] >= 0 else -1
                 sibs.anchor[u] = exits.cell[u]
                 continue
-            if separates(nb, lows, p, u):
+            if lows.disc.size == 0 and (not budgets.lazy_cuts
+                                        or cut_waste * budgets.waste >= reached):
+                lows = lowpoints(nb, open_, exit_)
+            if lows.disc.size and separates(nb, lows, p, u):
                 T[u] = -1
                 continue
             c = -1
@@ -597,26 +685,87 @@ def threats(nb, tree, unique, lows, exit_, use_chains, budgets):
                     chains_made += 1
                 c = chains.chain[u]
             side = _chain_side(chains, c, p, u)
-            if side < 0:
-                search_id += 1
-                T[u], used = _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits,
-                                            space, search_id, sibs)
+            while True:
+                # before the low-points are known a search may pop only what is left of
+                # the gamble's allowance; if it runs out, find them and ask again
+                allow = 0
+                if lows.disc.size == 0:
+                    allow = max(1, reached // budgets.waste - cut_waste)
+                if side < 0:
+                    search_id += 1
+                    T[u], used, cut = _search_threat(nb, tree, u, p, heavy, hybrid, budgets,
+                                                     exits, space, search_id, sibs, allow)
+                    if not heavy:
+                        light_pops += used
+                else:
+                    T[u], used, search_id = _chain_threat(nb, tree, u, p, c, side, chains,
+                                                          exit_, exits, space, search_id,
+                                                          sibs, allow)
+                    cut = False
                 pops += used
-                if not heavy:
-                    light_pops += used
-                if T[u] == -3:
-                    sibs.known[u] = False
-                    pending[npending] = u
-                    npending += 1
-                    if exits.dist.size == 0:
-                        # the formula will need the exits: find them now, so the rest of
-                        # the searches get the short budget and the stronger heuristic
-                        exits = _find_exits(nb, tree)
-                continue
-            T[u], used, search_id = _chain_threat(nb, tree, u, p, c, side, chains, exit_,
-                                                  exits, space, search_id, sibs)
-            pops += used
-    return Threats(T, pops, formula, sibs.anchor, light_pops)
+                if lows.disc.size == 0 and T[u] < 0:
+                    cut_waste += used  # -1, or -3 (ran out): lost to the gamble
+                if T[u] != -3 or lows.disc.size:
+                    break
+                # ran out: before the formula or another search, the cheaper question, is u
+                # cut off from X? Then search again unless the hybrid's budget stopped it
+                lows = lowpoints(nb, open_, exit_)
+                if separates(nb, lows, p, u):
+                    T[u] = -1
+                    break
+                if cut:
+                    break
+            if T[u] == -3:
+                sibs.known[u] = False
+                pending[npending] = u
+                npending += 1
+                if exits.dist.size == 0:
+                    # the formula will need the exits: find them now, so the rest of the
+                    # searches get the short budget and the stronger heuristic
+                    exits = _find_exits(nb, tree)
+    return Threats(T, pops, formula, sibs.anchor, light_pops, settled_short,
+                   settled_quick, lows.disc.size > 0)
+
+
+@njit(cache=True, inline="always")
+def _short_detour(nb, dist, parent, unique, u, p):
+    """T(u) when u's detour around its only parent p is as short as any can be, else -3;
+    with an anchor (a cell of u's subtree on that detour). O(k^2), no search.
+
+    A step changes d by -1, 0 or +1, so a walk from u (at d) to X (at 0) avoiding p has
+    at least d + 1 steps, and the first step cannot go down (p is u's only parent). Every
+    cell w at d(w) >= 1 has a parent, and a walk that has reached w may go on down to X
+    avoiding p exactly when some parent of w is not p (``unique[w] != p``): below that
+    parent's level there is no p to meet.
+    - d + 1 steps: one flat step and d down, the flat one first: u -> w with d(w) = d(u)
+      and unique[w] != p.
+    - Failing that, d + 2 steps: one up and d + 1 down, the up step first (after a flat
+      first step, up and down would need d + 3): u -> w -> z with d(w) = d(u) + 1, d(z) =
+      d(u), z != u, unique[z] != p; or two flat and d down, both flat first (a flat step
+      then down is the first case): u -> w -> z with d(w) = d(z) = d(u), z != u,
+      unique[z] != p.
+    On a grid (bipartite) only the up-and-down case occurs, and it settles most cells of a
+    random maze: what the search would find in its first two pops, without its set-up.
+    The anchor is w when it lies below u (an up step to a child of u), else u itself (on
+    every detour from u)."""
+    du = dist[u]
+    k = nb.shape[1]
+    for t in range(k):
+        w = nb[u, t]
+        if w >= 0 and dist[w] == du and unique[w] != p:
+            return du + 1, u
+    found = -3
+    for t in range(k):
+        w = nb[u, t]
+        if w < 0 or (dist[w] != du + 1 and dist[w] != du):
+            continue
+        for s in range(k):
+            z = nb[w, s]
+            if z >= 0 and z != u and dist[z] == du and unique[z] != p:
+                found = du + 2
+                if parent[w] == u:
+                    return found, w
+    return found, u
 
 
 @njit(cache=True)
@@ -643,10 +792,12 @@ def _chain_side(chains, c, p, u):
 
 
 @njit(cache=True, inline="always")
-def _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits, space, search_id, sibs):
+def _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits, space, search_id, sibs,
+                   allow):
     """T(u) by a detour search from u (search ``search_id``): a heavy child's search in
     the hybrid is cut at its budget (-3: the formula answers it later); light children's
-    use their siblings' bounds. Returns (T(u), pops)."""
+    use their siblings' bounds; any search stops after ``allow`` pops (> 0) too. Returns
+    (T(u), pops, whether it was the hybrid's budget that cut it)."""
     limit = 0
     if hybrid and heavy:
         # the formula costs a pass and a Dijkstra over p's light subtrees, once the exits
@@ -655,31 +806,39 @@ def _search_threat(nb, tree, u, p, heavy, hybrid, budgets, exits, space, search_
         light = _light_size(tree.tin, tree.tout, p, u)
         short = budgets.heavy if exits.dist.size == 0 else min(budgets.heavy, budgets.exits)
         limit = max(short, budgets.light_factor * light)
+    budget = limit if allow == 0 or (0 < limit <= allow) else allow
     xp = _exit_bound(nb, tree.parent, exits.dist, p)
-    return detour(nb, tree, u, p, -1, space, search_id, limit, xp, sibs, hybrid)
+    found, used = detour(nb, tree, u, p, -1, space, search_id, budget, xp, sibs, hybrid)
+    return found, used, budget == limit
 
 
 @njit(cache=True, inline="always")
-def _chain_threat(nb, tree, u, p, c, side, chains, exit_, exits, space, search_id, sibs):
+def _chain_threat(nb, tree, u, p, c, side, chains, exit_, exits, space, search_id, sibs,
+                  allow):
     """T(u) for u in a chain c: the walk away from p is forced to the chain's end ``side``,
     m steps on, then the search from the cell beyond that end (shared by the whole chain,
-    memoised, when p is a chain cell). Returns (T(u), pops, the last search id used)."""
+    memoised, when p is a chain cell; at most ``allow`` pops when > 0, -3 and nothing
+    memoised if that runs out). Returns (T(u), pops, the last search id used)."""
     e = chains.outside[c, side]
     m = chains.length[c] - chains.pos[u] if side == 1 else chains.pos[u] + 1
     if e == exit_:
         return m, 0, search_id
+    if e == p:
+        # a loop hanging from p: the forced walk leads back to the blocked cell (without
+        # the separation test, which would have caught it, this case reaches here)
+        return -1, 0, search_id
     if chains.chain[p] != c:
         # p is the cell beyond the chain's end, not a chain cell: blocking it may also cut
         # routes from e, so this one search is not shared with the chain
         search_id += 1
-        found, used = detour(nb, tree, e, p, chains.ends[c, side], space, search_id, 0,
+        found, used = detour(nb, tree, e, p, chains.ends[c, side], space, search_id, allow,
                              _exit_bound(nb, tree.parent, exits.dist, p), sibs, False)
         return (found if found < 0 else m + found), used, search_id
     used = 0
     if chains.memo[c, side] == -3:
         search_id += 1
         chains.memo[c, side], used = detour(nb, tree, e, p, chains.ends[c, side], space,
-                                            search_id, 0,
+                                            search_id, allow,
                                             _exit_bound(nb, tree.parent, exits.dist, p),
                                             sibs, False)
     if chains.memo[c, side] < 0:
@@ -731,7 +890,7 @@ def label_setting(nb, T, exit_):
         if T[u] > top:
             top = T[u]
     head = np.full(top + 2, -1, np.int32)  # cells waiting for f = their T
-    link = np.full(n, -1, np.int32)
+    link = np.empty(n, np.int32)  # written when a cell joins a bucket, read after
     f = np.full(n, -1, np.int32)
     step = np.full(n, -1, np.int32)
     level = np.empty(n, np.int32)  # cells with f = val (FIFO), then val + 1

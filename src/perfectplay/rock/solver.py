@@ -4,14 +4,20 @@
 2. Unique-parent lemma: only a cell u with exactly one parent p != X can be hurt by a block
    next to it, and only by blocking p; then the threat is T(u) = dist(u -> X in G - p),
    else T(u) = d(u).
-3. T(u) is infinite when p separates u from X (cut vertex, low-points); otherwise heavy
-   children (largest subtree) first, by a short detour search or else the heavy/light
-   formula (:func:`perfectplay.rock.kernels.heavy_threat`); only children by the exits
-   below them; light children by an exact vertex-failure detour search
+3. First what decides cheaply that the hybrid below is not needed: the shortest possible
+   detours (d + 2 on a grid) by looking two cells around
+   (:func:`perfectplay.rock.kernels._short_detour`), else a search of at most
+   ``QUICK_SEARCH`` pops; on a random maze these settle nearly every cell.
+   T(u) is infinite when p separates u from X (cut vertex, low-points, found only once
+   needed); otherwise heavy children (largest subtree) first, by a short detour search or
+   else the heavy/light formula (:func:`perfectplay.rock.kernels.heavy_threat`); only
+   children by the exits below them; light children by an exact vertex-failure detour search
    (:func:`perfectplay.rock.kernels.detour`) that stops on what their siblings' detours
    already tell (bounds and exact anchor paths); long searches switch to a stronger
    consistent heuristic (:func:`perfectplay.rock.kernels._potential`).
 4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
+
+All four in one compiled kernel (:func:`perfectplay.rock.kernels.solve`).
 
 The walker's guaranteed steps from E are f(E). Total time O(n k) on random mazes; heavy
 and only children cost O(n log n) in all; light children's searches have no proven bound
@@ -46,17 +52,38 @@ LIGHT_FACTOR = 1
 #: found (O(m), about 50 ms at 10^6 cells) and the later searches use the stronger
 #: heuristic; random mazes with few walls never get there.
 LONG_SEARCH = 2
+#: Settle the shortest possible detours (d + 1, d + 2) by looking two cells around, with no
+#: search (:func:`perfectplay.rock.kernels._short_detour`): most unique-parent cells of a
+#: random maze. The tests turn it off to send every cell through the searches and formula.
+SHORT_DETOURS = True
+#: Before a cell goes to the hybrid (heavy or light, chains, the separation test), a search
+#: of at most this many pops: on random mazes nearly every cell the shortest detours leave
+#: settles here.
+QUICK_SEARCH = 16
+#: The low-points (O(n k), about two BFS) are found only when needed: until then a cell cut
+#: off from X costs a search that empties its pocket (finding -1 all the same); random
+#: mazes' pockets are small.
+LAZY_CUTS = True
+#: Both gambles stop paying once they have lost n / WASTE pops (n reached cells): the quick
+#: searches that ran out, the searches that emptied a pocket before the low-points were
+#: found. So an adversary gains at most 2 n / WASTE pops, plus one search, from them.
+WASTE = 16
 
 
 @dataclass(frozen=True)
 class SolveStats:
     """What the solver did (for tests and benchmarks): the detour searches' pops, the pops
-    of light children's searches (the part with no proven bound), and the heavy children
-    the formula answered."""
+    of light children's searches (the part with no proven bound), the heavy children the
+    formula answered, the cells whose shortest possible detour was found with no search
+    (``short``) and those a quick search settled (``quick``), and whether the low-points
+    were needed."""
 
     pops: int
     light_pops: int
     formula: int
+    short: int = 0
+    quick: int = 0
+    lowpoints: bool = True
 
 
 def analyze(maze: Maze, options: RockOptions | None = None) -> RockSolution:
@@ -105,16 +132,14 @@ def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
     slower on corridors and adversarial mazes; for comparison only)."""
     if not isinstance(maze, Maze):
         raise InputError(f"analyze() takes a Maze (see parse_maze), got {type(maze).__name__}")
-    nb, x = maze.nb, maze.exit
-    tree, unique = bfs_tree(maze)
     budgets = kernels.Budgets(HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR,
-                              EXITS_BUDGET)
-    found = kernels.threats(nb, tree, unique, kernels.lowpoints(nb, maze.open, x), x, chains,
-                            budgets)
-    f, step = kernels.label_setting(nb, found.T, x)
-    block = np.where((unique >= 0) & (unique != x), unique, -1)
+                              EXITS_BUDGET, SHORT_DETOURS, QUICK_SEARCH, LAZY_CUTS,
+                              WASTE)
+    tree, block, found, f, step = kernels.solve(maze.nb, maze.open, maze.exit, chains,
+                                                budgets)
     return (RockSolution(maze, f, tree.dist, found.T, block, step),
-            SolveStats(int(found.pops), int(found.light_pops), int(found.formula)))
+            SolveStats(int(found.pops), int(found.light_pops), int(found.formula),
+                       int(found.short), int(found.quick), bool(found.lowpoints)))
 
 
 def bfs_tree(maze: Maze) -> tuple[kernels.Tree, np.ndarray]:
