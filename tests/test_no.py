@@ -3,9 +3,6 @@ plain per-piece BFS and the seed's method on thousands of random boards."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections import deque
 
 import numpy as np
@@ -13,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nojit import run_without_jit
 from perfectplay import InputError
 from perfectplay.no import (
     all_nearest,
@@ -265,11 +263,8 @@ def test_the_open_board_kernels_run_as_plain_python():
             "assert (again[0] == idx).all() and (again[1] == dist).all()\n"
             "print(len(kernels._build_grids(p[:, 0].copy(), p[:, 1].copy())[0]), "
             "idx.tolist(), dist.tolist())\n")
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    grids, idx, dist = out.stdout.split(" ", 1)[0], *out.stdout.split(" ", 1)[1].split("] [")
+    printed = run_without_jit(code)
+    grids, idx, dist = printed.split(" ", 1)[0], *printed.split(" ", 1)[1].split("] [")
     rng = np.random.default_rng(3)
     c = rng.choice(400, 120, replace=False)
     p = np.vstack([np.stack([c // 20, c % 20], 1), [[10**6, 10**6], [-5, 10**6]]])

@@ -5,7 +5,6 @@ public 7x6 test positions; honest partial results; errors."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from kalah import Kalah
 from numba import njit
 
+from nojit import run_without_jit
 from perfectplay import GameError, LimitError, Value, search, solve
 from perfectplay.engine import ONGOING, CompiledGame
 from test_compiled import GAMES, random_game
@@ -374,11 +374,8 @@ def test_the_kernels_run_as_plain_python():
             "r = search(CompiledGame(13, mv, lambda n, t: n - t, lambda n: ONGOING, "
             "max_moves=3), analyze=True)\n"
             "print(r.value.value, r.remoteness, [m.describe() for m in r.moves])\n")
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[0] == "win 7 ['win in 7', 'lose in 6', 'lose in 6']"
+    printed = run_without_jit(code)
+    assert printed.split("\n")[0] == "win 7 ['win in 7', 'lose in 6', 'lose in 6']"
 
 
 # -- the command --------------------------------------------------------------------------------
