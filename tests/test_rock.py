@@ -412,3 +412,64 @@ def test_the_cheap_decisions_change_no_value(decisions, monkeypatch):
     assert totals["lows"] > 10
     if solver.LAZY_CUTS:  # else found before the first separation test
         assert totals["no lows"] > 10
+
+
+def test_a_chain_whose_shared_search_runs_out_is_answered_by_the_only_child_rule(
+        monkeypatch):
+    """Issue 32: a chain's shared search stops at the hybrid's budget, and the cells of a
+    chain hanging from a chain cell p (u is p's only child) get X(u) - d(u) from the exits.
+    Every cell against the seed's recurrence (small mazes) and T against the search alone
+    (no hybrid, no cheap decisions), on random mazes with many corridors, the
+    corridor-and-room family and climbed mazes; the rule is really taken (budget 1, and
+    as shipped on the corridor family, where it replaces the search through the room)."""
+    from perfectplay.rock import solver
+    from perfectplay.rock.families import corridor_room
+
+    def search_alone(maze):
+        with monkeypatch.context() as m:
+            m.setattr(solver, "SHORT_DETOURS", False)
+            m.setattr(solver, "QUICK_SEARCH", 0)
+            m.setattr(solver, "LAZY_CUTS", False)
+            return solve_stats(maze, heavy=False)[0]
+
+    shipped = solve_stats(corridor_room(60))[1]
+    assert shipped.chain_cuts > 0
+    monkeypatch.setattr(solver, "HEAVY_BUDGET", 1)
+    monkeypatch.setattr(solver, "QUICK_SEARCH", 0)
+    monkeypatch.setattr(solver, "SHORT_DETOURS", False)
+    rng = random.Random(47)
+    mazes = [random_maze(rng, rng.randint(3, 10), rng.randint(3, 10), rng.choice([0.3, 0.4]))
+             for _ in range(300)]
+    mazes += [random_maze(rng, rng.randint(20, 50), rng.randint(20, 50), 0.4)
+              for _ in range(30)]
+    mazes += [corridor_room(s) for s in (3, 5, 8, 25, 60)]
+    mazes += list(climbed_mazes(53, (8, 12), 1, 60))
+    cut = 0  # mazes where the rule answered (once it has, the exits are known and the
+    # chain's other cells go to the only-child rule directly)
+    for maze in mazes:
+        if int(maze.open.sum()) <= 100:
+            check_all_cells(maze)
+        sol, stats = solve_stats(maze)
+        plain = search_alone(maze)
+        assert np.array_equal(sol.T, plain.T) and np.array_equal(sol.f, plain.f), \
+            maze.grid.text()
+        cut += stats.chain_cuts > 0
+    assert cut > 5
+
+
+def test_borrowed_views_read_and_write_the_array():
+    """:func:`perfectplay.rock.kernels.borrowed`: compiled, a view without an owner that
+    reads and writes the array's own memory; as Python, the array itself."""
+    from numba import njit
+
+    from perfectplay.rock.kernels import borrowed
+
+    @njit
+    def bump(a):
+        view = borrowed(a)
+        view[1] += 5
+        return view.sum(), view.shape[0]
+
+    a = np.arange(4, dtype=np.int64)
+    assert bump(a) == (11, 4) and a.tolist() == [0, 6, 2, 3]
+    assert borrowed(a) is a

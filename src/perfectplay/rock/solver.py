@@ -11,10 +11,11 @@
    T(u) is infinite when p separates u from X (cut vertex, low-points, found only once
    needed); otherwise heavy children (largest subtree) first, by a short detour search or
    else the heavy/light formula (:func:`perfectplay.rock.kernels.heavy_threat`); only
-   children by the exits below them; light children by an exact vertex-failure detour search
-   (:func:`perfectplay.rock.kernels.detour`) that stops on what their siblings' detours
-   already tell (bounds and exact anchor paths); long searches switch to a stronger
-   consistent heuristic (:func:`perfectplay.rock.kernels._potential`).
+   children by the exits below them (also a chain's cells once its shared search runs out
+   of the heavy budget: they are only children); light children by an exact
+   vertex-failure detour search (:func:`perfectplay.rock.kernels.detour`) that stops on
+   what their siblings' detours already tell (bounds and exact anchor paths); long
+   searches switch to a stronger consistent heuristic (:func:`perfectplay.rock.kernels._potential`).
 4. f(u) = max(T(u), 1 + min_v f(v)) by label setting, f(X) = 0.
 
 All four in one compiled kernel (:func:`perfectplay.rock.kernels.solve`).
@@ -76,7 +77,8 @@ class SolveStats:
     of light children's searches (the part with no proven bound), the heavy children the
     formula answered, the cells whose shortest possible detour was found with no search
     (``short``) and those a quick search settled (``quick``), and whether the low-points
-    were needed."""
+    were needed, and the chain cells the only-child rule answered after their chain's
+    shared search ran out of the hybrid's budget (``chain_cuts``)."""
 
     pops: int
     light_pops: int
@@ -84,6 +86,7 @@ class SolveStats:
     short: int = 0
     quick: int = 0
     lowpoints: bool = True
+    chain_cuts: int = 0
 
 
 def analyze(maze: Maze, options: RockOptions | None = None) -> RockSolution:
@@ -139,7 +142,8 @@ def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
                                                 budgets)
     return (RockSolution(maze, f, tree.dist, found.T, block, step),
             SolveStats(int(found.pops), int(found.light_pops), int(found.formula),
-                       int(found.short), int(found.quick), bool(found.lowpoints)))
+                       int(found.short), int(found.quick), bool(found.lowpoints),
+                       int(found.chain_cuts)))
 
 
 def bfs_tree(maze: Maze) -> tuple[kernels.Tree, np.ndarray]:
