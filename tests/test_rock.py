@@ -372,6 +372,19 @@ DECISIONS = {"as-shipped": {}, "no-short": {"SHORT_DETOURS": False},
                                                           "LAZY_CUTS": False}}
 
 
+
+def checked_stats(maze, search_alone):
+    """The solver's statistics on ``maze``, after checking its T and f against
+    ``search_alone(maze)`` (the plain search, shortcuts off) and, on small mazes, every cell
+    against the seed."""
+    if int(maze.open.sum()) <= 100:
+        check_all_cells(maze)
+    sol, stats = solve_stats(maze)
+    plain = search_alone(maze)
+    assert np.array_equal(sol.T, plain.T) and np.array_equal(sol.f, plain.f), \
+        maze.grid.text()
+    return stats
+
 @pytest.mark.parametrize("decisions", DECISIONS, ids=list(DECISIONS))
 def test_the_cheap_decisions_change_no_value(decisions, monkeypatch):
     """The short-detour rule, the quick search and the lazy low-points, each off and on:
@@ -398,12 +411,7 @@ def test_the_cheap_decisions_change_no_value(decisions, monkeypatch):
     mazes += list(climbed_mazes(45, (8, 12), 1, 60))
     totals = {"short": 0, "quick": 0, "lows": 0, "no lows": 0}
     for maze in mazes:
-        if int(maze.open.sum()) <= 100:
-            check_all_cells(maze)
-        sol, stats = solve_stats(maze)
-        plain = search_alone(maze)
-        assert np.array_equal(sol.T, plain.T) and np.array_equal(sol.f, plain.f), \
-            maze.grid.text()
+        stats = checked_stats(maze, search_alone)
         totals["short"] += stats.short
         totals["quick"] += stats.quick
         totals["lows" if stats.lowpoints else "no lows"] += 1
@@ -447,12 +455,7 @@ def test_a_chain_whose_shared_search_runs_out_is_answered_by_the_only_child_rule
     cut = 0  # mazes where the rule answered (once it has, the exits are known and the
     # chain's other cells go to the only-child rule directly)
     for maze in mazes:
-        if int(maze.open.sum()) <= 100:
-            check_all_cells(maze)
-        sol, stats = solve_stats(maze)
-        plain = search_alone(maze)
-        assert np.array_equal(sol.T, plain.T) and np.array_equal(sol.f, plain.f), \
-            maze.grid.text()
+        stats = checked_stats(maze, search_alone)
         cut += stats.chain_cuts > 0
     assert cut > 5
 
