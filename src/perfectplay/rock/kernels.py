@@ -827,9 +827,9 @@ def _threats_loop(nb, open_, tree, unique, exit_, use_chains, budgets, space, ch
                     # searches get the short budget and the stronger heuristic
                     exits_owner = _find_exits(nb, tree)
                     exits = _borrow_exits(exits_owner)
+    found_lows = lows.disc.size > 0  # read before the owners may go: views never outlive them
     _keep_alive(exits_owner, lows_owner)
-    return (pops, formula, light_pops, settled_short, settled_quick, lows.disc.size > 0,
-            chain_cuts)
+    return (pops, formula, light_pops, settled_short, settled_quick, found_lows, chain_cuts)
 
 
 @njit(cache=True, inline="always")
