@@ -479,3 +479,16 @@ def test_search_options_and_moves_are_checked(bad_games):
     for name in ("ReprRaises", "ReprLoops"):
         r = cli("search", f"{bad_games / 'bad.py'}:{name}")
         assert r.exit_code == 0 and "win in 3" in r.output
+
+
+@pytest.mark.parametrize("odd", ["\ud800", "\udfff", "\U0001F600", "\u00e9", "\x00"])
+def test_any_character_in_a_grid_is_named_with_its_place(odd):
+    """The grid parser decodes a whole grid at once: lone surrogates (valid in JSON and in
+    surrogate-escaped text), characters past the BMP and NUL are each an InputError with
+    their line and column, never a UnicodeError."""
+    from perfectplay import no, portal, rock
+
+    for parse, text in ((rock.parse, f"E..\n.{odd}X"), (portal.parse, f"O..\n.{odd}O"),
+                        (no.parse, f"*..\n.{odd}A")):
+        with pytest.raises(InputError, match=r"line 2, column 2: unknown character"):
+            parse(text)

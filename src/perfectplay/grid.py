@@ -210,8 +210,8 @@ def grid_from_tokens(rows: list[Token], allowed: str, cols: int | None = None) -
         raise InputError(f"row has {len(tok.text)} cells, expected {what}",
                          line=tok.line, column=tok.column)
     check_size(len(rows), width)
-    cells = np.frombuffer("".join(tok.text for tok in rows).encode("utf-32-le"),
-                          dtype=np.uint32)
+    text = "".join(tok.text for tok in rows)  # lone surrogates pass, to be named below
+    cells = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     if not char_mask(cells, allowed).all():
         _raise_unknown(rows, allowed)
     return Grid(cells.reshape(len(rows), width).copy())

@@ -66,8 +66,12 @@ def fingerprint(fn: Any, depth: int = 0) -> tuple | None:
     code = getattr(py, "__code__", None)
     if code is None or depth > 8:
         return None
+    try:
+        values = [c.cell_contents for c in py.__closure__ or ()] + list(py.__defaults__ or ())
+    except ValueError:  # an empty cell (a name bound after the function was made)
+        return None
     parts = []
-    for value in [c.cell_contents for c in py.__closure__ or ()] + list(py.__defaults__ or ()):
+    for value in values:
         key = _value_key(value, depth)
         if key is None:
             return None
@@ -75,7 +79,7 @@ def fingerprint(fn: Any, depth: int = 0) -> tuple | None:
     options = getattr(fn, "targetoptions", {})
     try:
         opts = tuple(sorted((k, repr(v)) for k, v in options.items()))
-    except TypeError:
+    except Exception:  # noqa: BLE001 - an option whose repr fails: never share the rule
         return None
     return (code, id(py.__globals__), opts, tuple(parts))
 
