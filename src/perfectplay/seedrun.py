@@ -127,10 +127,9 @@ def _times(r: float) -> str:
 
 
 def warm_seconds(fn: Callable[[], Any]) -> float:
-    """The seconds ``fn()`` takes once its kernels are compiled and loaded: the fast method
-    is timed on a second call, so the comparison is of the algorithms, not of numba's
-    first-call cost."""
-    fn()
+    """The seconds ``fn()`` takes once its kernels are compiled and loaded, so the
+    comparison is of the algorithms, not of numba's first-call cost. Every caller has just
+    run ``fn`` for its answer (the kernels are warm), so one more call is the timing."""
     return timed(fn)[1]
 
 
