@@ -123,6 +123,34 @@ def test_infinite_cases_name_the_cut_cell_and_walls_alone():
     assert walled.value is None and walled.cut_cell() is None
 
 
+def brute_nearest_cut(maze):
+    """The cell nearest E whose block alone disconnects E from X, by one BFS a cell."""
+    from perfectplay.grid import bfs
+    from_e = bfs(maze.nb, maze.open, maze.entrance)
+    cuts = []
+    for c in np.flatnonzero(maze.open):
+        if c in (maze.entrance, maze.exit):
+            continue
+        blocked = maze.open.copy()
+        blocked[c] = False
+        if bfs(maze.nb, blocked, maze.entrance)[maze.exit] < 0:
+            cuts.append((int(from_e[c]), int(c)))
+    return min(cuts)[1] if cuts else None
+
+
+def test_cut_cell_is_the_nearest_separator_by_brute_force():
+    rng = random.Random(29)
+    infinite = 0
+    for _ in range(300):
+        maze = random_maze(rng, rng.randint(1, 9), rng.randint(2, 9), rng.choice([0.2, 0.35]))
+        s = rock_solve(maze)
+        connected = s.d[maze.entrance] >= 0
+        want = brute_nearest_cut(maze) if connected and s.value is None else None
+        infinite += want is not None
+        assert s.cut_cell() == want, maze.grid.text()
+    assert infinite > 50
+
+
 def test_route_length_and_block_are_consistent():
     rng = random.Random(13)
     for _ in range(400):

@@ -7,9 +7,21 @@
 
 import logging
 
-from .engine import MoveValue, SearchResult, Solution, Value, check_game, search, solve
-from .engine.saved import SavedSolution, load
-from .errors import GameError, InputError, LimitError, PerfectplayError
+from .numbaboot import skip_blas_probe
+
+skip_blas_probe()  # before numba loads its first kernel: 0.15 s a process, see numbaboot
+
+from .engine import (  # noqa: E402
+    MoveValue,
+    SearchResult,
+    Solution,
+    Value,
+    check_game,
+    search,
+    solve,
+)
+from .engine.saved import SavedSolution, load  # noqa: E402
+from .errors import GameError, InputError, LimitError, PerfectplayError  # noqa: E402
 
 __version__ = "0.1.0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())

@@ -88,6 +88,10 @@ class OpenSpielGame:
     last move, whose returns give its value.
     """
 
+    # play() keeps each state it makes in self._states: a forked discovery helper would
+    # keep its half there in vain (perfectplay.engine.workers)
+    parallel = False
+
     def __init__(self, game: Any, key: KeyKind = "str") -> None:
         if key not in ("str", "history"):
             raise InputError(f"key must be 'str' or 'history', got {key!r}")

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
+from . import workers
 from .codetable import id_find, id_intern, id_rehash
 from .kernels import bfs_parity, reverse_csr
 from .protocol import (
@@ -46,6 +47,7 @@ from .protocol import (
     is_scored,
     stepper,
 )
+from .workers import ExpandHelper
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
 _BATCH = 4096  # positions expanded between two calls of the id-table kernel
@@ -182,6 +184,15 @@ class _Sink:
             self.data = list(self.data)
             self.data.append(x)
 
+    def extend(self, data: Any) -> None:
+        """Append another sink's ``data`` (an int64 array or a list)."""
+        if isinstance(self.data, array) and isinstance(data, array):
+            self.data.extend(data)
+            return
+        if not isinstance(self.data, list):
+            self.data = list(self.data)
+        self.data.extend(data)
+
     def result(self) -> Any:
         if isinstance(self.data, list):
             return self.data
@@ -236,12 +247,25 @@ def discover(game: Game, max_positions: int | None = None,
         max_positions = position_limit("python")
     start = game.initial()
     codec = _codec(game, start)
+    fork = workers.helper_allowed() and getattr(game, "parallel", True) is not False
     if codec is not None:
         try:
-            return _discover(game, start, max_positions, progress, codec)
+            return _discover_once(game, start, max_positions, progress, codec, fork)
         except _NotInt:
             pass
-    return _discover(game, start, max_positions, progress, None)
+    return _discover_once(game, start, max_positions, progress, None, fork)
+
+
+def _discover_once(game: Any, start: Any, max_positions: int, progress: bool | None,
+                   codec: tuple[Any, Any] | None, fork: bool) -> GameGraph:
+    """:func:`_discover`, with the helper process if ``fork``; when a discovery that had
+    forked fails, it is run again without the helper before any error is believed: a game
+    whose methods fill a table on the game object (``play`` keeping states, say) would
+    find it filled in the helper only."""
+    try:
+        return _discover(game, start, max_positions, progress, codec, fork)
+    except _ForkedFailed:
+        return _discover(game, start, max_positions, progress, codec, False)
 
 
 def _codec(game: Any, start: Any) -> tuple[Any, Any] | None:
@@ -254,8 +278,9 @@ def _codec(game: Any, start: Any) -> tuple[Any, Any] | None:
 
 
 def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
-              codec: tuple[Any, Any] | None) -> GameGraph:
-    """The breadth-first loop, over codes (``codec`` given) or objects."""
+              codec: tuple[Any, Any] | None, fork: bool = False) -> GameGraph:
+    """The breadth-first loop, over codes (``codec`` given) or objects; ``fork``: with the
+    helper process once the game is large enough (:mod:`.workers`)."""
     scored = is_scored(game)
     outcome, moves_of, play = game.outcome, game.moves, game.play
     payoff = game.payoff if scored else None
@@ -267,30 +292,44 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     finals = _Sink() if scored else None
     store = _CodeStore(start, codec) if codec is not None else _ObjectStore(start)
     fast = codec == (None, None) and not scored
+    expander = _Expander(fast, outcome, moves_of, play, payoff, step, store, scored, terminal,
+                         offsets, payoffs, finals)
+    helper: ExpandHelper | None = None
+    sent = -1  # the batch whose second half the helper already has
     i = 0
     with Progress("discovering positions", enabled=progress) as bar:
-        while i < store.n:
-            batch = store.batch(i, _BATCH)
-            kids: Any = store.new_kids()
-            base = offsets[-1]
-            if fast:
+        try:
+            while i < store.n:
+                if fork and helper is None and store.n >= workers.START_AFTER:
+                    helper = ExpandHelper(expander.remote)
+                batch = store.batch(i, _BATCH if helper is None else 2 * _BATCH)
+                kids: Any = store.new_kids()
                 try:
-                    _expand_ints(batch, outcome, moves_of, play, kids, terminal, offsets, base)
+                    expander.batch(batch, kids, offsets[-1], helper, sent == i)
                 except (TypeError, OverflowError):
+                    if not fast:
+                        raise
                     raise _NotInt from None  # the object path reports any real error
-            else:
-                _expand(batch, outcome, moves_of, play, payoff, store, kids, terminal,
-                        offsets, base, payoffs, finals, scored, step)
-            children.frombytes(store.intern(kids))
-            i += len(batch)
-            bar.update(i)
-            if store.n > max_positions:
-                raise LimitError(
-                    f"more than {max_positions:,} positions, the limit (by default what the "
-                    "memory available holds); raise max_positions if the memory allows, or "
-                    "write the game as a CompiledGame")
-            if store.n > _MAX_IDS:
-                raise LimitError("more than 2**31 positions: use a compiled game")
+                sent = _send_ahead(helper, store, i + len(batch))
+                children.frombytes(store.intern(kids))
+                i += len(batch)
+                bar.update(i)
+                if store.n > max_positions:
+                    raise LimitError(
+                        f"more than {max_positions:,} positions, the limit (by default what "
+                        "the memory available holds); raise max_positions if the memory "
+                        "allows, or write the game as a CompiledGame")
+                if store.n > _MAX_IDS:
+                    raise LimitError("more than 2**31 positions: use a compiled game")
+        except (LimitError, _NotInt):
+            raise
+        except Exception as exc:
+            if helper is not None:
+                raise _ForkedFailed from exc
+            raise
+        finally:
+            if helper is not None:
+                helper.close()
     # numpy views of the arrays (no copy: the array objects stay alive as their bases)
     graph = store.graph(
         game=game, offsets=np.frombuffer(offsets, dtype=np.int64),
@@ -355,6 +394,112 @@ def _stepped(step: Any, pos: Any, move: Any) -> tuple[Any, Any]:
         raise GameError(f"step({show(pos)}, {show(move)}) returned {show(out)}: it must "
                         "return (the new position, the points the mover scores)")
     return out
+
+
+class _Expander:
+    """One batch's expansion into the discovery's arrays: serial, or split with the helper
+    process (:mod:`.workers`), which expands the second half while this process expands
+    the first. The halves are appended in order, so the arrays (and the ids the store
+    gives) are exactly the serial pass's; a half the helper failed on is expanded here,
+    where its error is raised as the serial pass raises it."""
+
+    def __init__(self, fast: bool, outcome: Any, moves_of: Any, play: Any, payoff: Any,
+                 step: Any, store: Any, scored: bool, terminal: Any, offsets: Any,
+                 payoffs: _Sink | None, finals: _Sink | None) -> None:
+        self.fast, self.store, self.scored = fast, store, scored
+        self.calls = outcome, moves_of, play, payoff, step
+        self.terminal, self.offsets, self.payoffs, self.finals = terminal, offsets, payoffs, finals
+
+    def batch(self, batch: list[Any], kids: Any, base: int, helper: ExpandHelper | None,
+              sent: bool) -> None:
+        """Expand ``batch`` (``sent``: the helper has its second half already)."""
+        if helper is None or (len(batch) < 2 and not sent):
+            self.serial(batch, kids, base, self.terminal, self.offsets, self.payoffs,
+                        self.finals, self.store)
+            return
+        half = len(batch) // 2
+        if not sent:
+            helper.submit(batch[half:])
+        self.serial(batch[:half], kids, base, self.terminal, self.offsets, self.payoffs,
+                    self.finals, self.store)
+        got = helper.collect()
+        if got is None:
+            self.serial(batch[half:], kids, base + len(kids), self.terminal, self.offsets,
+                        self.payoffs, self.finals, self.store)
+        else:
+            self.merge(got, kids, base)
+
+    def serial(self, batch: list[Any], kids: Any, base: int, terminal: Any, offsets: Any,
+               payoffs: _Sink | None, finals: _Sink | None, store: Any) -> None:
+        outcome, moves_of, play, payoff, step = self.calls
+        if self.fast:
+            _expand_ints(batch, outcome, moves_of, play, kids, terminal, offsets, base)
+        else:
+            _expand(batch, outcome, moves_of, play, payoff, store, kids, terminal, offsets,
+                    base, payoffs, finals, self.scored, step)
+
+    def remote(self, batch: list[Any]) -> tuple[Any, ...]:
+        """In the helper: the batch expanded into fresh arrays, offsets from 0, and the
+        children as codes (int positions, encoded games) or as the game's objects (the
+        parent numbers them)."""
+        terminal, offsets = array("b"), array("q")
+        payoffs = _Sink() if self.scored else None
+        finals = _Sink() if self.scored else None
+        store = _Collect() if isinstance(self.store, _ObjectStore) else self.store
+        kids = array("q") if self.fast else store.new_kids()
+        self.serial(batch, kids, 0, terminal, offsets, payoffs, finals, store)
+        children = store.children if isinstance(store, _Collect) else kids
+        return (children, terminal, offsets, None if payoffs is None else payoffs.data,
+                None if finals is None else finals.data)
+
+    def merge(self, got: tuple[Any, ...], kids: Any, base: int) -> None:
+        """Append the helper's half after this process's."""
+        children, terminal, offsets, payoffs, finals = got
+        ends = np.frombuffer(offsets, dtype=np.int64) + (base + len(kids))
+        if isinstance(self.store, _ObjectStore):
+            key = self.store.key
+            for child in children:
+                kids.append(key(child, None, None))
+        else:
+            kids.extend(children)
+        self.terminal.extend(terminal)
+        self.offsets.frombytes(ends.tobytes())
+        if self.payoffs is not None:
+            self.payoffs.extend(payoffs)
+        if self.finals is not None:
+            self.finals.extend(finals)
+
+
+class _ForkedFailed(Exception):
+    """A discovery that used the helper failed: run it again without (see
+    :func:`_discover_once`)."""
+
+
+class _Collect:
+    """The helper's stand-in for the object store: keeps the children in order (the parent
+    numbers them), checking only that they hash."""
+
+    def __init__(self) -> None:
+        self.children: list[Any] = []
+
+    @staticmethod
+    def new_kids() -> Any:
+        return array("i")
+
+    def key(self, child: Any, pos: Any, move: Any) -> int:
+        hash(child)
+        self.children.append(child)
+        return 0
+
+
+def _send_ahead(helper: ExpandHelper | None, store: Any, nxt: int) -> int:
+    """Give the helper the second half of the batch at ``nxt`` now, while this process
+    numbers the children of the last one, when that batch is whole and known already.
+    Returns ``nxt`` if it did, else -1."""
+    if helper is None or store.n < nxt + 2 * _BATCH:
+        return -1
+    helper.submit(store.batch(nxt + _BATCH, _BATCH))
+    return nxt
 
 
 def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids: Any,

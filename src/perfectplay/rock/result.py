@@ -19,7 +19,7 @@ import numpy as np
 from ..grid import bfs, path_from
 from ..notebook import HTMLView
 from ..seedrun import SeedRun
-from . import kernels, render
+from . import render
 from .model import Maze
 
 
@@ -69,17 +69,23 @@ class RockSolution(HTMLView):
         return route, None, None
 
     def cut_cell(self) -> int | None:
-        """When f(E) is infinite: the cell whose block cuts E off from X (None if walls
-        alone separate them, or if E is not cut off)."""
+        """When f(E) is infinite: the cell nearest E whose block cuts E off from X (None if
+        walls alone separate them, or if E is not cut off).
+
+        Read off T along one shortest path, with no graph search: walking from E toward X,
+        the first cell u whose only parent c cuts it off (T(u) infinite) gives c. c cuts
+        off E too (E reaches u by the path, which avoids c), and no cell before it does
+        (a cell c' that cut off E would be the only parent of the cell before it on the
+        path, that cell cut off too: every path from it runs through c'). O(d(E) k)."""
         m = self.maze
         if self.value is not None or self.d[m.entrance] < 0:
             return None
-        lows = kernels.lowpoints(m.nb, m.open, m.exit)
-        path = path_from(self.d, m.nb, m.open, m.entrance)  # X .. E
-        for c in path[::-1][1:-1]:
-            # c separates E from X when E lies below a DFS child of c with low >= disc[c]
-            if kernels.separates(m.nb, lows, c, m.entrance):
-                return int(c)
+        u = m.entrance
+        while u != m.exit:
+            c = int(self.block[u])
+            if c >= 0 and self.T[u] < 0:
+                return c
+            u = c if c >= 0 else _nearer_neighbour(m, self.d, u)
         return None
 
     def explain(self) -> str:
@@ -112,3 +118,11 @@ class RockSolution(HTMLView):
             "f": grid(self.f), "d": grid(self.d), "T": grid(self.T),
             **({"seed": self.seed.to_json()} if self.seed is not None else {}),
         }
+
+
+def _nearer_neighbour(m: Maze, d: np.ndarray, u: int) -> int:
+    """An open neighbour of u one step nearer X (u reached, not X)."""
+    for w in m.nb[u]:
+        if w >= 0 and m.open[w] and d[w] == d[u] - 1:
+            return int(w)
+    raise AssertionError("a reached cell has a neighbour one step nearer X")
