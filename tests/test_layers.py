@@ -23,7 +23,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
-        "notebook", "bits", "seedrun"}
+        "notebook", "bits", "seedrun", "numbaboot"}
 ENGINE = {"engine"}
 MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel", "pettingzoo"}
 GAMES = {"coins", "rock", "portal", "no"}

@@ -281,16 +281,24 @@ def parse_grid(text: str, allowed: str) -> Grid:
     return grid
 
 
-def neighbour_table(rows: int, cols: int, kind: str = "square") -> np.ndarray:
-    """(rows*cols, k) int32 table of each cell's neighbours' flat indices, -1 off the board.
-    O(cells * k)."""
+def neighbour_table(rows: int, cols: int, kind: str = "square",
+                    open_: np.ndarray | None = None) -> np.ndarray:
+    """(rows*cols, k) int32 table of each cell's neighbours' flat indices, -1 off the board
+    (and, given ``open_``, -1 for a cell that is not open: walls are nobody's neighbour).
+    O(cells * k), one pass.
+
+    >>> neighbour_table(1, 3, open_=np.array([True, False, True])).tolist()
+    [[-1, -1, -1, -1], [-1, 0, 2, -1], [-1, -1, -1, -1]]
+    """
     steps = np.array(STEPS[as_kind(kind)], dtype=np.int64)
-    return _neighbour_table(rows, cols, steps)
+    mask = np.zeros(0, np.bool_) if open_ is None else np.ascontiguousarray(open_, np.bool_)
+    return _neighbour_table(rows, cols, steps, mask)
 
 
 @njit(cache=True)
-def _neighbour_table(rows, cols, steps):
+def _neighbour_table(rows, cols, steps, open_):
     k = steps.shape[0]
+    masked = open_.size > 0
     nb = np.full((rows * cols, k), -1, np.int32)
     for r in range(rows):
         for c in range(cols):
@@ -299,7 +307,9 @@ def _neighbour_table(rows, cols, steps):
                 rr = r + steps[t, 0]
                 cc = c + steps[t, 1]
                 if 0 <= rr < rows and 0 <= cc < cols:
-                    nb[i, t] = rr * cols + cc
+                    j = rr * cols + cc
+                    if not masked or open_[j]:
+                        nb[i, t] = j
     return nb
 
 

@@ -69,9 +69,7 @@ def maze_from_grid(grid: Grid) -> Maze:
                              + (f" ({where})" if where else ""))
     (er, ec), (xr, xc) = grid.find(ENTRANCE)[0], grid.find(EXIT)[0]
     open_ = ~grid.mask(WALL)
-    nb = neighbour_table(grid.rows, grid.cols)
-    on_board = nb >= 0
-    nb[on_board & ~open_[np.where(on_board, nb, 0)]] = -1  # walls are nobody's neighbour
+    nb = neighbour_table(grid.rows, grid.cols, open_=open_)  # walls are nobody's neighbour
     return Maze(grid, nb, open_, grid.index(er, ec), grid.index(xr, xc))
 
 
