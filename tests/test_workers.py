@@ -1,240 +1,35 @@
-"""Discovery with the forked helper (engine/workers.py) gives exactly the serial arrays.
-
-The helper starts after ``START_AFTER`` positions; the tests lower it so that small games
-fork, and compare every array of the graph with a serial discovery of the same game, on
-int, encoded, object and scored games, random ones included, and on games that fail."""
+"""The forked discovery helper: its cases (tests/workers_cases.py) run in a fresh
+interpreter, where no thread left by another test stops the fork; here, the rules of when
+it may fork."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import random
+import subprocess
+import sys
 import threading
 
-import numpy as np
 import pytest
-from kalah import Kalah, KalahPy
 
-from perfectplay import GameError, Value, solve
+from nojit import ROOT
 from perfectplay.engine import workers
-from perfectplay.engine.graph import discover
 
-pytestmark = pytest.mark.skipif(not workers.helper_allowed(),
-                                reason="no fork or a single CPU here: the helper never starts")
+CAN_FORK = sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) >= 2
 
 
-class RandomIntGame:
-    """A random cyclic win/lose game over ints 0..n-1 (start 0)."""
-
-    def __init__(self, seed: int, n: int, big: bool = False) -> None:
-        rng = random.Random(seed)
-        self.succ = [[rng.randrange(n) for _ in range(rng.randrange(0, 4))] for _ in range(n)]
-        self.terminal = {v: rng.choice([Value.WIN, Value.LOSE, Value.TIE])
-                         for v in range(n) if rng.random() < 0.1}
-        self.succ[0] = list(range(1, n))  # every position reachable
-        self.big = big
-
-    def initial(self):
-        return 0
-
-    def moves(self, v):
-        return list(range(len(self.succ[v % 2**70])))
-
-    def play(self, v, k):
-        child = self.succ[v % 2**70][k]
-        if self.big and v and child == len(self.succ) - 1:
-            return child + 2**70  # met only past the first batch: in the helper's halves
-        return child
-
-    def outcome(self, v):
-        return self.terminal.get(v % 2**70)
+@pytest.mark.skipif(not CAN_FORK, reason="the helper needs Linux and two CPUs")
+def test_forked_discovery_cases_in_a_fresh_interpreter():
+    env = {k: v for k, v in os.environ.items() if k != "PERFECTPLAY_WORKERS"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "tests/workers_cases.py",
+                          "-p", "no:cacheprovider", "-rs"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert " passed" in out.stdout and "skipped" not in out.stdout, out.stdout[-2000:]
 
 
-class RandomTupleGame(RandomIntGame):
-    """The same game with 1-tuples for positions (kept as objects)."""
-
-    def initial(self):
-        return (0,)
-
-    def moves(self, p):
-        return super().moves(p[0])
-
-    def play(self, p, k):
-        return (super().play(p[0], k),)
-
-    def outcome(self, p):
-        return super().outcome(p[0])
-
-
-class EncodedGame(RandomTupleGame):
-    """The tuple game with encode/decode (kept as codes)."""
-
-    def encode(self, p):
-        return p[0]
-
-    def decode(self, c):
-        return (c,)
-
-
-class FailsLate(RandomIntGame):
-    """play raises on one position met late in discovery (in the helper's half)."""
-
-    def __init__(self, seed: int, n: int, bad: int) -> None:
-        super().__init__(seed, n)
-        self.bad = bad
-
-    def play(self, v, k):
-        if v == self.bad:
-            raise ValueError(f"no moves from {v} today")
-        return super().play(v, k)
-
-
-def arrays(graph):
-    out = {"offsets": graph.offsets, "children": graph.children, "terminal": graph.terminal}
-    for name in ("codes", "payoffs", "finals"):
-        value = getattr(graph, name, None)
-        if value is not None:
-            out[name] = np.asarray(value)
-    if getattr(graph, "objects", None) is not None:
-        out["objects"] = list(graph.objects)
-    return out
-
-
-def serial_and_forked(monkeypatch, game, start_after=5):
-    with monkeypatch.context() as m:
-        m.setenv("PERFECTPLAY_WORKERS", "1")
-        serial = discover(game, progress=False)
-    monkeypatch.setattr(workers, "START_AFTER", start_after)
-    forked = discover(game, progress=False)
-    return serial, forked
-
-
-def assert_same(serial, forked):
-    a, b = arrays(serial), arrays(forked)
-    assert a.keys() == b.keys()
-    for name in a:
-        if name == "objects":
-            assert a[name] == b[name]
-        else:
-            np.testing.assert_array_equal(a[name], b[name], err_msg=name)
-
-
-@pytest.mark.parametrize("make", [RandomIntGame, RandomTupleGame, EncodedGame])
-@pytest.mark.parametrize("seed", range(6))
-def test_forked_discovery_equals_serial(monkeypatch, make, seed):
-    n = random.Random(seed).randrange(5_000, 30_000)
-    serial, forked = serial_and_forked(monkeypatch, make(seed, n))
-    assert serial.size > 4_000
-    assert_same(serial, forked)
-    assert multiprocessing.active_children() == []  # the helper was shut down
-
-
-def test_forked_scored_game_with_and_without_step(monkeypatch):
-    class NoStep(KalahPy):
-        step = None
-
-    for game in (KalahPy(3, 3), NoStep(3, 3)):
-        serial, forked = serial_and_forked(monkeypatch, game)
-        assert_same(serial, forked)
-        # the compiled Kalah, written apart, solved tier by tier
-        assert solve(game).value() == solve(Kalah(3, 3)).value()
-
-
-def test_the_helper_really_runs_the_game(monkeypatch, tmp_path):
-    seen = tmp_path / "pids"
-    parent = os.getpid()
-
-    class Tells(RandomIntGame):
-        def outcome(self, v):
-            if os.getpid() != parent and not seen.exists():
-                seen.write_text(str(os.getpid()))
-            return super().outcome(v)
-
-    serial, forked = serial_and_forked(monkeypatch, Tells(3, 20_000))
-    assert_same(serial, forked)
-    assert seen.exists() and int(seen.read_text()) != parent
-
-
-def test_an_error_in_the_helpers_half_is_the_serial_error(monkeypatch):
-    game = RandomIntGame(7, 20_000)
-    order = discover(game, progress=False).codes  # serial order: pick a late position
-    bad = int(order[len(order) * 3 // 4])
-    failing = FailsLate(7, 20_000, bad)
-    monkeypatch.setattr(workers, "START_AFTER", 5)
-    with pytest.raises(ValueError, match=f"no moves from {bad} today"):
-        discover(failing, progress=False)
-    assert multiprocessing.active_children() == []
-
-
-def test_children_past_int64_in_the_helper_fall_back_to_objects(monkeypatch):
-    serial, forked = serial_and_forked(monkeypatch, RandomIntGame(11, 20_000, big=True))
-    assert getattr(serial, "objects", None) is not None  # kept as objects
-    assert_same(serial, forked)
-
-
-def test_a_game_error_in_the_helper_is_reported_as_serially(monkeypatch):
-    class Unhashable(RandomTupleGame):
-        def play(self, p, k):
-            child = super().play(p, k)
-            return [child[0]] if child[0] == 19_999 else child
-
-    monkeypatch.setattr(workers, "START_AFTER", 5)
-    with pytest.raises(GameError, match="is not hashable"):
-        discover(Unhashable(5, 20_000), progress=False)
-
-
-def test_helper_allowed_respects_the_switch_and_other_threads():
+def test_helper_allowed_respects_the_switch_and_other_threads(monkeypatch):
     assert not workers.helper_allowed({"PERFECTPLAY_WORKERS": "1"})
-    assert workers.helper_allowed({})
-    stop = threading.Event()
-    t = threading.Thread(target=stop.wait)
-    t.start()
-    try:
-        assert not workers.helper_allowed({})
-    finally:
-        stop.set()
-        t.join()
-
-
-class KeepsStates(RandomTupleGame):
-    """Like OpenSpielGame: play records each child in a table that moves reads."""
-
-    def __init__(self, seed: int, n: int) -> None:
-        super().__init__(seed, n)
-        rng = random.Random(seed)
-        # a path through every position, so no single early position reaches them all
-        self.succ = [[v + 1] + [rng.randrange(n) for _ in range(rng.randrange(0, 2))]
-                     for v in range(n - 1)] + [[]]
-        self.terminal = {}
-        self.table = {(0,): 0}
-
-    def moves(self, p):
-        return super().moves((self.table[p],))
-
-    def play(self, p, k):
-        child = super().play(p, k)
-        self.table[child] = child[0]
-        return child
-
-
-def test_a_game_with_a_table_filled_by_play_still_solves(monkeypatch):
-    serial, forked = serial_and_forked(monkeypatch, KeepsStates(2, 20_000))
-    assert serial.size == 20_000
-    assert_same(serial, forked)  # the forked run failed (KeyError), then ran serially
-
-
-def test_parallel_false_never_forks(monkeypatch, tmp_path):
-    seen = tmp_path / "pids"
-    parent = os.getpid()
-
-    class Serial(RandomIntGame):
-        parallel = False
-
-        def outcome(self, v):
-            if os.getpid() != parent:
-                seen.write_text("forked")
-            return super().outcome(v)
-
-    monkeypatch.setattr(workers, "START_AFTER", 5)
-    discover(Serial(4, 20_000), progress=False)
-    assert not seen.exists()
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert workers.helper_allowed({}) == CAN_FORK
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert not workers.helper_allowed({})

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
@@ -67,6 +69,19 @@ class Progress:
             if description is not None:
                 kwargs["description"] = description
             self._progress.update(self._task, **kwargs)
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """The live display stopped (its refresh thread joined) for the block: discovery
+        forks its helper process inside one, with no other thread running."""
+        if self._progress is None:
+            yield
+            return
+        self._progress.stop()
+        try:
+            yield
+        finally:
+            self._progress.start()
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:

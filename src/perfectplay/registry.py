@@ -180,11 +180,24 @@ def unregister(name: str) -> None:
 
 
 def _load_builtin() -> None:
+    """Import every built-in game (each registers its SPEC on import), then order the
+    registry: the built-in games first, in BUILTIN's order, whatever was imported before."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        for module in BUILTIN:
-            import_module(module)  # each registers its SPEC on import
+        builtin = [import_module(module).SPEC for module in BUILTIN]
+        rest = [spec for spec in _GAMES.values() if all(spec is not b for b in builtin)]
+        _GAMES.clear()
+        for spec in builtin + rest:
+            _GAMES[spec.name] = spec
+
+
+def _load_one(name: str) -> None:
+    """Import only the built-in game called ``name``, if there is one: a command for one
+    game need not import the others (about 20 ms a process)."""
+    module = f"perfectplay.{name}"
+    if not _LOADED and name not in _GAMES and module in BUILTIN:
+        import_module(module)
 
 
 def games() -> list[GameSpec]:
@@ -196,6 +209,9 @@ def games() -> list[GameSpec]:
 def get(name: str) -> GameSpec:
     """The game called ``name`` (or one of its aliases), or an :class:`InputError` listing
     the games."""
+    _load_one(name)
+    if name in _GAMES:
+        return _GAMES[name]
     _load_builtin()
     if name in _GAMES:
         return _GAMES[name]

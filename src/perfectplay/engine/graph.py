@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import pickle
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -261,11 +262,13 @@ def _discover_once(game: Any, start: Any, max_positions: int, progress: bool | N
     """:func:`_discover`, with the helper process if ``fork``; when a discovery that had
     forked fails, it is run again without the helper before any error is believed: a game
     whose methods fill a table on the game object (``play`` keeping states, say) would
-    find it filled in the helper only."""
+    find it filled in the helper only. (Run after the failed attempt is let go, so its
+    arrays are freed and a real error is raised plainly.)"""
     try:
         return _discover(game, start, max_positions, progress, codec, fork)
     except _ForkedFailed:
-        return _discover(game, start, max_positions, progress, codec, False)
+        pass
+    return _discover(game, start, max_positions, progress, codec, False)
 
 
 def _codec(game: Any, start: Any) -> tuple[Any, Any] | None:
@@ -300,19 +303,23 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
     with Progress("discovering positions", enabled=progress) as bar:
         try:
             while i < store.n:
-                if fork and helper is None and store.n >= workers.START_AFTER:
-                    helper = ExpandHelper(expander.remote)
-                batch = store.batch(i, _BATCH if helper is None else 2 * _BATCH)
+                if fork and store.n >= workers.START_AFTER:
+                    fork = False  # one try
+                    helper = _start_helper(expander, store, bar)
+                size = min(store.n - i, _BATCH if helper is None else 2 * _BATCH)
                 kids: Any = store.new_kids()
                 try:
-                    expander.batch(batch, kids, offsets[-1], helper, sent == i)
+                    ok = expander.batch(i, size, kids, offsets[-1], helper, sent == i)
                 except (TypeError, OverflowError):
                     if not fast:
                         raise
                     raise _NotInt from None  # the object path reports any real error
-                sent = _send_ahead(helper, store, i + len(batch))
+                if not ok:  # the helper failed once: go on without it
+                    helper.close()  # type: ignore[union-attr]
+                    helper = None
+                sent = _send_ahead(helper, store, i + size)
                 children.frombytes(store.intern(kids))
-                i += len(batch)
+                i += size
                 bar.update(i)
                 if store.n > max_positions:
                     raise LimitError(
@@ -321,7 +328,7 @@ def _discover(game: Any, start: Any, max_positions: int, progress: bool | None,
                         "allows, or write the game as a CompiledGame")
                 if store.n > _MAX_IDS:
                     raise LimitError("more than 2**31 positions: use a compiled game")
-        except (LimitError, _NotInt):
+        except (LimitError, _NotInt, MemoryError):
             raise
         except Exception as exc:
             if helper is not None:
@@ -410,24 +417,28 @@ class _Expander:
         self.calls = outcome, moves_of, play, payoff, step
         self.terminal, self.offsets, self.payoffs, self.finals = terminal, offsets, payoffs, finals
 
-    def batch(self, batch: list[Any], kids: Any, base: int, helper: ExpandHelper | None,
-              sent: bool) -> None:
-        """Expand ``batch`` (``sent``: the helper has its second half already)."""
-        if helper is None or (len(batch) < 2 and not sent):
-            self.serial(batch, kids, base, self.terminal, self.offsets, self.payoffs,
-                        self.finals, self.store)
-            return
-        half = len(batch) // 2
+    def batch(self, i: int, size: int, kids: Any, base: int, helper: ExpandHelper | None,
+              sent: bool) -> bool:
+        """Expand the ``size`` positions numbered from ``i`` (``sent``: the helper has the
+        second half already). False when the helper failed (its half was expanded here)."""
+        store = self.store
+        if helper is None or (size < 2 and not sent):
+            self.serial(store.batch(i, size), kids, base, self.terminal, self.offsets,
+                        self.payoffs, self.finals, store)
+            return True
+        half = size // 2
         if not sent:
-            helper.submit(batch[half:])
-        self.serial(batch[:half], kids, base, self.terminal, self.offsets, self.payoffs,
-                    self.finals, self.store)
+            helper.submit(store.payload(i + half, size - half))
+        self.serial(store.batch(i, half), kids, base, self.terminal, self.offsets,
+                    self.payoffs, self.finals, store)
         got = helper.collect()
         if got is None:
-            self.serial(batch[half:], kids, base + len(kids), self.terminal, self.offsets,
-                        self.payoffs, self.finals, self.store)
-        else:
-            self.merge(got, kids, base)
+            # offsets count from base: kids already holds the first half
+            self.serial(store.batch(i + half, size - half), kids, base, self.terminal,
+                        self.offsets, self.payoffs, self.finals, store)
+            return False
+        self.merge(got, kids, base)
+        return True
 
     def serial(self, batch: list[Any], kids: Any, base: int, terminal: Any, offsets: Any,
                payoffs: _Sink | None, finals: _Sink | None, store: Any) -> None:
@@ -438,10 +449,12 @@ class _Expander:
             _expand(batch, outcome, moves_of, play, payoff, store, kids, terminal, offsets,
                     base, payoffs, finals, self.scored, step)
 
-    def remote(self, batch: list[Any]) -> tuple[Any, ...]:
-        """In the helper: the batch expanded into fresh arrays, offsets from 0, and the
-        children as codes (int positions, encoded games) or as the game's objects (the
-        parent numbers them)."""
+    def remote(self, payload: Any) -> tuple[Any, ...]:
+        """In the helper: a batch (as :meth:`_CodeStore.payload` or
+        :meth:`_ObjectStore.payload` sent it) expanded into fresh arrays, offsets from 0,
+        and the children as codes (int positions, encoded games) or as the game's objects
+        (the parent numbers them)."""
+        batch = self.store.unpack(payload)
         terminal, offsets = array("b"), array("q")
         payoffs = _Sink() if self.scored else None
         finals = _Sink() if self.scored else None
@@ -498,8 +511,20 @@ def _send_ahead(helper: ExpandHelper | None, store: Any, nxt: int) -> int:
     Returns ``nxt`` if it did, else -1."""
     if helper is None or store.n < nxt + 2 * _BATCH:
         return -1
-    helper.submit(store.batch(nxt + _BATCH, _BATCH))
+    helper.submit(store.payload(nxt + _BATCH, _BATCH))
     return nxt
+
+
+def _start_helper(expander: _Expander, store: Any, bar: Progress) -> ExpandHelper | None:
+    """The helper process, or None: positions that do not survive a pickle round trip
+    equal (identity-based pieces, sentinels) stay in this process, as do forks where
+    another thread runs (the progress bar's refresh thread is paused for the fork)."""
+    if not store.pickles_equal():
+        return None
+    with bar.paused():
+        if not workers.helper_allowed():
+            return None
+        return workers.start_helper(expander.remote)
 
 
 def _expand_ints(batch: list[int], outcome: Any, moves_of: Any, play: Any, kids: Any,
@@ -567,8 +592,18 @@ class _CodeStore:
         return code
 
     def batch(self, i: int, size: int) -> list[Any]:
-        codes = self.codes[i:min(self.n, i + size)].tolist()
+        return self.unpack(self.payload(i, size))
+
+    def payload(self, i: int, size: int) -> list[int]:
+        """Positions i.. as what crosses to the helper: their codes."""
+        return self.codes[i:min(self.n, i + size)].tolist()
+
+    def unpack(self, codes: list[int]) -> list[Any]:
         return codes if self.decode is None else [self.decode(c) for c in codes]
+
+    @staticmethod
+    def pickles_equal() -> bool:
+        return True  # codes are ints
 
     def new_kids(self) -> Any:
         return array("q") if self.encode is None else []
@@ -603,6 +638,26 @@ class _ObjectStore:
 
     def batch(self, i: int, size: int) -> list[Any]:
         return self.objects[i:i + size]
+
+    payload = batch
+
+    @staticmethod
+    def unpack(batch: list[Any]) -> list[Any]:
+        return batch
+
+    def pickles_equal(self, samples: int = 64) -> bool:
+        """Do positions come back from a pickle round trip equal, with equal hashes
+        (checked on ``samples`` of them spread over those found)? Not for pieces compared
+        by identity, whose copies the helper would send back."""
+        step = max(1, self.n // samples)
+        try:
+            for pos in self.objects[::step]:
+                back = pickle.loads(pickle.dumps(pos, pickle.HIGHEST_PROTOCOL))
+                if back != pos or hash(back) != hash(pos):
+                    return False
+        except Exception:  # noqa: BLE001 - anything that does not pickle stays here
+            return False
+        return True
 
     @staticmethod
     def new_kids() -> Any:
