@@ -12,6 +12,9 @@ it times, best of ``--repeat`` runs each:
   neighbour table, included);
 - ``bfs``: parse and one plain numba BFS from the exit (from the first portal): the
   baseline;
+- ``plain``: the same without perfectplay (``common.PLAIN_BFS_PROCESS``: numpy reads the
+  grid, a numba BFS by index arithmetic, numba's usual start-up): a baseline our own
+  start-up work does not speed up;
 - ``perfectplay``: ``perfectplay rock --no-map FILE`` / ``perfectplay judge devc-portal
   --lenient FILE`` (the answer only, no board printed).
 
@@ -30,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from common import best_of
+from common import best_of, plain_bfs_command
 
 from perfectplay.grid import Grid, bfs, neighbour_table
 from perfectplay.rock.families import corridor_room
@@ -107,13 +110,15 @@ def measure(name: str, repeat: int, tmp: Path) -> str:
         src = tmp / f"{name}-{stage}.py"
         src.write_text(script(game, stage))
         times[stage] = run([sys.executable, str(src), str(path)])
+    times["plain"] = run(plain_bfs_command(tmp, path, "X" if game == "rock" else "O"))
     times["perfectplay"] = run([sys.executable, "-m", "perfectplay", *command, str(path)])
     floor = times["parse"]
     cols = "  ".join(f"{k} {v:.2f} s" for k, v in times.items())
     ratio = times["perfectplay"] / times["bfs"]
-    return (f"{name}: {cols}\n    ratio to one BFS process {ratio:.2f}x;"
-            f" above the floor (parse): perfectplay {times['perfectplay'] - floor:.2f} s, "
-            f"the BFS {times['bfs'] - floor:.2f} s")
+    return (f"{name}: {cols}\n    ratio to one BFS process {ratio:.2f}x, to the plain one "
+            f"{times['perfectplay'] / times['plain']:.2f}x; above the floor (parse): "
+            f"perfectplay {times['perfectplay'] - floor:.2f} s, the BFS "
+            f"{times['bfs'] - floor:.2f} s")
 
 
 def main() -> None:

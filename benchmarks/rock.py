@@ -79,14 +79,16 @@ def issue_rows(args: argparse.Namespace) -> None:
     for name, m in rows:
         inner = [best_of(lambda m=m: solve(m)) / best_of(lambda m=m: bfs(m.nb, m.open, m.exit))
                  for _ in range(args.repeat)]
-        pairs = rock_process_times(m, args.repeat)
-        t_rock, t_bfs = min(r for r, _ in pairs), min(b for _, b in pairs)
+        runs = rock_process_times(m, args.repeat)
+        t_rock, t_bfs, t_plain = (min(r[k] for r in runs) for k in range(3))
         sol = solve(m)
         n = int(m.open.sum())
         print(f"  {name} ({m.rows} x {m.cols}, {n:,} open cells, {sol.pops / n:.2f} pops per "
               f"cell): processes rock {t_rock:.2f} s, one BFS {t_bfs:.2f} s, ratio "
-              f"{t_rock / t_bfs:.2f}x (pairs {ratio_range([r / b for r, b in pairs])}); in "
-              f"process solve/BFS {ratio_range(inner)}", flush=True)
+              f"{t_rock / t_bfs:.2f}x (pairs {ratio_range([r / b for r, b, _ in runs])}); "
+              f"plain BFS (no perfectplay) {t_plain:.2f} s, ratio {t_rock / t_plain:.2f}x "
+              f"(pairs {ratio_range([r / p for r, _, p in runs])}); in process solve/BFS "
+              f"{ratio_range(inner)}", flush=True)
 
 
 def main() -> None:
