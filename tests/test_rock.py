@@ -164,6 +164,10 @@ def test_route_length_and_block_are_consistent():
         if blocked is not None:
             assert blocked not in route
             assert abs(route[at] - blocked) in (1, maze.cols)  # next to the walker
+        # the explanation's strike, found without the detour's search, is the route's
+        head, at2, blocked2 = s.strike()
+        assert (at2, blocked2) == (at, blocked)
+        assert head == (route if at is None else route[:at + 1])
 
 
 def test_judge_format_and_errors():

@@ -43,7 +43,7 @@ def _explain_answer(sol: RockSolution) -> str:
     if sol.value is None:
         return f"The walker cannot be sure to arrive: {infinite_reason(sol)}."
     d = int(sol.d[m.entrance])
-    route, at, blocked = sol.route()
+    route, at, blocked = sol.strike()  # no detour search: only where the rock strikes
     lines = [f"The walker can guarantee to reach the exit in {plural(sol.value, 'step')} "
              f"(the shortest path is {d})."]
     if blocked is None and sol.value == d:

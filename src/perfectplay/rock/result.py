@@ -49,8 +49,15 @@ class RockSolution(HTMLView):
         picture all ask for it."""
         return self._route
 
+    def strike(self) -> tuple[list[int], int | None, int | None]:
+        """Where the rock strikes under perfect play, without the detour: (the cells from E
+        up to the strike, or to X when it never strikes; the index of the strike in the
+        route; the blocked cell). Empty when the value is infinite. Walks the best steps
+        only (no search): what the explanation needs."""
+        return self._strike
+
     @cached_property
-    def _route(self) -> tuple[list[int], int | None, int | None]:
+    def _strike(self) -> tuple[list[int], int | None, int | None]:
         m = self.maze
         if self.value is None:
             return [], None, None
@@ -58,15 +65,22 @@ class RockSolution(HTMLView):
         route = [u]
         while u != m.exit:
             if self.block[u] >= 0 and self.T[u] >= self.f[u] and self.T[u] > self.d[u]:
-                p = int(self.block[u])
-                open_ = m.open.copy()
-                open_[p] = False
-                dist = bfs(m.nb, open_, m.exit)
-                detour = path_from(dist, m.nb, open_, u)[::-1]
-                return route + detour[1:], len(route) - 1, p
+                return route, len(route) - 1, int(self.block[u])
             u = int(self.step[u])
             route.append(u)
         return route, None, None
+
+    @cached_property
+    def _route(self) -> tuple[list[int], int | None, int | None]:
+        m = self.maze
+        route, at, p = self.strike()
+        if p is None:
+            return route, None, None
+        open_ = m.open.copy()
+        open_[p] = False
+        dist = bfs(m.nb, open_, m.exit)
+        detour = path_from(dist, m.nb, open_, route[-1])[::-1]
+        return route + detour[1:], at, p
 
     def cut_cell(self) -> int | None:
         """When f(E) is infinite: the cell nearest E whose block cuts E off from X (None if
