@@ -100,8 +100,10 @@ class ConnectFourTuples(ConnectFourInts):
         return super().outcome(p[0])
 
 
-def memoised_negamax(game) -> tuple[int, float]:
-    """The textbook baseline: the start's value only, each position once (functools.cache)."""
+def memoised_negamax(game, cutoff: bool = False) -> tuple[int, float]:
+    """The textbook baseline: the start's value only, each position once (functools.cache).
+    ``cutoff``: stop at a position's first winning child (no better value exists): fewer
+    positions visited, the other simplest negamax."""
     sys.setrecursionlimit(100_000)
 
     @cache
@@ -109,23 +111,8 @@ def memoised_negamax(game) -> tuple[int, float]:
         out = game.outcome(p)
         if out is not None:
             return -1 if out is Value.LOSE else 0
-        return max(-value(game.play(p, m)) for m in game.moves(p))
-
-    t = time.perf_counter()
-    value(game.initial())
-    return value.cache_info().currsize, time.perf_counter() - t
-
-
-def memoised_negamax_cutoff(game) -> tuple[int, float]:
-    """The same, stopping at a position's first winning child (no better value exists):
-    fewer positions visited, the other simplest negamax."""
-    sys.setrecursionlimit(100_000)
-
-    @cache
-    def value(p):
-        out = game.outcome(p)
-        if out is not None:
-            return -1 if out is Value.LOSE else 0
+        if not cutoff:
+            return max(-value(game.play(p, m)) for m in game.moves(p))
         best = -1
         for m in game.moves(p):
             best = max(best, -value(game.play(p, m)))
@@ -158,8 +145,8 @@ def case_negamax(kind: str) -> dict:
     n, dt = memoised_negamax(game)
     out = {"positions": n, "seconds": dt,
            "bytes_per_position": (peak_mb() - base) * 2**20 / n}
-    out["cutoff_positions"], out["cutoff_seconds"] = memoised_negamax_cutoff(
-        (ConnectFourInts if kind == "ints" else ConnectFourTuples)(4, 5))
+    out["cutoff_positions"], out["cutoff_seconds"] = memoised_negamax(
+        (ConnectFourInts if kind == "ints" else ConnectFourTuples)(4, 5), cutoff=True)
     return out
 
 
