@@ -182,3 +182,29 @@ def test_every_builtin_game_keeps_the_contract(name):
     assert isinstance(result, Result)
     assert result.explain() and isinstance(result.to_json(), dict)
     json.dumps(result.to_json(), default=str)
+
+
+LOAD_ORDER = """
+from perfectplay import registry
+import perfectplay.rock  # imported early, as a command for one game does
+print(registry.get("rock").name, [s.name for s in registry.games()])
+"""
+
+UNREGISTERED = """
+from perfectplay import registry
+import perfectplay.portal
+registry.unregister("portal")
+print([s.name for s in registry.games()])
+"""
+
+
+def test_one_game_first_then_all_in_their_order_and_unregistered_stays_out():
+    import subprocess
+    import sys
+    first = subprocess.run([sys.executable, "-c", LOAD_ORDER], capture_output=True,
+                           text=True, check=True).stdout.split(None, 1)
+    assert first[0] == "rock"
+    assert first[1].strip() == "['coins', 'rock', 'portal', 'no']"
+    rest = subprocess.run([sys.executable, "-c", UNREGISTERED], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    assert rest == "['coins', 'rock', 'no']"

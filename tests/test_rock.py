@@ -508,3 +508,18 @@ def test_borrowed_views_read_and_write_the_array():
     a = np.arange(4, dtype=np.int64)
     assert bump(a) == (11, 4) and a.tolist() == [0, 6, 2, 3]
     assert borrowed(a) is a
+
+
+def test_neighbour_table_with_open_cells_drops_walls_as_the_mask_did():
+    from perfectplay.grid import neighbour_table
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        rows, cols = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        kind = str(rng.choice(["square", "king", "hex"]))
+        open_ = rng.random(rows * cols) < 0.7
+        old = neighbour_table(rows, cols, kind)
+        on = old >= 0
+        old[on & ~open_[np.where(on, old, 0)]] = -1
+        np.testing.assert_array_equal(neighbour_table(rows, cols, kind, open_), old)
+    with pytest.raises(ValueError, match="open_ has 5 cells"):
+        neighbour_table(3, 4, open_=np.ones(5, bool))

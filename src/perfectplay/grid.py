@@ -291,14 +291,19 @@ def neighbour_table(rows: int, cols: int, kind: str = "square",
     [[-1, -1, -1, -1], [-1, 0, 2, -1], [-1, -1, -1, -1]]
     """
     steps = np.array(STEPS[as_kind(kind)], dtype=np.int64)
-    mask = np.zeros(0, np.bool_) if open_ is None else np.ascontiguousarray(open_, np.bool_)
+    if open_ is None:
+        mask = np.zeros(0, np.bool_)
+    else:
+        mask = np.ascontiguousarray(np.ravel(open_), np.bool_)
+        if mask.size != rows * cols:
+            raise ValueError(f"open_ has {mask.size} cells, the board {rows * cols}")
     return _neighbour_table(rows, cols, steps, mask)
 
 
 @njit(cache=True)
 def _neighbour_table(rows, cols, steps, open_):
     k = steps.shape[0]
-    masked = open_.size > 0
+    masked = open_.size > 0  # an empty mask: none given (a 0-cell board has no cells)
     nb = np.full((rows * cols, k), -1, np.int32)
     for r in range(rows):
         for c in range(cols):

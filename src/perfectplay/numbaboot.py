@@ -7,42 +7,66 @@ one place only: whether ``np.correlate``/``np.convolve`` inside a jitted functio
 the BLAS dot product. Every use of BLAS proper (``np.dot``, ``np.linalg``) imports SciPy
 itself when it is compiled.
 
-:func:`skip_blas_probe` imports ``numba.np.arraymath`` with that one SciPy module marked
-absent, then sets the probe's answer to whether SciPy is installed at all (found, not
-imported), the answer the probe would have given. If numba has loaded that module already,
-or SciPy's linear algebra is imported anyway, it does nothing; if numba's internals differ
-from what it expects, it leaves numba as it is. Called once, from ``perfectplay/__init__``.
+:func:`skip_blas_probe` imports ``numba.np.arraymath`` with numba's probe answering "no
+BLAS yet", then sets the probe's answer to whether SciPy's ``cython_blas`` extension is on
+disk (found, not imported): the answer the probe would have given. If numba has loaded that
+module already, or SciPy's linear algebra is imported anyway, it does nothing; if numba's
+internals differ from what it expects, it leaves numba as it is. Called once, from
+``perfectplay/__init__``.
 
 >>> skip_blas_probe()  # idempotent: numba is set up once per process
 """
 
 from __future__ import annotations
 
+import glob
 import importlib.util
+import os
 import sys
 
-_PROBE = "scipy.linalg.cython_blas"
 _ARRAYMATH = "numba.np.arraymath"
 
 
 def skip_blas_probe() -> None:
-    """Load numba's array maths without importing SciPy's linear algebra (see the module)."""
-    if _ARRAYMATH in sys.modules or _PROBE in sys.modules:
+    """Load numba's array maths without importing SciPy's linear algebra (see the module).
+
+    The probe is numba's own ``numba.np.linalg.ensure_blas``, which ``arraymath`` binds
+    when it is imported: it is swapped for one that says "no BLAS" just for that import
+    (nothing in ``sys.modules`` is touched, so another thread importing SciPy meanwhile
+    is not disturbed), then put back, in both modules."""
+    if _ARRAYMATH in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
         return
-    sys.modules[_PROBE] = None  # type: ignore[assignment]  # "import halted": ImportError
     try:
-        import numba.np.arraymath as arraymath
+        import numba.np.linalg as linalg
     except Exception:  # noqa: BLE001 - a numba we do not know: let it start as it will
         return
-    finally:
-        if sys.modules.get(_PROBE, 0) is None:
-            del sys.modules[_PROBE]
-    if hasattr(arraymath, "_HAVE_BLAS"):
-        arraymath._HAVE_BLAS = _scipy_installed()
+    real = getattr(linalg, "ensure_blas", None)
+    if real is None:
+        return
 
+    def no_blas_yet() -> None:
+        raise ImportError("probed later")
 
-def _scipy_installed() -> bool:
+    linalg.ensure_blas = no_blas_yet
     try:
-        return importlib.util.find_spec("scipy") is not None
+        import numba.np.arraymath as arraymath
+    except Exception:  # noqa: BLE001
+        return
+    finally:
+        linalg.ensure_blas = real
+    if getattr(arraymath, "ensure_blas", None) is no_blas_yet:
+        arraymath.ensure_blas = real
+    if hasattr(arraymath, "_HAVE_BLAS"):
+        arraymath._HAVE_BLAS = _scipy_blas_installed()
+
+
+def _scipy_blas_installed() -> bool:
+    """Is SciPy's ``linalg.cython_blas`` extension on disk (found, not imported)?"""
+    try:
+        spec = importlib.util.find_spec("scipy")
     except (ImportError, ValueError):
         return False
+    for where in (spec.submodule_search_locations or []) if spec else []:
+        if glob.glob(os.path.join(where, "linalg", "cython_blas*")):
+            return True
+    return False

@@ -77,7 +77,11 @@ class Progress:
         if self._progress is None:
             yield
             return
+        # rich's stop() only signals its refresh thread: join it, so no thread is left
+        refresher = getattr(getattr(self._progress, "live", None), "_refresh_thread", None)
         self._progress.stop()
+        if refresher is not None:
+            refresher.join(timeout=1)
         try:
             yield
         finally:

@@ -185,7 +185,9 @@ def _load_builtin() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        builtin = [import_module(module).SPEC for module in BUILTIN]
+        modules = [import_module(module) for module in BUILTIN]
+        # a built-in game unregistered before stays out
+        builtin = [m.SPEC for m in modules if _GAMES.get(m.SPEC.name) is m.SPEC]
         rest = [spec for spec in _GAMES.values() if all(spec is not b for b in builtin)]
         _GAMES.clear()
         for spec in builtin + rest:
@@ -196,8 +198,8 @@ def _load_one(name: str) -> None:
     """Import only the built-in game called ``name``, if there is one: a command for one
     game need not import the others (about 20 ms a process)."""
     module = f"perfectplay.{name}"
-    if not _LOADED and name not in _GAMES and module in BUILTIN:
-        import_module(module)
+    if not _LOADED and module in BUILTIN:
+        import_module(module)  # as loading them all would: its SPEC wins the name
 
 
 def games() -> list[GameSpec]:

@@ -422,7 +422,9 @@ class _Expander:
         """Expand the ``size`` positions numbered from ``i`` (``sent``: the helper has the
         second half already). False when the helper failed (its half was expanded here)."""
         store = self.store
-        if helper is None or (size < 2 and not sent):
+        if helper is None or (size < _BATCH and not sent):
+            # a narrow frontier: a round trip would cost more than the few positions
+            # save
             self.serial(store.batch(i, size), kids, base, self.terminal, self.offsets,
                         self.payoffs, self.finals, store)
             return True
