@@ -185,9 +185,9 @@ def _load_builtin() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        modules = [import_module(module) for module in BUILTIN]
+        specs: list[GameSpec] = [import_module(module).SPEC for module in BUILTIN]
         # a built-in game unregistered before stays out
-        builtin = [m.SPEC for m in modules if _GAMES.get(m.SPEC.name) is m.SPEC]
+        builtin = [spec for spec in specs if _GAMES.get(spec.name) is spec]
         rest = [spec for spec in _GAMES.values() if all(spec is not b for b in builtin)]
         _GAMES.clear()
         for spec in builtin + rest:
