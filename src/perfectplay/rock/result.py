@@ -94,12 +94,10 @@ class RockSolution(HTMLView):
         m = self.maze
         if self.value is not None or self.d[m.entrance] < 0:
             return None
-        u = m.entrance
-        while u != m.exit:
-            c = int(self.block[u])
+        for u in path_from(self.d, m.nb, m.open, m.entrance)[::-1]:  # E .. X
+            c = int(self.block[u])  # u's only parent (not X), when it has one
             if c >= 0 and self.T[u] < 0:
                 return c
-            u = c if c >= 0 else _nearer_neighbour(m, self.d, u)
         return None
 
     def explain(self) -> str:
@@ -132,11 +130,3 @@ class RockSolution(HTMLView):
             "f": grid(self.f), "d": grid(self.d), "T": grid(self.T),
             **({"seed": self.seed.to_json()} if self.seed is not None else {}),
         }
-
-
-def _nearer_neighbour(m: Maze, d: np.ndarray, u: int) -> int:
-    """An open neighbour of u one step nearer X (u reached, not X)."""
-    for w in m.nb[u]:
-        if w >= 0 and m.open[w] and d[w] == d[u] - 1:
-            return int(w)
-    raise AssertionError("a reached cell has a neighbour one step nearer X")
