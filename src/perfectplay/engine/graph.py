@@ -425,22 +425,24 @@ class _Expander:
         if helper is None or (size < _BATCH and not sent):
             # a narrow frontier: a round trip would cost more than the few positions
             # save
-            self.serial(store.batch(i, size), kids, base, self.terminal, self.offsets,
-                        self.payoffs, self.finals, store)
+            self.here(store.batch(i, size), kids, base)
             return True
         half = size // 2
         if not sent:
             helper.submit(store.payload(i + half, size - half))
-        self.serial(store.batch(i, half), kids, base, self.terminal, self.offsets,
-                    self.payoffs, self.finals, store)
+        self.here(store.batch(i, half), kids, base)
         got = helper.collect()
         if got is None:
             # offsets count from base: kids already holds the first half
-            self.serial(store.batch(i + half, size - half), kids, base, self.terminal,
-                        self.offsets, self.payoffs, self.finals, store)
+            self.here(store.batch(i + half, size - half), kids, base)
             return False
         self.merge(got, kids, base)
         return True
+
+    def here(self, batch: list[Any], kids: Any, base: int) -> None:
+        """:meth:`serial` into the discovery's own arrays and store."""
+        self.serial(batch, kids, base, self.terminal, self.offsets, self.payoffs,
+                    self.finals, self.store)
 
     def serial(self, batch: list[Any], kids: Any, base: int, terminal: Any, offsets: Any,
                payoffs: _Sink | None, finals: _Sink | None, store: Any) -> None:
@@ -461,7 +463,7 @@ class _Expander:
         payoffs = _Sink() if self.scored else None
         finals = _Sink() if self.scored else None
         store = _Collect() if isinstance(self.store, _ObjectStore) else self.store
-        kids = array("q") if self.fast else store.new_kids()
+        kids = store.new_kids()  # an int64 array for int positions, as here
         self.serial(batch, kids, 0, terminal, offsets, payoffs, finals, store)
         children = store.children if isinstance(store, _Collect) else kids
         return (children, terminal, offsets, None if payoffs is None else payoffs.data,
