@@ -29,8 +29,10 @@ A non-terminal position with no moves is a loss for the player to move (normal p
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterable
-from typing import Any, Protocol, runtime_checkable
+import functools
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 
 class Value(enum.Enum):
@@ -69,8 +71,15 @@ _CODE = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE,
          Value.DRAW: DRAW_CODE}
 _FROM_CODE = {v: k for k, v in _CODE.items()}
 
-Position = Hashable
-Move = Any
+#: A position: any hashable, immutable value (a user's own type; the engine only hashes it).
+Position: TypeAlias = Hashable
+#: A move: any value the game's ``moves`` yields (the engine hands it back unchanged).
+Move: TypeAlias = Any
+#: What ``outcome`` says: None while play goes on, a :class:`Value` (win/lose/tie for the
+#: mover) or, in a scored game, the mover's final points.
+Outcome: TypeAlias = "Value | int | float | None"
+#: The value of a position for the player to move: a :class:`Value`, or a point margin.
+Worth: TypeAlias = "Value | int | float"
 
 
 @runtime_checkable
@@ -101,3 +110,123 @@ def is_scored(game: object) -> bool:
 def has_player(game: object) -> bool:
     """True when the game says who moves (``player(pos)``) instead of strict alternation."""
     return callable(getattr(game, "player", None))
+
+
+_RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
+
+
+@functools.total_ordering
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What a position or a move is worth to the player to move, ordered "better is greater".
+
+    ``value`` is a :class:`Value` or a point margin; ``remoteness`` the moves to the end under
+    perfect play (None: play never ends). Among equal values, the side that is doing well
+    hurries and the other delays: a win or a tie (a margin >= 0) is better sooner, a loss (a
+    margin < 0) better later. ``hurry`` overrides that rule where a game says otherwise (a
+    cost game: the payer hurries whatever the margin). A draw sorts between a tie and a loss.
+    This is the one tie-break every front end shows as "best" (the engine's convention).
+
+    >>> sorted([Score(Value.LOSE, 3), Score(Value.WIN, 5), Score(Value.LOSE, 9),
+    ...         Score(Value.WIN, 1)])[::-1]  # best first
+    [Score(value=<Value.WIN: 'win'>, remoteness=1, hurry=None), \
+Score(value=<Value.WIN: 'win'>, remoteness=5, hurry=None), \
+Score(value=<Value.LOSE: 'lose'>, remoteness=9, hurry=None), \
+Score(value=<Value.LOSE: 'lose'>, remoteness=3, hurry=None)]
+    >>> Score(2, 7) > Score(2, 9) > Score(-1, 9) > Score(-1, 2)
+    True
+    """
+
+    value: Worth
+    remoteness: int | None
+    hurry: bool | None = None
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """The sort key (greater is better): the value's rank, then the signed remoteness."""
+        rank, ahead = _rank(self.value)
+        hurry = ahead if self.hurry is None else self.hurry
+        rem = self.remoteness or 0
+        return (rank, -rem if hurry else rem)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Score):
+            return NotImplemented
+        return self.key < other.key
+
+
+def _rank(value: Worth) -> tuple[float, bool]:
+    """(rank, whether the mover is doing well) of a value: a Value by win > tie > draw >
+    lose, a margin by itself."""
+    if isinstance(value, Value):
+        return _RANK[value], value is Value.WIN or value is Value.TIE
+    return value, value >= 0
+
+
+#: Every optional hook a Python or compiled game may define, read by :func:`capabilities`.
+HOOKS = ("payoff", "step", "player", "encode", "decode", "tier", "canonical", "move_name",
+         "parse_move", "draw", "search_moves", "static_bounds", "horizon",
+         "endgame_positions")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """A game's optional hooks, read once (the engine's modules ask this record, not the
+    game, what it can do). A hook is the game's bound method, or None when it has none.
+
+    >>> class Heap:
+    ...     def initial(self): return 5
+    ...     def moves(self, n): return [m for m in (1, 2) if m <= n]
+    ...     def play(self, n, m): return n - m
+    ...     def outcome(self, n): return None
+    ...     def move_name(self, m): return f"take {m}"
+    >>> caps = capabilities(Heap())
+    >>> caps.name, caps.scored, caps.move_name(2), caps.player is None
+    ('Heap', False, 'take 2', True)
+    """
+
+    name: str
+    payoff: Callable[..., Any] | None
+    step: Callable[..., Any] | None  # only for a scored game (see :func:`stepper`)
+    player: Callable[..., Any] | None
+    encode: Callable[..., Any] | None
+    decode: Callable[..., Any] | None
+    tier: Callable[..., Any] | None
+    canonical: Callable[..., Any] | None
+    move_name: Callable[..., Any] | None
+    parse_move: Callable[..., Any] | None
+    draw: Callable[..., Any] | None
+    search_moves: Callable[..., Any] | None
+    static_bounds: Callable[..., Any] | None
+    horizon: Callable[..., Any] | None
+    endgame_positions: Callable[..., Any] | None
+    tiered: bool  # a compiled game's tiers: every move rises (solved tier by tier)
+    symmetric: bool  # positions are keyed by a canonical form
+    has_margin_bound: bool
+    parallel: bool  # discovery may fork a helper process (False: states that do not pickle)
+
+    @property
+    def scored(self) -> bool:
+        """True when values are point margins (the game defines ``payoff``)."""
+        return self.payoff is not None
+
+    @property
+    def codec(self) -> bool:
+        """True when positions travel as integer codes (``encode`` and ``decode``)."""
+        return self.encode is not None and self.decode is not None
+
+
+def capabilities(game: object) -> Capabilities:
+    """The :class:`Capabilities` of ``game``: each optional hook looked up once. O(1)."""
+    hooks: dict[str, Callable[..., Any] | None] = {}
+    for name in HOOKS:
+        hook = getattr(game, name, None)
+        hooks[name] = hook if callable(hook) else None
+    if hooks["payoff"] is None:
+        hooks["step"] = None
+    return Capabilities(
+        name=str(getattr(game, "name", None) or type(game).__name__), **hooks,
+        tiered=getattr(game, "tiered", False) is True,
+        symmetric=getattr(game, "symmetric", False) is True,
+        has_margin_bound=getattr(game, "has_margin_bound", False) is True,
+        parallel=getattr(game, "parallel", True) is not False)
