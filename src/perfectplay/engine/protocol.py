@@ -32,7 +32,7 @@ import enum
 import functools
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 
 class Value(enum.Enum):
@@ -82,17 +82,25 @@ Outcome: TypeAlias = "Value | int | float | None"
 Worth: TypeAlias = "Value | int | float"
 
 
+P = TypeVar("P", bound=Hashable)  # a game's position type
+M = TypeVar("M")  # a game's move type
+
+
 @runtime_checkable
-class Game(Protocol):
-    """The protocol a user-defined game follows (see the module docstring)."""
+class Game(Protocol[P, M]):
+    """The protocol a user-defined game follows (see the module docstring).
 
-    def initial(self) -> Position: ...
+    Generic in the game's position type ``P`` and move type ``M``: a game whose positions
+    are strings and moves ints is a ``Game[str, int]``; a bare ``Game`` takes any game.
+    """
 
-    def moves(self, pos: Position) -> Iterable[Move]: ...
+    def initial(self) -> P: ...
 
-    def play(self, pos: Position, move: Move) -> Position: ...
+    def moves(self, pos: P) -> Iterable[M]: ...
 
-    def outcome(self, pos: Position) -> Value | float | int | None: ...
+    def play(self, pos: P, move: M) -> P: ...
+
+    def outcome(self, pos: P) -> Outcome: ...
 
 
 def stepper(game: object) -> Any:
