@@ -20,6 +20,7 @@ length) and accepts an input that ends without its terminating ``0``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -90,7 +91,7 @@ def counted_cases(text: str, case: Callable[[Reader, int], str | None],
         res.errors.append(exc)
         return res
     for k in range(1, t + 1):
-        if not answer_case(res, k, lambda k=k: case(r, k)):
+        if not answer_case(res, k, functools.partial(case, r, k)):
             return res
     return record_end(res, r, f"the last case (T = {t})")
 
@@ -112,7 +113,7 @@ def cases_until_zero(text: str, case: Callable[[Reader, int, int], str | None],
             return res
         if n == 0:
             return record_end(res, r, "the terminating 0")
-        if not answer_case(res, k, lambda k=k, n=n: case(r, k, n)):
+        if not answer_case(res, k, functools.partial(case, r, k, n)):
             return res
     if not lenient:
         line = max(len(r.lines), 1)

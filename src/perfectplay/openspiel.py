@@ -224,8 +224,8 @@ class SpielSolution:
             player[i], terminal[i] = pos[1], state.is_terminal()
             if not terminal[i]:
                 optimal[i, self.solution.best_moves(pos)] = True
-        out = {"value": value, "remoteness": rem, "player": player, "terminal": terminal,
-               "optimal": optimal}
+        out: dict[str, np.ndarray] = {"value": value, "remoteness": rem, "player": player,
+                                      "terminal": terminal, "optimal": optimal}
         if has_obs:
             out["observation"] = obs
         return out
@@ -246,7 +246,8 @@ class SpielSolution:
     @staticmethod
     def _write(path: Path, data: dict[str, np.ndarray]) -> None:
         if path.suffix == ".npz":
-            np.savez_compressed(path, **data)
+            columns: dict[str, Any] = dict(data)  # numpy's stub reads a key as allow_pickle
+            np.savez_compressed(path, **columns)
         else:
             try:
                 import pyarrow as pa
@@ -279,7 +280,7 @@ def _bot_class() -> Any:
         return _BOT
     pyspiel = _pyspiel()
 
-    class PerfectBot(pyspiel.Bot):  # type: ignore[misc, name-defined]
+    class PerfectBot(pyspiel.Bot):  # type: ignore[misc, name-defined, unused-ignore]
         """Plays perfectly from any state of a solved game (see SpielSolution.bot)."""
 
         def __init__(self, solved: SpielSolution, seed: int | None) -> None:

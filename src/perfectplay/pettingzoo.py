@@ -125,7 +125,7 @@ def _env_class(pettingzoo: Any, gymnasium: Any) -> Any:
         return _ENV
     spaces = gymnasium.spaces
 
-    class SolvedGameEnv(pettingzoo.AECEnv):  # type: ignore[misc, name-defined]
+    class SolvedGameEnv(pettingzoo.AECEnv):  # type: ignore[misc, name-defined, unused-ignore]
         """A solved game as an AEC environment (see :func:`game_env`)."""
 
         metadata = {"name": "perfectplay_solved_game_v0", "render_modes": ["ansi"],
@@ -179,7 +179,7 @@ def _env_class(pettingzoo: Any, gymnasium: Any) -> Any:
             self._cumulative_rewards = {a: 0 for a in self.agents}
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
-            self.infos = {a: {} for a in self.agents}
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
             self.agent_selection = self.agents[self.mover]
             self._finish_if_over()
 

@@ -69,7 +69,8 @@ class Tracer:
         if len(self.steps) >= self.cap:
             self.dropped += 1
             return
-        self.steps.append(Step(title, text, tuple(tuple(c) for c in cells), tuple(values)))
+        self.steps.append(Step(title, text, tuple((int(r), int(c)) for r, c in cells),
+                               tuple(values)))
 
 
 @dataclass(frozen=True)

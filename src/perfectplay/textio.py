@@ -142,8 +142,8 @@ class Reader:
         """The next whitespace-separated token; an :class:`InputError` at the end of input."""
         self._skip_space()
         if self.row >= len(self.lines):
-            line = max(len(self.lines), 1)
-            raise InputError(f"input ended where {what} was expected", line=line, fatal=True)
+            last = max(len(self.lines), 1)
+            raise InputError(f"input ended where {what} was expected", line=last, fatal=True)
         line = self.lines[self.row]
         start = self.col
         while self.col < len(line) and line[self.col] not in SPACE:
@@ -189,9 +189,9 @@ class Reader:
         """
         if self.row < len(self.lines) and self.col > 0:
             if self.lines[self.row][self.col :].strip(SPACE):
-                tok = shorten(self.lines[self.row][self.col :].strip(SPACE))
+                extra = shorten(self.lines[self.row][self.col :].strip(SPACE))
                 raise InputError(
-                    f"unexpected {tok!r} after the last value on the line",
+                    f"unexpected {extra!r} after the last value on the line",
                     line=self.row + 1, column=self.col + 1,
                 )
             self.next_line()
