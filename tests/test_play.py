@@ -14,8 +14,7 @@ import pytest
 
 from perfectplay import Value, solve
 from perfectplay.grid import Grid
-from perfectplay.play import PortalOracle
-from perfectplay.portal import PortalGame, board_from_grid
+from perfectplay.portal import PortalGame, PortalOracle, board_from_grid
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -171,9 +170,10 @@ def test_state_ranks_a_tie_above_a_draw_as_the_engine_does():
 
 
 def test_state_and_policy_play_coins_directly():
+    from perfectplay.coins import play_table as coins_table
     from perfectplay.coins import value
     from perfectplay.errors import InputError
-    from perfectplay.play import GameState, Policy, coins_table
+    from perfectplay.play import GameState, Policy
 
     row = [3, 2, 2, 3, 1, 2]
     state, policy = GameState(coins_table(row), set()), Policy(1.0, seed=0)
@@ -193,8 +193,9 @@ def test_state_and_policy_play_coins_directly():
 
 
 def test_rock_table_speaks_plainly():
-    from perfectplay.play import GameState, rock_table
+    from perfectplay.play import GameState
     from perfectplay.rock import parse_maze
+    from perfectplay.rock import play_table as rock_table
 
     table = rock_table(parse_maze((EXAMPLES / "rock_sample.txt").read_text()))
     state = GameState(table, {1})
@@ -227,3 +228,16 @@ def test_every_play_screen_explains_its_words_and_undo_says_what_it_did():
     big = portal_table(parse_board("O" + "." * 9 + "\n" + "." * 10 + "\n" + "." * 9 + "O"))
     assert "exact, with the moves left" in small.legend
     assert "parity rule" in big.legend and "lose in 1" in big.legend
+
+
+def test_the_old_play_names_warn_and_still_work():
+    """perfectplay.play's old names of the game tables stay one release, with a warning."""
+    import perfectplay.play as play
+    from perfectplay import coins, portal
+
+    for old, new in [("coins_table", coins.play_table), ("PortalOracle", portal.PortalOracle),
+                     ("COINS_PLAY_LIMIT", coins.PLAY_LIMIT)]:
+        with pytest.warns(DeprecationWarning, match=f"play.{old} is deprecated"):
+            assert getattr(play, old) is new
+    with pytest.raises(AttributeError):
+        play.nothing_here  # noqa: B018

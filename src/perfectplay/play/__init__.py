@@ -19,13 +19,16 @@ The parts: :mod:`.state` (the game state and the computer's policy, no input or 
 :mod:`.terminal` (the loop), :mod:`.tables` (a user's game).
 """
 
+import warnings
+from importlib import import_module
 from typing import Any
 
 from .state import GameState, Oracle, Ply, Policy, Table, rank
 from .tables import user_table
 from .terminal import Session
 
-#: Names that moved into the game packages; kept for one release (see CHANGELOG.md).
+#: Names that moved into the game packages; kept for one release (removed in 0.2.0, see
+#: CHANGELOG.md), each with a :class:`DeprecationWarning`.
 _MOVED = {
     "coins_table": ("perfectplay.coins", "play_table"),
     "COINS_PLAY_LIMIT": ("perfectplay.coins", "PLAY_LIMIT"),
@@ -38,11 +41,13 @@ _MOVED = {
 
 
 def __getattr__(name: str) -> Any:
-    """The old names of the game tables, found in their game packages (deprecated)."""
+    """The old names of the game tables, found in their game packages (deprecated: a
+    :class:`DeprecationWarning` names the new place). The game package is imported by name
+    only when an old name is asked for: play sits below the games and never imports one."""
     if name in _MOVED:
-        from importlib import import_module
-
         module, attr = _MOVED[name]
+        warnings.warn(f"perfectplay.play.{name} is deprecated (removed in 0.2.0): use "
+                      f"{module}.{attr}", DeprecationWarning, stacklevel=2)
         return getattr(import_module(module), attr)
     raise AttributeError(f"module 'perfectplay.play' has no attribute {name!r}")
 
