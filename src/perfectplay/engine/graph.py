@@ -211,9 +211,16 @@ def position_limit(path: str, available: int | None = None) -> int:
     """How many positions fit in 80 % of the memory available now (``MemAvailable`` of
     /proc/meminfo; 8 GiB where that cannot be read) at ``path``'s bytes per position:
     "python" (Python discovery), "graph" (compiled discovery) or "tiers"."""
+    return memory_limit(_BYTES[path], available)
+
+
+def memory_limit(per_position: int, available: int | None = None) -> int:
+    """How many positions of ``per_position`` peak bytes fit in 80 % of the memory
+    available now (at least 1,000): the default ``max_positions`` of a game that knows
+    its own bytes a position (an OpenSpiel game's pyspiel states)."""
     if available is None:
         available = _available_memory()
-    return max(1000, int(available * 0.8) // _BYTES[path])
+    return max(1000, int(available * 0.8) // per_position)
 
 
 def _available_memory() -> int:
@@ -234,7 +241,22 @@ def _available_memory() -> int:
             free = min(free, int(cap) - int(used))
     except OSError:
         pass
-    return max(free, 0)
+    return max(min(free, _address_space_left()), 0)
+
+
+def _address_space_left() -> int:
+    """Bytes of address space this process may still map under ``RLIMIT_AS`` (a ``ulimit
+    -v``): unlimited when none is set or it cannot be read."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return 2**62
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * resource.getpagesize()
+        return soft - used
+    except (ImportError, OSError, ValueError):
+        return 2**62
 
 
 def discover(game: Game, max_positions: int | None = None,
