@@ -24,7 +24,8 @@ def test_every_python_block_of_the_readme_runs():
 
 def test_every_example_file_named_in_the_readme_and_the_help_exists():
     root = README.parent
-    texts = README.read_text() + (root / "src" / "perfectplay" / "cli.py").read_text()
+    cli = sorted((root / "src" / "perfectplay" / "cli").glob("*.py"))
+    texts = README.read_text() + "".join(p.read_text() for p in cli)
     named = set(re.findall(r"examples/[\w./-]+\.(?:txt|out|py)", texts))
     assert len(named) >= 8
     assert [n for n in named if not (root / n).is_file()] == []

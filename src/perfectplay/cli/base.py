@@ -1,0 +1,146 @@
+"""What every command shares: one-line errors and exit codes, reading input files, checks
+made before any work (a writable path, an installed extra), calling a user's game, progress
+lines, and printing a result (its JSON, or its explanation and drawing).
+
+Errors are one line on stderr and a non-zero exit (1 for bad input, 2 for bad usage), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from ..engine.target import load_target
+from ..errors import PerfectplayError, show_exc
+
+EXIT_INPUT = 1
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    click.echo(f"perfectplay: error: {message}", err=True)
+    sys.exit(code)
+
+
+def read_text(path: str | None) -> str:
+    """The text of a file, or of stdin for None or '-': UTF-8 (a BOM is dropped by the
+    readers); anything else is one clear error line."""
+    if path is None or path == "-":
+        return _decode(_read_stdin(), "standard input")
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        fail(f"no such file: {path}")
+    except IsADirectoryError:
+        fail(f"{path} is a directory, not a file")
+    except PermissionError:
+        fail(f"cannot read {path}: permission denied")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}")
+    return _decode(data, path)
+
+
+def _read_stdin() -> bytes:
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        fail("standard input is closed: give a file name instead of '-'")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            return buffer.read()
+        return stream.read().encode("utf-8", "surrogateescape")
+    except (OSError, ValueError) as exc:
+        fail(f"cannot read standard input: {exc}")
+
+
+def _decode(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        fail(f"{where}, line {line}, column {column}: not UTF-8 text (byte "
+             f"0x{data[exc.start]:02x})")
+
+
+def writable(path: str, what: str) -> None:
+    """Check up front, before any work, that a file can be written to ``path``."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        fail(f"{path} is a directory: give a file name for the {what}")
+    if not folder.is_dir():
+        fail(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        fail(f"cannot write {path}: the folder {folder} is not writable")
+
+
+def need_extra(module: str, what: str, extra: str) -> None:
+    """One line, before any work, when an optional extra is not installed."""
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        fail(f"{what} need {module}: pip install 'perfectplay[{extra}]'")
+
+
+def game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run code that calls a user's game; whatever it raises (bar the project's own errors,
+    which say what is wrong already) becomes one line naming the game's part."""
+    try:
+        return fn(*args, **kwargs)
+    except (PerfectplayError, KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
+        fail(f"the game's {what} raised {type(exc).__name__}: {show_exc(exc)} (run solve "
+             "--check for a conformance report)")
+
+
+def terminal_progress() -> Any:
+    """Progress lines on stderr when it is a terminal; silent otherwise (a log or a pipe
+    gets the result, not thirty lines of progress)."""
+    stream = sys.stderr
+    if stream is not None and hasattr(stream, "isatty") and stream.isatty():
+        return lambda msg: click.echo(msg, err=True)
+    return None
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
+
+
+def load_game(target: str) -> Any:
+    """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments)."""
+    return load_target(target)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def render(result: Any, as_json: bool, head: str | None = None, extra: str = "",
+           drawing: bool = True) -> None:
+    """Print a game's result: its JSON, or its explanation and drawing (coloured on a
+    terminal). Every game command ends here; none formats a result itself."""
+    if as_json:
+        echo_json(result.to_json())
+        return
+    con = _console()
+    if head:
+        con.print(head)
+    con.print(result.explain(), markup=False, soft_wrap=True)
+    if extra:
+        con.print("\n" + extra, markup=False, soft_wrap=True)
+    picture = result.draw(style=True) if drawing else ""
+    if picture:
+        con.print()
+        con.print(picture, soft_wrap=True)

@@ -1,0 +1,218 @@
+"""The engine's commands over a game you wrote (``solve``, ``search``) or one of OpenSpiel's
+(``openspiel``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..engine import check_game
+from ..engine import search as engine_search
+from ..engine import solve as engine_solve
+from ..engine.protocol import capabilities
+from ..engine.saved import save as save_solution
+from ..engine.solution import describe, play_moves
+from ..openspiel import solve_openspiel
+from ..store import analyze as tb_analyze
+from ..store import open_store, solve_tiered
+from .base import (
+    EXIT_INPUT,
+    echo_json,
+    fail,
+    game_call,
+    load_game,
+    need_extra,
+    render,
+    terminal_progress,
+    writable,
+)
+
+
+@click.command()
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--check", is_flag=True, help="Run the conformance check first.")
+@click.option("--max-positions", type=click.IntRange(1), default=None,
+              help="Stop with an error past this many positions (default: what the memory "
+              "available now holds).")
+@click.option("--store", type=click.Path(file_okay=False), default=None,
+              help="Solve tier by tier on Dask into this on-disk store (the game must "
+              "define tier, encode, decode; needs perfectplay[scale]). Resumable: run it "
+              "again after a stop.")
+@click.option("--scheduler", default=None, help="A Dask scheduler address (default: a "
+              "local cluster of this machine's cores).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Workers of the local cluster.")
+@click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None,
+              help="Also write every position's value and remoteness to this .npz or "
+              ".parquet file (perfectplay query FILE reads it).")
+@click.option("--endgame", type=click.IntRange(0), default=None, metavar="K",
+              help="With --store: store only the game's last tiers, every position the "
+              "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
+              "in play), for search --store.")
+def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
+          store: str | None, scheduler: str | None, workers: int | None,
+          save_to: str | None, endgame: int | None) -> None:
+    """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
+
+    The arguments are Python literals (numbers, strings, tuples), never executed. A
+    CompiledGame (numba rules over int64 codes) is solved at native speed.
+
+    Prints the start position's value, remoteness, best move, every move's value and the
+    number of positions by value and remoteness. With --store, solves tier by tier on Dask
+    into an on-disk store instead (see perfectplay query / analyze / export / sql).
+
+    \b
+    Examples:
+      perfectplay solve examples/tictactoe.py:TicTacToe
+      perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
+      perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
+      perfectplay solve 'examples/kalah.py:Kalah(6, 4)' --store eg/ --endgame 12
+      perfectplay solve 'examples/nim.py:Nim((3, 4, 5))' --save nim.npz
+    """
+    if endgame is not None and store is None:
+        fail("--endgame builds a store: give --store DIR too", 2)
+    if save_to is not None:
+        if store is not None:
+            fail("--save writes an in-memory solve; a --store is already on disk", 2)
+        if Path(save_to).suffix not in (".npz", ".parquet"):
+            fail(f"--save writes .npz or .parquet, not {Path(save_to).name!r}", 2)
+        if save_to.endswith(".parquet"):
+            need_extra("pyarrow", "Parquet files", "scale")
+        writable(save_to, "saved solution")
+    if store is not None:
+        for module in ("distributed", "pyarrow"):
+            need_extra(module, "stores", "scale")
+    game = load_game(target)
+    if store is not None:
+        file, _, cls = target.partition(".py:")
+        roots = None if endgame is None else _endgame_roots(game, endgame)
+        tb = game_call("rules", solve_tiered, game, store, cluster=scheduler,
+                       workers=workers, progress=terminal_progress(),
+                       game_ref=f"{Path(file + '.py').resolve()}:{cls}", roots=roots)
+        stats = tb_analyze(tb.store)
+        if as_json:
+            echo_json({"store": str(tb.store), "tiers": tb.tiers, "resumed": tb.resumed,
+                       "already_solved": tb.already, **stats})
+        else:
+            kept = " (one of each symmetric set)" if capabilities(game).symmetric else ""
+            how = ("already solved: nothing to do; " if tb.already else
+                   "resumed where the last run stopped; " if tb.resumed else "")
+            click.echo(f"{how}solved {tb.positions:,} positions{kept} in {len(tb.tiers)} "
+                       f"tiers into {tb.store}")
+        return
+    if check:
+        report = game_call("rules", check_game, game)
+        click.echo(str(report), err=as_json)
+        if not report.ok:
+            sys.exit(EXIT_INPUT)
+    solution = game_call("rules", engine_solve, game, max_positions=max_positions)
+    game_call("draw or move_name", render, solution, as_json)
+    if save_to is not None:
+        written = game_call("rules", save_solution, solution, save_to, target)
+        click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
+
+
+def _endgame_roots(game: Any, k: int) -> Any:
+    """The roots of an endgame store: the game's ``endgame_positions(k)``."""
+    caps = capabilities(game)
+    hook = caps.endgame_positions
+    if hook is None:
+        fail(f"{caps.name} has no endgame_positions(k): "
+             "--endgame needs the game to name its last tiers' positions", 2)
+    return game_call("endgame_positions", hook, k)
+
+
+# -- search one position ---------------------------------------------------------------------
+@click.command()
+@click.argument("target")
+@click.option("--moves", default=None, help="Search the position these moves reach from the "
+              "start, comma-separated, as the game names them (e.g. 4,4,3).")
+@click.option("--analyze", is_flag=True, help="Also prove every move's value and remoteness.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
+              default=None, help="Stop after this many seconds with what is proven so far.")
+@click.option("--nodes", "node_limit", type=click.IntRange(1), default=None,
+              help="Stop after this many nodes with what is proven so far.")
+@click.option("--table-mb", type=click.FloatRange(min=0, max=16384, min_open=True),
+              default=64, show_default=True, help="Transposition table size (compiled games).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Threads searching together over one shared table (ABDADA-style "
+              "lazy SMP).")
+@click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
+              help="An endgame store of this game (solve --store DIR --endgame K): its "
+              "positions are read, not searched.")
+@click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
+              "not the remoteness (which can cost more than the value for margins).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
+           node_limit: int | None, table_mb: float, workers: int, store: str | None,
+           value_only: bool, as_json: bool) -> None:
+    """Prove one position's value and remoteness by search, without enumerating the game:
+    TARGET is FILE.py:Class or FILE.py:Class(args), as for solve.
+
+    For games far too big to solve whole (standard Connect Four). The answer is exact; with
+    --time or --nodes, or on Ctrl-C, the search stops and prints only what it proved
+    (bounds, marked NOT EXACT; exit status 3), never a guess.
+
+    \b
+    Examples:
+      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --moves 4,4,4,4,4 --analyze
+      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2 --table-mb 1024
+      perfectplay search examples/tictactoe.py:TicTacToe --json
+      perfectplay search 'examples/kalah.py:Kalah(6, 4)' --store eg/ --value-only
+    """
+    game = load_game(target)
+    position = game_call("rules", play_moves, game, moves or "")
+    endgame = None if store is None else game_call("rules", open_store, store, game)
+    result = game_call("rules", engine_search, game, position, analyze=analyze,
+                       time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
+                       workers=workers, progress=terminal_progress(), endgame=endgame,
+                       remoteness=not value_only)
+    game_call("draw or move_name", render, result, as_json)
+    if not result.exact:
+        sys.exit(3)
+
+
+@click.command(name="openspiel")
+@click.argument("game_string")
+@click.option("--key", type=click.Choice(["str", "history"]), default="str", show_default=True,
+              help="Key states by str(state), or by their whole history (for games whose "
+                   "rules depend on it).")
+@click.option("--labels", type=click.Path(dir_okay=False), default=None,
+              help="Write every state's labels here (.npz, or .parquet with pyarrow).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def openspiel_command(game_string: str, key: str, labels: str | None, as_json: bool) -> None:
+    """Solve an OpenSpiel game exactly: the start's value and remoteness, the optimal
+    first actions, and optionally every state's labels for learning.
+
+    \b
+    Example:
+      perfectplay openspiel "connect_four(rows=4,columns=5)" --labels c4.npz
+    """
+    need_extra("pyspiel", "OpenSpiel games", "openspiel")
+    if labels and Path(labels).suffix not in (".npz", ".parquet"):
+        fail(f"labels are written as .npz or .parquet, not {Path(labels).name!r}")
+    if labels and labels.endswith(".parquet"):
+        need_extra("pyarrow", "Parquet labels", "scale")
+    if labels:
+        writable(labels, "labels")
+    solved = solve_openspiel(game_string, key)  # type: ignore[arg-type]
+    start = solved.game.game.new_initial_state()
+    best = [start.action_to_string(start.current_player(), a)
+            for a in solved.optimal_actions(start)]
+    data = {"game": str(solved.game.game), "states": len(solved),
+            "value": solved.value().value, "remoteness": solved.remoteness(),
+            "optimal_actions": best}
+    if labels:
+        data["labels"] = str(solved.save_labels(labels))
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"{data['game']}: {data['states']:,} states; the first player "
+               f"{describe(solved.value(), solved.remoteness())}; optimal first actions: "
+               f"{', '.join(best)}")
+    if labels:
+        click.echo(f"wrote {data['labels']}")

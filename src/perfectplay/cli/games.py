@@ -1,0 +1,207 @@
+"""The games' commands, one per registered game and built from its spec alone (the group
+asks :func:`game_command` for any name the registry knows), ``play`` against the perfect
+strategy, and ``demo``. No game is named here: everything loops over the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .. import registry
+from ..demo import run_demo
+from ..errors import InputError
+from ..play import Session, user_table
+from ..plot import picture_format
+from ..registry import GameSpec, option_fields
+from ..textio import Token, parse_int
+from .base import fail, game_call, load_game, need_extra, read_text, render, writable
+
+
+# -- demo ------------------------------------------------------------------------------------
+@click.command()
+def demo() -> None:
+    """Solve a bundled instance of every game and explain each answer.
+
+    \b
+    Example:
+      perfectplay demo
+    """
+    run_demo()
+
+
+def _output_path(path: str | None) -> str | None:
+    """Check up front, before any work, that a picture can be written to ``path``."""
+    if path is None:
+        return None
+    writable(path, "picture")
+    target = Path(path)
+    picture_format(target, bare=None)
+    need_extra("matplotlib", "pictures", "plot")
+    return path
+
+
+# -- the games (one command each, built from the registry) -------------------------------------
+def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts: Any) -> Any:
+    """A game's instance from numbers typed as arguments or from a file (not both), by the
+    readers' one integer rule; none at all is an error."""
+    what = spec.value_name
+    if file is not None and values:
+        raise InputError(f"give the {what} values or --file, not both ({len(values)} values "
+                         f"and --file {file})")
+    if file is not None:
+        return spec.parse(read_text(file), opts)
+    out = []
+    for k, text in enumerate(values, 1):
+        try:
+            out.append(parse_int(Token(text, 1, 1), "an integer"))
+        except InputError as exc:
+            raise InputError(f"{what} {k}: {exc.message}") from None
+    if not out:
+        raise InputError(f"no {what}s given: pass the values, e.g. 7 9 2 6")
+    assert spec.from_values is not None
+    return spec.from_values(out, opts)
+
+
+def _option_params(spec: GameSpec) -> list[click.Parameter]:
+    """The game's options as click options: a flag for a bool (one that defaults to True is
+    switched off by its flag), a choice for a Literal, a typed value otherwise."""
+    params: list[click.Parameter] = []
+    for f in option_fields(spec.options):
+        if f.kind is bool:
+            params.append(click.Option([f.flag, f.name], is_flag=True, default=f.default,
+                                       flag_value=not f.default, help=f.help))
+        elif f.choices:
+            params.append(click.Option([f.flag, f.name], type=click.Choice(list(f.choices)),
+                                       default=f.default, show_default=True, help=f.help))
+        else:
+            params.append(click.Option([f.flag, f.name], type=f.kind, default=f.default,
+                                       show_default=True, help=f.help))
+    return params
+
+
+def _input_params(spec: GameSpec) -> list[click.Parameter]:
+    if spec.from_values is not None:
+        return [click.Argument(["values"], nargs=-1),
+                click.Option(["--file"], type=str, help="Read the values from a file "
+                             "('-' = stdin).")]
+    return [click.Argument(["input_file"], metavar=_metavar(spec))]
+
+
+def _metavar(spec: GameSpec) -> str:
+    first = spec.input_help.split(maxsplit=1)[0] if spec.input_help else "FILE"
+    return first if first.isupper() else "FILE"
+
+
+def _instance(spec: GameSpec, kwargs: dict[str, Any], opts: Any) -> Any:
+    """The instance a game command's arguments name."""
+    if spec.from_values is not None:
+        return _read_values(tuple(kwargs.get("values") or ()), kwargs.get("file"), spec, opts)
+    return spec.parse(read_text(kwargs["input_file"]), opts)
+
+
+def _options_from(spec: GameSpec, kwargs: dict[str, Any]) -> Any:
+    return spec.make_options({f.name: kwargs[f.name] for f in option_fields(spec.options)
+                              if f.name in kwargs})
+
+
+def _help(spec: GameSpec) -> str:
+    examples = "".join(f"\n  perfectplay {e}" for e in spec.examples)
+    return (f"{spec.title}: {spec.rules}\n\n{spec.input_help}"
+            + (f"\n\n\b\nExamples:{examples}" if examples else ""))
+
+
+def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
+                 ) -> click.Command:
+    """The command ``perfectplay NAME``: read the instance, analyze it, print the result (or
+    its JSON) and optionally save its picture. Built from the game's spec alone."""
+    params = _input_params(spec) + _option_params(spec)
+    params.append(click.Option(["--json", "as_json"], is_flag=True,
+                               help="Print JSON for scripts."))
+    if spec.picture is not None:
+        params.append(click.Option(["--png"], type=click.Path(dir_okay=False),
+                                   help=spec.picture_help))
+
+    def callback(**kwargs: Any) -> None:
+        opts = _options_from(spec, kwargs)
+        png = _output_path(kwargs.get("png"))
+        result = spec.analyze(_instance(spec, kwargs, opts), opts)
+        if png and spec.picture is not None:
+            spec.picture(result, png)
+        render(result, kwargs["as_json"],
+               head=spec.headline(result) if spec.headline else None,
+               extra=spec.summary(result) if spec.summary else "",
+               drawing=getattr(opts, "drawing", True))
+
+    context = {"ignore_unknown_options": True} if spec.from_values is not None else {}
+    short = spec.title if spec.title.endswith(".") else f"{spec.title}."
+    return click.Command(name or spec.name, params=params, callback=callback,
+                         help=_help(spec), short_help=short, hidden=hidden,
+                         context_settings=context)
+
+
+# -- play ------------------------------------------------------------------------------------
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("game_name", metavar="GAME")
+@click.argument("args", nargs=-1)
+@click.option("--first/--second", default=True, help="Play first (default) or second.")
+@click.option("--as", "side", default=None, help="Play this side, by the name the game "
+              "gives it (The Rock: walker or rock).")
+@click.option("--two-humans", is_flag=True, help="Both sides typed, with the solver's "
+              "advice shown.")
+@click.option("--strength", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Chance that the computer plays the perfect move (else a random one).")
+@click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
+def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
+         two_humans: bool, strength: float, seed: int | None) -> None:
+    """Play against the perfect strategy: a game's name and its input as for the game's own
+    command (its options too, e.g. --kind king), or FILE.py:Class.
+
+    Every legal move is shown with its value and remoteness; type a move by its name or
+    its number. Commands start with '/' so they never clash with a move: /h hint, /u undo,
+    /r restart, /q quit, /? help. After the game, the value history marks each mistake.
+    A game of your own may define draw(pos), move_name(move) and parse_move(text).
+
+    \b
+    Examples:
+      perfectplay play coins 3 2 2 3 1 2
+      perfectplay play rock examples/rock_sample.txt --as rock
+      perfectplay play portal examples/portal_seed.txt --second --strength 0.7
+      perfectplay play examples/tictactoe.py:TicTacToe
+    """
+    user = ":" in game_name
+    if user:
+        table = game_call("rules", user_table, load_game(game_name), game_name)
+    else:
+        table = _play_table(game_name, args)
+    human = 0 if first else 1
+    if side is not None:
+        names = [str(n).lower() for n in table.player_names]
+        if side.lower() not in names:
+            fail(f"--as {side}: the sides of {game_name} are {', '.join(names)}", 2)
+        human = names.index(side.lower())
+    session = Session(table, {0, 1} if two_humans else {human}, strength, seed)
+    if user:  # a user's game may raise at any move
+        game_call("rules", session.run)
+    else:
+        session.run()
+
+
+def _play_table(game_name: str, args: tuple[str, ...]) -> Any:
+    """The play table of a registered game, its input and options read by the game's own
+    command line."""
+    try:
+        spec = registry.get(game_name)
+    except InputError:
+        names = ", ".join(s.name for s in registry.games() if s.play is not None)
+        fail(f"unknown game {game_name!r}: use {names} or FILE.py:Class")
+    if spec.play is None:
+        fail(f"{spec.title} is not a two-player game: use perfectplay {spec.name}")
+    command = game_command(spec, f"play {spec.name}")
+    try:
+        ctx = command.make_context(f"perfectplay play {spec.name}", list(args))
+    except click.UsageError as exc:
+        fail(f"play {spec.name}: {exc.format_message()}", 2)
+    opts = _options_from(spec, ctx.params)
+    return spec.play(_instance(spec, ctx.params, opts), opts)

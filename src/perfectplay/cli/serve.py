@@ -1,0 +1,70 @@
+"""``serve``: the web page, and optionally one solved game under /gamesman in the shape of
+GamesCrafters' web API (the web extra is imported only when the command runs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..engine import solve as engine_solve
+from ..engine.protocol import capabilities
+from ..store import open_store
+from .base import fail, game_call, load_game, need_extra
+
+
+# -- the web page ------------------------------------------------------------------------------
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (localhost only unless you say otherwise).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Also serve this solved store read-only under /gamesman, in the shape "
+              "of GamesCrafters' web API.")
+@click.option("--game", "target", default=None, metavar="TARGET",
+              help="Also serve this game (FILE.py:Class(args), solved now in memory) under "
+              "/gamesman.")
+def serve(host: str, port: int, store: str | None, target: str | None) -> None:
+    """Serve the web page: play and explore every game in a browser (needs
+    perfectplay[web]). With --store or --game, one solved game is also served read-only
+    under /gamesman in the shape GamesCrafters' front end (GamesmanUni) reads.
+
+    \b
+    Examples:
+      perfectplay serve --port 8000     # then open http://127.0.0.1:8000
+      perfectplay serve --game examples/tictactoe.py:TicTacToe
+      # then GET http://127.0.0.1:8000/gamesman/tictactoe/standard/positions/?p=...
+    """
+    for module in ("starlette", "uvicorn", "pydantic"):
+        need_extra(module, "the web page", "web")
+    if store is not None and target is not None:
+        fail("give --store or --game, not both", 2)
+    gamesman, gid = _served_game(store, target)
+    import uvicorn
+
+    from ..web.app import create_app
+
+    click.echo(f"perfectplay: serving http://{host}:{port} (Ctrl-C stops)", err=True)
+    if gamesman is not None:
+        click.echo(f"perfectplay: {gid} read-only at http://{host}:{port}/gamesman/{gid}/",
+                   err=True)
+    try:
+        uvicorn.run(create_app(gamesman=gamesman, gamesman_id=gid), host=host, port=port,
+                    log_level="warning")
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
+def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
+    """The solved game ``serve`` puts under /gamesman, and its id (a lower-case word)."""
+    if store is not None:
+        solved: Any = open_store(store)
+        name = solved.game_name or Path(store).name
+    elif target is not None:
+        game = load_game(target)
+        solved = game_call("rules", engine_solve, game)
+        name = capabilities(game).name
+    else:
+        return None, "game"
+    return solved, "".join(c for c in str(name).lower() if c.isalnum()) or "game"
