@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 import numpy as np
@@ -19,6 +20,9 @@ from ..grid import Grid, Kind, as_kind, cell_name, neighbour_table, parse_grid, 
 EMPTY, WALL, PORTAL = ".", "#", "O"
 ALLOWED = EMPTY + WALL + PORTAL
 
+
+#: How a board's cells touch, as the options spell it (the names of :class:`~..grid.Kind`).
+KindName = Literal["square", "king", "hex"]
 
 #: The longest proof search the options allow (seconds).
 MAX_SEARCH_SECONDS = 3600.0
@@ -31,7 +35,7 @@ class PortalOptions:
     search; ``parity``, ``grundy`` or ``search`` forces one (to compare them on a board).
     ``time_limit`` bounds a proof search, in seconds."""
 
-    kind: Literal["square", "king", "hex"] = field(default="square", metadata={
+    kind: KindName = field(default="square", metadata={
         "help": "Which cells touch: 4 neighbours, king moves, or a rhombus hex board."})
     method: Literal["auto", "parity", "grundy", "search", "seed"] = field(
         default="auto", metadata={
@@ -128,3 +132,32 @@ def board_from_edges(n: int, edges: list[tuple[int, int]], portals: tuple[int, i
     for w in walls:
         empty[w] = False
     return Board(nb, empty, (a, b), Kind.GRAPH, None)
+
+
+class Winner(StrEnum):
+    """Who wins: the judge prints the value itself."""
+
+    ALIF = "Alif"
+    BELLA = "Bella"
+
+
+class Method(StrEnum):
+    """How the winner was found."""
+
+    DISCONNECTED = "disconnected"  # the portals are apart at the start: Bella
+    PARITY = "parity"  # a bipartite board: the parity rule
+    EXACT = "exact"  # any other board: the exact Grundy table (at most EXACT_LIMIT cells)
+    SEARCH = "search"  # any board: proof search of the safe-move game
+
+
+ALIF, BELLA = Winner.ALIF, Winner.BELLA
+
+
+@dataclass(frozen=True)
+class SafeMoves:
+    """Empty cells split into safe ones (walling keeps the portals connected) and cut ones."""
+
+    connected: bool
+    safe: np.ndarray  # flat cell indices, increasing
+    cut: list[int]
+    path: list[int]

@@ -3,13 +3,13 @@ web page play over."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..engine import solve
 from ..errors import InputError
 from ..grid import cell_name
 from ..play.state import Oracle, Table
-from .model import Board, PortalOptions
+from .model import Board, KindName, PortalOptions
 from .oracle import PortalOracle
 from .rules import PortalGame
 from .solver import uses_parity_rule
@@ -31,7 +31,7 @@ def play_table(board: Board, options: PortalOptions | None = None) -> Table:
     ('Alif', 'Bella')
     """
     game = PortalGame(board)
-    opts = options or PortalOptions(kind=board.kind.value)
+    opts = options or PortalOptions(kind=cast(KindName, board.kind.value))
     if opts.method == "parity" and not uses_parity_rule(board):
         raise InputError("the parity rule holds only on bipartite boards; this one is not: "
                          "play with --method auto, grundy or search")

@@ -1,6 +1,7 @@
 """Closing the Portal as text: the board with its cut cells and a portal path, the winning
-argument with this board's numbers, and the cut cells in words. Imports the model and the
-result's constants; the solver never.
+argument with this board's numbers, and the cut cells in words. Imports the model (the
+board, the winner and the method); reads the result through :class:`Answer`, the fields it
+needs, so the result (which calls these functions) is never imported here.
 
 >>> from perfectplay import portal
 >>> print(portal.analyze(portal.parse("O.O")).draw())  # doctest: +ELLIPSIS
@@ -11,15 +12,48 @@ O a portal, # a wall, ...
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..grid import framed, undrawn
-from .model import WALL, Board
+from ..seedrun import SeedRun
+from .model import ALIF, BELLA, WALL, Board, Method, SafeMoves, Winner
 
-if TYPE_CHECKING:
-    from .result import PortalResult, SafeMoves
 
-ALIF, BELLA = "Alif", "Bella"
+class Answer(Protocol):
+    """What the text reads of a :class:`~perfectplay.portal.PortalResult`."""
+
+    @property
+    def winner(self) -> Winner: ...
+    @property
+    def connected(self) -> bool: ...
+    @property
+    def empty(self) -> int: ...
+    @property
+    def turns(self) -> int | None: ...
+    @property
+    def method(self) -> Method: ...
+    @property
+    def grundy(self) -> int | None: ...
+    @property
+    def free_cells(self) -> int | None: ...
+    @property
+    def core_cells(self) -> int | None: ...
+    @property
+    def nodes(self) -> int | None: ...
+    @property
+    def seconds(self) -> float | None: ...
+    @property
+    def winning(self) -> list[int] | None: ...
+    @property
+    def unchecked(self) -> list[int] | None: ...
+    @property
+    def seed(self) -> SeedRun | None: ...
+    @property
+    def board(self) -> Board | None: ...
+    @property
+    def path_cells(self) -> int: ...
+    @property
+    def moves(self) -> SafeMoves: ...
 
 
 def draw(board: Board, moves: SafeMoves, style: bool = False) -> str:
@@ -52,7 +86,7 @@ PORTAL_LEGEND = ("O a portal, # a wall, * a safe cell on the portal path found, 
                  "safe cell")
 
 
-def explain(result: PortalResult) -> str:
+def explain(result: Answer) -> str:
     """The argument, with this board's numbers; then the seed's method when it ran."""
     text = _argument(result)
     if result.seed is not None:
@@ -60,13 +94,13 @@ def explain(result: PortalResult) -> str:
     return text
 
 
-def _argument(result: PortalResult) -> str:
+def _argument(result: Answer) -> str:
     if not result.connected:
         return ("The portals are not connected at the start, so Alif has already lost: "
                 "Bella wins.")
-    if result.method == "parity":  # Method.PARITY (a str enum)
+    if result.method == Method.PARITY:
         return _parity_argument(result)
-    if result.method == "search":  # Method.SEARCH
+    if result.method == Method.SEARCH:
         return _search_argument(result)
     free = result.free_cells or 0
     return (
@@ -78,7 +112,7 @@ def _argument(result: PortalResult) -> str:
         f"wins. {result.winner} wins.")
 
 
-def _search_argument(result: PortalResult) -> str:
+def _search_argument(result: Answer) -> str:
     """What proof search proved, and why it may ignore most of the board."""
     free = result.free_cells or 0
     wins = result.winner == ALIF
@@ -119,7 +153,7 @@ def _free_cells_text(free: int) -> str:
     return f"{free} empty cells outside it are independent single moves"
 
 
-def _parity_argument(result: PortalResult) -> str:
+def _parity_argument(result: Answer) -> str:
     """The invariant in words: the number of safe moves depends on play, its parity
     does not."""
     turns = result.turns or 0
@@ -143,7 +177,7 @@ def _parity_argument(result: PortalResult) -> str:
         f"{result.winner} wins.")
 
 
-def summary(result: PortalResult) -> str:
+def summary(result: Answer) -> str:
     """The cut cells in words (the line under the explanation)."""
     if not result.connected or result.board is None:
         return ""

@@ -1,6 +1,7 @@
 """Closing the Portal's answers as data: the winner, how it was found, the safe and cut
 cells, and the result :func:`~perfectplay.portal.analyze` returns (its text comes from
-:mod:`.render`).
+:mod:`.render`, which reads it through its own protocol and never imports this module; the
+winner, the method and the safe moves live in :mod:`.model`, below both).
 
 >>> from perfectplay import portal
 >>> res = portal.analyze(portal.parse("O..\\n.#.\\n..O"))
@@ -12,46 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 from typing import Any
-
-import numpy as np
 
 from ..errors import InputError
 from ..notebook import HTMLView
 from ..seedrun import SeedRun
 from . import render
-from .model import Board
+from .model import ALIF, BELLA, Board, Method, SafeMoves, Winner
 
-
-class Winner(StrEnum):
-    """Who wins: the judge prints the value itself."""
-
-    ALIF = "Alif"
-    BELLA = "Bella"
-
-
-class Method(StrEnum):
-    """How the winner was found."""
-
-    DISCONNECTED = "disconnected"  # the portals are apart at the start: Bella
-    PARITY = "parity"  # a bipartite board: the parity rule
-    EXACT = "exact"  # any other board: the exact Grundy table (at most EXACT_LIMIT cells)
-    SEARCH = "search"  # any board: proof search of the safe-move game
-
-
-ALIF, BELLA = Winner.ALIF, Winner.BELLA
-
-
-@dataclass(frozen=True)
-class SafeMoves:
-    """Empty cells split into safe ones (walling keeps the portals connected) and cut ones."""
-
-    connected: bool
-    safe: np.ndarray  # flat cell indices, increasing
-    cut: list[int]
-    path: list[int]
+__all__ = ["ALIF", "BELLA", "Method", "PortalResult", "SafeMoves", "Winner"]
 
 
 @dataclass(frozen=True)
