@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -75,3 +75,41 @@ def int_values(coins: Any) -> list[int]:
             raise InputError(f"coins must be integers, got {show(x)}")
         values.append(int(x))
     return values
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsValue:
+    """The solved row: the first player's guaranteed total, the second's, and the margin."""
+
+    n: int
+    total: int
+    first: int
+    second: int
+    margin: int
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One move of a line of play: who, which end, the coin, and the running totals."""
+
+    player: int  # 1 or 2
+    side: str
+    coin: int
+    first_total: int
+    second_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyReport:
+    """What each strategy guarantees the first player against a perfect opponent."""
+
+    optimal: int
+    greedy: int
+    parity: int | None
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,8 +1,9 @@
 """Coins as text: the learner's explanation, the row or the seed's P/m table drawn, and the
 seed's printed table compared cell by cell with the right one.
 
-Imports only the model; the result's type only for annotations (the result's methods call
-these functions, so the result imports this module and not the other way round).
+Imports only the model; reads the result through :class:`Answer`, the fields it needs (the
+result's methods call these functions, so the result imports this module and never the
+other way round).
 
 >>> from perfectplay import coins
 >>> print(draw(coins.analyze([5, 8, 3, 2])))
@@ -14,13 +15,11 @@ coin     5 8 3 2
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ..seedrun import SeedRun
 from ..textio import int_text, plural
-from .model import LEFT
-
-if TYPE_CHECKING:
-    from .result import CoinsResult
+from .model import LEFT, CoinsValue, StrategyReport, Turn
 
 #: The seed's example row and its printed P/m table, transcribed cell by cell (1-based
 #: (i, j) -> (P, m)); the seed numbers rows and columns in Persian digits.
@@ -37,6 +36,25 @@ SEED_PRINTED = {
 
 
 Tables = tuple[list[list[int | None]], list[list[str | None]]]
+
+
+class Answer(Protocol):
+    """What the text reads of a :class:`~perfectplay.coins.CoinsResult`."""
+
+    @property
+    def row(self) -> tuple[int, ...]: ...
+    @property
+    def value(self) -> CoinsValue: ...
+    @property
+    def first_move(self) -> str | None: ...
+    @property
+    def line(self) -> list[Turn] | None: ...
+    @property
+    def strategies(self) -> StrategyReport | None: ...
+    @property
+    def table(self) -> Tables | None: ...
+    @property
+    def seed(self) -> SeedRun | None: ...
 
 
 def table_differences(coins: Sequence[int], tables: Tables) -> list[tuple[int, int, str]] | None:
@@ -62,8 +80,10 @@ def table_differences(coins: Sequence[int], tables: Tables) -> list[tuple[int, i
             why = (f"one coin left ({v[i]}): i and j name the same coin, so '{sm}' and "
                    f"'{m[i][j]}' are the same move; only the label differs")
         else:
-            rest_i = sum(v[i + 1:j + 1]) - P[i + 1][j]  # take coin i, then the rest
-            rest_j = sum(v[i:j]) - P[i][j - 1]
+            below, left = P[i + 1][j], P[i][j - 1]  # both on or above the diagonal
+            assert below is not None and left is not None
+            rest_i = sum(v[i + 1:j + 1]) - below  # take coin i, then the rest
+            rest_j = sum(v[i:j]) - left
             take = {"i": v[i] + rest_i, "j": v[j] + rest_j}
             if sp != P[i][j]:
                 why = (f"the value is wrong: {P[i][j]} is guaranteed (taking coin "
@@ -102,7 +122,7 @@ def table_text(coins: Sequence[int], tables: Tables) -> str:
     return "\n".join(rows)
 
 
-def explain(result: CoinsResult) -> str:
+def explain(result: Answer) -> str:
     """Sentences a learner reads: the value and the first move, then the line of play
     and the strategy comparison when they were computed."""
     v, t = result.value, int_text
@@ -138,7 +158,7 @@ def explain(result: CoinsResult) -> str:
     return "\n".join(out)
 
 
-def draw(result: CoinsResult, style: bool = False) -> str:
+def draw(result: Answer, style: bool = False) -> str:
     """The seed's P/m table when it was computed (rows i, columns j, 1-based); else the
     row under its positions 1..n with the perfect first move marked. ``style`` (rich
     markup) makes the mark bold."""

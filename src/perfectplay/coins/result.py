@@ -1,6 +1,7 @@
 """The solved row as data: the value, the first move, the line, the strategies, the seed's
 tables, and the result that holds them (what the CLI, play, the pictures and the web page
-render). Its text comes from :mod:`.render`.
+render). Its text comes from :mod:`.render`, which reads it through its own protocol and
+never imports this module; the value, the turns and the strategies live in :mod:`.model`.
 
 >>> from perfectplay import coins
 >>> res = coins.analyze([7, 9, 2, 6, 4, 3], line=True)
@@ -10,50 +11,15 @@ render). Its text comes from :mod:`.render`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from ..notebook import HTMLView
 from ..seedrun import SeedRun
 from . import render
+from .model import CoinsValue, StrategyReport, Turn
 
-
-@dataclass(frozen=True, slots=True)
-class CoinsValue:
-    """The solved row: the first player's guaranteed total, the second's, and the margin."""
-
-    n: int
-    total: int
-    first: int
-    second: int
-    margin: int
-
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One move of a line of play: who, which end, the coin, and the running totals."""
-
-    player: int  # 1 or 2
-    side: str
-    coin: int
-    first_total: int
-    second_total: int
-
-
-@dataclass(frozen=True, slots=True)
-class StrategyReport:
-    """What each strategy guarantees the first player against a perfect opponent."""
-
-    optimal: int
-    greedy: int
-    parity: int | None
-    total: int
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+__all__ = ["CoinsResult", "CoinsValue", "StrategyReport", "Turn"]
 
 
 @dataclass(frozen=True)
