@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from connect4 import ConnectFour, ConnectFourPy
+from hypothesis import given
+from hypothesis import strategies as st
 from kalah import Kalah
 from nim import Nim
 from tictactoe import TicTacToe
@@ -19,6 +21,9 @@ from tictactoe import TicTacToe
 import perfectplay
 from perfectplay import Value, solve
 from perfectplay.coins import CoinsGame
+from perfectplay.engine.kernels import better_margin
+from perfectplay.engine.protocol import Score
+from perfectplay.engine.solution import winlose_key
 from perfectplay.errors import GameError, InputError
 from perfectplay.portal import PortalGame, parse_board
 
@@ -184,3 +189,83 @@ def test_the_command_line_saves_and_queries(tmp_path):
     assert "Traceback" not in out.stderr
     out = cli("solve", "examples/nim.py:Nim((1, 2))", "--save", str(tmp_path / "n.txt"))
     assert out.returncode == 2 and ".npz or .parquet" in out.stderr
+
+
+# -- the one tie-break: Score orders moves exactly as the keys it replaced ----------------------
+_OLD_RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
+
+
+def _old_winlose_key(value, rem):
+    """The win/lose key Score replaced (solution.winlose_key before Score)."""
+    if value is Value.WIN or value is Value.TIE:
+        return (_OLD_RANK[value], -(rem or 0))
+    return (_OLD_RANK[value], rem or 0)
+
+
+def _old_scored_key(value, rem):
+    """The margin key Score replaced (scored.scored_key)."""
+    if rem is None:
+        return (value, 0)
+    return (value, -rem if value >= 0 else rem)
+
+
+def _old_cost_key(value, rem, payer_moves):
+    """The cost-game key Score replaced (scored.cost_key)."""
+    if rem is None:
+        return (value, 0)
+    return (value, -rem if payer_moves else rem)
+
+
+_REM = st.none() | st.integers(0, 60)
+_MARGIN = (st.integers(-6, 6) | st.integers(-(2**70), 2**70)
+           | st.fractions(max_denominator=7).filter(lambda f: abs(f) < 10)
+           | st.sampled_from([0.5, -0.5, -0.0, float("inf"), -float("inf")]))
+_WINLOSE = st.tuples(st.sampled_from(list(Value)), _REM)
+
+
+def _same_order(pairs, old, new):
+    """Sorting by ``old`` and by ``new`` (stable, best first) gives the same list, and
+    every pair compares the same way."""
+    assert (sorted(pairs, key=old, reverse=True) == sorted(pairs, key=new, reverse=True))
+    for a in pairs:
+        for b in pairs:
+            assert (old(a) < old(b)) == (new(a) < new(b)), (a, b)
+            assert (old(a) == old(b)) == (not new(a) < new(b) and not new(b) < new(a))
+
+
+@given(st.lists(_WINLOSE, max_size=8))
+def test_score_orders_winlose_as_before(pairs):
+    _same_order(pairs, lambda p: _old_winlose_key(*p), lambda p: Score(*p))
+    _same_order(pairs, lambda p: _old_winlose_key(*p), lambda p: winlose_key(*p))
+
+
+@given(st.lists(st.tuples(_MARGIN, _REM), max_size=8))
+def test_score_orders_margins_as_before(pairs):
+    _same_order(pairs, lambda p: _old_scored_key(*p), lambda p: Score(*p))
+
+
+@given(st.lists(st.tuples(_MARGIN, _REM), max_size=8), st.booleans())
+def test_score_orders_cost_games_as_before(pairs, payer_moves):
+    _same_order(pairs, lambda p: _old_cost_key(*p, payer_moves),
+                lambda p: Score(*p, hurry=payer_moves))
+
+
+@given(st.lists(st.tuples(st.integers(-50, 50) | st.fractions(max_denominator=5),
+                          st.integers(0, 60)), min_size=1, max_size=8))
+def test_inlined_margin_keys_agree_with_score(options):
+    """negamax_exact writes Score's key out for speed, and the int64 kernels compare by
+    better_margin: both pick the option Score picks (the first of equals)."""
+    best = max(options, key=lambda o: Score(*o))
+    inlined = None
+    for v, r in options:
+        key = (v, -r if v >= 0 else r)  # as in scored.negamax_exact
+        if inlined is None or key > inlined[0]:
+            inlined = (key, (v, r))
+    assert inlined is not None and inlined[1] == best
+    ints = [(int(v), r) for v, r in options if v.denominator == 1 and abs(v) < 2**40]
+    if ints:
+        pick = ints[0]
+        for v, r in ints[1:]:
+            if better_margin(v, r, *pick):
+                pick = (v, r)
+        assert Score(*pick).key == max(Score(*o) for o in ints).key

@@ -214,7 +214,7 @@ def margin_of_move(pay, child, passes):
 @njit(cache=True)
 def better_margin(v, r, best_v, best_r):
     """True when (margin v, remoteness r) beats the best so far, in the order of
-    :func:`perfectplay.engine.scored.scored_key`: more points; then a winner (v >= 0)
+    :class:`perfectplay.engine.protocol.Score`: more points; then a winner (v >= 0)
     hurries and a loser delays."""
     return v > best_v or (v == best_v and ((v >= 0 and r < best_r) or (v < 0 and r > best_r)))
 

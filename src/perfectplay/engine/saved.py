@@ -28,115 +28,20 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, InputError, show
-from .protocol import Value
-from .solution import MARGIN, WINLOSE, Counts, Solved, UnknownPosition, counts_of
+from ..errors import InputError, show
+from .protocol import Game, Position, Value, Worth, capabilities
+from .savefile import FORMAT, _arrow, _name, save, to_arrays
+from .solution import Solved
 from .target import load_target
+from .values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
 
-FORMAT = 1
-_SUFFIXES = (".npz", ".parquet")
-
-
-def _key_kind(solved: Any, first: Any) -> str:
-    game = solved.game
-    if isinstance(first, int | np.integer) and not isinstance(first, bool):
-        return "code"
-    if callable(getattr(game, "encode", None)) and callable(getattr(game, "decode", None)):
-        return "encode"
-    return "literal"
-
-
-def _literal(pos: Any) -> str:
-    text = repr(pos)
-    try:
-        back = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        back = _Missing
-    if back != pos or type(back) is not type(pos):
-        raise GameError(f"a position of type {type(pos).__name__} ({show(pos)}) cannot be "
-                        "saved: its repr does not read back as the same Python literal; "
-                        "give the game encode(pos) -> int and decode(int) -> pos")
-    return text
-
-
-class _Missing:
-    pass
-
-
-def to_arrays(solved: Any) -> dict[str, np.ndarray]:
-    """Every position of a solved game as arrays (one row a position, the start first):
-    ``key`` (int64 codes, or the positions' reprs), ``value`` (int8 win/lose codes, or the
-    margins), ``remoteness`` (int32, -1 for "never ends"). O(positions)."""
-    if getattr(solved, "payer", None) is not None:
-        raise GameError("a scored game with cycles (solved as a cost game) cannot be saved "
-                        "yet: its tie-breaks depend on who pays, which the file does not hold")
-    positions = list(solved.positions())
-    kind = _key_kind(solved, positions[0]) if positions else "code"
-    if kind == "code":
-        keys: np.ndarray = np.array([int(p) for p in positions], np.int64)
-    elif kind == "encode":
-        keys = np.array([int(solved.game.encode(p)) for p in positions], np.int64)
-    else:
-        keys = np.array([_literal(p) for p in positions], dtype=object).astype(str)
-    entries = [solved._entry(p) for p in positions]
-    rems = np.array([-1 if r is None else r for _, r in entries], np.int32)
-    if not solved.scored:
-        values = np.array([v.code for v, _ in entries], np.int8)
-    else:
-        raw = [v for v, _ in entries]
-        if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in raw) \
-                and all(-(2**63) <= int(v) < 2**63 for v in raw):
-            values = np.array(raw, np.int64)
-        elif all(isinstance(v, int | float | np.integer | np.floating) for v in raw):
-            values = np.array(raw, np.float64)
-        else:
-            raise GameError("margins that are neither ints nor floats (fractions?) cannot "
-                            "be saved yet")
-    return {"key": keys, "value": values, "remoteness": rems,
-            "kind": np.array(kind), "mode": np.array(WINLOSE if not solved.scored else MARGIN)}
-
-
-def save(solved: Any, path: str | Path, target: str | None = None) -> Path:
-    """Write ``solved`` (any solved game with ``positions()``) to ``path`` (``.npz`` or
-    ``.parquet``). ``target`` (``FILE.py:Class(args)``) lets :func:`load` rebuild the game
-    by itself; without it, pass the game to :func:`load`."""
-    path = Path(path)
-    if path.suffix not in _SUFFIXES:
-        raise InputError(f"a solution is saved as .npz or .parquet, not {path.name!r}")
-    arrays = to_arrays(solved)
-    meta = {"format": FORMAT, "target": target, "name": _name(solved.game),
-            "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
-            "positions": len(arrays["key"])}
-    try:
-        if path.suffix == ".npz":
-            columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
-            np.savez_compressed(path, **columns)
-        else:
-            pa, pq = _arrow()
-            table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
-            pq.write_table(table, path)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return path
-
-
-def _arrow() -> tuple[Any, Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise InputError("Parquet files need pyarrow: pip install 'perfectplay[scale]'") \
-            from None
-    return pa, pq
-
-
-def _name(game: Any) -> str:
-    return str(getattr(game, "name", None) or type(game).__name__)
+__all__ = ["FORMAT", "SavedSolution", "load", "save", "to_arrays"]
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -166,7 +71,7 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     return meta, arrays
 
 
-def load(path: str | Path, game: Any = None) -> SavedSolution:
+def load(path: str | Path, game: Game | None = None) -> SavedSolution:
     """A solution saved by :func:`save`, with its game rebuilt from the saved target or
     the ``game`` given (which must have the saved game's name)."""
     path = Path(path)
@@ -186,8 +91,10 @@ class SavedSolution(Solved):
 
     cyclic = None
 
-    def __init__(self, game: Any, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, game: Game, meta: dict[str, Any], arrays: dict[str, np.ndarray]
+                 ) -> None:
         self.game = game
+        self._caps = capabilities(game)
         self.meta = meta
         self.mode = meta["mode"]
         self.kind = meta["kind"]
@@ -213,14 +120,15 @@ class SavedSolution(Solved):
     def scored(self) -> bool:
         return self.mode == MARGIN
 
-    def _row(self, pos: Any) -> int:
+    def _row(self, pos: Position) -> int:
         if self._index is not None:
             i = self._index.get(repr(pos))
         else:
-            code = pos
+            code: Any = pos
             if self.kind == "encode":
+                assert self._caps.encode is not None
                 try:
-                    code = self.game.encode(pos)
+                    code = self._caps.encode(pos)
                 except Exception:  # noqa: BLE001 - not a position of this game
                     code = None
             if not isinstance(code, int | np.integer) or isinstance(code, bool) \
@@ -234,25 +142,27 @@ class SavedSolution(Solved):
                                   "(not reachable from the start)")
         return i
 
-    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]:
         i = self._row(pos)
         r = int(self._rems[i])
         v = self._values[i]
-        value = Value.from_code(int(v)) if self.mode == WINLOSE else (
+        value: Worth = Value.from_code(int(v)) if self.mode == WINLOSE else (
             int(v) if np.issubdtype(self._values.dtype, np.integer) else float(v))
         return value, (None if r < 0 else r)
 
-    def positions(self) -> Any:
+    def positions(self) -> Iterator[Position]:
         """Every saved position (the start first), rebuilt from its key."""
+        decode = self._caps.decode
         for k in self._keys:
             if self.kind == "literal":
                 yield ast.literal_eval(str(k))
             elif self.kind == "encode":
-                yield self.game.decode(int(k))
+                assert decode is not None
+                yield decode(int(k))
             else:
                 yield int(k)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Position]:
         return self.positions()
 
     def counts(self) -> Counts:

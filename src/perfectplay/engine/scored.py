@@ -26,14 +26,6 @@ from ..errors import GameError, show
 from .graph import GameGraph
 
 
-def scored_key(value: Any, rem: int | None) -> tuple[Any, float]:
-    """Ordering of moves in a margin game: more points first; among equal margins the winner
-    (margin >= 0) hurries and the loser delays."""
-    if rem is None:
-        return (value, 0)
-    return (value, -rem if value >= 0 else rem)
-
-
 def scored_option(pay: Any, child: Any, child_rem: int, passes: bool) -> tuple[Any, int]:
     """(margin, remoteness) a move gives its mover: the payoff minus the child's margin when
     the move passes the turn, plus it when it does not; one move more than the child.
@@ -42,14 +34,6 @@ def scored_option(pay: Any, child: Any, child_rem: int, passes: bool) -> tuple[A
     ((-2, 3), (8, 3))
     """
     return (pay - child if passes else pay + child), child_rem + 1
-
-
-def cost_key(value: Any, rem: int | None, payer_moves: bool) -> tuple[Any, float]:
-    """Ordering of moves in a cost game: more points first; the payer hurries, the other
-    player delays."""
-    if rem is None:
-        return (value, 0)
-    return (value, -rem if payer_moves else rem)
 
 
 def negamax_acyclic(graph: GameGraph, order: np.ndarray) -> tuple[list[Any], list[int]]:
@@ -63,7 +47,7 @@ def negamax_exact(order: np.ndarray, offsets: np.ndarray, children: np.ndarray,
                   leaf_rems: list[int] | None = None) -> tuple[list[Any], list[int]]:
     """Margins and remoteness of an acyclic scored graph in exact Python arithmetic,
     positions taken in ``order`` (children first): a position with moves takes the best,
-    by :func:`scored_key`, of ``payoff - child`` (``+ child`` when the move keeps the turn:
+    by :class:`~perfectplay.engine.protocol.Score`, of ``payoff - child`` (``+ child`` when the move keeps the turn:
     ``player`` equal), remoteness one more than the child's; a position without moves its
     ``finals`` entry, with remoteness 0 or its ``leaf_rems`` entry (a store seeds the
     positions of a tier with their solved children this way). O(positions + moves)."""
@@ -83,7 +67,9 @@ def negamax_exact(order: np.ndarray, offsets: np.ndarray, children: np.ndarray,
         for k in range(lo, hi):
             c = kids[k]
             v, r = scored_option(pays[k], values[c], rems[c], who is None or who[p] != who[c])
-            key = scored_key(v, r)
+            # Score(v, r).key, written out: a Score a move would cost this loop 2 us a move
+            # (tests/test_saved.py checks the two orders agree)
+            key = (v, -r if v >= 0 else r)
             if best_key is None or key > best_key:
                 best_key, values[p], rems[p] = key, v, r
     return values, rems

@@ -1,112 +1,60 @@
-"""The result of a strong solve: value and remoteness of every reachable position."""
+"""The result of a strong solve: value and remoteness of every reachable position.
+
+:class:`Solved` is what every solved form answers (a :class:`Solution` in memory, a
+:class:`~perfectplay.engine.tiers.TierSolution`, a saved file, a store); the values it is
+made of (:class:`~perfectplay.engine.values.MoveValue`, :class:`Counts` ...) live in
+:mod:`.values`, below every one of them, and are importable from here as before. Moves are
+ordered by :class:`~perfectplay.engine.protocol.Score`, the engine's one tie-break.
+"""
 
 from __future__ import annotations
 
 import ast
 import math
 from abc import ABC, abstractmethod
-from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import Enum, StrEnum
+from collections.abc import Callable, Iterator
+from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, InputError, show
+from ..errors import InputError, show
 from ..notebook import card
+from . import savefile
 from .graph import GameGraph
 from .kernels import topological_order
-from .protocol import Value, has_player
-from .scored import cost_key, scored_key, scored_option
+from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
+from .scored import scored_option
+from .values import (
+    COST,
+    MARGIN,
+    WINLOSE,
+    Counts,
+    Mode,
+    MoveValue,
+    UnknownPosition,
+    counts_of,
+    describe,
+)
+
+__all__ = ["COST", "MARGIN", "WINLOSE", "Counts", "Mode", "MoveValue", "Solution", "Solved",
+           "UnknownPosition", "counts_of", "describe", "game_picture", "json_value",
+           "move_lines", "move_name", "move_named", "play_moves", "position_json",
+           "position_of", "summary_json", "winlose_key"]
 
 
-class Mode(StrEnum):
-    """What a Solution's values are: win/lose/tie/draw, margins (scored games), or margins
-    of a cyclic cost game."""
-
-    WINLOSE = "win/lose"
-    MARGIN = "margin"
-    COST = "cost"
-
-
-WINLOSE, MARGIN, COST = Mode.WINLOSE, Mode.MARGIN, Mode.COST
-_RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
-
-
-def winlose_key(value: Value, rem: int | None) -> tuple[int, float]:
-    """Ordering of moves in a win/lose game, best last: win > tie > draw > lose; a win or a
-    tie as quick as possible, a loss as slow as possible."""
-    if value is Value.WIN or value is Value.TIE:
-        return (_RANK[value], -(rem or 0))
-    return (_RANK[value], rem or 0)
-
-
-@dataclass(frozen=True, slots=True)
-class MoveValue:
-    """One move from a position, valued for the player who makes it.
-
-    ``value`` is what the mover gets by playing it (a :class:`Value`, or a margin in scored
-    games); ``remoteness`` the number of moves, this one included, to the end of the game
-    under perfect play afterwards (None when play goes on forever).
-    """
-
-    move: Any
-    value: Any
-    remoteness: int | None
-
-    def describe(self) -> str:
-        """GamesCrafters-style words: 'win in 3', 'lose in 5', 'draw', '+4 in 6'."""
-        return describe(self.value, self.remoteness)
-
-
-def describe(value: Any, remoteness: int | None) -> str:
-    """Words for a value and remoteness.
-
-    >>> describe(Value.WIN, 3), describe(Value.DRAW, None), describe(-2, 4), describe(5, None)
-    ('win in 3', 'draw', '-2 in 4', '+5')
-    """
-    if isinstance(value, Value):
-        return value.value if remoteness is None else f"{value.value} in {remoteness}"
-    if isinstance(value, float) and math.isinf(value):
-        return "never ends (+inf)" if value > 0 else "never ends (-inf)"
-    sign = "+" if value > 0 else ""
-    return f"{sign}{value}" if remoteness is None else f"{sign}{value} in {remoteness}"
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """How many positions have each value and each remoteness."""
-
-    by_value: dict[Any, int]
-    by_remoteness: dict[int | None, int]
-    total: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "total": self.total,
-            "by_value": {_json_key(k): v for k, v in self.by_value.items()},
-            "by_remoteness": {("draw" if k is None else str(k)): v
-                              for k, v in self.by_remoteness.items()},
-        }
-
-
-def _json_key(k: Any) -> str:
-    return k.value if isinstance(k, Value) else str(k)
-
-
-class UnknownPosition(GameError, KeyError):
-    """A position the solution does not hold (not reachable from the start, or not a
-    position of this game). A KeyError too, so ``except KeyError`` works as for a dict."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
+def winlose_key(value: Value, rem: int | None) -> tuple[float, float]:
+    """:class:`~perfectplay.engine.protocol.Score`'s sort key of a win/lose value (kept for
+    the callers that sort by a tuple): win > tie > draw > lose; a win or a tie as quick as
+    possible, a loss as slow as possible."""
+    return Score(value, rem).key
 
 
 class Solved(ABC):
     """A solved game that answers questions about its positions (see the module doc)."""
 
-    game: Any
+    game: Game
 
     # -- what a subclass gives -------------------------------------------------------------
     @property
@@ -115,17 +63,23 @@ class Solved(ABC):
         """True when values are point margins, False for win/lose/tie/draw."""
 
     @abstractmethod
-    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]:
         """(value, remoteness) of ``pos``; raises UnknownPosition (a KeyError) when it is
         not held."""
 
     @abstractmethod
-    def counts(self) -> Any:
+    def counts(self) -> Counts:
         """Positions by value and by remoteness (a :class:`~perfectplay.engine.Counts`)."""
 
-    def _order_key(self, pos: Any, value: Any, rem: int | None) -> tuple[Any, float]:
-        """How moves from ``pos`` are ordered, best last (the engine's tie-breaks)."""
-        return scored_key(value, rem) if self.scored else winlose_key(value, rem)
+    def positions(self) -> Iterator[Position]:
+        """Every position held, the start first (what :meth:`save` writes); a solved form
+        that is read by key only (a store, an oracle) cannot list them."""
+        raise InputError(f"{type(self).__name__} cannot list its positions")
+
+    def _score(self, pos: Position, value: Worth, rem: int | None) -> Score:
+        """How good a move from ``pos`` worth ``value`` in ``rem`` moves is for its mover
+        (moves are listed best first by it)."""
+        return Score(value, rem)
 
     def _summary(self) -> list[str]:
         """Lines :meth:`explain` ends with: the positions counted by value and remoteness."""
@@ -138,65 +92,70 @@ class Solved(ABC):
 
     # -- written once ----------------------------------------------------------------------
     @property
-    def start(self) -> Any:
+    def start(self) -> Position:
         """The start position."""
         return self.game.initial()
 
-    def _here(self, pos: Any | None) -> Any:
+    def _here(self, pos: Position | None) -> Position:
         return self.start if pos is None else pos
 
-    def value(self, pos: Any | None = None) -> Any:
+    def value(self, pos: Position | None = None) -> Worth:
         """The value for the player to move at ``pos`` (default: the start): a Value, or
         the point margin in a scored game."""
         return self._entry(self._here(pos))[0]
 
-    def remoteness(self, pos: Any | None = None) -> int | None:
+    def remoteness(self, pos: Position | None = None) -> int | None:
         """Moves to the end under perfect play (the winner hurries, the loser delays);
         None when perfect play never ends."""
         return self._entry(self._here(pos))[1]
 
-    def get(self, pos: Any, default: Any = None) -> Any:
+    def get(self, pos: Position, default: Any = None) -> Any:
         """The value of ``pos``, or ``default`` when it is not held."""
         try:
             return self._entry(pos)[0]
         except (KeyError, TypeError):
             return default
 
-    def __contains__(self, pos: Any) -> bool:
+    def __contains__(self, pos: object) -> bool:
         try:
             self._entry(pos)
         except (KeyError, TypeError):
             return False
         return True
 
-    def move_values(self, pos: Any | None = None) -> list[Any]:
+    def move_values(self, pos: Position | None = None) -> list[MoveValue]:
         """Every move from ``pos`` with the value and remoteness it gives the mover, best
-        first: each child looked up."""
+        first (by :class:`~perfectplay.engine.protocol.Score`; equal ones in the game's
+        order): each child looked up."""
         here = self._here(pos)
         self._entry(here)  # the position itself must be held
         game = self.game
-        who = game.player(here) if has_player(game) else None
+        caps = capabilities(game)
+        player, payoff = caps.player, caps.payoff
+        who = player(here) if player is not None else None
         out = []
         for move in game.moves(here) if game.outcome(here) is None else []:
             child = game.play(here, move)
             value, rem = self._entry(child)
-            passes = who is None or game.player(child) != who
+            passes = player is None or player(child) != who
             r: int | None = None if rem is None else rem + 1
+            mine: Worth
             if self.scored:
-                mine, _ = scored_option(game.payoff(here, move), value, rem or 0, passes)
+                assert payoff is not None and not isinstance(value, Value)
+                mine, _ = scored_option(payoff(here, move), value, rem or 0, passes)
             else:
+                assert isinstance(value, Value)
                 mine = value.flipped() if passes else value
             out.append(MoveValue(move, mine, r))
-        out.sort(key=lambda mv: self._order_key(here, mv.value, mv.remoteness),
-                 reverse=True)
+        out.sort(key=lambda mv: self._score(here, mv.value, mv.remoteness), reverse=True)
         return out
 
-    def best_move(self, pos: Any | None = None) -> Any | None:
+    def best_move(self, pos: Position | None = None) -> Move | None:
         """A perfect move from ``pos``, as the game's own move (None at the end)."""
         mvs = self.move_values(pos)
         return mvs[0].move if mvs else None
 
-    def best_moves(self, pos: Any | None = None) -> list[Any]:
+    def best_moves(self, pos: Position | None = None) -> list[Move]:
         """Every perfect move from ``pos``: the moves whose value and remoteness equal the
         best's (a win as fast as any, a loss as slow as any), in the game's own order (the
         sort of :meth:`move_values` is stable); [] at the end. What a perfect player picks
@@ -207,9 +166,9 @@ class Solved(ABC):
         best = (mvs[0].value, mvs[0].remoteness)
         return [mv.move for mv in mvs if (mv.value, mv.remoteness) == best]
 
-    def principal_line(self, pos: Any | None = None, limit: int = 10_000) -> list[Any]:
+    def principal_line(self, pos: Position | None = None, limit: int = 10_000) -> list[Move]:
         """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
-        line: list[Any] = []
+        line: list[Move] = []
         here = self._here(pos)
         while len(line) < limit:
             move = self.best_move(here)
@@ -219,11 +178,11 @@ class Solved(ABC):
             here = self.game.play(here, move)
         return line
 
-    def iter_moves(self, pos: Any | None = None) -> Iterator[Any]:
+    def iter_moves(self, pos: Position | None = None) -> Iterator[Move]:
         """The moves of ``pos``, best first (a generator over :meth:`move_values`)."""
         return (mv.move for mv in self.move_values(pos))
 
-    def explain(self, pos: Any | None = None) -> str:
+    def explain(self, pos: Position | None = None) -> str:
         """The start (or ``pos``) in words: its value, the best move, every move's value,
         then the counts (for a store, how many positions it holds)."""
         here = self._here(pos)
@@ -234,18 +193,18 @@ class Solved(ABC):
                                       self.move_values(here)),
                           *self._summary()])
 
-    def draw(self, pos: Any | None = None, style: bool = False) -> str:
+    def draw(self, pos: Position | None = None, style: bool = False) -> str:
         """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
         when the game has none (``style`` escapes it for rich's markup)."""
         return game_picture(self.game, self._here(pos), style)
 
-    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+    def to_json(self, pos: Position | None = None) -> dict[str, Any]:
         """The start (or ``pos``) as JSON: value, remoteness, best move, every move."""
         here = self._here(pos)
         return position_json(here, self.value(here), self.remoteness(here),
                              self.best_move(here), self.move_values(here))
 
-    def _repr_html_(self, pos: Any | None = None) -> str:
+    def _repr_html_(self, pos: Position | None = None) -> str:
         """The start (or ``pos``) as a notebook card: value, remoteness, positions, the
         moves table best first, the game's drawing."""
         here = self._here(pos)
@@ -266,17 +225,13 @@ class Solved(ABC):
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every position as arrays for bulk labels: ``key`` (codes or reprs), ``value``,
         ``remoteness`` (see :func:`perfectplay.engine.saved.to_arrays`)."""
-        from . import saved  # saved builds on this module
-
-        arrays = saved.to_arrays(self)
+        arrays = savefile.to_arrays(self)
         return {k: arrays[k] for k in ("key", "value", "remoteness")}
 
-    def save(self, path: Any, target: str | None = None) -> Any:
+    def save(self, path: str | Path, target: str | None = None) -> Path:
         """Write every position's value and remoteness to ``path`` (.npz or .parquet);
         ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.saved`)."""
-        from . import saved  # saved builds on this module
-
-        return saved.save(self, path, target)
+        return savefile.save(self, path, target)
 
 
 class Solution(Solved):
@@ -289,8 +244,9 @@ class Solution(Solved):
     :meth:`move_values` needs them.
     """
 
-    def __init__(self, game: Any, graph: GameGraph | None, mode: str, values: Any,
-                 rems: Any, player: np.ndarray | None = None, payer: int | None = None,
+    def __init__(self, game: Game, graph: GameGraph | None, mode: str,
+                 values: np.ndarray | list[Any], rems: np.ndarray | list[int | None],
+                 player: np.ndarray | None = None, payer: int | None = None,
                  cyclic: bool | None = None) -> None:
         self.game = game
         self.graph = graph
@@ -321,20 +277,20 @@ class Solution(Solved):
         assert self.graph is not None
         return self.graph.size
 
-    def _lookup(self, pos: Any) -> int:
+    def _lookup(self, pos: Position) -> int:
         assert self.graph is not None
         return self.graph.id_of(pos)
 
-    def _position(self, i: int) -> Any:
+    def _position(self, i: int) -> Position:
         assert self.graph is not None
         return self.graph.position(i)
 
-    def positions(self) -> Iterator[Any]:
+    def positions(self) -> Iterator[Position]:
         """Every position the solution holds (the start first)."""
         assert self.graph is not None
         return iter(self.graph.positions)
 
-    def _edges(self, i: int, pos: Any) -> list[tuple[Any, int, Any]]:
+    def _edges(self, i: int, pos: Position) -> list[tuple[Move, int, Any]]:
         """(move, child id, payoff or None) for each move of position ``i``."""
         g = self.graph
         assert g is not None
@@ -349,7 +305,7 @@ class Solution(Solved):
             self.graph.player if self.graph is not None else None)
         return pl is None or pl[p] != pl[c]
 
-    def _value_of(self, i: int) -> Any:
+    def _value_of(self, i: int) -> Worth:
         if self.mode == WINLOSE:
             return Value.from_code(self._values[i])
         v = self._values[i]
@@ -367,25 +323,25 @@ class Solution(Solved):
         yield self._values, self._rems
 
     # -- lookup ----------------------------------------------------------------------------
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Position]:
         return self.positions()
 
     @property
-    def start(self) -> Any:
+    def start(self) -> Position:
         return self._position(0) if self.graph is not None else self.game.initial()
 
     @property
     def scored(self) -> bool:
         return self.mode != WINLOSE
 
-    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]:
         i = self._id(pos)
         return self._value_of(i), self._rem_of(i)
 
-    def _order_key(self, pos: Any, value: Any, rem: int | None) -> tuple[Any, float]:
-        return self._key(self._id(pos), value, rem)
+    def _score(self, pos: Position, value: Worth, rem: int | None) -> Score:
+        return self._score_at(self._id(pos), value, rem)
 
-    def _id(self, pos: Any) -> int:
+    def _id(self, pos: Position) -> int:
         try:
             return self._lookup(pos)
         except KeyError:
@@ -398,31 +354,31 @@ class Solution(Solved):
     def _start_id(self) -> int:
         return 0
 
-    def value(self, pos: Any | None = None) -> Any:
+    def value(self, pos: Position | None = None) -> Worth:
         """The value for the player to move at ``pos`` (default: the start)."""
         return self._value_of(self._start_id() if pos is None else self._id(pos))
 
-    def remoteness(self, pos: Any | None = None) -> int | None:
+    def remoteness(self, pos: Position | None = None) -> int | None:
         """Moves to the end under perfect play (the winner hurries, the loser delays); None
         when perfect play never ends (a draw, or an endless cost game)."""
         return self._rem_of(self._start_id() if pos is None else self._id(pos))
 
-    def is_terminal(self, pos: Any) -> bool:
+    def is_terminal(self, pos: Position) -> bool:
         """True when no move can be made from ``pos``."""
         i = self._id(pos)
         return not self._edges(i, pos)
 
-    def move_values(self, pos: Any | None = None) -> list[MoveValue]:
+    def move_values(self, pos: Position | None = None) -> list[MoveValue]:
         """Every move from ``pos`` with the value and remoteness it gives the mover, best
         first."""
         here = self.start if pos is None else pos
         i = self._id(here)
         out = [MoveValue(mv, *self._edge_value(i, c, pay))
                for mv, c, pay in self._edges(i, here)]
-        out.sort(key=lambda mv: self._key(i, mv.value, mv.remoteness), reverse=True)
+        out.sort(key=lambda mv: self._score_at(i, mv.value, mv.remoteness), reverse=True)
         return out
 
-    def _edge_value(self, p: int, c: int, pay: Any) -> tuple[Any, int | None]:
+    def _edge_value(self, p: int, c: int, pay: Any) -> tuple[Worth, int | None]:
         rc = self._rem_of(c)
         r = None if rc is None else rc + 1
         if self.mode == WINLOSE:
@@ -436,52 +392,33 @@ class Solution(Solved):
     def _code_of(self, i: int) -> int:
         return int(self._values[i])
 
-    def _key(self, i: int, value: Any, rem: int | None) -> tuple[Any, float]:
-        if self.mode == WINLOSE:
-            return winlose_key(value, rem)
+    def _score_at(self, i: int, value: Worth, rem: int | None) -> Score:
+        """A move's :class:`Score` from position ``i``: in a cost game the payer hurries
+        and the other player delays, whatever the margin."""
         if self.mode == COST:
             assert self._player is not None
-            return cost_key(value, rem, bool(self._player[i] == self.payer))
-        return scored_key(value, rem)
+            return Score(value, rem, hurry=bool(self._player[i] == self.payer))
+        return Score(value, rem)
 
     # -- summaries -------------------------------------------------------------------------
     def counts(self) -> Counts:
         """Number of positions by value and by remoteness."""
         return counts_of(self._value_chunks(), self.mode, len(self))
 
-    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+    def to_json(self, pos: Position | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
         return summary_json(self, super().to_json(pos))
 
 
-def counts_of(chunks: Iterator[tuple[Any, Any]], mode: str, total: int) -> Counts:
-    """:class:`Counts` of (values, remoteness) chunks: win/lose codes or margins."""
-    by_value: Counter[Any] = Counter()
-    by_rem: Counter[int | None] = Counter()
-    for values, rems in chunks:
-        _count_values(by_value, values, mode)
-        _count_rems(by_rem, rems)
-    if mode == WINLOSE:
-        ordered: dict[Any, int] = {
-            v: by_value[v] for v in (Value.WIN, Value.LOSE, Value.TIE, Value.DRAW)
-            if by_value[v]}
-    else:
-        ordered = dict(sorted(by_value.items(), key=lambda kv: kv[0]))
-    rem_keys = sorted(k for k in by_rem if k is not None)
-    rem_order: dict[int | None, int] = {k: by_rem[k] for k in rem_keys}
-    if by_rem[None]:
-        rem_order[None] = by_rem[None]
-    return Counts(by_value=ordered, by_remoteness=rem_order, total=total)
-
-
-def summary_json(s: Any, data: dict[str, Any]) -> dict[str, Any]:
+def summary_json(s: Solution | Any, data: dict[str, Any]) -> dict[str, Any]:
     """A position's JSON (:meth:`Solved.to_json`) with what an in-memory solve adds: its
     mode, the position counts and whether the game is cyclic."""
     return {"position": data.pop("position"), "mode": str(s.mode), **data,
             "counts": s.counts().to_json(), "cyclic": s.cyclic}
 
 
-def position_of(game: Any, literal: str | None = None, moves: str | None = None) -> Any:
+def position_of(game: Game, literal: str | None = None, moves: str | None = None
+                ) -> Position:
     """The position a query names: a Python literal as the game writes positions,
     comma-separated moves from the start (as the game names, reads or writes them), or the
     start when neither is given."""
@@ -496,23 +433,26 @@ def position_of(game: Any, literal: str | None = None, moves: str | None = None)
     return play_moves(game, moves or "")
 
 
-def move_name(game: Any, move: Any) -> str:
+def move_name(game: Game, move: Move) -> str:
     """A move as the game names it (its optional ``move_name`` hook), else its repr."""
-    hook = getattr(game, "move_name", None)
-    return str(hook(move)) if callable(hook) else show(move)
+    return _named(capabilities(game).move_name, move)
 
 
-def move_named(game: Any, pos: Any, token: str) -> Any:
+def _named(hook: Callable[[Move], object] | None, move: Move) -> str:
+    return str(hook(move)) if hook is not None else show(move)
+
+
+def move_named(game: Game, pos: Position, token: str) -> Move | None:
     """The legal move ``token`` names: the game's ``parse_move`` reading, then a move's
     str, repr or ``move_name``, then a Python literal equal to a move; None if none."""
     legal = list(game.moves(pos))
-    hook = getattr(game, "parse_move", None)
-    if callable(hook):
-        move = hook(token)
+    caps = capabilities(game)
+    if caps.parse_move is not None:
+        move = caps.parse_move(token)
         if move in legal:
             return move
     for move in legal:
-        if token in (str(move), repr(move), move_name(game, move)):
+        if token in (str(move), repr(move), _named(caps.move_name, move)):
             return move
     try:
         literal = ast.literal_eval(token)
@@ -521,7 +461,7 @@ def move_named(game: Any, pos: Any, token: str) -> Any:
     return literal if literal in legal else None
 
 
-def play_moves(game: Any, moves: str, pos: Any = None) -> Any:
+def play_moves(game: Game, moves: str, pos: Position | None = None) -> Position:
     """The position reached from ``pos`` (default: the start) by comma-separated moves named
     as the game names, reads or writes them (:func:`move_named`); an
     :class:`~perfectplay.InputError` names the first illegal one.
@@ -545,11 +485,11 @@ def play_moves(game: Any, moves: str, pos: Any = None) -> Any:
     return pos
 
 
-def game_picture(game: Any, pos: Any, style: bool = False) -> str:
+def game_picture(game: Game, pos: Position, style: bool = False) -> str:
     """The game's own picture of ``pos`` (its ``draw`` hook), or "" when it has none;
     ``style`` escapes it for rich's markup."""
-    hook = getattr(game, "draw", None)
-    if not callable(hook):
+    hook = capabilities(game).draw
+    if hook is None:
         return ""
     text = str(hook(pos))
     if style:
@@ -559,13 +499,14 @@ def game_picture(game: Any, pos: Any, style: bool = False) -> str:
     return text
 
 
-def move_lines(game: Any, best: Any, moves: list[MoveValue]) -> list[str]:
+def move_lines(game: Game, best: Move | None, moves: list[MoveValue]) -> list[str]:
     """The best move and every move's value in words, as ``solve`` and ``query`` print them."""
-    return ([f"best move: {'none (the game has ended)' if best is None else move_name(game, best)}"]
-            + [f"  move {move_name(game, mv.move)}: {mv.describe()}" for mv in moves])
+    hook = capabilities(game).move_name
+    return ([f"best move: {'none (the game has ended)' if best is None else _named(hook, best)}"]
+            + [f"  move {_named(hook, mv.move)}: {mv.describe()}" for mv in moves])
 
 
-def position_json(pos: Any, value: Any, rem: int | None, best: Any,
+def position_json(pos: Position, value: Worth | None, rem: int | None, best: Move | None,
                   moves: list[MoveValue]) -> dict[str, Any]:
     """One position as JSON: value, remoteness, best move and every move (typed values)."""
     return {"position": json_value(pos), "value": _json_value(value), "remoteness": rem,
@@ -574,37 +515,12 @@ def position_json(pos: Any, value: Any, rem: int | None, best: Any,
                        "remoteness": mv.remoteness} for mv in moves]}
 
 
-def _count_values(into: Counter[Any], values: Any, mode: str) -> None:
-    if mode == WINLOSE:
-        codes = np.bincount(np.asarray(values, dtype=np.int8).view(np.uint8), minlength=5)
-        for c in range(1, 5):
-            if codes[c]:
-                into[Value.from_code(c)] += int(codes[c])
-    elif isinstance(values, np.ndarray):
-        keys, cnt = np.unique(values, return_counts=True)
-        for k, c in zip(keys.tolist(), cnt.tolist(), strict=True):
-            into[k] += c
-    else:
-        into.update(values)
-
-
-def _count_rems(into: Counter[int | None], rems: Any) -> None:
-    """Remoteness counts; negative (or None) remoteness means "never ends"."""
-    if not isinstance(rems, np.ndarray):
-        rems = np.asarray([-1 if r is None else r for r in rems], dtype=np.int64)
-    if not rems.size:
-        return
-    bc = np.bincount(np.maximum(rems, -1) + 1)
-    for r in np.flatnonzero(bc).tolist():
-        into[None if r == 0 else r - 1] += int(bc[r])
-
-
 def _py(x: Any) -> Any:
     return int(x) if isinstance(x, np.integer) else x
 
 
-def _game_name(game: Any) -> str:
-    return getattr(game, "name", None) or type(game).__name__
+def _game_name(game: Game) -> str:
+    return capabilities(game).name
 
 
 def _json_value(v: Any) -> Any:

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from ..engine.kernels import retrograde, reverse_csr, topological_order
-from ..engine.protocol import Value, has_player
-from ..engine.scored import negamax_exact, scored_key, scored_option
+from ..engine.protocol import Score, Value, has_player
+from ..engine.scored import negamax_exact, scored_option
 from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_chains
 from ..engine.tierkernels import better_option, move_option
 from ..errors import GameError
@@ -201,7 +201,7 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
         best = None
         for _, (value, rem), passes, pay in moves:
             option = scored_option(pay, value, rem, passes)
-            if best is None or scored_key(*option) > scored_key(*best):
+            if best is None or Score(*option) > Score(*best):
                 best = option
         assert best is not None
         return best
