@@ -317,3 +317,11 @@ def test_people_read_p1_and_the_json_names_both_numberings():
     assert "P2" in res.explain() and "piece 1" not in res.explain()
     with pytest.raises(InputError, match="the row of P3 must be"):
         parse("3\n0 0\n0 2\n9 2\n1\n")
+
+
+def test_every_piece_json_names_no_nearest_when_none_is_reachable():
+    """A piece walled off from all others has no nearest: None in --json, not a crash."""
+    from perfectplay import no
+
+    res = no.analyze(no.parse("A#*"), no.NoOptions(every=True))
+    assert [p["nearest_name"] for p in res.to_json()["all"]] == [None, None]

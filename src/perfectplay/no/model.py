@@ -202,7 +202,8 @@ def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]
     allowed = ".#*" + "".join(chr(c) for c in range(ord("A"), ord("Z") + 1)) + \
         "".join(chr(c) for c in range(ord("a"), ord("z") + 1)) + "0123456789"
     grid = parse_grid(text, allowed)
-    pieces, labels = [], []
+    pieces: list[tuple[int, int]] = []
+    labels: list[str] = []
     start = -1
     for r, row in enumerate(grid.lines()):
         for c, ch in enumerate(row):
@@ -219,3 +220,17 @@ def parse_drawn_board(text: str) -> tuple[np.ndarray, np.ndarray, int, list[str]
         raise InputError("mark the start piece with '*'")
     walls = grid.cells == ord("#")
     return np.array(pieces, dtype=np.int64).reshape(-1, 2), walls, start, labels
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """The nearest other pieces to one start piece: all tied indices, lowest first."""
+
+    start: int
+    distance: int | None  # None: no other piece can be reached
+    pieces: list[int]
+    unreachable: list[int]
+
+    @property
+    def index(self) -> int | None:
+        return self.pieces[0] if self.pieces else None

@@ -1,6 +1,7 @@
 """No as text: the explanation, and the distance map (each free cell's distance from the
-start piece, framed with cell names and a legend). Imports the model and the grid only; the
-result's type only for annotations.
+start piece, framed with cell names and a legend). Imports the model and the grid only;
+reads the result through :class:`Answer`, the fields it needs, so the result (which calls
+these functions) is never imported here.
 
 >>> print(frame_distances(["*1P"]).splitlines()[1])
 1 *1P
@@ -8,22 +9,35 @@ result's type only for annotations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ..grid import bfs_order, cell_name, framed, neighbour_table, undrawn
-from .model import NoBoard
+from ..seedrun import SeedRun
+from .model import Nearest, NoBoard
 
-if TYPE_CHECKING:
-    from .result import NearestResult
+
+class Answer(Protocol):
+    """What the text reads of a :class:`~perfectplay.no.NearestResult`."""
+
+    @property
+    def board(self) -> NoBoard: ...
+    @property
+    def answer(self) -> Nearest: ...
+    @property
+    def everyone(self) -> list[tuple[int | None, int | None]] | None: ...
+    @property
+    def seed(self) -> SeedRun | None: ...
+    def cells(self) -> list[str]: ...
+
 
 def _cell(b: NoBoard, i: int) -> str:
     r, c = (int(v) for v in b.pieces[i])
     return cell_name(r, c) if r >= 0 and c >= 0 else f"({r}, {c})"
 
 
-def explain(result: NearestResult) -> str:
+def explain(result: Answer) -> str:
     """The nearest pieces, every tie, the unreachable ones, and every piece's nearest when
     it was asked for."""
     b, ans = result.board, result.answer
@@ -47,7 +61,7 @@ def explain(result: NearestResult) -> str:
     return "\n".join(out)
 
 
-def draw(result: NearestResult, style: bool = False) -> str:
+def draw(result: Answer, style: bool = False) -> str:
     """The board with each free cell's distance from the start piece (see
     :func:`draw_distances`), or one line when the board is too big to draw. ``style``:
     rich markup (the start piece bold)."""

@@ -1,5 +1,7 @@
 """No's answers as data: :class:`Nearest` (one start piece's nearest, every tie) and
-:class:`NearestResult` (what ``analyze`` returns; its text comes from :mod:`.render`).
+:class:`NearestResult` (what ``analyze`` returns; its text comes from :mod:`.render`, which
+reads it through its own protocol and never imports this module; :class:`Nearest` lives in
+:mod:`.model`, below both).
 
 >>> from perfectplay import no
 >>> no.analyze(no.parse("3\\n0 0\\n2 2\\n0 1\\n0\\n")).answer.pieces
@@ -15,21 +17,9 @@ from typing import Any
 from ..notebook import HTMLView
 from ..seedrun import SeedRun
 from . import render
-from .model import NoBoard
+from .model import Nearest, NoBoard
 
-
-@dataclass(frozen=True)
-class Nearest:
-    """The nearest other pieces to one start piece: all tied indices, lowest first."""
-
-    start: int
-    distance: int | None  # None: no other piece can be reached
-    pieces: list[int]
-    unreachable: list[int]
-
-    @property
-    def index(self) -> int | None:
-        return self.pieces[0] if self.pieces else None
+__all__ = ["Nearest", "NearestResult"]
 
 
 @dataclass(frozen=True)
@@ -74,7 +64,7 @@ class NearestResult(HTMLView):
                          "what people read"}
         if self.everyone is not None:
             data["all"] = [{"piece": i, "name": b.name(i), "nearest": j,
-                            "nearest_name": None if j < 0 else b.name(j), "distance": d}
+                            "nearest_name": None if j is None else b.name(j), "distance": d}
                            for i, (j, d) in enumerate(self.everyone)]
         if self.seed is not None:
             data["seed"] = self.seed.to_json()

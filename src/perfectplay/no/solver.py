@@ -173,7 +173,7 @@ def analyze(board: NoBoard, options: NoOptions | None = None, **overrides: Any
     if run_seed:
         seed.check_size(*_seed_shape(board), len(board.pieces))
     ans = nearest(board.pieces, board.start, walls=board.walls, pieces_block=opts.block)
-    everyone = None
+    everyone: list[tuple[int | None, int | None]] | None = None
     if opts.every:
         idx, dist = all_nearest(board.pieces, walls=board.walls)
         everyone = [(None, None) if j < 0 else (int(j), int(d))

@@ -42,9 +42,10 @@ def _unowned(typingctx, a):
     return a(a), codegen
 
 
-@overload(borrowed, jit_options={"cache": True})
+# numba's stubs know neither jit_options' "cache" nor an intrinsic called from jitted code
+@overload(borrowed, jit_options={"cache": True})  # type: ignore[typeddict-unknown-key]
 def _borrowed_compiled(a):
-    return lambda a: _unowned(a)
+    return lambda a: _unowned(a)  # type: ignore[call-arg]
 
 
 class Tree(NamedTuple):

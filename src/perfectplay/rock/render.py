@@ -1,6 +1,7 @@
 """The Rock as text: why the value is what it is (the route, where the rock strikes, or why
-the walker can never be sure to arrive) and the value map. Imports the model; the result's
-type only for annotations.
+the walker can never be sure to arrive) and the value map. Imports the model; reads the
+result through :class:`Answer`, the fields and methods it needs, so the result (which calls
+these functions) is never imported here.
 
 >>> from perfectplay import rock
 >>> print(rock.analyze(rock.parse("EX")).draw())  # doctest: +ELLIPSIS
@@ -11,17 +12,38 @@ a number: the steps the walker can guarantee from that cell; E the entrance, X t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import numpy as np
 
 from ..grid import framed, undrawn
+from ..seedrun import SeedRun
 from ..textio import plural
-from .model import WALL
+from .model import WALL, Maze
 
-if TYPE_CHECKING:
-    from .result import RockSolution
+#: A walk: (cells from E, the index where the rock blocks, the blocked cell).
+Walk = tuple[list[int], int | None, int | None]
 
 
-def infinite_reason(sol: RockSolution) -> str:
+class Answer(Protocol):
+    """What the text reads of a :class:`~perfectplay.rock.RockSolution`."""
+
+    @property
+    def maze(self) -> Maze: ...
+    @property
+    def f(self) -> np.ndarray: ...
+    @property
+    def d(self) -> np.ndarray: ...
+    @property
+    def seed(self) -> SeedRun | None: ...
+    @property
+    def value(self) -> int | None: ...
+    def route(self) -> Walk: ...
+    def strike(self) -> Walk: ...
+    def cut_cell(self) -> int | None: ...
+
+
+def infinite_reason(sol: Answer) -> str:
     m = sol.maze
     cut = sol.cut_cell()
     if cut is None:
@@ -29,7 +51,7 @@ def infinite_reason(sol: RockSolution) -> str:
     return f"the rock cuts E off from X by blocking {m.name(cut)}"
 
 
-def explain(sol: RockSolution) -> str:
+def explain(sol: Answer) -> str:
     """Words a learner can follow: the answer, the plain distance, where the rock strikes;
     then the seed's method when it ran."""
     text = _explain_answer(sol)
@@ -38,7 +60,7 @@ def explain(sol: RockSolution) -> str:
     return text
 
 
-def _explain_answer(sol: RockSolution) -> str:
+def _explain_answer(sol: Answer) -> str:
     m = sol.maze
     if sol.value is None:
         return f"The walker cannot be sure to arrive: {infinite_reason(sol)}."
@@ -55,6 +77,7 @@ def _explain_answer(sol: RockSolution) -> str:
                      "every "
                      f"cell has a spare way onward, so the rock never gains by blocking.")
     else:
+        assert at is not None  # a strike has its place on the route
         start = (f"the walker walks {plural(at, 'step')} to {m.name(route[at])}; there"
                  if at else f"at the start, on {m.name(route[0])},")
         lines.append(f"Perfect play: {start} the rock blocks {m.name(blocked)}, its only "
@@ -65,7 +88,7 @@ def _explain_answer(sol: RockSolution) -> str:
     return "\n".join(lines)
 
 
-def draw(sol: RockSolution, style: bool = False) -> str:
+def draw(sol: Answer, style: bool = False) -> str:
     """The maze with each cell's guaranteed steps f, the route (bold green) and the rock's
     block (R), with column letters and row numbers as cell names read. Walls are '#', E and
     X marked, an infinite cell '∞'. Mazes over DRAW_LIMIT cells get one line instead."""

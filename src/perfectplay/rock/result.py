@@ -1,6 +1,7 @@
 """The Rock's answer as data: every cell's guaranteed steps, plain distance and the rock's
 threat, the walker's route and the rock's block under perfect play (what ``analyze``
-returns; its text comes from :mod:`.render`).
+returns; its text comes from :mod:`.render`, which reads it through its own protocol and
+never imports this module).
 
 >>> from perfectplay import rock
 >>> res = rock.analyze(rock.parse("..X.\\n.##.\\n.E.."))
