@@ -17,10 +17,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import coins, nearest
+from perfectplay import coins, no
 from perfectplay.cli import main
 from perfectplay.errors import InputError, LimitError
-from perfectplay.gen import SPECS, generate, make_case
+from perfectplay.gen import generate, make_case
+from perfectplay.gen import problems as generators
 from perfectplay.judge import problems
 from perfectplay.judge import run as judge_run
 from perfectplay.textio import Reader, Token, int_from_digits, int_text, parse_int
@@ -82,17 +83,17 @@ def test_a_scored_game_with_huge_values_prints(tmp_path):
 def test_kth_no_huge_n_is_refused_at_once(n):
     start = time.perf_counter()
     fails_with(cli("judge", "kth-no", stdin=f"{n}\n0 0\n"), "line 1, column 1",
-               f"at most {nearest.MAX_PIECES}")
+               f"at most {no.MAX_PIECES}")
     assert time.perf_counter() - start < 5
 
 
 def test_nearest_api_checks_board_size_up_front():
     with pytest.raises(LimitError):
-        nearest.nearest([(0, 0), (10**5, 10**5)], 0, pieces_block=True)
+        no.nearest([(0, 0), (10**5, 10**5)], 0, pieces_block=True)
     with pytest.raises(LimitError):
-        nearest.all_nearest([(0, 0), (1, 1)], walls=np.zeros((6000, 6000), bool))
+        no.all_nearest([(0, 0), (1, 1)], walls=np.zeros((6000, 6000), bool))
     with pytest.raises(LimitError):
-        nearest.nearest([(0, 0)] * (nearest.MAX_PIECES + 1), 0)
+        no.nearest([(0, 0)] * (no.MAX_PIECES + 1), 0)
     fails_with(cli("gen", "gfg-coins", "--cases", "1000000000"), "GiB", "fewer")
 
 
@@ -277,27 +278,27 @@ def test_module_exit_and_play_of_a_raising_game(bad_games):
 # -- 9, 10. arrays, scalars and coordinates in the API ----------------------------------------
 def test_nearest_validates_arrays_and_scalars():
     walls = np.array([[0, 1, 0], [0, 0, 0]])  # ints: the wall at (0, 1) must count
-    ans = nearest.nearest([(0, 0), (0, 2), (1, 1)], 0, walls=walls)
+    ans = no.nearest([(0, 0), (0, 2), (1, 1)], 0, walls=walls)
     assert ans.distance == 2 and ans.pieces == [2]
-    idx, dist = nearest.all_nearest([(0, 0), (0, 2)], walls=walls)
+    idx, dist = no.all_nearest([(0, 0), (0, 2)], walls=walls)
     assert dist.tolist() == [4, 4]
     for bad_walls in (np.array([[0, 2]]), np.array([0, 1]), np.array([[0.5, 0.0]])):
         with pytest.raises(InputError):
-            nearest.nearest([(0, 0), (0, 1)], 0, walls=bad_walls)
+            no.nearest([(0, 0), (0, 1)], 0, walls=bad_walls)
     for start in (1.5, True, None, "0"):
         with pytest.raises(InputError):
-            nearest.nearest([(0, 0), (1, 1)], start)
+            no.nearest([(0, 0), (1, 1)], start)
     with pytest.raises(InputError):
-        nearest.nearest([(0, 0), (0.5, 1)], 0)
+        no.nearest([(0, 0), (0.5, 1)], 0)
 
 
 @pytest.mark.parametrize("far", [2**62, 2**63, -(2**63) - 1])
 def test_far_coordinates_are_refused_not_overflowed(far):
     with pytest.raises(LimitError):
-        nearest.all_nearest([(4, 0), (0, 4), (0, far)])
+        no.all_nearest([(4, 0), (0, 4), (0, far)])
     with pytest.raises(LimitError):
-        nearest.nearest([(4, 0), (0, far)], 0)
-    assert nearest.all_nearest([(4, 0), (0, 4), (0, 2**30)])[1].tolist() == [8, 8, 2**30 - 4]
+        no.nearest([(4, 0), (0, far)], 0)
+    assert no.all_nearest([(4, 0), (0, 4), (0, 2**30)])[1].tolist() == [8, 8, 2**30 - 4]
 
 
 # -- 11. one policy for every judge ------------------------------------------------------------
@@ -370,7 +371,7 @@ def test_api_type_errors_are_input_errors():
     for call in (lambda: coins.value(None), lambda: coins.optimal_line([1.5]),
                  lambda: coins.best_move("12"), lambda: rock.parse_maze(b"E.X"),
                  lambda: rock.solve(None), lambda: portal.solve("O.O"),
-                 lambda: nearest.read_kth_no(None), lambda: Reader(3)):
+                 lambda: no.read_kth_no(None), lambda: Reader(3)):
         with pytest.raises(InputError):
             call()
 
@@ -433,7 +434,7 @@ def test_one_bad_case_costs_only_itself(problem, bad, seed):
     """Spoil one value (or cell) inside case ``bad``: the other cases answer as before and
     the one error names case ``bad + 1``."""
     cases = [make_case(problem, seed, i, 5) for i in range(4)]
-    good = judge_run(problem, SPECS[problem].write(cases))
+    good = judge_run(problem, generators()[problem].write(cases))
     assert good.ok and len(good.lines) == 4
     spoiled = list(cases)
     if problem in ("uva10381", "devc-portal"):
@@ -442,7 +443,7 @@ def test_one_bad_case_costs_only_itself(problem, bad, seed):
         spoiled[bad] = rows
     else:
         spoiled[bad] = [*cases[bad][:-1], "x"]
-    res = judge_run(problem, SPECS[problem].write(spoiled))
+    res = judge_run(problem, generators()[problem].write(spoiled))
     want = good.lines[:bad] + good.lines[bad + 1:]
     if problem == "spoj-twends":  # its lines name the game number
         assert [ln.split(",")[1] for ln in res.lines] == [ln.split(",")[1] for ln in want]

@@ -16,14 +16,12 @@ machine, and case i does not depend on the others.
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 from . import registry
 from .casegen import Case, Problem
 from .errors import InputError, LimitError
-
-#: The old name of :class:`~perfectplay.casegen.Problem` (kept for one release).
-Spec = Problem
 
 
 def problems() -> dict[str, Problem]:
@@ -90,7 +88,15 @@ def generate(problem: str, seed: int = 0, cases: int = 1, size: int | None = Non
 
 
 def __getattr__(name: str) -> Any:
-    """``SPECS``, the old table of every problem (kept for one release): :func:`problems`."""
+    """The old names, kept for one release (removed in 0.2.0), each with a
+    :class:`DeprecationWarning`: ``SPECS``, the table of every problem (now :func:`problems`),
+    and ``Spec``, a problem's generator (now :class:`~perfectplay.casegen.Problem`)."""
     if name == "SPECS":
+        warnings.warn("perfectplay.gen.SPECS is deprecated (removed in 0.2.0): use "
+                      "perfectplay.gen.problems()", DeprecationWarning, stacklevel=2)
         return problems()
+    if name == "Spec":
+        warnings.warn("perfectplay.gen.Spec is deprecated (removed in 0.2.0): use "
+                      "perfectplay.casegen.Problem", DeprecationWarning, stacklevel=2)
+        return Problem
     raise AttributeError(f"module 'perfectplay.gen' has no attribute {name!r}")
