@@ -1,5 +1,5 @@
 """The package's layering, enforced: who may import whom, no import circle, and no import
-hidden inside a function unless the table below says why.
+made at run time unless a table below says why.
 
 Layers, bottom up (a module may import its own layer and the layers below):
 
@@ -8,37 +8,65 @@ Layers, bottom up (a module may import its own layer and the layers below):
 2. engine: the generic solver, search and kernels (knows no game);
 3. play core, store and bridges: the play loop over any game; the on-disk tablebases;
    OpenSpiel's games as engine games, solved games as PettingZoo environments;
-4. games: coins, rock, portal, no (each imports base, engine, play core, never another
-   game, never an application);
-5. applications: the command line, the web page, demo, judge, gen, stress.
+4. games: the packages the registry names in ``registry.BUILTIN`` (each imports base,
+   engine, play core, never another game, never an application);
+5. applications: the command line (the package ``cli``), the web page, demo, judge, gen,
+   stress.
+
+An import is counted wherever it happens: an ``import`` statement at the top of a module or
+inside a function, and a call of ``importlib.import_module`` (or ``__import__``) with a
+module's name, written out (``"perfectplay.coins"``), as an f-string (every module it can
+name), or held in a variable (every ``"perfectplay...."`` module name the module spells out,
+as in a table of names). Every arrow obeys the layers and none closes a circle, with one
+documented exception: the registry loads the built-in games by name (``PLUGIN_LOADS``).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
+from perfectplay import registry
+
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
+
+#: The games, as the registry names them (a game added there gets its layer here).
+GAMES = {module.split(".")[1] for module in registry.BUILTIN}
 
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
         "notebook", "bits", "seedrun", "numbaboot"}
 ENGINE = {"engine"}
 MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel", "pettingzoo"}
-GAMES = {"coins", "rock", "portal", "no"}
 APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest"}
 
 LAYER = {**{m: 1 for m in BASE}, **{m: 2 for m in ENGINE}, **{m: 3 for m in MIDDLE},
          **{m: 4 for m in GAMES}, **{m: 5 for m in APPS}}
 
-#: Imports inside functions, each with its reason (optional extras stay lazy; anything else
-#: moves to the top of its module).
+#: Imports made at run time (inside a function), each with its reason: optional extras stay
+#: lazy; anything else moves to the top of its module. A circle is never a reason.
 LAZY_ALLOWED = {
     ("perfectplay.cli.serve", "perfectplay.web.app"): "the web extra is optional",
-    ("perfectplay.engine.solution", "perfectplay.engine.saved"):
-        "saved builds on solution (Solved.save and to_arrays call it): a circle otherwise",
 }
+
+#: The one upward arrow, by design: ``registry.games()`` and ``registry.get(name)`` import
+#: the built-in games by their names in ``registry.BUILTIN`` (each game's package registers
+#: its spec into the registry it imports). It is left out of the layer and circle checks.
+PLUGIN_LOADS = {
+    ("perfectplay.registry", module): "the registry loads registry.BUILTIN by name"
+    for module in registry.BUILTIN
+}
+
+
+class Import(NamedTuple):
+    """One perfectplay module imported by another: where and how."""
+
+    target: str
+    line: int
+    kind: str  # "top" (module level), "function" (inside a function), "dynamic" (by name)
 
 
 def modules() -> dict[str, Path]:
@@ -53,7 +81,8 @@ def modules() -> dict[str, Path]:
 MODULES = modules()
 
 
-def _resolve(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list[str]:
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom | ast.Import,
+             known: dict[str, Path]) -> list[str]:
     """The perfectplay modules an import statement names."""
     if isinstance(node, ast.Import):
         return [a.name for a in node.names if a.name.split(".")[0] == "perfectplay"]
@@ -62,40 +91,98 @@ def _resolve(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list
         if base.split(".")[0] != "perfectplay":
             return []
     else:
-        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        package = module if is_package else module.rpartition(".")[0]
         for _ in range(node.level - 1):
             package = package.rpartition(".")[0]
         base = f"{package}.{node.module}" if node.module else package
     out = []
     for alias in node.names:
         sub = f"{base}.{alias.name}"
-        out.append(sub if sub in MODULES else base)
+        out.append(sub if sub in known else base)
     return out
 
 
-def imports(module: str) -> list[tuple[str, bool]]:
-    """(imported perfectplay module, at module level?) for every import in ``module``,
-    leaving out ``if TYPE_CHECKING:`` blocks."""
-    path = MODULES[module]
-    tree = ast.parse(path.read_text())
-    found: list[tuple[str, bool]] = []
+def _is_import_call(node: ast.Call) -> bool:
+    """``import_module(...)``, ``importlib.import_module(...)`` or ``__import__(...)``."""
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) else "")
+    return name in ("import_module", "__import__") and bool(node.args)
 
-    def visit(node: ast.AST, top: bool) -> None:
+
+def _named_modules(tree: ast.AST, known: dict[str, Path]) -> list[str]:
+    """Every perfectplay module a string constant of the module spells out."""
+    return sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                   and isinstance(n.value, str) and n.value in known
+                   and n.value.startswith("perfectplay")})
+
+
+def _dynamic_targets(module: str, is_package: bool, arg: ast.expr, tree: ast.AST,
+                     known: dict[str, Path]) -> list[str]:
+    """The perfectplay modules an ``import_module`` argument can name."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        name = arg.value
+        if name.startswith("."):
+            package = module if is_package else module.rpartition(".")[0]
+            dots = len(name) - len(name.lstrip("."))
+            for _ in range(dots - 1):
+                package = package.rpartition(".")[0]
+            name = f"{package}.{name.lstrip('.')}".rstrip(".")
+        return [name] if name.split(".")[0] == "perfectplay" else []
+    if isinstance(arg, ast.JoinedStr):  # an f-string: every module it can spell
+        pattern = "".join(re.escape(str(v.value)) if isinstance(v, ast.Constant) else ".+"
+                          for v in arg.values)
+        return sorted(m for m in known if re.fullmatch(pattern, m))
+    # a name held in a variable: every module name the module spells out (a table of them)
+    return _named_modules(tree, known)
+
+
+def imports_in(module: str, source: str, is_package: bool = False,
+               known: dict[str, Path] | None = None, typing: bool = False) -> list[Import]:
+    """Every perfectplay module that ``source`` (the text of ``module``) imports, with its
+    line and kind; ``if TYPE_CHECKING:`` blocks are left out, or with ``typing`` read as
+    imports of the kind "typing"."""
+    known = MODULES if known is None else known
+    tree = ast.parse(source)
+    found: list[Import] = []
+
+    def visit(node: ast.AST, top: bool, checking: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                if typing:
+                    visit(child, top, True)
                 continue
             if isinstance(child, ast.Import | ast.ImportFrom):
-                found.extend((m, top) for m in _resolve(module, path, child))
+                kind = "typing" if checking else "top" if top else "function"
+                found.extend(Import(m, child.lineno, kind)
+                             for m in _resolve(module, is_package, child, known))
+            elif isinstance(child, ast.Call) and _is_import_call(child):
+                found.extend(Import(m, child.lineno, "dynamic") for m in
+                             _dynamic_targets(module, is_package, child.args[0], tree, known))
             nested = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-            visit(child, top and not nested)
+            visit(child, top and not nested, checking)
 
     visit(tree, True)
     return found
 
 
+def imports(module: str, typing: bool = False) -> list[Import]:
+    path = MODULES[module]
+    return imports_in(module, path.read_text(), path.name == "__init__.py", typing=typing)
+
+
+IMPORTS = {m: imports(m) for m in MODULES}
+
+
 def layer_of(module: str) -> int:
     top = module.split(".")[1] if "." in module else "__init__"
     return LAYER[top]
+
+
+def test_the_games_are_the_registrys():
+    """Each name in registry.BUILTIN is a game package of this tree, and each has a layer."""
+    assert GAMES and all(f"perfectplay.{g}" in MODULES for g in GAMES)
+    assert all(LAYER[g] == 4 for g in GAMES)
 
 
 def test_every_module_has_a_layer():
@@ -107,34 +194,46 @@ def test_every_module_has_a_layer():
 def test_imports_go_down_the_layers(module):
     mine = layer_of(module)
     game = module.split(".")[1] if module.count(".") >= 1 else None
-    for target, _ in imports(module):
+    for target, line, kind in IMPORTS[module]:
+        if (module, target) in PLUGIN_LOADS:
+            continue
         theirs = layer_of(target)
-        assert theirs <= mine, f"{module} (layer {mine}) imports {target} (layer {theirs})"
+        assert theirs <= mine, (f"{module} (layer {mine}) imports {target} (layer {theirs}) "
+                                f"at line {line} ({kind})")
         other = target.split(".")[1] if "." in target else None
         if game in GAMES and other in GAMES:
-            assert other == game, f"game {game} imports game {other}"
+            assert other == game, f"game {game} imports game {other} at line {line}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_import_hides_in_a_function(module):
-    for target, top in imports(module):
-        if not top:
-            assert (module, target) in LAZY_ALLOWED, (
-                f"{module} imports {target} inside a function: move it to the top, or "
-                "say why in LAZY_ALLOWED")
+    for target, line, kind in IMPORTS[module]:
+        if kind != "top":
+            assert (module, target) in LAZY_ALLOWED | PLUGIN_LOADS, (
+                f"{module} imports {target} at run time (line {line}, {kind}): move it to "
+                "the top, or say why in LAZY_ALLOWED")
 
 
-def test_no_import_circle():
-    graph = {m: {t for t, top in imports(m) if top and t != m} for m in MODULES}
-    # a package's __init__ importing its own modules is how packages work: a module
-    # importing its package's __init__ back is the circle we look for
-    index, low, on_stack, stack, circles = {}, {}, set(), [], []
+def test_every_allowed_run_time_import_is_still_there():
+    """A reason left in LAZY_ALLOWED after its import went away would hide the next one."""
+    runtime = {(m, i.target) for m, found in IMPORTS.items() for i in found if i.kind != "top"}
+    assert set(LAZY_ALLOWED) <= runtime, sorted(set(LAZY_ALLOWED) - runtime)
+    assert set(PLUGIN_LOADS) <= runtime, sorted(set(PLUGIN_LOADS) - runtime)
 
-    def strong(v: str) -> None:  # Tarjan's strongly connected components
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def strong(v: str) -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in graph.get(v, ()):
+        for w in sorted(graph.get(v, ())):
             if w not in index:
                 strong(w)
                 low[v] = min(low[v], low[w])
@@ -154,4 +253,71 @@ def test_no_import_circle():
     for v in sorted(graph):
         if v not in index:
             strong(v)
-    assert not circles, f"import circles: {circles}"
+    return circles
+
+
+def test_no_import_circle():
+    """No circle, counting every import: at the top, inside functions and by name (a
+    function-level import that closes a circle is a circle). A package's ``__init__``
+    importing its own modules is how packages work; a module importing its package's
+    ``__init__`` back is the circle we look for."""
+    _assert_no_circle(IMPORTS)
+
+
+def test_no_import_circle_even_through_annotations():
+    """Imports made only for type checking (``if TYPE_CHECKING:``) close no circle either:
+    two modules that name each other's types are one concept in two files, or want a shared
+    type below both (a Protocol of what one reads of the other)."""
+    _assert_no_circle({m: imports(m, typing=True) for m in MODULES})
+
+
+def _assert_no_circle(found_imports: dict[str, list[Import]]) -> None:
+    graph = {m: {i.target for i in found if i.target != m
+                 and (m, i.target) not in PLUGIN_LOADS}
+             for m, found in found_imports.items()}
+    circles = _circles(graph)
+    where = {(m, i.target): f"{i.line} ({i.kind})" for m, found in found_imports.items()
+             for i in found}
+    detail = [[f"{a} -> {b} line {where[(a, b)]}" for a in part for b in part
+               if (a, b) in where] for part in circles]
+    assert not circles, f"import circles: {detail}"
+
+
+SAMPLE = '''
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from . import errors
+
+if TYPE_CHECKING:
+    from .engine import solution
+
+NAMES = {"a": "perfectplay.textio"}
+
+
+def late():
+    from .engine import saved
+    import_module("perfectplay.grid")
+    import_module(f"perfectplay.engine.{late.__name__}")
+    return import_module(NAMES["a"])
+'''
+
+
+def test_the_reader_sees_every_kind_of_import():
+    """The scanner itself: a top import, a function-level one, an import_module string, an
+    f-string (every module it can spell) and a name from a table; TYPE_CHECKING left out."""
+    known = {m: Path() for m in ("perfectplay.errors", "perfectplay.engine",
+                                 "perfectplay.engine.saved", "perfectplay.engine.solution",
+                                 "perfectplay.grid", "perfectplay.textio")}
+    found = {(i.target, i.kind) for i in imports_in("perfectplay.sample", SAMPLE, known=known)}
+    assert found == {("perfectplay.errors", "top"), ("perfectplay.engine.saved", "function"),
+                     ("perfectplay.grid", "dynamic"), ("perfectplay.engine.saved", "dynamic"),
+                     ("perfectplay.engine.solution", "dynamic"),
+                     ("perfectplay.textio", "dynamic")}
+    typed = imports_in("perfectplay.sample", SAMPLE, known=known, typing=True)
+    assert {(i.target, i.kind) for i in typed} - found == {
+        ("perfectplay.engine.solution", "typing")}
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
