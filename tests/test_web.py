@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
-from perfectplay import coins  # noqa: E402
+from perfectplay import coins, registry  # noqa: E402
 from perfectplay.web.app import MAX_SIDE, create_app  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -51,9 +51,62 @@ def test_analyze_answers_what_the_cli_answers(client):
     assert d["result"]["value"] == 11 and d["grid"] == ["..X.", ".##.", ".E.."]
     d = client.post("/api/portal/analyze", json={"text": "O..\n.#.\n..O"}).json()
     assert d["result"]["winner"] == "Alif" and d["result"]["cut"] == []
-    d = client.post("/api/nearest/analyze",
+    d = client.post("/api/no/analyze",
                     json={"text": (EXAMPLES / "no_seed.txt").read_text()}).json()
     assert d["result"]["distance"] == 3 and d["result"]["nearest"] == [0, 3, 4]
+    # the old name and the old option still answer (deprecated, see CHANGELOG.md)
+    old = client.post("/api/nearest/analyze",
+                      json={"text": (EXAMPLES / "no_seed.txt").read_text(), "all": True})
+    assert old.status_code == 200 and old.json()["result"]["all"]
+
+
+def _games() -> list[str]:
+    return [spec.name for spec in registry.games()]
+
+
+@pytest.mark.parametrize("game", _games())
+def test_every_game_answers_its_example_as_analyze_does(client, game):
+    """Every registered game's example body answers what analyze() answers in this
+    process: the result, its explanation and its drawing."""
+    from perfectplay.web.app import analyze
+
+    spec = registry.get(game)
+    r = client.post(f"/api/{game}/analyze", json=spec.example_body())
+    assert r.status_code == 200, r.text
+    want = analyze(game, spec.example_body())
+    assert r.json()["explanation"] == want["explanation"]
+    assert r.json()["drawing"] == want["drawing"]
+    result = spec.analyze(*_instance_and_options(spec, spec.example_body()))
+    assert r.json()["explanation"] == result.explain()
+
+
+def _instance_and_options(spec, body):
+    values = {k: v for k, v in body.items() if k not in ("text", "row")}
+    opts = spec.make_options(values)
+    if "row" in body:
+        assert spec.from_values is not None
+        return spec.from_values(body["row"], opts), opts
+    return spec.parse(body["text"], opts), opts
+
+
+@pytest.mark.parametrize("game", _games())
+def test_every_game_has_a_tab_from_the_registry(client, game):
+    """/api/games is the page's list of tabs: every registered game, in the registry's
+    order, with its tab, its start body (valid for its analyze body) and its controls; its
+    board code, when it has some, is served."""
+    from perfectplay.web.app import body_model
+
+    games = client.get("/api/games").json()["games"]
+    assert [g["name"] for g in games] == _games()
+    entry = next(g for g in games if g["name"] == game)
+    page = entry["page"]
+    assert page["tab"] and page["intro"] and len(page["sides"]) == 2
+    body_model(game).model_validate(page["start"])
+    assert {c["name"] for c in page["controls"]} <= set(entry["analyze"]["properties"])
+    if page["script"] is not None:
+        r = client.get(page["script"])
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+        assert f"boards.{game}" in r.text or f'boards["{game}"]' in r.text
 
 
 def test_a_whole_coins_game_through_the_api(client):
@@ -79,7 +132,7 @@ def test_a_whole_coins_game_through_the_api(client):
     ("rock", {"text": "E" + "." * MAX_SIDE + "X"}, "up to 300 x 300"),
     ("rock", {"text": "E..\n..."}, "exactly one"),
     ("portal", {"text": "O.O", "kind": "tri"}, "kind"),
-    ("nearest", {"text": ""}, "text"),
+    ("no", {"text": ""}, "text"),
 ])
 def test_bad_analyze_requests_get_422_and_a_message(client, game, body, words):
     r = client.post(f"/api/{game}/analyze", json=body)
@@ -89,13 +142,14 @@ def test_bad_analyze_requests_get_422_and_a_message(client, game, body, words):
 def test_bad_play_requests(client):
     r = client.post("/api/coins/play", json={"row": [1, 2], "moves": ["Z"]})
     assert r.status_code == 422 and "not legal here; legal: R(2), L(1)" in r.json()["detail"]
-    r = client.post("/api/nearest/play", json={"text": "A*"})
+    r = client.post("/api/no/play", json={"text": "A*"})
     assert r.status_code == 422 and "not a two-player game" in r.json()["detail"]
     r = client.post("/api/rock/play", json={"row": [1]})
     assert r.status_code == 422 and "row: Extra inputs are not permitted" in r.json()["detail"]
     r = client.post("/api/rock/play", json={})
     assert r.status_code == 422 and "needs 'text'" in r.json()["detail"]
     assert client.post("/api/chess/analyze", json={}).status_code == 404
+    assert client.get("/page/chess.js").status_code == 404
     r = client.post("/api/coins/analyze", content=b"{not json")
     assert r.status_code == 422 and "not JSON" in r.json()["detail"]
     r = client.post("/api/coins/analyze", content=b" " * 1_000_001)
@@ -251,6 +305,7 @@ def browser_page():
         browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector("body[data-ready='1']")  # the tabs are built from /api/games
         yield page
         browser.close()
     server.should_exit = True
@@ -324,7 +379,7 @@ def test_a_whole_rock_game_by_clicking(browser_page, tmp_path):
     verdict = page.inner_text("#rock-game .verdict")
     assert "after 11 steps" in verdict and "the rock blocked" in verdict
     _shot(page, "rock", tmp_path)
-    for game in ("portal", "nearest"):
+    for game in ("portal", "no"):
         page.click(f"button[data-tab={game}]")
         page.click(f"#{game}-analyze")
         page.wait_for_selector(f"#{game}-map table")
@@ -367,7 +422,7 @@ _TEXTS = ["..X.\n.##.\n.E..", "O..\n.#.\n..O", "A.*", "5\n1 1\n3 0\n2 3\n0 2\n4 
 
 
 @settings(max_examples=150, deadline=None)
-@given(game=st.sampled_from(["coins", "rock", "portal", "nearest"]),
+@given(game=st.sampled_from([spec.name for spec in registry.games()] + ["nearest"]),
        what=st.sampled_from(["analyze", "play"]),
        body=st.fixed_dictionaries({}, optional={
            "row": st.one_of(st.lists(st.integers(-10**20, 10**20), max_size=8),
@@ -378,7 +433,8 @@ _TEXTS = ["..X.\n.##.\n.E..", "O..\n.#.\n..O", "A.*", "5\n1 1\n3 0\n2 3\n0 2\n4 
                              max_size=6),
            "humans": st.lists(st.integers(-1, 2), max_size=3),
            "strength": st.floats(allow_nan=True, allow_infinity=True),
-           "all": st.booleans(), "line": st.booleans(), "extra": st.integers()}))
+           "all": st.booleans(), "every": st.booleans(), "line": st.booleans(),
+           "extra": st.integers()}))
 def test_the_api_never_fails_on_any_body(game, what, body):
     import json
 
@@ -393,8 +449,7 @@ def test_the_api_never_fails_on_any_body(game, what, body):
 def test_the_api_documents_itself_and_every_example_body_works(client):
     """/api/schema is OpenAPI with every endpoint's body schema and an example; each example
     is valid for its schema and answers 200; /docs shows a curl line per endpoint."""
-    from perfectplay import registry
-    from perfectplay.web.app import EXAMPLES, body_model
+    from perfectplay.web.app import body_model
 
     doc = client.get("/api/schema").json()
     assert doc["openapi"].startswith("3.")
@@ -406,7 +461,8 @@ def test_the_api_documents_itself_and_every_example_body_works(client):
             body_model(spec.name, play=kind == "play").model_validate(content["example"])
             r = client.post(f"/api/{spec.name}/{kind}", json=content["example"])
             assert r.status_code == 200, (spec.name, kind, r.text)
-        assert spec.name in EXAMPLES
+            extra = {"moves": []} if kind == "play" else {}
+            assert content["example"] == {**spec.example_body(), **extra}
     page = client.get("/docs")
     assert page.status_code == 200 and page.text.count("curl -s ") == sum(
         len(ops) for path, ops in doc["paths"].items() if path != "/api/games")

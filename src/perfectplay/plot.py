@@ -153,8 +153,8 @@ def dots(ax: Any, cells: list[tuple[int, int]], cell: int) -> None:
 def legend(fig: Any, entries: list[tuple[tuple[int, int, int], str]]) -> None:
     from matplotlib.patches import Patch
 
-    handles = [Patch(facecolor=np.array(colour) / 255, edgecolor="grey", label=label)
-               for colour, label in entries]
+    handles = [Patch(facecolor=(colour[0] / 255, colour[1] / 255, colour[2] / 255),
+                     edgecolor="grey", label=label) for colour, label in entries]
     fig.legend(handles=handles, loc="upper right", fontsize=8, frameon=False,
                bbox_to_anchor=(0.995, 1 - 30 / fig.get_figheight() / DPI))
 

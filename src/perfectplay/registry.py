@@ -5,9 +5,11 @@ A game package (``perfectplay.coins``, ``.rock``, ``.portal``, ``.no``, or a use
 describes itself with a :class:`GameSpec`: its name and rules in a sentence, ``parse`` (text
 -> an instance), ``analyze`` (an instance and one options dataclass -> a result with
 ``explain()``, ``draw()`` and ``to_json()``), its judge formats, its test generators, its
-play table, its picture and its demo instance. The command line, the web page, play, the
-judge, the generators, the stress tester and the demo loop over :func:`games`; none of them
-names a game. Adding a game is one package and one :func:`register` call.
+play table, its picture, its demo instance and how the web page shows it (:class:`WebPage`:
+its example body, its tab, and optionally its own board code). The command line, the web
+page, play, the judge, the generators, the stress tester and the demo loop over
+:func:`games`; none of them names a game. Adding a game is one package and one
+:func:`register` call.
 
 The built-in games are imported here, lazily, the first time :func:`games` is called (the
 command line starts without loading numba kernels it does not need): this is the only place
@@ -26,6 +28,8 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .errors import InputError
@@ -52,6 +56,34 @@ JudgeFn = Callable[[str, bool], Any]
 @dataclass(frozen=True)
 class NoOptions:
     """The options of a game whose ``analyze`` takes none."""
+
+
+@dataclass(frozen=True)
+class WebPage:
+    """How the web page and the API's documentation show a game. Every field has a default:
+    a game that gives none gets the plain tab (its input as text, its options as controls,
+    Analyze, and Play for a two-player game) and an example body made from its demo.
+
+    ``script`` is the game's own board code, JavaScript shipped in the game's package
+    (package data, found with :func:`importlib.resources.files`): the page loads it and it
+    registers the game's board views (see ``web/static/app.js``, ``perfectplay.boards``).
+    """
+
+    #: An analyze body: the example of the API's documentation (default: the demo).
+    example: Mapping[str, Any] = field(default_factory=dict)
+    #: The body the page's tab starts with (default: the example).
+    start: Mapping[str, Any] = field(default_factory=dict)
+    tab: str = ""  # the tab's label (default: the title)
+    intro: str = ""  # the paragraph under the tab's heading (default: the rules)
+    sides: tuple[str, str] = ("first", "second")  # what a human may play, in Play
+    #: The options the tab shows as controls (None: every option but ``method`` and
+    #: ``trace``, which the seed's stepper sets).
+    controls: tuple[str, ...] | None = None
+    script: Traversable | None = None  # the game's board code (JavaScript), or None
+
+
+#: ``(result, path) -> Picture``: a game's picture saved as PNG or SVG (needs matplotlib).
+PictureFn = Callable[[Any, str | Path], Any]
 
 
 @dataclass(frozen=True)
@@ -83,7 +115,7 @@ class GameSpec:
     judges: Mapping[str, tuple[str, JudgeFn]] = field(default_factory=dict)
     problems: Mapping[str, Any] = field(default_factory=dict)  # id -> gen.Problem
     play: Callable[[Any, Any], Any] | None = None  # (instance, options) -> play.Table
-    picture: Callable[[Any, str], Any] | None = None  # (result, path): needs matplotlib
+    picture: PictureFn | None = None  # (result, path): needs matplotlib
     picture_help: str = "Also save a picture: FILE.png or FILE.svg (needs perfectplay[plot])."
     headline: Callable[[Any], str | None] | None = None
     summary: Callable[[Any], str] | None = None
@@ -96,6 +128,20 @@ class GameSpec:
     demo_title: str = ""  # what that instance is, e.g. "the judge's first sample"
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()  # older names the command line and the web API still take
+    web: WebPage = field(default_factory=WebPage)  # how the web page shows the game
+
+    def example_body(self) -> dict[str, Any]:
+        """An analyze body of the web API: the page's example, else the demo as text with
+        its options.
+
+        >>> get("coins").example_body()
+        {'row': [7, 9, 2, 6, 4, 3], 'table': True}
+        """
+        return dict(self.web.example) or {"text": self.demo, **self.demo_options}
+
+    def start_body(self) -> dict[str, Any]:
+        """The body the page's tab starts with (its ``start``, else the example)."""
+        return dict(self.web.start) or self.example_body()
 
     def make_options(self, values: Mapping[str, Any] | None = None) -> Any:
         """The game's options from a mapping (unknown keys are an :class:`InputError`)."""

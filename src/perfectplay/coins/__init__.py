@@ -13,9 +13,10 @@ algorithms: plain functions over a row), :mod:`.result`, :mod:`.render` (the tex
 18
 """
 
+from importlib.resources import files
 from typing import Any
 
-from ..registry import GameSpec, register
+from ..registry import GameSpec, WebPage, register
 from .cases import PROBLEMS
 from .judges import (
     JUDGES,
@@ -78,6 +79,11 @@ SPEC = register(GameSpec(
                  "FILE.svg (n <= 60; needs perfectplay[plot]).",
     demo="7 9 2 6 4 3", demo_title="7 9 2 6 4 3 (the seed's example)",
     demo_options={"compare": True},
+    web=WebPage(example={"row": [7, 9, 2, 6, 4, 3], "table": True},
+                start={"row": [7, 9, 2, 6, 4, 3], "line": True, "compare": True},
+                intro="Players take the first or the last coin in turn; each wants the "
+                      "larger total.",
+                controls=(), script=files(__name__).joinpath("page.js")),
 ))
 
 __all__ = [

@@ -13,8 +13,10 @@ table.
 [0, 3, 4]
 """
 
+from importlib.resources import files
+
 from ..grid import DRAW_LIMIT, Grid
-from ..registry import GameSpec, register
+from ..registry import GameSpec, WebPage, register
 from .cases import PROBLEMS
 from .judges import JUDGES, judge_kth_no
 from .model import (
@@ -45,6 +47,11 @@ SPEC = register(GameSpec(
     shape=lambda board: board.shape,
     demo="5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", demo_title="the seed's 5 x 5 board, start P3",
     aliases=("nearest",),
+    web=WebPage(example={"text": "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", "every": True},
+                start={"text": "..B..#..\n.A.#..C.\n...#*#..\n.###.#..\nD.......",
+                       "every": True},
+                tab="No", intro="Which piece is fewest moves from the start piece *?",
+                controls=("block",), script=files(__name__).joinpath("page.js")),
 ))
 
 __all__ = ["DRAW_LIMIT", "Grid", "JUDGES", "MAX_COORD", "MAX_PIECES", "Nearest",

@@ -13,7 +13,9 @@ registered as :data:`SPEC`. The package: :mod:`.model` (the board, its parser, t
 <Winner.BELLA: 'Bella'>
 """
 
-from ..registry import GameSpec, register
+from importlib.resources import files
+
+from ..registry import GameSpec, WebPage, register
 from .cases import PROBLEMS
 from .judges import JUDGES, judge_devc_portal
 from .model import Board, PortalOptions, board_from_edges, board_from_grid, parse_board
@@ -48,6 +50,11 @@ SPEC = register(GameSpec(
     heavy=lambda board, options: int(board.empty.sum()) > 16 and (
         options.method in ("grundy", "search") or not uses_parity_rule(board)),
     demo=".O#..\n....O\n.#.#.\n.....\n#....", demo_title="the seed's 5 x 5 board",
+    web=WebPage(example={"text": ".O#..\n....O\n.#.#.\n.....\n#....\n", "kind": "square"},
+                intro="Alif and Bella wall empty cells in turn; whoever disconnects the two "
+                      "portals O loses.",
+                sides=("Alif (first)", "Bella (second)"), controls=("kind",),
+                script=files(__name__).joinpath("page.js")),
 ))
 
 __all__ = [

@@ -13,7 +13,9 @@ mazes), :mod:`.playtable`, :mod:`.picture`.
 11
 """
 
-from ..registry import GameSpec, register
+from importlib.resources import files
+
+from ..registry import GameSpec, WebPage, register
 from .cases import PROBLEMS
 from .judges import JUDGES, judge_uva10381
 from .model import Maze, RockOptions, maze_from_grid, parse_maze
@@ -47,6 +49,13 @@ SPEC = register(GameSpec(
     grid=lambda result: result.maze.grid.lines(),
     shape=lambda maze: (maze.rows, maze.cols),
     demo=ROCK_SAMPLE, demo_title="the judge's first sample",
+    web=WebPage(example={"text": "3 4\n.#.X\n.#..\nE...\n"},
+                start={"text": "..X.....\n........\n##.##...\n........\n##.##...\n"
+                               "##.##...\n........\n..E....."},
+                intro="A walker crosses the maze from E to X; a rock may block one cell next "
+                      "to the walker, once. How many steps can the walker guarantee?",
+                sides=("the walker", "the rock"), controls=(),
+                script=files(__name__).joinpath("page.js")),
 ))
 
 __all__ = ["JUDGES", "PLAY_LIMIT", "PROBLEMS", "SPEC", "Maze", "RockGame", "RockOptions",

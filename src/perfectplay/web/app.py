@@ -83,7 +83,7 @@ def _option_fields(spec: GameSpec) -> dict[str, Any]:
     """The game's options as pydantic fields (a Literal for a choice, aliases accepted)."""
     out: dict[str, Any] = {}
     for f in option_fields(spec.options):
-        kind: Any = Literal[f.choices] if f.choices else f.kind  # type: ignore[valid-type]
+        kind: Any = Literal[f.choices] if f.choices else f.kind
         alias = AliasChoices(f.name, *f.aliases) if f.aliases else None
         out[f.name] = (kind, Field(default=f.default, validation_alias=alias))
     return out
@@ -392,13 +392,6 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     return handle
 
 
-#: One example body a game, for the docs page and the README's curl lines.
-EXAMPLES: dict[str, dict[str, Any]] = {
-    "coins": {"row": [7, 9, 2, 6, 4, 3], "table": True},
-    "rock": {"text": "3 4\n.#.X\n.#..\nE...\n"},
-    "portal": {"text": ".O#..\n....O\n.#.#.\n.....\n#....\n", "kind": "square"},
-    "no": {"text": "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", "every": True},
-}
 _ERRORS = {"413": {"description": "the body is over the size limit"},
            "422": {"description": "the body is not valid: {\"error\": what is wrong}"},
            "503": {"description": "heavy requests are all busy; Retry-After says when"}}
@@ -407,12 +400,13 @@ _ERRORS = {"413": {"description": "the body is over the size limit"},
 def openapi() -> dict[str, Any]:
     """The API as an OpenAPI 3.1 document: every game's analyze and play endpoints with
     the JSON Schema of their bodies (the same pydantic models that validate them) and an
-    example body, and ``/api/games``."""
+    example body (each game's own, :meth:`~perfectplay.registry.GameSpec.example_body`),
+    and ``/api/games``."""
     paths: dict[str, Any] = {"/api/games": {"get": {
         "summary": "every game: name, rules, options, the JSON Schema of its bodies",
         "responses": {"200": {"description": "{\"games\": [...]}"}}}}}
     for spec in registry.games():
-        example = EXAMPLES.get(spec.name, {})
+        example = spec.example_body()
         paths[f"/api/{spec.name}/analyze"] = {"post": {
             "summary": f"{spec.title}: the result, its explanation and its drawing",
             "description": spec.rules,
@@ -474,18 +468,57 @@ async def _docs(request: Request) -> Response:
     return HTMLResponse("\n".join(parts))
 
 
-async def _games(_request: Request) -> Response:
-    """Every game the API serves: its name, title, rules, options and the JSON Schema of its
-    analyze and play bodies (what a client sends)."""
+def _page_entry(spec: GameSpec) -> dict[str, Any]:
+    """How the page shows a game: its tab, its intro, the body it starts with, the options
+    it shows as controls, the sides a human may play, and its board code's address (None:
+    the plain tab)."""
+    web = spec.web
+    fields = option_fields(spec.options)
+    shown = web.controls if web.controls is not None else tuple(
+        f.name for f in fields if f.name not in ("method", "trace"))
+    return {
+        "tab": web.tab or spec.title, "intro": web.intro or spec.rules,
+        "start": spec.start_body(), "sides": list(web.sides),
+        "values": spec.from_values is not None, "value_name": spec.value_name,
+        "seed": any(f.name == "method" and "seed" in f.choices for f in fields),
+        "controls": [{"name": f.name, "kind": f.kind.__name__, "default": f.default,
+                      "help": f.help, "choices": list(f.choices)}
+                     for f in fields if f.name in shown],
+        "script": f"/page/{spec.name}.js" if web.script is not None else None,
+    }
+
+
+def games() -> dict[str, Any]:
+    """``GET /api/games``: every game the API serves, in the registry's order: its name,
+    title, rules, options, the JSON Schema of its analyze and play bodies (what a client
+    sends), an example body, and how the page shows it (the page builds its tabs from
+    this)."""
     out = []
     for spec in registry.games():
         entry = {"name": spec.name, "title": spec.title, "rules": spec.rules,
                  "input": spec.input_help, "aliases": list(spec.aliases),
+                 "example": spec.example_body(), "page": _page_entry(spec),
                  "analyze": body_model(spec.name).model_json_schema()}
         if spec.play is not None:
             entry["play"] = body_model(spec.name, play=True).model_json_schema()
         out.append(entry)
-    return JSONResponse({"games": out})
+    return {"games": out}
+
+
+async def _games(_request: Request) -> Response:
+    return JSONResponse(games())
+
+
+async def _page_script(request: Request) -> Response:
+    """A game's own board code (its :class:`~perfectplay.registry.WebPage` ``script``)."""
+    name = request.path_params["game"]
+    try:
+        spec = registry.get(name)
+    except PerfectplayError as exc:
+        return _error(404, str(exc))
+    if spec.web.script is None:
+        return _error(404, f"{spec.title} has no board code of its own")
+    return Response(spec.web.script.read_text("utf-8"), media_type="text/javascript")
 
 
 def _static(name: str) -> str:
@@ -529,6 +562,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/favicon.ico", _favicon),
         Route("/static/{name}", _asset),
         Route("/api/games", _games),
+        Route("/page/{game}.js", _page_script),
         Route("/api/schema", _schema),
         Route("/docs", _docs),
         Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),

@@ -1,6 +1,21 @@
 "use strict";
-// perfectplay's page: every game's result from /api/GAME/analyze and play through
-// /api/GAME/play. The server does all the solving; this file only draws and sends clicks.
+// perfectplay's page: one tab per game of GET /api/games (the registry, in its order), each
+// game's result from /api/GAME/analyze and play through /api/GAME/play. The server does all
+// the solving; this file only draws and sends clicks.
+//
+// Every tab is built the same way from the game's entry: its input (numbers or a board as
+// text), the options it shows as controls, Analyze, the seed's stepper when the game has
+// one, and Play for a two-player game. A game that wants its own pictures ships board code
+// in its package (its GameSpec's web.script, served at /page/GAME.js); that code registers
+// its views in perfectplay.boards[GAME]:
+//   tools(game)        an element shown under the intro (say, the editor's brush)
+//   paint(ch, game)    what a click on the editor's cell ch makes it (a click-to-edit board)
+//   unique             characters the editor keeps once (painting one moves it)
+//   analyzeBody(body)  the analyze body as this game's tab sends it
+//   view(d, game)      the analysis drawn (default: the text drawing)
+//   head(d)            a line before the explanation
+//   board(d, play)     the play board (default: the server's drawing, moves listed below)
+// and may use the helpers in perfectplay (el, gridTable, viridis, cellName, ...).
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,9 +85,101 @@ function gridTable(rows, cols, cell, colName = letters) {
 
 const lines = (text) => text.split(/\r?\n/).filter((l) => l.trim() !== "");
 
+function legalByName(d) {
+  const out = {};
+  for (const mv of d.moves) out[mv.name] = mv;
+  return out;
+}
+
+// Boards drawn by the server's play tables: strip the column header and row numbers.
+function boardRows(text) {
+  const rows = text.split("\n");
+  if (rows.length && /^\s+[a-z]/.test(rows[0])) rows.shift();
+  return rows.map((l) => l.replace(/^\s*\d+ /, ""));
+}
+
+// A play board of cells named like a1: each legal cell is clicked to play it; "pass" and
+// "wait" moves are buttons.
+function gridBoard(d, game) {
+  const rows = boardRows(d.board), legal = legalByName(d);
+  const box = el("div");
+  box.appendChild(gridTable(rows.length, rows[0].length, (r, c) => {
+    const ch = rows[r][c], name = cellName(r, c), mv = legal[name];
+    const cls = {"#": "wall", "W": "walker", "R": "block", "+": "wall", "O": "portal"}[ch] || "";
+    const spec = {text: ch === "." ? "" : ch, cls};
+    if (mv && !d.over) {
+      spec.cls += " legal"; spec.title = mv.describe;
+      spec.onclick = () => game.play(mv.name);
+    }
+    return spec;
+  }));
+  for (const word of ["pass", "wait"]) {
+    if (legal[word] && !d.over) {
+      box.appendChild(el("button", {class: word, title: legal[word].describe,
+        onclick: () => game.play(word)}, word));
+    }
+  }
+  return box;
+}
+
+// The server's own drawing of a position: any game plays in it (its moves are listed under
+// the board, each clicked to play it).
+const textBoard = (d) => el("pre", {class: "board"}, d.board);
+
+// -- a tab's input, options and bodies ----------------------------------------------------------
+function inputBody(game) {
+  if (game.page.values) {
+    return {row: $(`${game.name}-row`).value.trim().split(/[\s,]+/).filter((x) => x !== "")
+      .map(Number)};
+  }
+  return {text: $(`${game.name}-text`).value};
+}
+
+function controlsBody(game) {
+  const body = {};
+  for (const c of game.page.controls) {
+    const input = $(`${game.name}-${c.name}`);
+    if (c.kind === "bool") body[c.name] = input.checked;
+    else if (c.kind === "int" || c.kind === "float") body[c.name] = Number(input.value);
+    else body[c.name] = input.value;
+  }
+  return body;
+}
+
+// The options the tab starts with but shows no control for (Coins asks for the line).
+function startOptions(game) {
+  const out = {...game.page.start};
+  delete out.text; delete out.row;
+  return out;
+}
+
+function control(game, c) {
+  const id = `${game.name}-${c.name}`;
+  const label = el("label", {title: c.help});
+  const start = c.name in game.page.start ? game.page.start[c.name] : c.default;
+  let input;
+  if (c.kind === "bool") {
+    input = el("input", {type: "checkbox", id});
+    input.checked = Boolean(start);
+    label.appendChild(input);
+    label.appendChild(document.createTextNode(` ${c.help || c.name}`));
+    return label;
+  }
+  if (c.choices.length) {
+    input = el("select", {id});
+    for (const choice of c.choices) input.appendChild(el("option", {}, choice));
+  } else {
+    input = el("input", {id, type: c.kind === "str" ? "text" : "number", size: 6});
+  }
+  input.value = String(start);
+  label.appendChild(document.createTextNode(`${c.name} `));
+  label.appendChild(input);
+  return label;
+}
+
 // -- editors: the textarea is the board; clicks edit it ----------------------------------------
-function editor(game, paint) {
-  const area = $(`${game}-text`), holder = $(`${game}-editor`);
+function editor(game, board) {
+  const area = $(`${game}-text`), holder = $(`${game}-editor`), unique = board.unique || "";
   function draw() {
     const rows = lines(area.value);
     if (/^\s*\d+\s+\d+\s*$/.test(rows[0] || "")) rows.shift();  // an "R C" line
@@ -82,8 +189,8 @@ function editor(game, paint) {
       return {text: ch === "." ? "" : ch, cls: ch === "#" ? "wall" : "free",
         onclick: () => {
           const grid = rows.map((l) => l.padEnd(cols, ".").split(""));
-          const ch2 = paint(grid[r][c]);
-          if (ch2 === "E" || ch2 === "X" || ch2 === "*") {  // one of each: move it here
+          const ch2 = board.paint(grid[r][c], game);
+          if (unique.includes(ch2)) {  // one of each: move it here
             grid.forEach((line) => line.forEach((x, k) => { if (x === ch2) line[k] = "."; }));
           }
           grid[r][c] = ch2;
@@ -155,12 +262,6 @@ class Play {
   }
 }
 
-function legalByName(d) {
-  const out = {};
-  for (const mv of d.moves) out[mv.name] = mv;
-  return out;
-}
-
 // The value history as an SVG chart: each ply's value for the first player before the move;
 // a mistake is a red dot where the value dropped.
 function historyChart(history) {
@@ -207,159 +308,24 @@ function historyList(history) {
   return list;
 }
 
-// Boards drawn by the server's play tables: strip the column header and row numbers.
-function boardRows(text) {
-  const rows = text.split("\n");
-  if (rows.length && /^\s+[a-z]/.test(rows[0])) rows.shift();
-  return rows.map((l) => l.replace(/^\s*\d+ /, ""));
-}
-
-// -- coins -------------------------------------------------------------------------------------
-function coinsRow() {
-  return $("coins-row").value.trim().split(/[\s,]+/).filter((x) => x !== "").map(Number);
-}
-
-async function coinsAnalyze() {
+// -- analyze -------------------------------------------------------------------------------------
+async function analyze(game) {
+  const name = game.name, board = boards[name] || {};
   try {
-    const d = await api("coins", "analyze", {row: coinsRow(), line: true, compare: true,
-      table: coinsRow().length <= 60});
-    showError("coins", "");
-    $("coins-explain").textContent = d.explanation;
-    const holder = $("coins-table");
-    holder.replaceChildren();
-    if (!d.result.table) return;
-    const {P, m} = d.result.table, n = P.length;
-    const top = Math.max(1, ...P.flat().filter((v) => v !== null));
-    const onLine = new Set();
-    let i = 0, j = n - 1;
-    for (const t of d.result.line) { onLine.add(`${i},${j}`); if (t.side === "L") i++; else j--; }
-    const table = el("table", {class: "heat"});
-    const head = el("tr"); head.appendChild(el("th", {}, "i \\ j"));
-    for (let c = 0; c < n; c++) head.appendChild(el("th", {}, String(c + 1)));
-    table.appendChild(head);
-    for (let r = 0; r < n; r++) {
-      const tr = el("tr"); tr.appendChild(el("th", {}, String(r + 1)));
-      for (let c = 0; c < n; c++) {
-        if (c < r) { tr.appendChild(el("td", {class: "empty"})); continue; }
-        const td = el("td", {title: `P(${r + 1},${c + 1}) = ${P[r][c]}, take coin ${m[r][c]}`},
-          `${P[r][c]} ${m[r][c]}`);
-        td.style.background = viridis(P[r][c] / top);
-        if (onLine.has(`${r},${c}`)) td.style.outline = "3px solid #ff8f00";
-        tr.appendChild(td);
-      }
-      table.appendChild(tr);
-    }
-    holder.appendChild(el("p", {}, "P(i, j) and the move m(i, j); the optimal line is outlined"));
-    holder.appendChild(table);
-  } catch (error) { showError("coins", error); }
-}
-
-function coinsBoard(d, game) {
-  const row = game.instance.row, [lo, hi] = d.position, legal = legalByName(d);
-  const box = el("div");
-  const coins = el("div", {class: "coinrow"});
-  row.forEach((v, k) => {
-    const taken = k < lo || k >= hi;
-    const side = k === lo ? "L" : k === hi - 1 ? "R" : null;
-    const mv = side && Object.values(legal).find((x) => x.name.startsWith(side));
-    const button = el("button", {class: taken ? "taken" : "", "data-index": k}, String(v));
-    if (mv && !d.over) { button.title = mv.describe; button.onclick = () => game.play(mv.name); }
-    else button.disabled = true;
-    coins.appendChild(button);
-  });
-  box.appendChild(coins);
-  box.appendChild(el("p", {class: "totals"}, d.board.split("\n")[1] || ""));
-  return box;
-}
-
-// -- grid games: the Rock and the Portal -------------------------------------------------------
-function mapFromAnalysis(game, d) {
-  const grid = d.grid, rows = grid.length, cols = grid[0].length;
-  const res = d.result;
-  if (game === "rock") {
-    const route = new Set(res.route.map(([r, c]) => `${r},${c}`));
-    const top = Math.max(1, ...res.f.flat().filter((v) => v !== null));
-    const blocked = res.blocked_cell ? res.blocked_cell.join(",") : null;
-    return gridTable(rows, cols, (r, c) => {
-      const ch = grid[r][c], f = res.f[r][c], key = `${r},${c}`;
-      if (ch === "#") return {cls: "wall"};
-      if (key === blocked) return {text: "R", cls: "block", title: "the rock's block"};
-      const text = ch === "E" || ch === "X" ? ch : f === null ? "∞" : String(f);
-      return {text, cls: route.has(key) ? "route" : "",
-        style: f === null ? "" : `background:${viridis(f / top)};color:#fff`,
-        title: f === null ? "the walker never arrives" : `${cellName(r, c)}: ${f} steps`};
-    });
-  }
-  if (game === "portal") {
-    const safe = new Set(res.safe || []), cut = new Set(res.cut || []);
-    const path = new Set(res.path || []);
-    return gridTable(rows, cols, (r, c) => {
-      const ch = grid[r][c], name = cellName(r, c);
-      if (ch === "O") return {text: "O", cls: "portal"};
-      if (ch === "#") return {cls: "wall"};
-      if (cut.has(name)) return {text: "X", cls: "cut", title: `${name}: walling it loses`};
-      return {text: path.has(name) ? "*" : "", cls: safe.has(name) ? "safe" : "free",
-        title: `${name}: safe` + (path.has(name) ? ", on a portal-to-portal path" : "")};
-    });
-  }
-  return gridTable(rows, cols, (r, c) => {  // No: distances
-    const ch = grid[r][c];
-    if (ch === "#") return {cls: "wall"};
-    if (ch === "*") return {text: "*", cls: "start", title: "the start piece"};
-    if (/[A-Za-z]/.test(ch) && ch !== "P" || ch === "P") return {text: ch, cls: "piece"};
-    return {text: ch === "-" ? "" : ch, title: ch === "-" ? "out of reach" : "moves from *"};
-  });
-}
-
-async function analyzeGrid(game) {
-  try {
-    const body = {text: $(`${game}-text`).value};
-    if (game === "portal") body.kind = $("portal-kind").value;
-    if (game === "nearest") { body.block = $("nearest-block").checked; body.all = true; }
-    const d = await api(game, "analyze", body);
-    showError(game, "");
-    $(`${game}-map`).replaceChildren(mapFromAnalysis(game, d));
-    const head = game === "portal" ? `${d.result.winner} wins.\n` :
-      game === "rock" ? `${d.result.value === null ? "infinite" : d.result.value}\n` : "";
-    $(`${game}-explain`).textContent = head + d.explanation;
-  } catch (error) { showError(game, error); }
-}
-
-function gridBoard(d, game) {
-  const rows = boardRows(d.board), legal = legalByName(d);
-  const box = el("div");
-  box.appendChild(gridTable(rows.length, rows[0].length, (r, c) => {
-    const ch = rows[r][c], name = cellName(r, c), mv = legal[name];
-    const cls = {"#": "wall", "W": "walker", "R": "block", "+": "wall", "O": "portal"}[ch] || "";
-    const spec = {text: ch === "." ? "" : ch, cls};
-    if (mv && !d.over) {
-      spec.cls += " legal"; spec.title = mv.describe;
-      spec.onclick = () => game.play(mv.name);
-    }
-    return spec;
-  }));
-  for (const word of ["pass", "wait"]) {
-    if (legal[word] && !d.over) {
-      box.appendChild(el("button", {class: word, title: legal[word].describe,
-        onclick: () => game.play(word)}, word));
-    }
-  }
-  return box;
+    let body = {...startOptions(game), ...inputBody(game), ...controlsBody(game)};
+    if (board.analyzeBody) body = board.analyzeBody(body, game);
+    const d = await api(name, "analyze", body);
+    showError(name, "");
+    $(`${name}-map`).replaceChildren(board.view ? board.view(d, game)
+      : el("pre", {class: "drawing"}, d.drawing));
+    $(`${name}-explain`).textContent = (board.head ? board.head(d) : "") + d.explanation;
+  } catch (error) { showError(name, error); }
 }
 
 // -- the seed's own method, step by step ---------------------------------------------------------
 // /api/GAME/analyze with method "seed" and trace: the seed's steps, each with the cells it
 // touched and their new values; the board shows every value set so far, this step's cells
-// outlined.
-function seedBody(game) {
-  const body = {method: "seed", trace: true};
-  if (game === "coins") return {...body, row: coinsRow()};
-  body.text = $(`${game}-text`).value;
-  if (game === "portal") body.kind = $("portal-kind").value;
-  if (game === "nearest") body.block = $("nearest-block").checked;
-  return body;
-}
-
+// outlined. A game without a board (Coins) steps through a table: rows i, columns j >= i.
 class Stepper {
   constructor(game, data) {
     Object.assign(this, {game, seed: data.result.seed, grid: data.grid || null, k: 0});
@@ -376,15 +342,15 @@ class Stepper {
         if (i === this.k) now.add(`${r},${c}`);
       });
     }
-    const coins = this.game === "coins";
+    const table = this.grid === null;
     return gridTable(rows, cols, (r, c) => {
       const key = `${r},${c}`, ch = this.grid ? (this.grid[r] || "")[c] || "." : ".";
-      if (coins && c < r) return {cls: "empty"};
+      if (table && c < r) return {cls: "empty"};
       if (ch === "#") return {cls: "wall"};
-      const base = coins || /[0-9.\-]/.test(ch) ? "" : ch;  // walls, E, X, O, pieces
+      const base = table || /[0-9.\-]/.test(ch) ? "" : ch;  // walls, E, X, O, pieces
       const v = value.has(key) ? String(value.get(key)) : base;
       return {text: v, cls: (now.has(key) ? "now " : "") + (value.has(key) ? "set" : "free")};
-    }, coins ? (c) => String(c + 1) : letters);
+    }, table ? (c) => String(c + 1) : letters);
   }
 
   render() {
@@ -407,53 +373,123 @@ class Stepper {
 }
 
 async function seedTrace(game) {
+  const name = game.name;
   try {
-    const d = await api(game, "analyze", seedBody(game));
-    showError(game, "");
-    const stepper = new Stepper(game, d);
+    const d = await api(name, "analyze", {method: "seed", trace: true, ...inputBody(game),
+      ...controlsBody(game)});
+    showError(name, "");
+    const stepper = new Stepper(name, d);
     window.currentStepper = stepper;
     if (stepper.seed.steps.length) stepper.render();
-    else $(`${game}-trace`).replaceChildren(el("p", {}, stepper.seed.cost));
-  } catch (error) { showError(game, error); }
+    else $(`${name}-trace`).replaceChildren(el("p", {}, stepper.seed.cost));
+  } catch (error) { showError(name, error); }
 }
 
-// -- wiring --------------------------------------------------------------------------------------
-function startPlay(game, instance, side, strength) {
-  const board = game === "coins" ? coinsBoard : gridBoard;
-  const play = new Play(game, $(`${game}-game`), instance, [Number(side)], strength, board);
+function startPlay(game) {
+  const name = game.name, board = (boards[name] || {}).board || textBoard;
+  const instance = {...inputBody(game), ...controlsBody(game)};
+  const play = new Play(name, $(`${name}-game`), instance, [Number($(`${name}-side`).value)],
+    Number($(`${name}-strength`).value), board);
   window.currentPlay = play;
   play.refresh();
 }
 
-document.querySelectorAll("#tabs button").forEach((button) => {
-  button.onclick = () => {
-    document.querySelectorAll("#tabs button, .tab").forEach((x) => x.classList.remove("active"));
-    button.classList.add("active");
-    $(button.dataset.tab).classList.add("active");
-  };
-});
-
-$("coins-analyze").onclick = coinsAnalyze;
-$("coins-play").onclick = () => startPlay("coins", {row: coinsRow()}, $("coins-side").value,
-  Number($("coins-strength").value));
-for (const game of ["rock", "portal", "nearest"]) {
-  $(`${game}-analyze`).onclick = () => analyzeGrid(game);
+// -- a tab per game ------------------------------------------------------------------------------
+function button(id, text, onclick, title = "") {
+  const b = el("button", title ? {id, title} : {id}, text);
+  b.onclick = onclick;
+  return b;
 }
-for (const game of ["coins", "rock", "portal", "nearest"]) {
-  $(`${game}-seed`).onclick = () => seedTrace(game);
-}
-$("rock-play").onclick = () => startPlay("rock", {text: $("rock-text").value},
-  $("rock-side").value, Number($("rock-strength").value));
-$("portal-play").onclick = () => startPlay("portal", {text: $("portal-text").value,
-  kind: $("portal-kind").value}, $("portal-side").value, Number($("portal-strength").value));
 
-editor("rock", (ch) => {
-  const brush = $("rock-brush").value;
-  return brush === "#" ? (ch === "#" ? "." : "#") : brush;
-});
-editor("portal", (ch) => {
-  const brush = $("portal-brush").value;
-  return brush === "#" ? (ch === "#" ? "." : "#") : (ch === "O" ? "." : "O");
-});
-const NO_CYCLE = [".", "#", "A", "B", "C", "D", "E", "*"];
-editor("nearest", (ch) => NO_CYCLE[(NO_CYCLE.indexOf(ch) + 1) % NO_CYCLE.length] || ".");
+function select(id, options) {
+  const s = el("select", {id});
+  options.forEach(([value, text]) => s.appendChild(el("option", {value}, text)));
+  return s;
+}
+
+function section(game) {
+  const name = game.name, page = game.page, board = boards[name] || {};
+  const sec = el("section", {id: `tab-${name}`, class: "tab", "data-game": name});
+  sec.appendChild(el("h2", {}, game.title));
+  const intro = el("p", {class: "intro"}, page.intro);
+  if (board.paint) intro.appendChild(document.createTextNode(" Click a cell to edit."));
+  sec.appendChild(intro);
+  if (board.tools) sec.appendChild(board.tools(game));
+  const left = el("div"), right = el("div");
+  if (page.values) {
+    const label = el("label", {}, `${page.value_name[0].toUpperCase()}${page.value_name.slice(1)}s `);
+    label.appendChild(el("input", {id: `${name}-row`, size: 40,
+      value: (page.start.row || []).join(" ")}));
+    left.appendChild(label);
+  } else {
+    const area = el("textarea", {id: `${name}-text`, rows: 9, cols: 24, title: game.input});
+    area.value = page.start.text || "";
+    left.appendChild(area);
+    if (board.paint) left.appendChild(el("div", {id: `${name}-editor`, class: "editor"}));
+  }
+  const options = el("div", {class: "options"});
+  page.controls.forEach((c) => options.appendChild(control(game, c)));
+  left.appendChild(options);
+  const bar = el("div", {class: "controls"});
+  bar.appendChild(button(`${name}-analyze`, "Analyze", () => analyze(game)));
+  if (page.seed) {
+    bar.appendChild(button(`${name}-seed`, "Step through the seed's method",
+      () => seedTrace(game), "the seed's own method, step by step"));
+  }
+  left.appendChild(bar);
+  if (game.play) {
+    const play = el("div", {class: "controls"});
+    const side = el("label", {}, "You play ");
+    side.appendChild(select(`${name}-side`, page.sides.map((s, k) => [String(k), s])));
+    const strength = el("label", {}, " Computer ");
+    strength.appendChild(select(`${name}-strength`,
+      [["1", "perfect"], ["0.7", "strong"], ["0.3", "weak"]]));
+    play.append(side, strength, button(`${name}-play`, "Play", () => startPlay(game)));
+    left.appendChild(play);
+  }
+  right.appendChild(el("div", {id: `${name}-error`, class: "error"}));
+  right.appendChild(el("div", {id: `${name}-map`, class: "map"}));
+  right.appendChild(el("pre", {id: `${name}-explain`}));
+  right.appendChild(el("div", {id: `${name}-trace`, class: "trace"}));
+  right.appendChild(el("div", {id: `${name}-game`, class: "game"}));
+  const columns = el("div", {class: "columns"});
+  columns.append(left, right);
+  sec.appendChild(columns);
+  return sec;
+}
+
+function loadScript(src) {
+  return new Promise((resolve) => {
+    const s = el("script", {src});
+    s.onload = resolve;
+    s.onerror = resolve;  // no board code: the plain tab
+    document.head.appendChild(s);
+  });
+}
+
+const boards = {};
+window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, cellName, letters,
+  lines, legalByName, boardRows};
+
+async function main() {
+  const games = (await (await fetch("/api/games")).json()).games;
+  await Promise.all(games.filter((g) => g.page.script).map((g) => loadScript(g.page.script)));
+  const tabs = $("tabs"), holder = $("games");
+  games.forEach((game, k) => {
+    const tab = el("button", {"data-tab": game.name}, game.page.tab);
+    const sec = section(game);
+    tab.onclick = () => {
+      document.querySelectorAll("#tabs button, .tab").forEach((x) => x.classList.remove("active"));
+      tab.classList.add("active");
+      sec.classList.add("active");
+    };
+    if (k === 0) { tab.classList.add("active"); sec.classList.add("active"); }
+    tabs.appendChild(tab);
+    holder.appendChild(sec);
+    const board = boards[game.name] || {};
+    if (board.paint && !game.page.values) editor(game.name, board);
+  });
+  document.body.dataset.ready = "1";
+}
+
+main();
