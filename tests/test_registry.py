@@ -1,187 +1,130 @@
-"""The registry: a game registered from outside the package appears in the command line, the
-web API, play, the demo and the judge without touching those files; and the built-in games
-keep the one contract."""
+"""The registry's contract, checked on every registered game: the built-in ones and any a
+test registers (:mod:`test_toy_game` registers a toy game and runs every check here on it).
+Each check takes a :class:`~perfectplay.registry.GameSpec`; the tests are parametrized over
+:func:`perfectplay.registry.games`, never over a list of names."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import re
+import typing
+from collections.abc import Callable
 
 import pytest
-from click.testing import CliRunner
 
-from perfectplay import Value, registry
-from perfectplay.cli import main
+from perfectplay import gen, judge, registry
 from perfectplay.errors import InputError
-from perfectplay.judge_io import JudgeResult
-from perfectplay.play import user_table
-from perfectplay.registry import GameSpec, Result
+from perfectplay.play import GameState
+from perfectplay.registry import GameSpec, Result, WebPage, option_fields
 
 
-class Subtraction:
-    """Take 1..most tokens from a heap; whoever takes the last token wins."""
-
-    def __init__(self, heap: int, most: int) -> None:
-        self.heap, self.most = heap, most
-
-    def initial(self) -> int:
-        return self.heap
-
-    def moves(self, n: int) -> list[int]:
-        return [k for k in range(1, self.most + 1) if k <= n]
-
-    def play(self, n: int, k: int) -> int:
-        return n - k
-
-    def outcome(self, n: int) -> Value | None:
-        return Value.LOSE if n == 0 else None
+def check_describes_itself(spec: GameSpec) -> None:
+    """A name that is a plain word, a title, rules and input help; aliases of its own."""
+    assert spec.name.isidentifier() and spec.title and spec.rules and spec.input_help
+    assert registry.get(spec.name) is spec
+    others = {s.name for s in registry.games() if s is not spec}
+    assert spec.name not in others and not set(spec.aliases) & others
+    assert isinstance(spec.web, WebPage)
 
 
-@dataclass(frozen=True)
-class ToyOptions:
-    most: int = field(default=3, metadata={"help": "Most tokens a turn."})
-    style: Literal["plain", "fancy"] = field(default="plain", metadata={"help": "Wording."})
-    loud: bool = field(default=False, metadata={"help": "Shout.", "aliases": ("shout",)})
-
-
-@dataclass(frozen=True)
-class ToyResult:
-    heap: int
-    most: int
-    wins: bool
-    loud: bool
-
-    def explain(self) -> str:
-        text = f"{self.heap} tokens, take 1..{self.most}: the first player " + \
-            ("wins" if self.wins else "loses")
-        return text.upper() if self.loud else text
-
-    def draw(self, style: bool = False) -> str:
-        return "o" * self.heap
-
-    def to_json(self) -> dict[str, Any]:
-        return {"heap": self.heap, "most": self.most, "first_player_wins": self.wins}
-
-
-def toy_parse(text: str, options: ToyOptions) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise InputError(f"a heap is one integer, got {text.strip()!r}") from None
-
-
-def toy_analyze(heap: int, options: ToyOptions) -> ToyResult:
-    return ToyResult(heap, options.most, heap % (options.most + 1) != 0, options.loud)
-
-
-def toy_judge(text: str, lenient: bool) -> JudgeResult:
-    res = JudgeResult()
-    res.lines.append("first" if toy_analyze(int(text), ToyOptions()).wins else "second")
-    return res
-
-
-TOY = GameSpec(
-    name="toy", title="Subtraction", rules="take 1 to 3 tokens; the last token wins.",
-    input_help="HEAP is a file holding the number of tokens.", parse=toy_parse,
-    analyze=toy_analyze, options=ToyOptions, examples=("toy heap.txt",),
-    judges={"toy-judge": ("Subtraction: who wins?", toy_judge)},
-    play=lambda heap, o: user_table(Subtraction(heap, o.most), "Subtraction"),
-    headline=lambda r: "[bold]toy[/]", demo="7", demo_title="a heap of 7",
-)
-
-
-@pytest.fixture
-def toy():
-    registry.register(TOY)
-    yield TOY
-    registry.unregister("toy")
-
-
-def test_the_toy_result_keeps_the_contract():
-    assert isinstance(toy_analyze(4, ToyOptions()), Result)
-
-
-def test_a_registered_game_is_a_command(toy, tmp_path):
-    assert "toy" in main.list_commands(None)
-    heap = tmp_path / "heap.txt"
-    heap.write_text("8\n")
-    runner = CliRunner()
-    out = runner.invoke(main, ["toy", str(heap)])
-    assert out.exit_code == 0, out.output
-    assert "8 tokens, take 1..3: the first player loses" in out.output  # 8 = 2 x 4
-    assert "oooooooo" in out.output
-    out = runner.invoke(main, ["toy", str(heap), "--most", "4", "--loud", "--json"])
-    assert json.loads(out.output) == {"heap": 8, "most": 4, "first_player_wins": True}
-    out = runner.invoke(main, ["toy", str(heap), "--style", "odd"])
-    assert out.exit_code == 2 and "odd" in out.output
-    out = runner.invoke(main, ["toy", "--help"])
-    assert "Subtraction: take 1 to 3 tokens" in out.output and "--most" in out.output
-
-
-def test_a_registered_game_is_judged_and_played(toy, tmp_path):
-    runner = CliRunner()
-    listed = runner.invoke(main, ["judge", "--list"]).output
-    assert "toy-judge" in listed
-    heap = tmp_path / "heap.txt"
-    heap.write_text("5")
-    assert runner.invoke(main, ["judge", "toy-judge", str(heap)]).output == "first\n"
-    # the computer plays first and perfectly: 5 -> 4, the human can never take the last
-    out = runner.invoke(main, ["play", "toy", str(heap), "--second", "--seed", "1"],
-                        input="1\n1\n1\n1\n1\n")
-    assert out.exit_code == 0, out.output
-    assert "Game over: player 1 wins." in out.output
-
-
-def test_a_registered_game_is_served(toy):
-    pytest.importorskip("starlette")
-    from starlette.testclient import TestClient
-
-    from perfectplay.web.app import create_app
-
-    client = TestClient(create_app())
-    games = client.get("/api/games").json()["games"]
-    toy_entry = next(g for g in games if g["name"] == "toy")
-    assert set(toy_entry["analyze"]["properties"]) >= {"text", "most", "style", "loud"}
-    res = client.post("/api/toy/analyze", json={"text": "9", "shout": True})
-    assert res.status_code == 200, res.text
-    assert res.json()["explanation"] == "9 TOKENS, TAKE 1..3: THE FIRST PLAYER WINS"
-    res = client.post("/api/toy/analyze", json={"text": "9", "style": "odd"})
-    assert res.status_code == 422
-    res = client.post("/api/toy/play", json={"text": "6", "moves": ["2"], "humans": [0]})
-    assert res.status_code == 200, res.text
-    body = res.json()
-    assert len(body["computer_moves"]) == 1  # from 4 every move loses; it plays one
-    assert body["position"] == 4 - int(body["computer_moves"][0])
-    assert body["value"] == "win" and body["mover"] == 0
-
-
-def test_the_demo_runs_a_registered_game(toy):
-    out = CliRunner().invoke(main, ["demo"])
-    assert out.exit_code == 0, out.output
-    assert "== Subtraction: a heap of 7" in out.output
-    assert "7 tokens, take 1..3: the first player wins" in out.output
-
-
-def test_unknown_options_and_games_are_clear_errors(toy):
-    with pytest.raises(InputError, match="unknown option 'many'"):
-        toy.make_options({"many": 2})
-    with pytest.raises(InputError, match="unknown game 'nope'"):
-        registry.get("nope")
-
-
-@pytest.mark.parametrize("name", ["coins", "rock", "portal", "no"])
-def test_every_builtin_game_keeps_the_contract(name):
-    spec = registry.get(name)
-    assert spec.name == name and spec.title and spec.rules and spec.input_help
+def check_options(spec: GameSpec) -> None:
+    """One frozen options dataclass whose every field has a default and a type the command
+    line and the web API can show (bool, int, float, str or a Literal of str)."""
     assert dataclasses.is_dataclass(spec.options)
-    assert spec.judges and spec.problems and spec.demo
-    assert set(spec.problems) == set(spec.judges)
+    opts = spec.make_options()
+    assert isinstance(opts, spec.options)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.x_not_an_option = 1
+    for f in option_fields(spec.options):
+        assert f.kind in (bool, int, float, str), (spec.name, f.name, f.kind)
+        assert f.default is not dataclasses.MISSING
+        assert all(isinstance(c, str) for c in f.choices)
+    with pytest.raises(InputError, match="unknown option"):
+        spec.make_options({"x_not_an_option": 1})
+
+
+def check_analyzes_its_demo(spec: GameSpec) -> None:
+    """The demo instance solves to a Result: text, a drawing and JSON."""
+    assert spec.demo
     result = spec.solve_text(spec.demo, **spec.demo_options)
     assert isinstance(result, Result)
-    assert result.explain() and isinstance(result.to_json(), dict)
-    json.dumps(result.to_json(), default=str)
+    assert result.explain() and isinstance(result.draw(), str)
+    assert isinstance(result.draw(style=True), str)
+    data = result.to_json()
+    assert isinstance(data, dict)
+    json.dumps(data, default=str)
+    if spec.headline is not None:
+        assert isinstance(spec.headline(result), str | None)
+
+
+def check_judges_its_generated_cases(spec: GameSpec) -> None:
+    """One generator a judge problem; each generated case is judged without an error, every
+    output line in the problem's answer format."""
+    assert spec.judges and set(spec.problems) == set(spec.judges)
+    for pid, problem in spec.problems.items():
+        title, _fn = spec.judges[pid]
+        assert title and pid in judge.problems() and pid in gen.problems()
+        text = gen.generate(pid, seed=0, cases=1, size=min(problem.default_size, 8))
+        assert text == gen.generate(pid, seed=0, cases=1, size=min(problem.default_size, 8))
+        out = judge.run(pid, text)
+        assert out.ok and out.lines, (pid, out.errors)
+        assert all(re.fullmatch(problem.answer, str(line)) for line in out.lines), out.lines
+
+
+def check_plays_its_demo(spec: GameSpec) -> None:
+    """A two-player game's play table: its demo played by perfect moves to the end."""
+    if spec.play is None:
+        return
+    opts = spec.make_options()
+    table = spec.play(spec.parse(spec.demo, opts), opts)
+    state = GameState(table, set())
+    assert table.title and len(table.player_names) == 2
+    for _ in range(10):  # a few perfect moves: every one keeps the mover's value
+        if state.over():
+            break
+        assert not state.play(state.moves()[0].move).mistake
+
+
+def check_shows_on_the_page(spec: GameSpec) -> None:
+    """The web API's example and the page's start are bodies its analyze takes."""
+    pytest.importorskip("starlette")
+    from perfectplay.web.app import analyze, games
+
+    for body in (spec.example_body(), spec.start_body()):
+        out = analyze(spec.name, body)
+        assert out["explanation"] and isinstance(out["drawing"], str)
+    entry = next(g for g in games()["games"] if g["name"] == spec.name)
+    assert entry["page"]["tab"] and ("play" in entry) == (spec.play is not None)
+
+
+#: Every check a game keeps; a game registered by a test runs them all.
+CONTRACT: list[Callable[[GameSpec], None]] = [
+    check_describes_itself, check_options, check_analyzes_its_demo,
+    check_judges_its_generated_cases, check_plays_its_demo, check_shows_on_the_page]
+
+
+@pytest.mark.parametrize("check", CONTRACT, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("name", [spec.name for spec in registry.games()])
+def test_every_registered_game_keeps_the_contract(name, check):
+    check(registry.get(name))
+
+
+def test_the_contract_names_every_field_a_game_may_leave_out():
+    """A GameSpec's optional parts all have defaults: a game gives name, title, rules,
+    input help, parse and analyze, and nothing else is required."""
+    hints = typing.get_type_hints(GameSpec)
+    required = [f.name for f in dataclasses.fields(GameSpec)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    assert required == ["name", "title", "rules", "input_help", "parse", "analyze"]
+    assert "web" in hints
+
+
+def test_unknown_games_are_clear_errors():
+    with pytest.raises(InputError, match="unknown game 'nope'"):
+        registry.get("nope")
+    with pytest.raises(ValueError, match="plain word"):
+        registry.register(dataclasses.replace(registry.get("coins"), name="two words"))
 
 
 LOAD_ORDER = """
