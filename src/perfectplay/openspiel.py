@@ -9,12 +9,26 @@ remoteness, the optimal actions, a perfect bot that ``pyspiel.evaluate_bots`` ca
 the labels a learner trains on (observation tensor, value, remoteness, optimal-action mask).
 
 Only two-player, sequential, deterministic, perfect-information, zero- or constant-sum games
-with terminal rewards qualify; any other is refused with one line saying why. A state is
-keyed by ``str(state)`` and the player to move (``key="str"``, the default), or by its whole
-action history (``key="history"``: for a game whose rules depend on the history, such as a
-repetition rule, that its printed form does not show; it merges no transpositions, so it
-costs more). Values are read from the returns' sign: a win, a loss or a tie for the player
-to move (margins are not kept).
+with terminal rewards qualify; any other is refused with one line saying why.
+
+**How a state is keyed.** Two states with the same key are one position to the engine, so
+the key must determine the future. By default (``key="auto"``) :func:`choose_key` plays
+random games first and picks the smallest key that does on them: ``str(state)`` and the
+player to move (``"str"``: transpositions merge, the fewest positions) when every state met
+under one printed form had the same legal actions, player, end and returns; the printed form
+and the move number (``"ply"``) when only states at different move numbers differed (a move
+limit the printed state does not show: quoridor's); the whole action history
+(``"history"``: no transpositions merge, the most positions) when states at the same move
+number differed too (a rule that depends on the history, such as go's superko). A key can
+also be named; ``"str"`` named on a game the sample shows unsafe warns. The sample cannot
+prove a key safe (a difference it never meets stays unseen), but it caught every game
+checked in the tests. Values are read from the returns' sign: a win, a loss or a tie for the
+player to move (margins are not kept).
+
+**Memory.** Each position holds a pyspiel state and its key (measured: 1,100-1,800 bytes
+with the engine's own arrays; more with the history key, whose keys grow with the game), so
+the default position limit counts :func:`bytes_per_position` and stops with a
+:class:`~perfectplay.errors.LimitError` before the machine (or a ``ulimit -v``) runs out.
 
 Needs the ``openspiel`` extra (the PyPI package ``open-spiel``)::
 
@@ -26,16 +40,28 @@ Needs the ``openspiel`` extra (the PyPI package ``open-spiel``)::
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Hashable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from .engine import Value, solve
+from .engine.graph import memory_limit
 from .errors import InputError
 
-KeyKind = Literal["str", "history"]
+KeyKind = Literal["auto", "str", "ply", "history"]
+KEYS: tuple[str, ...] = ("auto", "str", "ply", "history")
+#: Peak bytes a position of the adapter takes (a pyspiel state, its key, the engine's own
+#: arrays): a base, bytes per character of the printed start state, and, for the history
+#: key, bytes per move of history. Measured 2026-11-26 (peak RSS over the positions solved):
+#: Connect Four 4x4 "str" 1,120 (20 characters), quoridor 3x3 "ply" 1,750 (133), oware 2x2
+#: "str" 1,560 (76) and "history" 3,145 at 200,000 positions (about 63 bytes a move).
+STATE_BYTES, CHAR_BYTES, MOVE_BYTES = 1200, 8, 64
+#: The random games :func:`choose_key` plays, and the moves it makes at most in all.
+SAMPLE_GAMES, SAMPLE_MOVES = 300, 30_000
 _VALUE_NUMBER = {Value.WIN: 1, Value.LOSE: -1, Value.TIE: 0, Value.DRAW: 0}
 
 
@@ -79,6 +105,80 @@ def load(game: Any) -> Any:
     return game
 
 
+@dataclass(frozen=True)
+class KeyChoice:
+    """What :func:`choose_key` found: the key, and why, in a sentence."""
+
+    key: KeyKind
+    reason: str
+
+
+def choose_key(game: Any, games: int = SAMPLE_GAMES, moves: int = SAMPLE_MOVES,
+               seed: int = 0) -> KeyChoice:
+    """The smallest key that determines the future on ``games`` random games (at most
+    ``moves`` moves in all): ``"str"``, ``"ply"`` or ``"history"`` (see the module doc).
+
+    Every state met is recorded by its printed form and the player to move (the position
+    the adapter makes), and by those and the move number, with what decides its future
+    here: whether it has ended, its legal actions or its returns. Two states under one key
+    that differ in any of these show that the key is not enough. O(moves) pyspiel calls.
+
+    >>> choose_key("tic_tac_toe").key
+    'str'
+    """
+    game = load(game)
+    rng = random.Random(seed)
+    by_str: dict[tuple[str, int], tuple[Any, ...]] = {}
+    by_ply: dict[tuple[str, int, int], tuple[Any, ...]] = {}
+    str_differs = ply_differs = False
+    made = played = 0
+    for _ in range(games):
+        state, ply, last = game.new_initial_state(), 0, 1
+        played += 1
+        while made < moves:
+            ended = state.is_terminal()
+            # a position is the key and the player to move (at the end: who did not move)
+            to_move = 1 - last if ended else state.current_player()
+            facts = (True, tuple(state.returns())) if ended else \
+                (False, tuple(state.legal_actions()))
+            printed = str(state)
+            str_differs |= by_str.setdefault((printed, to_move), facts) != facts
+            ply_differs |= by_ply.setdefault((printed, to_move, ply), facts) != facts
+            if ended:
+                break
+            last = state.current_player()
+            state.apply_action(rng.choice(state.legal_actions()))
+            ply += 1
+            made += 1
+        if made >= moves:
+            break
+    name = game.get_type().short_name
+    if ply_differs:
+        return KeyChoice("history", f"{name}: states printed alike at the same move number "
+                         "had different futures (the rules depend on the history): keyed by "
+                         "the action history")
+    if str_differs:
+        return KeyChoice("ply", f"{name}: states printed alike at different move numbers had "
+                         "different futures (a move limit the printed state does not show): "
+                         "keyed by the printed state and the move number")
+    return KeyChoice("str", f"{name}: the printed state determined the future on every "
+                     f"state of {played:,} random games: keyed by the printed state")
+
+
+def bytes_per_position(game: Any, key: KeyKind) -> int:
+    """The peak bytes a position of ``game`` keyed by ``key`` may take (see
+    :data:`STATE_BYTES`): an upper bound, as the history key counts the longest history
+    the game allows (capped at 1,000 moves).
+
+    >>> bytes_per_position(load("tic_tac_toe"), "str")
+    1288
+    """
+    size = STATE_BYTES + CHAR_BYTES * len(str(game.new_initial_state()))
+    if key == "history":
+        size += MOVE_BYTES * min(int(game.max_game_length()), 1000)
+    return size
+
+
 class OpenSpielGame:
     """A pyspiel game as a perfectplay game: a position is ``(key, player to move)``, where
     the key is ``str(state)`` or the action history (see the module doc); moves are
@@ -92,18 +192,37 @@ class OpenSpielGame:
     # keep its half there in vain (perfectplay.engine.workers)
     parallel = False
 
-    def __init__(self, game: Any, key: KeyKind = "str") -> None:
-        if key not in ("str", "history"):
-            raise InputError(f"key must be 'str' or 'history', got {key!r}")
+    def __init__(self, game: Any, key: KeyKind = "auto") -> None:
+        if key not in KEYS:
+            raise InputError(f"key must be one of {', '.join(KEYS)}, got {key!r}")
         self.game = load(game)
-        self.key = key
+        if key == "auto":
+            choice = choose_key(self.game)
+        else:
+            choice = KeyChoice(key, f"keyed by {key}, as asked")
+            if key == "str":
+                found = choose_key(self.game)
+                if found.key != "str":
+                    warnings.warn(f"key='str' may answer wrongly: {found.reason} would be "
+                                  "safe", stacklevel=2)
+        self.key: KeyKind = choice.key
+        self.key_reason = choice.reason
         self._states: dict[Hashable, Any] = {}
 
     def __repr__(self) -> str:
         return f"OpenSpielGame({str(self.game)!r}, key={self.key!r})"
 
+    @property
+    def bytes_per_position(self) -> int:
+        """Peak bytes a position takes (see :func:`bytes_per_position`)."""
+        return bytes_per_position(self.game, self.key)
+
     def _key(self, state: Any) -> Hashable:
-        return str(state) if self.key == "str" else tuple(state.history())
+        if self.key == "str":
+            return str(state)
+        if self.key == "ply":
+            return (str(state), state.move_number())
+        return tuple(state.history())
 
     def _keep(self, state: Any, to_move: int) -> tuple[Hashable, int]:
         pos = (self._key(state), to_move)
@@ -259,14 +378,20 @@ class SpielSolution:
             pq.write_table(pa.table(cols), path)
 
 
-def solve_openspiel(game: Any, key: KeyKind = "str",
+def solve_openspiel(game: Any, key: KeyKind = "auto",
                     max_positions: int | None = None) -> SpielSolution:
     """Strongly solve a pyspiel game (a game string or a loaded game; see the module doc).
+
+    ``key`` says how states are told apart ("auto": the smallest safe key on a sample);
+    ``max_positions`` defaults to what fits in 80 % of the free memory at
+    :func:`bytes_per_position`. O(states + moves) pyspiel calls.
 
     >>> solve_openspiel("nim(pile_sizes=1;2;3)").value()  # 1 xor 2 xor 3 = 0
     <Value.LOSE: 'lose'>
     """
     adapter = OpenSpielGame(game, key)
+    if max_positions is None:
+        max_positions = memory_limit(adapter.bytes_per_position)
     return SpielSolution(adapter, solve(adapter, max_positions=max_positions))
 
 
