@@ -10,12 +10,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_engine import GraphGame, Nim, TicTacToe, _random_graph
 
 from perfectplay.engine import Value, solve
 from perfectplay.engine.solution import Solved
 from perfectplay.engine.values import Counts, UnknownPosition
 from perfectplay.engine.verify import verify
+from test_engine import GraphGame, Nim, TicTacToe, _random_graph
 
 
 class Lying(Solved):
