@@ -80,10 +80,18 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from ..errors import GameError, LimitError, show
+from ..errors import GameError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
 from .jitmemo import canonical
 from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
+from .status import (
+    BAD_CODE,
+    BAD_MOVE_COUNT,
+    BAD_OUTCOME,
+    BAD_PLAYER,
+    OK,
+    TOO_MANY_POSITIONS,
+)
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
 CANNOT_WIN, CANNOT_LOSE = 1, 2  # static_bounds' flags
@@ -277,30 +285,6 @@ class CompiledGame:
 
 def is_compiled(game: object) -> bool:
     return isinstance(game, CompiledGame)
-
-
-# -- status codes the kernels return ----------------------------------------------------------
-OK, TOO_MANY_POSITIONS, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, BAD_CODE, BAD_TIER, \
-    OVERFLOW = range(8)
-
-
-def raise_status(status: int, code: int, game: CompiledGame, limit: int = 0) -> None:
-    """Turn a kernel's status into the project's error, naming the position's code."""
-    if status == OK:
-        return
-    if status == TOO_MANY_POSITIONS:
-        raise LimitError(f"more than {limit:,} positions; raise max_positions if the memory "
-                         "allows")
-    what = {
-        BAD_MOVE_COUNT: f"moves({code}) returned a count outside 0..max_moves "
-                        f"({game.max_moves})",
-        BAD_OUTCOME: f"outcome({code}) is not 0 (ONGOING), 1 (WIN), 2 (LOSE) or 3 (TIE)",
-        BAD_PLAYER: f"player({code}) is not 0 or 1",
-        BAD_CODE: f"a move from {code} leads to code -2**63, which cannot be a position",
-        BAD_TIER: f"a move from {code} does not go to a strictly higher tier",
-        OVERFLOW: f"the point margin at {code} overflows int64",
-    }[status]
-    raise GameError(f"{game.name}: {what}")
 
 
 @njit

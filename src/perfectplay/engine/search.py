@@ -67,6 +67,7 @@ from .compiled import CompiledGame
 from .graph import is_move_list, is_real, points
 from .protocol import Value, has_player, is_scored
 from .solution import MoveValue, describe, game_picture, move_lines, position_json
+from .status import ABORTED, OK, cycle_error, status_error
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
 # The kernels take the game's rules as one NamedTuple of compiled functions, which numba
@@ -280,10 +281,11 @@ class _CompiledBackend:
         fn, args = calls[0]
         status, number, best, nodes = fn(*args, min(limit, QUICK_NODES))
         budget.nodes += int(nodes)
-        if status == sk.OK:
+        if status == OK:
             return int(number), int(best)
-        if status != sk.ABORTED:
-            raise _status_error(int(status), int(number), self.game, self.max_depth)
+        if status != ABORTED:
+            raise status_error(int(status), int(number), self.game, limit=LIMIT,
+                               max_depth=self.max_depth)
         limit = budget.nodes_left()
         if limit <= 0:
             budget.stopped = "nodes"
@@ -298,11 +300,12 @@ class _CompiledBackend:
         results = [f.result() for f in futures]
         budget.nodes += sum(int(res[3]) for res in results)
         for status, number, best, _ in results:
-            if status == sk.OK:
+            if status == OK:
                 return int(number), int(best)
         for status, code, _, _ in results:
-            if status != sk.ABORTED:
-                raise _status_error(int(status), int(code), self.game, self.max_depth)
+            if status != ABORTED:
+                raise status_error(int(status), int(code), self.game, limit=LIMIT,
+                                   max_depth=self.max_depth)
         if budget.stopped is None:
             budget.stopped = "nodes" if budget.nodes_left() <= 0 else "time"
         raise _Stopped
@@ -432,7 +435,7 @@ class _PythonBackend:
         for move in moves:
             child, passes, pay = edge(self.game, pos, move, self.scored, self.with_player)
             if not self.tiered and child in self.line:
-                raise _cycle_error(child)
+                raise cycle_error(child)
             lo_c = _child_bound(beta, passes, pay, self.scored)
             hi_c = _child_bound(alpha, passes, pay, self.scored)
             if lo_c > hi_c:
@@ -555,30 +558,6 @@ def _child_bound(x: Any, passes: bool, pay: Any, scored: bool) -> Any:
         return -x if passes else x
     x = -x if passes else x
     return x + 1 if x > 0 else x - 1 if x < 0 else x
-
-
-def _cycle_error(pos: Any) -> GameError:
-    return GameError(f"position {show(pos)} repeats along a line of play: proof search takes "
-                     "acyclic games only (a game that defines tier is); use solve, which "
-                     "certifies draws in cyclic games")
-
-
-def _status_error(status: int, code: int, game: CompiledGame, max_depth: int) -> Exception:
-    if status == sk.TOO_DEEP:
-        return LimitError(f"a line deeper than {max_depth:,} plies (at {code}); raise "
-                          "max_depth")
-    if status == sk.CYCLE:
-        return _cycle_error(code)
-    what = {
-        sk.BAD_MOVE_COUNT: f"moves or search_moves({code}) returned a count outside "
-                           f"0..max_moves ({game.max_moves}), or search_moves listed no "
-                           "move where moves has some",
-        sk.BAD_OUTCOME: f"outcome({code}) is not 0 (ONGOING), 1 (WIN), 2 (LOSE) or 3 (TIE)",
-        sk.BAD_PLAYER: f"player({code}) is not 0 or 1",
-        sk.OVERFLOW: f"a margin at {code} is beyond +-{LIMIT:,}, more than proof search's "
-                     "table holds; use solve",
-    }.get(status, f"status {status} at {code}")
-    return GameError(f"{game.name}: {what}")
 
 
 # -- words for scores -------------------------------------------------------------------------

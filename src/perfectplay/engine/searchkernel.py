@@ -48,6 +48,16 @@ from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
 from .protocol import WIN_CODE as WIN
+from .status import (
+    ABORTED,
+    BAD_OUTCOME,
+    BAD_PLAYER,
+    BAD_SEARCH_MOVES,
+    BEYOND_LIMIT,
+    CYCLE,
+    OK,
+    TOO_DEEP,
+)
 from .tierkernels import find_key, tier_index
 
 MATE = 1 << 19  # a win in r plies scores MATE - r
@@ -57,8 +67,6 @@ _OFFSET = 1 << 20  # bounds are stored as score + _OFFSET in 21 bits
 _BOUND = (1 << 21) - 1
 _VALID = 1 << 62
 
-# status codes the kernel returns
-OK, ABORTED, TOO_DEEP, CYCLE, BAD_MOVE_COUNT, BAD_OUTCOME, BAD_PLAYER, OVERFLOW = range(8)
 _ENTER, _RETURN, _NEXT = range(3)  # the kernel's states: a node begins, ends, next child
 
 
@@ -250,7 +258,7 @@ def terminal_score(o, pos, score, scored):
     if scored:
         v = score(pos)
         if v > LIMIT or v < -LIMIT:
-            return OVERFLOW, 0
+            return BEYOND_LIMIT, 0
         return OK, v
     if o == WIN:
         return OK, MATE
@@ -266,7 +274,7 @@ def make_move(p, m, line, d, rules, kind):
     """(status, child, passes, pay) of move ``m`` from ``p``, the position at depth ``d`` of
     ``line``: the child, whether the turn passes (``player``), the mover's payoff; CYCLE
     when the child repeats a position of the line (unless the game is acyclic), BAD_PLAYER
-    or OVERFLOW when the game answers out of range."""
+    or BEYOND_LIMIT (a payoff beyond LIMIT) when the game answers out of range."""
     pay = 0
     if kind.stepped:
         c, pay = rules.step(p, m)
@@ -287,7 +295,7 @@ def make_move(p, m, line, d, rules, kind):
         if not kind.stepped:
             pay = rules.payoff(p, m)
         if pay > LIMIT or pay < -LIMIT:
-            return OVERFLOW, p, True, 0
+            return BEYOND_LIMIT, p, True, 0
     return OK, c, passes, pay
 
 
@@ -468,10 +476,10 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
             base = d * stride
             k = smoves(p, buf[base:base + stride])
             if k < 0 or k > max_moves:
-                return BAD_MOVE_COUNT, p, -1, nodes
+                return BAD_SEARCH_MOVES, p, -1, nodes
             if k == 0:
                 if moves(p, buf[base:base + stride]) != 0:
-                    return BAD_MOVE_COUNT, p, -1, nodes
+                    return BAD_SEARCH_MOVES, p, -1, nodes
                 ret = 0 if scored else -MATE  # no move: a loss (or 0 points) at once
                 continue
             if not kind.ordered and k > 1:
@@ -501,7 +509,7 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
             d -= 1
             s = parent_score(ret, passes[d] != 0, pay[d], scored)
             if scored and (s > LIMIT or s < -LIMIT):
-                return OVERFLOW, pos[d], -1, nodes
+                return BEYOND_LIMIT, pos[d], -1, nodes
             if s > best[d]:
                 best[d] = s
                 best_move[d] = move[d]
@@ -623,7 +631,7 @@ def walk_remoteness(root, root_score, rules, kind, leaf, table, busy, stop, stat
             elif outcome(p) == ONGOING:
                 k = moves(p, w_buf[d * stride:(d + 1) * stride])
                 if k < 0 or k > max_moves:
-                    return BAD_MOVE_COUNT, p, -1, nodes
+                    return BAD_SEARCH_MOVES, p, -1, nodes
                 w_count[d] = k
             if w_count[d] == 0 and slot < 0:
                 w_best[d] = 0  # ended, or no move: remoteness 0

@@ -9,12 +9,13 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ..errors import GameError, show
-from .compiled import CompiledGame, discover_compiled, raise_status
+from .compiled import CompiledGame, discover_compiled
 from .graph import GameGraph, discover, position_limit, turn_parity
 from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
+from .status import raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
 
 Method = Literal["auto", "python", "graph", "tiers"]

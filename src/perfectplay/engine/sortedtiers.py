@@ -30,19 +30,10 @@ import numpy as np
 from numba import njit
 
 from .codetable import EMPTY, mix, unmix
-from .compiled import (
-    BAD_CODE,
-    BAD_MOVE_COUNT,
-    BAD_TIER,
-    LOSE,
-    OK,
-    ONGOING,
-    OVERFLOW,
-    TIE,
-    WIN,
-)
+from .compiled import LOSE, ONGOING, TIE, WIN
 from .protocol import DRAW_CODE as DRAW
 from .protocol import UNKNOWN
+from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, OVERFLOW
 from .tierkernels import better_option, move_option, sorted_find, tier_index
 
 _U64 = np.uint64(64)

@@ -21,22 +21,11 @@ import numpy as np
 from numba import njit
 
 from .codetable import EMPTY, mix, probe, unmix
-from .compiled import (
-    BAD_CODE,
-    BAD_MOVE_COUNT,
-    BAD_PLAYER,
-    BAD_TIER,
-    LOSE,
-    OK,
-    ONGOING,
-    OVERFLOW,
-    TIE,
-    WIN,
-    ended,
-)
+from .compiled import LOSE, ONGOING, TIE, WIN, ended
 from .kernels import better_margin, margin_of_move
 from .protocol import DRAW_CODE as DRAW
 from .protocol import UNKNOWN
+from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_PLAYER, BAD_TIER, OK, OVERFLOW
 
 _U64 = np.uint64(64)
 

@@ -43,15 +43,7 @@ from .codetable import (
     key_rebuild,
     new_keys,
 )
-from .compiled import (
-    BAD_CODE,
-    BAD_MOVE_COUNT,
-    BAD_TIER,
-    OK,
-    ONGOING,
-    CompiledGame,
-    raise_status,
-)
+from .compiled import ONGOING, CompiledGame
 from .protocol import Value
 from .solution import (
     MARGIN,
@@ -62,6 +54,7 @@ from .solution import (
     counts_of,
     summary_json,
 )
+from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, raise_status
 from .tierkernels import Arena, Shape, hashed_code, hashed_find, solve_range
 
 _CHUNK = 1 << 20  # children generated per kernel call in the forward sweep

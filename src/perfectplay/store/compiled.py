@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..engine.compiled import OK, TIE, CompiledGame, raise_status
+from ..engine.compiled import TIE, CompiledGame
 from ..engine.kernels import retrograde, reverse_csr, topological_order
 from ..engine.protocol import UNKNOWN, Value
 from ..engine.sortedtiers import (
@@ -61,6 +61,7 @@ from ..engine.sortedtiers import (
     sort_unique,
     with_seed_chains,
 )
+from ..engine.status import OK, raise_status
 from ..engine.tierkernels import Arena, Shape, solve_range, sorted_code, sorted_find
 from ..engine.tiers import by_tier
 from ..errors import GameError
