@@ -73,6 +73,7 @@ class VerifyReport:
     mismatches: list[Mismatch] = field(default_factory=list)
     wrong: int = 0  # every mismatch found (the list keeps the first KEEP)
     problems: list[str] = field(default_factory=list)  # files, manifest, tiers
+    notes: list[str] = field(default_factory=list)  # what could not be checked, and why
     seconds: float = 0.0
 
     @property
@@ -87,7 +88,7 @@ class VerifyReport:
 
     def explain(self) -> str:
         """The report in words: the first line says whether all is well."""
-        whole = "every" if self.checked == self.total else "a sample of"
+        whole = "every position" if self.checked == self.total else "a random sample"
         head = f"verified {self.checked:,} of {self.total:,} positions"
         if self.ok:
             lines = [f"{head}: every stored value and remoteness follows from its children"]
@@ -98,14 +99,16 @@ class VerifyReport:
             lines += [f"  {m.line()}" for m in self.mismatches]
             if self.wrong > len(self.mismatches):
                 lines.append(f"  ... and {self.wrong - len(self.mismatches):,} more")
+        lines += [f"  note: {n}" for n in self.notes]
         rate = self.checked / self.seconds if self.seconds > 0 else 0.0
-        lines.append(f"  ({whole} position{'s' if self.total != 1 else ''} checked in "
-                     f"{self.seconds:.2f} s, {rate:,.0f} a second)")
+        lines.append(f"  ({whole}, checked in {self.seconds:.2f} s: {rate:,.0f} positions "
+                     "a second)")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "checked": self.checked, "total": self.total,
                 "wrong": self.wrong, "problems": list(self.problems),
+                "notes": list(self.notes),
                 "mismatches": [{"position": m.position, "stored": m.stored,
                                 "expected": m.expected} for m in self.mismatches],
                 "seconds": round(self.seconds, 3)}
@@ -159,7 +162,7 @@ def implied_entry(solved: Solved, pos: Position) -> tuple[Worth, int | None]:
     game = solved.game
     outcome = game.outcome(pos)
     if outcome is not None:
-        return outcome, 0
+        return final_value(outcome, solved.scored), 0
     caps = capabilities(game)
     mover = caps.player(pos) if caps.player is not None else None
     best: tuple[Worth, int | None] | None = None
@@ -170,12 +173,20 @@ def implied_entry(solved: Solved, pos: Position) -> tuple[Worth, int | None]:
         passes = mover is None or caps.player(child) != mover  # type: ignore[misc]
         option = _option(caps.payoff(pos, move) if caps.payoff is not None else None,
                          value, rem, passes)
-        score = solved._score(pos, *option)
+        score = solved._score(pos, *option).key
         if best_score is None or score > best_score:
             best, best_score = option, score
     if best is None:
         return (0 if solved.scored else Value.LOSE), 0
     return best
+
+
+def final_value(outcome: Worth, scored: bool) -> Worth:
+    """An ended position's value from its ``outcome``: in a scored game a TIE is 0 points
+    (the engine's rule), a number is the final points; else the Value itself."""
+    if scored and isinstance(outcome, Value):
+        return 0
+    return outcome
 
 
 def _option(pay: Any, value: Worth, rem: int | None,

@@ -1,0 +1,209 @@
+"""Audit a store on disk: its files against the checksums written when it was made, its
+manifest's counts, and sampled positions by retrograde consistency
+(:mod:`perfectplay.engine.verify`), their children looked up in batches.
+
+A store holds no list of positions in Python: positions are drawn tier by tier (uniformly
+over the whole store) straight from the packed tiers, as codes; their children come from
+the game's own rules and are looked up in one batch a block (:meth:`Store.lookup`, compiled
+kernels), so the cost is about one bulk look-up per move.
+
+Complexity: O(checked positions x moves) look-ups plus one pass over each sampled tier's
+index; the files' checksums read every byte once (O(store size)).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine.protocol import Position, Value, Worth, capabilities
+from ..engine.sortedtiers import unmix_all
+from ..engine.values import describe
+from ..engine.verify import Mismatch, VerifyReport, _option, _same, final_value
+from ..errors import show
+from .layout import read_manifest, tier_path
+from .packed import set_ranks, unranked
+from .reader import Store
+
+#: Positions checked a batch (their children are looked up together).
+BATCH = 1 << 14
+#: The files of a tier, as :mod:`perfectplay.store.layout` names them.
+KINDS = ("cells", "keys", "index", "present", "counts")
+
+
+def checksums(root: str | Path) -> dict[str, str]:
+    """SHA-256 of every tier file of the store at ``root`` (name -> hex digest), as a
+    finished solve records them in the manifest (``checksums``)."""
+    root = Path(root)
+    out = {}
+    for path in sorted((root / "tiers").glob("*.*")):
+        if path.suffix[1:] in KINDS:
+            out[path.name] = file_digest(path)
+    return out
+
+
+def file_digest(path: Path) -> str:
+    """A file's SHA-256, read in 16 MiB blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 24):
+            h.update(block)
+    return h.hexdigest()
+
+
+def store_problems(store: Store) -> tuple[list[str], list[str]]:
+    """(problems, notes) of the store's files and manifest: a file whose checksum differs
+    or is missing, a tier whose recorded size differs from what its file holds."""
+    manifest = read_manifest(store.path)
+    problems: list[str] = []
+    notes: list[str] = []
+    recorded = manifest.get("checksums")
+    if recorded is None:
+        notes.append("no checksums recorded (a store written before they were): files "
+                     "not checked")
+    else:
+        found = checksums(store.path)
+        for name, digest in sorted(recorded.items()):
+            if name not in found:
+                problems.append(f"tiers/{name} is missing")
+            elif found[name] != digest:
+                problems.append(f"tiers/{name} has changed since the store was written "
+                                "(its checksum differs)")
+        for name in sorted(set(found) - set(recorded)):
+            problems.append(f"tiers/{name} is not part of the store as written")
+    for entry in manifest.get("tiers", []):
+        t, size = int(entry["tier"]), int(entry["size"])
+        cells = tier_path(store.path, t, "cells")
+        width = int(entry["width"])
+        if cells.exists() and cells.stat().st_size != size * width:
+            problems.append(f"tier {t}: the manifest says {size:,} positions, its cells "
+                            f"file holds {cells.stat().st_size // width:,}")
+    return problems, notes
+
+
+def sample_codes(store: Store, sample: int | None, seed: int) -> Iterator[np.ndarray]:
+    """The codes of ``sample`` positions drawn uniformly from the whole store (all of them
+    when ``sample`` is None), a tier at a time."""
+    sizes = {t: store.tables[t].size for t in store.tiers}
+    total = sum(sizes.values())
+    rng = random.Random(seed)
+    picks: dict[int, np.ndarray | None] = {}
+    if sample is None or sample >= total:
+        picks = {t: None for t in store.tiers}
+    else:
+        chosen = sorted(rng.sample(range(total), sample))
+        start, k = 0, 0
+        for t in store.tiers:
+            end = start + sizes[t]
+            j = k
+            while j < len(chosen) and chosen[j] < end:
+                j += 1
+            if j > k:
+                picks[t] = np.array(chosen[k:j], np.int64) - start
+            start, k = end, j
+    for t, slots in picks.items():
+        yield tier_codes(store, t, slots)
+
+
+def tier_codes(store: Store, t: int, slots: np.ndarray | None) -> np.ndarray:
+    """The codes at ``slots`` of tier ``t`` (every slot when None)."""
+    table = store.tables[t]
+    if table.ranked:
+        ranks = set_ranks(table.present)
+        if slots is not None:
+            ranks = ranks[slots]
+        game = store.game
+        return unranked(t, ranks, game.ranking.unrank)  # type: ignore[attr-defined]
+    keys = np.asarray(table.keys)
+    return unmix_all(keys if slots is None else keys[slots])
+
+
+def verify_store(store: Store, sample: int | None = 100_000, seed: int = 0) -> VerifyReport:
+    """Check a store (see the module doc): its files, then ``sample`` positions (None: all)
+    by retrograde consistency. Mismatches name positions as the game draws them."""
+    began = time.perf_counter()
+    report = VerifyReport(total=len(store))
+    problems, notes = store_problems(store)
+    report.problems.extend(problems)
+    report.notes.extend(notes)
+    for codes in sample_codes(store, sample, seed):
+        for k in range(0, codes.size, BATCH):
+            _check_batch(store, codes[k:k + BATCH].tolist(), report)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _check_batch(store: Store, codes: list[int], report: VerifyReport) -> None:
+    """Check the positions of ``codes``: their stored entries against the best of their
+    children's, every child looked up in one batch."""
+    game = store.game
+    caps = capabilities(game)
+    decode = caps.decode
+    positions: list[Position] = [decode(c) if decode else c for c in codes]
+    stored = store.lookup(codes)
+    ends: list[Worth | None] = []
+    kids: list[list[tuple[int, Any, bool]]] = []
+    child_codes: list[int] = []
+    encode = caps.encode
+    for pos in positions:
+        out = game.outcome(pos)
+        ends.append(out)
+        row: list[tuple[int, Any, bool]] = []
+        if out is None:
+            mover = caps.player(pos) if caps.player is not None else None
+            for move in game.moves(pos):
+                child = game.play(pos, move)
+                pay = caps.payoff(pos, move) if caps.payoff is not None else None
+                passes = mover is None or caps.player(child) != mover  # type: ignore[misc]
+                row.append((len(child_codes), pay, passes))
+                child_codes.append(int(encode(child)) if encode else int(child))
+        kids.append(row)
+    found = store.lookup(child_codes) if child_codes else None
+    for i, pos in enumerate(positions):
+        report.checked += 1
+        entry = _entry(stored, i)
+        if entry is None:  # drawn from the store itself: cannot happen unless damaged
+            report.add(Mismatch(show(pos), "nothing", "its own slot is unreadable"))
+            continue
+        expected = _implied(store, pos, ends[i], kids[i], found, child_codes)
+        if isinstance(expected, str):
+            report.add(Mismatch(show(pos), describe(*entry), expected))
+        elif not _same(entry, expected):
+            report.add(Mismatch(show(pos), describe(*entry), describe(*expected)))
+
+
+def _entry(looked: dict[str, np.ndarray], i: int) -> tuple[Worth, int | None] | None:
+    if not looked["found"][i]:
+        return None
+    rem = int(looked["remoteness"][i])
+    return looked["value"][i], None if rem < 0 else rem
+
+
+def _implied(store: Store, pos: Position, end: Worth | None,
+             row: list[tuple[int, Any, bool]],
+             found: dict[str, np.ndarray] | None,
+             child_codes: list[int]) -> tuple[Worth, int | None] | str:
+    """What the rules and the children's entries give ``pos``, or why nothing can."""
+    if end is not None:
+        return final_value(end, store.scored), 0
+    if not row:
+        return (0 if store.scored else Value.LOSE), 0
+    assert found is not None
+    best: tuple[Worth, int | None] | None = None
+    best_score = None
+    for j, pay, passes in row:
+        child = _entry(found, j)
+        if child is None:
+            return f"nothing: its child {child_codes[j]} (a code) is not in the store"
+        option = _option(pay, child[0], child[1], passes)
+        score = store._score(pos, *option).key
+        if best_score is None or score > best_score:
+            best, best_score = option, score
+    assert best is not None
+    return best
