@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 from connect4 import ConnectFour
-from test_tablebase import LayeredGraph
 
 from perfectplay.coins import CoinsGame
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.store.layout import read_manifest, tier_path
 from perfectplay.store.verify import verify_store
+from test_tablebase import LayeredGraph
 
 
 def test_stores_as_written_verify_in_full(client, tmp_path):
