@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import show
-from .graph import hashable as _hashable
-from .graph import is_move_list, is_points, is_real
-from .protocol import Value, has_player, is_scored, stepper
+from .expand import hashable as _hashable
+from .expand import is_move_list, is_points, is_real
+from .protocol import Game, Move, Position, Value, capabilities
 
 
 @dataclass
@@ -86,7 +87,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     return report
 
 
-def _start(report: CheckReport, game: Any) -> Any:
+def _start(report: CheckReport, game: Game) -> Position | object:
     """The start position, or _FAILED with the problem reported."""
     try:
         start = game.initial()
@@ -104,17 +105,19 @@ class _Walk:
     """The breadth-first walk of :func:`check_game`: each position's own checks (player,
     outcome, moves), then each move's (play twice, payoff, tier)."""
 
-    def __init__(self, game: Any, report: CheckReport, start: Any) -> None:
+    def __init__(self, game: Game, report: CheckReport, start: Position) -> None:
         self.game, self.report = game, report
-        self.scored, self.with_player = is_scored(game), has_player(game)
-        tier = getattr(game, "tier", None)
-        self.tier = tier if callable(tier) else None
-        self.step = stepper(game)
-        self.strict = getattr(game, "tiered", False) is True  # compiled tiers must rise
-        self.depth: dict[Any, int] = {start: 0}
+        caps = capabilities(game)
+        self.scored, self.with_player = caps.scored, caps.player is not None
+        self.player, self.payoff = caps.player, caps.payoff
+        self.tier = caps.tier
+        self.step = caps.step
+        self.strict = caps.tiered  # compiled tiers must rise
+        self.depth: dict[Position, int] = {start: 0}
         self.queue = [start]
         self.no_moves = 0
-        self.both_parities: Any = None  # reached after an even and an odd number of moves
+        # reached after an even and an odd number of moves:
+        self.both_parities: Position | None = None
 
     def run(self, max_positions: int) -> None:
         report, i = self.report, 0
@@ -131,12 +134,12 @@ class _Walk:
                 self.move(pos, move)
         report.positions = i
 
-    def position(self, pos: Any) -> list[Any]:
+    def position(self, pos: Position) -> list[Move]:
         """Check one position; its moves when it is not terminal (else none)."""
         game, report = self.game, self.report
-        if self.with_player:
+        if self.player is not None:
             try:
-                who = game.player(pos)
+                who = self.player(pos)
                 if who not in (0, 1):
                     report.problems.append(f"player({show(pos)}) returned {show(who)}, not "
                                            "0 or 1")
@@ -166,7 +169,7 @@ class _Walk:
             self.no_moves += 1
         return moves
 
-    def move(self, pos: Any, move: Any) -> None:
+    def move(self, pos: Position, move: Move) -> None:
         """Check one move: its child is a hashable position, rebuilt equal by playing it
         again; its payoff is a number; its tier does not fall. Queue a new child."""
         game, report = self.game, self.report
@@ -186,8 +189,8 @@ class _Walk:
             report.problems.append(
                 f"play({show(pos)}, {show(move)}) is not deterministic, or the positions "
                 f"are not equal when rebuilt: {show(child)} then {show(again)}")
-        if self.scored:
-            pay = _call(report, "payoff", lambda p, m=move: game.payoff(p, m), pos, move)
+        if self.payoff is not None:
+            pay = _call(report, "payoff", self.payoff, pos, move)
             if pay is not _FAILED and not is_points(pay):
                 report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
                                        f"{show(pay)}, not a finite number")
@@ -208,19 +211,19 @@ _FAILED = object()
 _HIDDEN_SAMPLE = 300  # positions asked again on a fresh game object
 
 
-def _copy(game: Any) -> Any:
+def _copy(game: Game) -> Game | None:
     try:
         return copy.deepcopy(game)
     except Exception:  # noqa: BLE001 - a game holding an open file, a lock, a compiled kernel
         return None
 
 
-def _state(game: Any) -> dict[str, Any]:
+def _state(game: Game) -> dict[str, Any]:
     return dict(getattr(game, "__dict__", {}))
 
 
-def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[Any],
-                        both_parities: Any) -> None:
+def _check_hidden_state(report: CheckReport, game: Game, fresh: Game | None,
+                        seen: list[Position], both_parities: Position | None) -> None:
     """State kept on the game object rather than in the position (the classic: whose turn
     it is, flipped in ``play``) makes the same position mean different things. Found two
     ways: attributes of the game that changed during the walk, and positions whose moves,
@@ -237,7 +240,8 @@ def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[A
     scalars = [k for k in changed if isinstance(_state(fresh)[k], str | int | float | bool)]
     step = max(1, len(seen) // _HIDDEN_SAMPLE)
     differs = None
-    scored, with_player = is_scored(game), has_player(game)
+    caps = capabilities(game)
+    scored, with_player = caps.scored, caps.player is not None
     for pos in seen[::step]:
         try:
             now = _signature(game, pos, scored, with_player)
@@ -282,7 +286,8 @@ def _check_hidden_state(report: CheckReport, game: Any, fresh: Any, seen: list[A
 _ASKED = ("moves", "outcome", "payoff", "player")
 
 
-def _signature(game: Any, pos: Any, scored: bool, with_player: bool) -> tuple[Any, ...]:
+def _signature(game: Any, pos: Position, scored: bool, with_player: bool
+               ) -> tuple[Any, ...]:
     """Everything the game answers about ``pos``: its moves, its outcome, the payoff of
     its first moves (scored games) and who moves (games with ``player``)."""
     moves = list(game.moves(pos))
@@ -291,7 +296,7 @@ def _signature(game: Any, pos: Any, scored: bool, with_player: bool) -> tuple[An
             game.player(pos) if with_player else None)
 
 
-def _one_play(game: Any, start: Any) -> None:
+def _one_play(game: Any, start: Position) -> None:
     """One ``play`` from the start (if it has a move), as a game being played would."""
     moves = list(game.moves(start))
     if moves:
@@ -311,8 +316,8 @@ def _same(a: Any, b: Any) -> bool:
         return a is b
 
 
-def _check_step(report: CheckReport, step: Any, pos: Any, move: Any, child: Any,
-                pay: Any) -> None:
+def _check_step(report: CheckReport, step: Callable[[Position, Move], object], pos: Position,
+                move: Move, child: Position, pay: object) -> None:
     """``step(pos, move)`` must be ``(play(pos, move), payoff(pos, move))``."""
     got = _call(report, "step", step, pos, move)
     if got is not _FAILED and got != (child, pay):
@@ -320,7 +325,8 @@ def _check_step(report: CheckReport, step: Any, pos: Any, move: Any, child: Any,
                                f"(play, payoff) = {show((child, pay))}")
 
 
-def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,
+def _check_tier(report: CheckReport, tier: Callable[[Position], int], pos: Position,
+                move: Move, child: Position,
                 strict: bool) -> None:
     a = _call(report, "tier", tier, pos)
     c = _call(report, "tier", tier, child)
@@ -333,7 +339,7 @@ def _check_tier(report: CheckReport, tier: Any, pos: Any, move: Any, child: Any,
                              "must stay in its tier or go to a higher one"))
 
 
-def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:
+def _call(report: CheckReport, name: str, fn: Callable[..., Any], *args: Any) -> Any:
     try:
         return fn(*args)
     except Exception as exc:  # noqa: BLE001
@@ -342,7 +348,7 @@ def _call(report: CheckReport, name: str, fn: Any, *args: Any) -> Any:
         return _FAILED
 
 
-def _check_outcome(report: CheckReport, pos: Any, result: Any, scored: bool) -> None:
+def _check_outcome(report: CheckReport, pos: Position, result: object, scored: bool) -> None:
     if isinstance(result, Value):
         if result is Value.DRAW:
             report.problems.append(f"outcome({show(pos)}) is DRAW: draws are proved by the engine, "

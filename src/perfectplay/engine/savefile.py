@@ -2,17 +2,19 @@
 (:func:`to_arrays`), in one ``.npz`` or ``.parquet`` file (:func:`save`); the format and
 reading it back are described in :mod:`perfectplay.engine.saved`.
 
-Below every solved form (it needs only their read interface: ``positions()``, ``_entry``,
-``scored``, ``game``), so :class:`~perfectplay.engine.solution.Solved` can save itself
-without importing the module that loads files back (which builds on it).
+Below every solved form: it needs only their read interface, the :class:`Solved` protocol
+(``positions()``, ``_entry``, ``scored``, ``game``), so
+:class:`perfectplay.engine.solution.Solved` can save itself without importing the module
+that loads files back (which builds on it).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -20,8 +22,21 @@ from ..errors import GameError, InputError, show
 from .protocol import Game, Position, Value, Worth, capabilities
 from .values import MARGIN, WINLOSE
 
-if TYPE_CHECKING:
-    from .solution import Solved
+
+class Solved(Protocol):
+    """What saving reads of a solved game (:class:`perfectplay.engine.solution.Solved`
+    and its kinds that can list their positions): declared here, so this module needs
+    nothing above it."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def scored(self) -> bool: ...
+
+    def positions(self) -> Iterator[Position]: ...
+
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]: ...
 
 FORMAT = 1
 _SUFFIXES = (".npz", ".parquet")

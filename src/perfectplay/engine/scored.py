@@ -47,10 +47,11 @@ def negamax_exact(order: np.ndarray, offsets: np.ndarray, children: np.ndarray,
                   leaf_rems: list[int] | None = None) -> tuple[list[Any], list[int]]:
     """Margins and remoteness of an acyclic scored graph in exact Python arithmetic,
     positions taken in ``order`` (children first): a position with moves takes the best,
-    by :class:`~perfectplay.engine.protocol.Score`, of ``payoff - child`` (``+ child`` when the move keeps the turn:
-    ``player`` equal), remoteness one more than the child's; a position without moves its
-    ``finals`` entry, with remoteness 0 or its ``leaf_rems`` entry (a store seeds the
-    positions of a tier with their solved children this way). O(positions + moves)."""
+    by :class:`~perfectplay.engine.protocol.Score`, of ``payoff - child`` (``+ child``
+    when the move keeps the turn: ``player`` equal), remoteness one more than the child's;
+    a position without moves its ``finals`` entry, with remoteness 0 or its ``leaf_rems``
+    entry (a store seeds the positions of a tier with their solved children this way).
+    O(positions + moves)."""
     n = offsets.size - 1
     values: list[Any] = [0] * n
     rems: list[int] = [0] * n
