@@ -14,7 +14,8 @@ from perfectplay import coins, plot, portal, rock
 from perfectplay.cli import main
 from perfectplay.coins import seed_tables
 from perfectplay.portal import parse_board, safe_moves
-from perfectplay.rock import parse_maze, solve
+from perfectplay.rock import analyze as solve
+from perfectplay.rock import parse_maze
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..casegen import Problem, grid_maker, shrink_grid, write_grids
 from .model import parse_board
 from .render import draw
-from .solver import safe_moves, solve
+from .solver import _solve, safe_moves
 
 
 def _portal_valid(rows: list[str]) -> bool:
@@ -30,7 +30,7 @@ def _portal_valid(rows: list[str]) -> bool:
 
 def _portal_explain(rows: list[str]) -> str:
     board = parse_board("\n".join(rows))
-    return solve(board).explain() + "\n" + draw(board, safe_moves(board))
+    return _solve(board).explain() + "\n" + draw(board, safe_moves(board))
 
 
 PROBLEMS: dict[str, Problem] = {

@@ -5,13 +5,13 @@ that game's walls: the parity rule, the Grundy table or proof search."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..engine import MoveValue, Value
 from ..engine.solution import Solved, winlose_key
 from ..errors import PerfectplayError
-from .model import PortalOptions
-from .result import ALIF
+from .model import ALIF, KindName, PortalOptions
+from .rules import PortalGame
 from .solver import analyze
 
 
@@ -24,9 +24,11 @@ class PortalOracle(Solved):
     number of safe moves left is odd. The exact remoteness is known only for a cut move (a
     loss in 1); other remoteness is reported as unknown (None) rather than guessed."""
 
-    def __init__(self, game: Any, options: PortalOptions | None = None) -> None:
+    game: PortalGame
+
+    def __init__(self, game: PortalGame, options: PortalOptions | None = None) -> None:
         self.game = game
-        self.options = options or PortalOptions(kind=game.board.kind.value)
+        self.options = options or PortalOptions(kind=cast(KindName, game.board.kind.value))
         self._known: dict[int, bool] = {}
 
     @property
@@ -66,6 +68,6 @@ class PortalOracle(Solved):
             ends = self.game.outcome(child) is not None  # a cut: lost at once
             out.append(MoveValue(m, self.value(child).flipped(), 1 if ends else None))
         # wins first; among losses, safe moves (unknown, longer) before cuts (loss in 1)
-        out.sort(key=lambda mv: (winlose_key(mv.value, 0)[0], mv.remoteness is None),
+        out.sort(key=lambda mv: (winlose_key(cast(Value, mv.value), 0)[0], mv.remoteness is None),
                  reverse=True)
         return out

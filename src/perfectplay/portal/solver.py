@@ -1,6 +1,6 @@
 """The fast, exact answers for Closing the Portal, O(cells) on a bipartite board.
 
-- :func:`solve`: the winner with the argument in numbers. On a bipartite board (the square
+- :func:`analyze`: the winner with the argument in numbers. On a bipartite board (the square
   grid) every portal-to-portal path has the same parity, so the number of safe moves in any
   game is ``empty - (|P| - 2)`` for any path P (|P| counts both portals): odd, Alif makes the
   last safe move and wins. On other boards no such rule holds (7/600 random 4x4 king boards
@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -154,8 +155,8 @@ def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
         raise LimitError(f"the Grundy table takes at most {EXACT_LIMIT} empty cells in the "
                          f"portals' component; this board has {k}: use --method search "
                          "(or auto)")
-    return solve(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
-                 parity=method == "parity")
+    return _solve(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
+                  parity=method == "parity")
 
 
 def _seed_run(board: Board, result: PortalResult, fast: PortalOptions, trace: bool
@@ -210,9 +211,17 @@ def _searched(board: Board, seconds: float) -> PortalResult:
 
 
 def solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:
-    """:func:`analyze` with the exact search's cell limit as a switch (for tests and
-    benchmarks; kept under its old name for one release); ``parity=False`` skips the parity
-    rule (the Grundy table on any board)."""
+    """The old name of :func:`analyze` (deprecated, removed in 0.2.0): :func:`_solve` with a
+    :class:`DeprecationWarning`."""
+    warnings.warn("perfectplay.portal.solve is deprecated (removed in 0.2.0): use "
+                  "perfectplay.portal.analyze", DeprecationWarning, stacklevel=2)
+    return _solve(board, exact_limit, parity)
+
+
+def _solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:
+    """:func:`analyze` with the exact search's cell limit as a switch (for the judge, tests
+    and benchmarks); ``parity=False`` skips the parity rule (the Grundy table on any
+    board)."""
     if not isinstance(board, Board):
         raise InputError(f"analyze() takes a Board (see parse_board), got "
                          f"{type(board).__name__}")

@@ -29,6 +29,7 @@ Rock"; measured in benchmarks/rock_adversary.py).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -123,7 +124,10 @@ def _seed_run(maze: Maze, sol: RockSolution, trace: bool) -> SeedRun:
 
 
 def solve(maze: Maze) -> RockSolution:
-    """The old name of :func:`analyze` (kept for one release)."""
+    """The old name of :func:`analyze` (deprecated, removed in 0.2.0), with a
+    :class:`DeprecationWarning`."""
+    warnings.warn("perfectplay.rock.solve is deprecated (removed in 0.2.0): use "
+                  "perfectplay.rock.analyze", DeprecationWarning, stacklevel=2)
     return _solve_with_stats(maze)[0]
 
 
