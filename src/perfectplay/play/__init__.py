@@ -19,36 +19,38 @@ The parts: :mod:`.state` (the game state and the computer's policy, no input or 
 :mod:`.terminal` (the loop), :mod:`.tables` (a user's game).
 """
 
+import sys
 import warnings
-from importlib import import_module
 from typing import Any
 
+from .. import registry
 from .state import GameState, Oracle, Ply, Policy, Table, rank
 from .tables import user_table
 from .terminal import Session
 
-#: Names that moved into the game packages; kept for one release (removed in 0.2.0, see
-#: CHANGELOG.md), each with a :class:`DeprecationWarning`.
+#: Names that moved into the game packages: old name -> (game, its name there). Kept for
+#: one release (removed in 0.2.0, see CHANGELOG.md), each with a DeprecationWarning.
 _MOVED = {
-    "coins_table": ("perfectplay.coins", "play_table"),
-    "COINS_PLAY_LIMIT": ("perfectplay.coins", "PLAY_LIMIT"),
-    "rock_table": ("perfectplay.rock", "play_table"),
-    "ROCK_PLAY_LIMIT": ("perfectplay.rock", "PLAY_LIMIT"),
-    "portal_table": ("perfectplay.portal", "play_table"),
-    "PORTAL_EXACT_CELLS": ("perfectplay.portal", "PLAY_EXACT_CELLS"),
-    "PortalOracle": ("perfectplay.portal", "PortalOracle"),
+    "coins_table": ("coins", "play_table"),
+    "COINS_PLAY_LIMIT": ("coins", "PLAY_LIMIT"),
+    "rock_table": ("rock", "play_table"),
+    "ROCK_PLAY_LIMIT": ("rock", "PLAY_LIMIT"),
+    "portal_table": ("portal", "play_table"),
+    "PORTAL_EXACT_CELLS": ("portal", "PLAY_EXACT_CELLS"),
+    "PortalOracle": ("portal", "PortalOracle"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    """The old names of the game tables, found in their game packages (deprecated: a
-    :class:`DeprecationWarning` names the new place). The game package is imported by name
-    only when an old name is asked for: play sits below the games and never imports one."""
+    """The old names of the game tables (deprecated: a :class:`DeprecationWarning` names the
+    new place). Play sits below the games and imports none: the registry loads the game
+    (:func:`~perfectplay.registry.get`), and the old name is read off its package."""
     if name in _MOVED:
-        module, attr = _MOVED[name]
+        game, attr = _MOVED[name]
         warnings.warn(f"perfectplay.play.{name} is deprecated (removed in 0.2.0): use "
-                      f"{module}.{attr}", DeprecationWarning, stacklevel=2)
-        return getattr(import_module(module), attr)
+                      f"perfectplay.{game}.{attr}", DeprecationWarning, stacklevel=2)
+        spec = registry.get(game)  # imports the game's package, as the registry does
+        return getattr(sys.modules[f"perfectplay.{spec.name}"], attr)
     raise AttributeError(f"module 'perfectplay.play' has no attribute {name!r}")
 
 

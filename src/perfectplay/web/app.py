@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
@@ -161,6 +162,10 @@ def _instance(spec: GameSpec, req: BaseModel, opts: Any) -> tuple[Any, tuple[str
 def _request(name: str, body: dict[str, Any], play: bool) -> tuple[GameSpec, Any, Any]:
     spec = registry.get(name)
     req = body_model(spec.name, play).model_validate(body)
+    for f in option_fields(spec.options):
+        for old in set(f.aliases) & set(body):
+            warnings.warn(f"the option {old!r} of /api/{spec.name} is deprecated (removed in "
+                          f"0.2.0): use {f.name!r}", DeprecationWarning, stacklevel=2)
     opts = spec.make_options({f.name: getattr(req, f.name)
                               for f in option_fields(spec.options)})
     return spec, req, opts
@@ -367,9 +372,12 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     async def handle(request: Request) -> Response:
         game = request.path_params["game"]
         try:
-            registry.get(game)
+            spec = registry.get(game)
         except PerfectplayError as exc:
             return _error(404, str(exc))
+        if spec.name != game:
+            warnings.warn(f"/api/{game}/... is deprecated (removed in 0.2.0): use "
+                          f"/api/{spec.name}/...", DeprecationWarning, stacklevel=1)
         try:
             body = _decode(await _read_body(request))
             answer = await run_in_threadpool(_small, fn, game, body, play)
