@@ -40,6 +40,7 @@ from starlette.routing import Route
 
 from .. import registry
 from ..engine import Value
+from ..engine.protocol import capabilities
 from ..engine.solution import Solved, _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
@@ -295,8 +296,9 @@ def _ply(table: Table, state: GameState, move: Any, by: str,
         return None if view is None else so_far[0] + view
 
     before, after = chart(oracle.value(pos)), chart(chosen.value)
-    if callable(getattr(game, "payoff", None)):
-        so_far[0] += _first_player_view(game.payoff(pos, move), mover) or 0.0
+    payoff = capabilities(game).payoff
+    if payoff is not None:
+        so_far[0] += _first_player_view(payoff(pos, move), mover) or 0.0
     ply = state.play(move)
     return {"mover": table.player_names[mover], "by": by, "name": ply.name,
             "before": ply.before, "after": ply.after, "mistake": ply.mistake,

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..engine.protocol import Game, capabilities
 from ..engine.solution import Solved
 from ..errors import InputError
 
@@ -76,9 +77,9 @@ def parse_position(text: str) -> Any:
                          "(an int code, a tuple ...)") from None
 
 
-def _move_name(game: Any, move: Any) -> str:
-    name = getattr(game, "move_name", None)
-    return str(name(move)) if callable(name) else str(move)
+def _move_name(game: Game[Any, Any], move: Any) -> str:
+    name = capabilities(game).move_name
+    return str(name(move)) if name is not None else str(move)
 
 
 def _entry(solved: Solved, pos: Any) -> dict[str, Any]:
