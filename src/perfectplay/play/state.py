@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import MoveValue, Value, describe
+from ..engine.protocol import Game
 from ..engine.solution import Solved, winlose_key
 from ..errors import InputError
 
@@ -26,7 +27,7 @@ class Table:
     position is drawn and a move named, who moves, and how values read."""
 
     title: str
-    game: Any
+    game: Game[Any, Any]  # the rules (an engine game)
     oracle: Oracle
     render: Callable[[Any, list[Any]], str]  # (position, history) -> the board
     move_name: Callable[[Any, Any], str]
