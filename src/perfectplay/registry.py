@@ -24,6 +24,7 @@ in the package that imports on demand for start-up speed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -171,7 +172,13 @@ class OptionField:
 
 
 def option_fields(options: type) -> list[OptionField]:
-    """The fields of an options dataclass with their types, help and flags resolved."""
+    """The fields of an options dataclass with their types, help and flags resolved (read
+    once a type: the web API asks for them on every request)."""
+    return list(_option_fields(options))
+
+
+@functools.lru_cache(maxsize=256)
+def _option_fields(options: type) -> tuple[OptionField, ...]:
     hints = typing.get_type_hints(options)
     out = []
     for f in dataclasses.fields(options):
@@ -186,7 +193,7 @@ def option_fields(options: type) -> list[OptionField]:
         out.append(OptionField(f.name, kind, f.default, meta.get("help", ""),
                                meta.get("flag", "--" + f.name.replace("_", "-")), choices,
                                tuple(meta.get("aliases", ()))))
-    return out
+    return tuple(out)
 
 
 def make_options(options: type, values: Mapping[str, Any]) -> Any:
