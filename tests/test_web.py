@@ -319,6 +319,40 @@ def _shot(page, name: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.browser
+def test_the_tabs_are_the_registrys_games(browser_page):
+    """The page builds one tab per game of /api/games, in the registry's order, each with
+    its Analyze button; the first is open."""
+    page = browser_page
+    tabs = [b.get_attribute("data-tab") for b in page.query_selector_all("#tabs button")]
+    assert tabs == _games()
+    for name in tabs:
+        assert page.query_selector(f"#tab-{name} #{name}-analyze")
+    assert page.query_selector(f"#tab-{tabs[0]}.active")
+
+
+@pytest.mark.browser
+def test_a_whole_portal_game_by_clicking(browser_page):
+    page = browser_page
+    page.click("button[data-tab=portal]")
+    start = page.input_value("#portal-text")
+    page.fill("#portal-text", "O..\n.#.\n..O")
+    page.select_option("#portal-side", "0")
+    page.click("#portal-play")
+    for _ in range(10):
+        page.wait_for_selector("#portal-game .verdict, #portal-game td.legal")
+        if page.query_selector("#portal-game .verdict"):
+            break
+        best = page.inner_text("#portal-game ol.moves li.best").split(":")[0]
+        count = len(page.query_selector_all("#portal-game td.legal"))
+        page.click(f"#portal-game td[data-cell={best}]")
+        page.wait_for_function(
+            "n => document.querySelector('#portal-game .verdict') || "
+            "document.querySelectorAll('#portal-game td.legal').length !== n", arg=count)
+    assert "Alif wins" in page.inner_text("#portal-game .verdict")
+    page.fill("#portal-text", start)  # the page as the other tests find it
+
+
+@pytest.mark.browser
 def test_a_whole_coins_game_by_clicking(browser_page, tmp_path):
     page = browser_page
     page.click("button[data-tab=coins]")
