@@ -221,12 +221,14 @@ def _table(game: str, key: tuple[str, Any], options: Any) -> Table:
 
 
 def _describe_moves(table: Table, state: GameState) -> list[dict[str, Any]]:
+    """The legal moves, best first; ``best`` marks those as good as the first in value and
+    remoteness (the engine's convention: the fastest win, the slowest loss)."""
     moves = state.moves() if not state.over() else []
-    best = moves[0].value if moves else None
+    top = (moves[0].value, moves[0].remoteness) if moves else None
     return [{"name": table.move_name(state.pos, mv.move), "move": json_value(mv.move),
              "value": _json_value(mv.value), "remoteness": mv.remoteness,
              "describe": table.describe(mv.value, mv.remoteness, state.mover),
-             "best": mv.value == best} for mv in moves]
+             "best": (mv.value, mv.remoteness) == top} for mv in moves]
 
 
 def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
