@@ -14,6 +14,7 @@ from oracles import cost_game_by_iteration, minimax_value, winlose_by_rounds
 from perfectplay import GameError, Value, check_game, solve
 from perfectplay.engine import describe
 from perfectplay.engine.graph import discover
+from perfectplay.engine.keystores import CodeStore, KeyStore, ObjectStore
 
 
 class Nim:
@@ -584,3 +585,30 @@ def test_check_game_catches_a_step_that_disagrees_and_a_bad_return():
     bad.step = lambda n, k: n - k  # type: ignore[method-assign]
     with pytest.raises(GameError, match=r"step\(9, 1\) returned 8: it must return"):
         solve(bad, method="python")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: CodeStore(0, (None, None)),  # int positions
+    lambda: CodeStore((0, 0), (lambda p: p[0] * 100 + p[1], lambda c: divmod(c, 100))),
+    lambda: ObjectStore((0, 0)),
+])
+def test_a_key_store_numbers_the_helpers_children_as_its_own(make):
+    """The KeyStore seam the helper process crosses: children keyed by the store's helper
+    side, sent back and adopted give the very keys (and ids) keying them here gives."""
+    as_int = isinstance(make(), CodeStore) and make().encode is None
+    children = [c if as_int else divmod(c, 100) for c in (7, 3, 7, 12, 3, 0)]
+    here: KeyStore = make()
+    there: KeyStore = make()
+    kids = here.new_kids()
+    for child in children:
+        kids.append(here.key(child, None, None))
+    helper = there.for_helper()
+    sent = helper.new_kids()
+    for child in children:
+        sent.append(helper.key(child, None, None))
+    adopted = there.new_kids()
+    there.adopt(helper.sent(sent), adopted)
+    assert list(adopted) == list(kids)
+    assert here.intern(kids) == there.intern(adopted)
+    assert here.n == there.n == 4  # the start and three new children
+    assert here.batch(0, here.n) == there.batch(0, there.n)

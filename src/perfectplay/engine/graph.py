@@ -79,8 +79,8 @@ class GameGraph:
     children: np.ndarray
     terminal: np.ndarray
     scored: bool
-    payoffs: Any = None
-    finals: Any = None
+    payoffs: np.ndarray | list[Any] | None = None  # int64, or exact Python numbers
+    finals: np.ndarray | list[Any] | None = None
     player: np.ndarray | None = None
     codes: np.ndarray | None = None
     slots: np.ndarray | None = None
@@ -146,14 +146,14 @@ class GameGraph:
         return reverse_csr(self.offsets, self.children, with_edges)
 
 
-class _Positions(Sequence[Any]):
+class _Positions(Sequence[Position]):
     def __init__(self, graph: GameGraph) -> None:
         self._g = graph
 
     def __len__(self) -> int:
         return self._g.size
 
-    def __getitem__(self, i: Any) -> Any:
+    def __getitem__(self, i: Any) -> Any:  # an index or a slice
         if isinstance(i, slice):
             return [self._g.position(j) for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -162,7 +162,7 @@ class _Positions(Sequence[Any]):
             raise IndexError(i)
         return self._g.position(i)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Position]:
         g = self._g
         if g.objects is not None:
             yield from g.objects

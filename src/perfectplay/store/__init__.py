@@ -30,12 +30,20 @@ from typing import Any
 import numpy as np
 
 from ..engine.compiled import is_compiled
-from ..engine.protocol import Value, is_scored
+from ..engine.protocol import Game, Value, capabilities
 from .compiled import solve_compiled_store
 from .layout import FORMAT, SolveStopped, StoreError, read_manifest
 from .python import check_tiered, solve_python_store
 from .reader import NotInStore, Store
-from .runner import PYTHON_WEIGHT, Runner, Steps, client_for, register_by_value
+from .runner import (
+    PYTHON_WEIGHT,
+    Runner,
+    Steps,
+    StoreJob,
+    StoreSolver,
+    client_for,
+    register_by_value,
+)
 from .sql import analyze, export_parquet, sql
 
 __all__ = ["NotInStore", "SolveStopped", "Store", "StoreError", "Tablebase", "analyze",
@@ -91,8 +99,9 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
                          resumed=True, already=True)
     resumed = bool(manifest)
     if not manifest:
-        manifest = {"format": FORMAT, "game": game_ref, "scored": is_scored(game),
-                    "name": str(getattr(game, "name", type(game).__name__))}
+        caps = capabilities(game)
+        manifest = {"format": FORMAT, "game": game_ref, "scored": caps.scored,
+                    "name": caps.name}
         if roots is not None:
             manifest["roots"] = int(roots.size)
     own = client is None
@@ -108,10 +117,9 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
         say = progress or (lambda _msg: None)
         workers_now = len(client.scheduler_info().get("workers", {})) or 1
         runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
-        steps = Steps(stop_after)
-        tiers, total = (solve_compiled_store(game, root, manifest, runner, say, bar, steps,
-                                             roots) if compiled else
-                        solve_python_store(game, root, manifest, runner, say, bar, steps))
+        job = StoreJob(root, manifest, runner, say, bar, Steps(stop_after), roots)
+        solver: StoreSolver = solve_compiled_store if compiled else solve_python_store
+        tiers, total = solver(game, job)
         return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
                          resumed=resumed)
     finally:
@@ -122,7 +130,7 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
                 cluster_obj.close()
 
 
-def open_store(path: str | Path, game: Any = None) -> Store:
+def open_store(path: str | Path, game: Game | None = None) -> Store:
     """Open a solved store for reading, as a context manager. ``game``: the game it was
     solved from, when the store cannot rebuild it (a game made in a notebook); otherwise
     the store rebuilds it from the FILE.py:Class target it records.
@@ -137,7 +145,8 @@ def open_store(path: str | Path, game: Any = None) -> Store:
     return Store(path, game)
 
 
-def query(store: str | Path, codes: Iterable[int], game: Any = None) -> list[dict[str, Any]]:
+def query(store: str | Path, codes: Iterable[int], game: Game | None = None
+          ) -> list[dict[str, Any]]:
     """Value and remoteness of encoded positions: a dict each, ``found`` False for a code
     the store does not hold."""
     s = Store(store, game)

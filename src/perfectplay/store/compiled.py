@@ -42,7 +42,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -84,7 +83,7 @@ from .packed import (
     palette_of,
     ranks_of,
 )
-from .runner import Runner, Steps
+from .runner import Runner, StoreJob
 
 #: Keys one gather task sorts at once (its memory: about 2.2 x 8 bytes a key).
 GATHER_KEYS = 1 << 26
@@ -271,12 +270,13 @@ def _solve_inside(game: CompiledGame, root: Path, built: list[dict[str, int]],
             arr.flush()
 
 
-def _enumerate(game: CompiledGame, root: Path, manifest: dict[str, Any], runner: Runner,
-               say: Callable[[str], None], bar: bool | None, steps: Steps,
-               roots: np.ndarray | None = None) -> None:
-    """The forward sweep (module doc, step 1), resuming where ``manifest`` says: what a
-    stopped run appended after its last record is cut off, and the lowest waiting tier is
-    built again from its waiting files (its own partial outputs removed first)."""
+def _enumerate(game: CompiledGame, job: StoreJob) -> None:
+    """The forward sweep (module doc, step 1), resuming where ``job.manifest`` says: what
+    a stopped run appended after its last record is cut off, and the lowest waiting tier is
+    built again from its waiting files (its own partial outputs removed first); from
+    ``job.roots`` when given, else from the start."""
+    root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps
+    bar, roots = job.bar, job.roots
     built = manifest["built"]
     arrays, work = arena_dir(root), enum_dir(root)
     _truncate(arrays / "keys.u64", 8 * sum(b["size"] for b in built))
@@ -445,13 +445,12 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
     return OK, 0, int(left)
 
 
-def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any],
-                         runner: Runner, say: Callable[[str], None], bar: bool | None,
-                         steps: Steps, roots: np.ndarray | None = None
-                         ) -> tuple[list[int], int]:
-    """Enumerate, solve and pack ``game`` into ``root`` (see the module doc); returns the
-    tier numbers and the number of positions stored. ``manifest`` is what the store already
-    holds (its ``format``, ``game`` and ``scored`` set for a new store)."""
+def solve_compiled_store(game: CompiledGame, job: StoreJob) -> tuple[list[int], int]:
+    """Enumerate, solve and pack ``game`` into ``job.root`` (see the module doc); returns
+    the tier numbers and the number of positions stored (a :class:`StoreSolver`).
+    ``job.manifest`` is what the store already holds (its ``format``, ``game`` and
+    ``scored`` set for a new store)."""
+    root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps
     manifest.setdefault("backend", "compiled")
     if manifest["backend"] != "compiled":
         raise StoreError(f"{root} holds a store of a Python game; use another folder")
@@ -461,11 +460,11 @@ def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any
         manifest.setdefault(key, empty)
     arena_dir(root).mkdir(parents=True, exist_ok=True)
     if not manifest["enumerated"]:
-        _enumerate(game, root, manifest, runner, say, bar, steps, roots)
+        _enumerate(game, job)
     built = manifest["built"]
     total = sum(b["size"] for b in built)
     solved = set(manifest["solved"])
-    with Progress("solving tiers", total=total, enabled=bar,
+    with Progress("solving tiers", total=total, enabled=job.bar,
                   logger="perfectplay.store") as shown:
         done = 0
         for ti in range(len(built) - 1, -1, -1):
@@ -478,7 +477,7 @@ def solve_compiled_store(game: CompiledGame, root: Path, manifest: dict[str, Any
                 say(f"tier {t} solved ({size:,} positions)")
             done += size
             shown.update(done)
-    _pack(game, root, manifest, runner, say, steps)
+    _pack(game, job)
     return [b["tier"] for b in built], total
 
 
@@ -495,10 +494,10 @@ def _solve_tier(game: CompiledGame, root: Path, built: list[dict[str, int]], ti:
 
 
 # -- packing ----------------------------------------------------------------------------------
-def _pack(game: CompiledGame, root: Path, manifest: dict[str, Any], runner: Runner,
-          say: Callable[[str], None], steps: Steps) -> None:
+def _pack(game: CompiledGame, job: StoreJob) -> None:
     """Step 3 of the module doc: every tier not yet packed, a task each; then the arena
     goes and the manifest lists the packed tiers."""
+    root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps
     built = manifest["built"]
     if manifest.get("done"):
         return

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.codetable import unmix
-from ..engine.protocol import Value
+from ..engine.protocol import Value, capabilities
 from ..engine.searchkernel import LIMIT, MATE, Leaf
 from ..engine.sortedtiers import build_index, index_bits, mix_all
 from .layout import StoreError
@@ -72,7 +72,7 @@ def _gate(store: Any, keys: list[np.ndarray]) -> int:
         game = store.game
     except StoreError:  # a store that does not name its game: look every position up
         return LIMIT
-    if not getattr(game, "has_margin_bound", False):
+    if not capabilities(game).has_margin_bound:
         return LIMIT
     top = -1
     for k in keys:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.kernels import retrograde, reverse_csr, topological_order
-from ..engine.protocol import Score, Value, has_player
+from ..engine.protocol import Capabilities, Game, Move, Position, Score, Value, capabilities
 from ..engine.scored import negamax_exact, scored_option
 from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_chains
 from ..engine.tierkernels import better_option, move_option
@@ -34,34 +34,50 @@ from ..errors import GameError
 from ..progress import Progress
 from .layout import WIDTHS, StoreError, margin_text, save_array, tier_path, write_manifest
 from .reader import Tier
-from .runner import Runner, Steps
+from .runner import Runner, StoreJob
 
 
-def check_tiered(game: Any) -> None:
+def check_tiered(game: Game) -> None:
     """A Python game must define ``tier``, ``encode`` and ``decode`` for a store."""
-    for name in ("tier", "encode", "decode"):
-        if not callable(getattr(game, name, None)):
+    caps = capabilities(game)
+    for name, hook in (("tier", caps.tier), ("encode", caps.encode), ("decode", caps.decode)):
+        if hook is None:
             raise GameError(f"a tiered solve needs the game to define {name}(); see "
                             "perfectplay.store")
 
 
 # -- enumeration ---------------------------------------------------------------------------------
-def expand_chunk(game: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _tier_hooks(caps: Capabilities) -> tuple[Callable[[int], Position],
+                                             Callable[[Position], int],
+                                             Callable[[Position], int],
+                                             Callable[[Position, Move], Any]]:
+    """(decode, encode, tier, payoff) of a game :func:`check_tiered` accepted (payoff: a
+    stand-in never called in a win/lose game)."""
+    assert caps.decode is not None and caps.encode is not None and caps.tier is not None
+    return caps.decode, caps.encode, caps.tier, caps.payoff or _no_payoff
+
+
+def _no_payoff(pos: Position, move: Move) -> int:
+    raise AssertionError("a win/lose game has no payoff")
+
+
+def expand_chunk(game: Game, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Children (encoded) and their tiers of every non-terminal position in ``codes``."""
+    decode, encode, tier_of, _ = _tier_hooks(capabilities(game))
     kids: list[int] = []
     tiers: list[int] = []
     for code in codes.tolist():
-        pos = game.decode(code)
+        pos = decode(code)
         if game.outcome(pos) is not None:
             continue
-        here = game.tier(pos)
+        here = tier_of(pos)
         for move in game.moves(pos):
             child = game.play(pos, move)
-            t = game.tier(child)
+            t = tier_of(child)
             if t < here:
                 raise GameError(f"move {move!r} from {pos!r} goes from tier {here} down to "
                                 f"tier {t}; moves must stay in their tier or go up")
-            kids.append(game.encode(child))
+            kids.append(encode(child))
             tiers.append(t)
     return np.array(kids, dtype=np.int64), np.array(tiers, dtype=np.int64)
 
@@ -74,11 +90,12 @@ def _map_chunks(runner: Runner, fn: Callable[..., Any], codes: np.ndarray,
     return runner.run(fn, calls, runner.is_local(codes.size), True)
 
 
-def _enumerate(game: Any, root: Path, runner: Runner, say: Callable[[str], None]
+def _enumerate(game: Game, root: Path, runner: Runner, say: Callable[[str], None]
                ) -> list[dict[str, int]]:
     start = game.initial()
-    pending: dict[int, list[np.ndarray]] = {game.tier(start):
-                                            [np.array([game.encode(start)], np.int64)]}
+    _, encode, tier_of, _ = _tier_hooks(capabilities(game))
+    pending: dict[int, list[np.ndarray]] = {tier_of(start):
+                                            [np.array([encode(start)], np.int64)]}
     built = []
     while pending:
         t = min(pending)
@@ -141,28 +158,30 @@ def _terminal(result: Any, scored: bool) -> Any:
     return result
 
 
-def evaluate_chunk(game: Any, codes: np.ndarray, root: str, tier: int,
+def evaluate_chunk(game: Game, codes: np.ndarray, root: str, tier: int,
                    tables: dict[int, dict[str, Any]], scored: bool) -> Evaluated:
     """Evaluate positions of ``tier``: children in higher tiers are looked up, so a
     position whose moves all leave the tier is decided here."""
-    with_player = has_player(game)
+    caps = capabilities(game)
+    decode, encode, tier_of, payoff = _tier_hooks(caps)
+    player = caps.player
     out = Evaluated()
     for code in codes.tolist():
-        pos = game.decode(code)
+        pos = decode(code)
         result = game.outcome(pos)
         if result is not None:
             out.codes.append(code)
             out.values.append(_terminal(result, scored))
             out.rems.append(0)
             continue
-        who = game.player(pos) if with_player else 0
+        who = player(pos) if player is not None else 0
         moves: list[tuple[int | None, Any, bool, Any]] = []
         inside = False
         for move in game.moves(pos):
             child = game.play(pos, move)
-            t, ccode = game.tier(child), game.encode(child)
-            passes = not with_player or game.player(child) != who
-            pay = game.payoff(pos, move) if scored else 0
+            t, ccode = tier_of(child), encode(child)
+            passes = player is None or player(child) != who
+            pay = payoff(pos, move) if scored else 0
             if t == tier:
                 inside = True
                 moves.append((ccode, None, passes, pay))
@@ -214,11 +233,10 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
 
 
 # -- solving (client side) -----------------------------------------------------------------------
-def solve_python_store(game: Any, root: Path, manifest: dict[str, Any], runner: Runner,
-                       say: Callable[[str], None], bar: bool | None,
-                       steps: Steps) -> tuple[list[int], int]:
-    """Enumerate, solve and pack ``game`` into ``root`` (see the module doc); returns the
-    tier numbers and the number of positions stored."""
+def solve_python_store(game: Game, job: StoreJob) -> tuple[list[int], int]:
+    """Enumerate, solve and pack ``game`` into ``job.root`` (see the module doc); returns
+    the tier numbers and the number of positions stored (a :class:`StoreSolver`)."""
+    root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps
     manifest.setdefault("backend", "python")
     if manifest["backend"] != "python":
         raise StoreError(f"{root} holds a store of a compiled game; use another folder")
@@ -233,7 +251,7 @@ def solve_python_store(game: Any, root: Path, manifest: dict[str, Any], runner: 
     scored = bool(manifest["scored"])
     done = {e["tier"] for e in manifest["packed"]}
     order = sorted(built, key=lambda b: -b["tier"])
-    with Progress("solving tiers", total=len(order), enabled=bar,
+    with Progress("solving tiers", total=len(order), enabled=job.bar,
                   logger="perfectplay.store") as shown:
         for k, b in enumerate(order):
             t = b["tier"]

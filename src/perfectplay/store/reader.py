@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.compiled import is_compiled
-from ..engine.protocol import Value
-from ..engine.solution import Counts, Solved, UnknownPosition, position_of
+from ..engine.compiled import CompiledGame
+from ..engine.protocol import Capabilities, Game, Position, Value, capabilities
+from ..engine.solution import Solved, position_of
 from ..engine.sortedtiers import unmix_all
 from ..engine.target import load_target
+from ..engine.values import Counts, UnknownPosition
 from ..errors import PerfectplayError, show
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
 from .leaf import leaf_of
@@ -71,7 +72,7 @@ class Store(Solved):
     """A solved store, read like a :class:`~perfectplay.engine.Solution`: positions as the
     game writes them. Use :func:`perfectplay.store.open_store`; see its example."""
 
-    def __init__(self, path: str | Path, game: Any = None) -> None:
+    def __init__(self, path: str | Path, game: Game | None = None) -> None:
         self.path = Path(path)
         manifest = read_manifest(self.path)
         if not manifest:
@@ -83,6 +84,7 @@ class Store(Solved):
         self._ref = manifest.get("game")
         self.game_name: str | None = manifest.get("name")  # the game's name when solved
         self._game = game
+        self._caps: Capabilities | None = None
         self.tables = {int(e["tier"]): Tier(self.path, e, self._scored)
                        for e in manifest["tiers"]}
         self.tiers = sorted(self.tables)
@@ -107,7 +109,7 @@ class Store(Solved):
         return self._scored
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:  # type: ignore[override]  # read-only here: rebuilt on first use
         """The game: the one handed to :func:`open_store`, else rebuilt from the target the
         store records (FILE.py:Class(args))."""
         if self._game is None:
@@ -134,7 +136,7 @@ class Store(Solved):
                 tiers[left[hit]], slots[left[hit]] = t, s[hit]
             return tiers, slots
         game = self.game
-        if is_compiled(game):
+        if isinstance(game, CompiledGame):
             r = game.rules
             canon, tiers = canonical_tiers(codes, r.canonical, r.tier)
             rank = game.ranking.rank
@@ -148,19 +150,28 @@ class Store(Solved):
             slots[at] = self.tables[t].slots(canon[at], rank)
         return tiers, slots
 
+    def _hooks(self) -> Capabilities:
+        """The game's hooks (``tier``, ``encode``, ``decode``), read once."""
+        if self._caps is None:
+            self._caps = capabilities(self.game)
+        return self._caps
+
     def _tier_of(self, code: int) -> int:
-        game = self.game
+        caps = self._hooks()
+        tier, decode = caps.tier, caps.decode
+        assert tier is not None and decode is not None  # a store's game has tiers
         try:
-            return int(game.tier(game.decode(code)))
+            return int(tier(decode(code)))
         except PerfectplayError:
             raise
         except Exception:  # noqa: BLE001 - a code that is not one of this game's
             return -1
 
-    def _code(self, pos: Any) -> int:
-        game = self.game
+    def _code(self, pos: Position) -> int:
+        encode = self._hooks().encode
+        assert encode is not None  # a store's game encodes its positions
         try:
-            code = int(game.encode(pos))
+            code = int(encode(pos))
         except PerfectplayError:
             raise
         except Exception as exc:  # noqa: BLE001 - not a position of this game
@@ -246,4 +257,8 @@ class Store(Solved):
     def codes(self, t: int) -> np.ndarray:
         """Every code tier ``t`` holds, in slot order (with ranks: needs the game)."""
         table = self.tables[t]
-        return table.codes(self.game.ranking.unrank if table.ranked else None)
+        if not table.ranked:
+            return table.codes(None)
+        game = self.game
+        assert isinstance(game, CompiledGame)  # only a compiled game ranks its positions
+        return table.codes(game.ranking.unrank)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -100,3 +102,31 @@ class Steps:
         if self.stop_after is not None and self.done >= self.stop_after:
             raise SolveStopped(f"stopped after {self.done} steps; run again to resume")
         self.done += 1
+
+
+@dataclass(frozen=True)
+class StoreJob:
+    """What a store solver is given besides the game: the folder (``root``), its manifest
+    (what the store already holds; ``format``, ``game`` and ``scored`` set for a new
+    store, updated and written as steps finish), the :class:`Runner`, ``say`` (a line a
+    step), ``bar`` (a progress bar on a terminal), the :class:`Steps` of this run, and the
+    ``roots`` of an endgame store (compiled games only; None: from the start)."""
+
+    root: Path
+    manifest: dict[str, Any]
+    runner: Runner
+    say: Callable[[str], None]
+    bar: bool | None
+    steps: Steps
+    roots: np.ndarray | None = None
+
+
+class StoreSolver(Protocol):
+    """A backend that enumerates, solves and packs a game into a store
+    (:func:`perfectplay.store.compiled.solve_compiled_store`,
+    :func:`perfectplay.store.python.solve_python_store`): returns the tier numbers and the
+    number of positions stored."""
+
+    def __call__(self, game: Any, job: StoreJob) -> tuple[list[int], int]:
+        """Solve ``game`` (each backend its own kind: a CompiledGame, or a Python game with
+        ``tier``, ``encode`` and ``decode``) into ``job.root``."""
