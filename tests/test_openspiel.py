@@ -194,23 +194,29 @@ def test_bad_names_and_keys_are_clear_errors():
 
 
 def test_the_command_line_solves_and_writes_labels(tmp_path):
+    """Run in this process through the click command (pyspiel is imported once, not four
+    times); an error is one line, never a traceback (an exception other than the exit)."""
     import json
-    import subprocess
-    import sys
+
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "perfectplay", "openspiel", *args],
-                              capture_output=True, text=True)
+        result = CliRunner().invoke(main, ["openspiel", *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), \
+            result.exception
+        return result
 
     out = cli("nim(pile_sizes=1;2;3)", "--labels", str(tmp_path / "nim.npz"), "--json")
-    assert out.returncode == 0, out.stderr
+    assert out.exit_code == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["value"] == "lose" and data["states"] > 0
     assert len(np.load(tmp_path / "nim.npz")["value"]) == data["states"]
     out = cli("kuhn_poker")
-    assert out.returncode == 1 and "chance events" in out.stderr
+    assert out.exit_code == 1 and "chance events" in out.stderr
     assert "Traceback" not in out.stderr
     out = cli("tic_tac_toe", "--labels", str(tmp_path / "x.csv"))
-    assert out.returncode == 1 and ".npz or .parquet" in out.stderr
+    assert out.exit_code == 1 and ".npz or .parquet" in out.stderr
     out = cli("tic_tac_toe", "--labels", str(tmp_path / "missing" / "x.npz"))
-    assert out.returncode == 1 and "does not exist" in out.stderr
+    assert out.exit_code == 1 and "does not exist" in out.stderr
