@@ -13,6 +13,7 @@ import click
 
 from . import registry
 from .engine import Value, describe, search, solve
+from .engine.protocol import Worth
 from .registry import GameSpec
 
 SECTIONS: list[tuple[str, Callable[[], str]]] = []
@@ -51,12 +52,17 @@ def _tictactoe() -> str:
     c = s.counts()
     r = search(TicTacToe())
     return (f"{c.total:,} reachable positions; the start is a {describe(s.value(), s.remoteness())}"
-            f" ({', '.join(f'{k.value} {n:,}' for k, n in c.by_value.items())}). "
+            f" ({', '.join(f'{_name(k)} {n:,}' for k, n in c.by_value.items())}). "
             "Every position's value and remoteness is known, so perfect play never loses.\n"
             f"Proof search proves the same {r.describe()} for the start alone, enumerating "
             f"nothing ({r.nodes:,} nodes searched: here solving everything is cheaper); it is "
             "how standard Connect Four's 4.5 x 10^12 positions are answered: perfectplay "
             "search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2")
+
+
+def _name(value: Worth) -> str:
+    """A count's key as the demo names it: a Value by its name, a margin by its number."""
+    return value.value if isinstance(value, Value) else str(value)
 
 
 def game_section(spec: GameSpec) -> str:
