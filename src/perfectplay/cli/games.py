@@ -1,6 +1,7 @@
 """The games' commands, one per registered game and built from its spec alone (the group
 asks :func:`game_command` for any name the registry knows), ``play`` against the perfect
-strategy, and ``demo``. No game is named here: everything loops over the registry."""
+strategy, and ``demo``. No game is named in the code (only in the help's examples):
+everything loops over the registry."""
 
 from __future__ import annotations
 
