@@ -240,15 +240,35 @@ def test_heavy_requests_run_in_the_worker_under_a_cap_and_a_time_budget():
 
         # the worker's answer is the one this process gives
         assert r.json() == json.loads(json.dumps(analyze("rock", {"text": maze})))
-    board = "\n".join(["O" + "." * 119] + ["." * 120] * 118 + ["." * 119 + "O"])
+    board = "\n".join(["O" + "." * 39] + ["." * 40] * 38 + ["." * 39 + "O"])
     with TestClient(create_app(heavy_slots=1, heavy_seconds=2.0)) as c:
         t = time.perf_counter()
-        r = c.post("/api/portal/play", json={"text": board})  # hours of work: stopped
+        r = c.post("/api/portal/play", json={"text": board})  # ~10 s of work: stopped
         assert r.status_code == 503 and r.headers["retry-after"] == "10"
         assert "longer than 2 s" in r.json()["detail"]
         assert time.perf_counter() - t < 20
         r = c.post("/api/rock/analyze", json={"text": maze})  # a fresh worker answers
         assert r.status_code == 200
+
+
+def test_a_request_beyond_the_page_is_refused_at_once_with_its_limit(client):
+    """Work the page could never finish within its budget is a 422 that says why and what
+    the limit is, not a 503 after 30 s (a retry cannot help)."""
+    king = "\n".join(["O" + "." * 7] + ["." * 8] * 6 + ["." * 7 + "O"])  # open 8x8 king
+    square = "\n".join(["O" + "." * 119] + ["." * 120] * 118 + ["." * 119 + "O"])
+    for path, body, words in [
+            ("/api/portal/play", {"text": king, "kind": "king"}, "up to 23 cells"),
+            ("/api/portal/analyze", {"text": king, "kind": "king"}, "up to 28 cells"),
+            ("/api/portal/play", {"text": square}, "up to 2,000 cells")]:
+        t = time.perf_counter()
+        r = client.post(path, json=body)
+        assert r.status_code == 422 and words in r.json()["detail"], r.text
+        assert "perfectplay" in r.json()["detail"]  # where to run it instead
+        assert time.perf_counter() - t < 5
+    # within the limits it is answered as before
+    small_king = "O...\n....\n...O"
+    assert client.post("/api/portal/play", json={"text": small_king, "kind": "king"}
+                       ).status_code == 200
 
 
 def test_one_heavy_request_too_many_gets_503_at_once():

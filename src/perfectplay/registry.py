@@ -125,6 +125,10 @@ class GameSpec:
     # an instance whose answer costs far more than its size says (the web page runs those
     # in its worker process, under a time budget)
     heavy: Callable[[Any, Any], bool] | None = None
+    # ``(instance, options, play) -> why the page will not answer, or None``: an instance
+    # the page cannot answer within its time budget (measured per game), refused up front
+    # with that sentence instead of timing out
+    page_limit: Callable[[Any, Any, bool], str | None] | None = None
     demo: str = ""  # a bundled instance, as parse reads it
     demo_title: str = ""  # what that instance is, e.g. "the judge's first sample"
     demo_options: Mapping[str, Any] = field(default_factory=dict)

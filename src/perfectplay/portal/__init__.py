@@ -25,7 +25,7 @@ from .playtable import PLAY_EXACT_CELLS, play_table
 from .render import draw
 from .result import ALIF, BELLA, Method, PortalResult, SafeMoves, Winner
 from .rules import EXACT_LIMIT, PortalGame, exact_winner
-from .solver import analyze, safe_moves, solve, uses_parity_rule
+from .solver import analyze, page_limit, safe_moves, solve, uses_parity_rule
 
 parse = parse_board
 
@@ -47,6 +47,7 @@ SPEC = register(GameSpec(
     grid=lambda result: result.board.grid.lines(),
     shape=lambda board: ((board.grid.rows, board.grid.cols) if board.grid is not None
                          else (0, 0)),
+    page_limit=page_limit,
     heavy=lambda board, options: int(board.empty.sum()) > 16 and (
         options.method in ("grundy", "search") or not uses_parity_rule(board)),
     demo=".O#..\n....O\n.#.#.\n.....\n#....", demo_title="the seed's 5 x 5 board",

@@ -117,6 +117,39 @@ def _portal_path(board: Board) -> list[int]:
     return path_from(dist, board.nb, open_, t)
 
 
+#: The most empty cells the web page takes within its 30 s budget (measured 2026-11-26 on
+#: the 2-core machine, open boards with the portals in opposite corners, the other core
+#: busy). Where no parity rule decides the board, cells of the portals' component: analyze
+#: 23 cells 1.7 s (the Grundy table), 28 cells 28 s (proof search); play, which values
+#: every move of the position, 22 cells 10 s, 23 cells 20.5 s, 28 cells over 9 minutes.
+#: Where the parity rule decides it, play still values every move (a BFS each): 898 cells
+#: 3.9 s, 3,598 cells 59 s; analyze is linear and needs no limit.
+PAGE_CELLS = {"analyze": 28, "play": 23, "play by parity": 2000}
+
+
+def page_limit(board: Board, options: PortalOptions, play: bool) -> str | None:
+    """Why the web page will not answer ``board`` (too much work for its time budget, see
+    PAGE_CELLS), or None."""
+    parity = options.method == "parity" or (options.method == "auto" and
+                                            uses_parity_rule(board))
+    if parity and not play:
+        return None
+    if parity:
+        cells, limit, how = int(board.empty.sum()), PAGE_CELLS["play by parity"], \
+            "every move's value"
+    else:
+        what = "play" if play else "analyze"
+        cells, limit = _component_cells(board), PAGE_CELLS[what]
+        how = "an exact search"
+    if cells <= limit:
+        return None
+    return (f"this board has {cells:,} empty cells{'' if parity else ' between the portals'}"
+            f" and its answer needs {how}: the page {'plays' if play else 'analyzes'} such "
+            f"boards up to {limit:,} cells (about 30 s of work). Run it from the command "
+            "line instead: " + (f"perfectplay play portal BOARD --kind {options.kind}"
+                                if play else f"perfectplay portal BOARD --kind {options.kind}"))
+
+
 def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
     """The winner of Closing the Portal, Alif moving first: the parity rule on bipartite
     boards (O(cells)), else the exact Grundy table (at most EXACT_LIMIT cells in the

@@ -179,6 +179,8 @@ def is_heavy(game: str, body: dict[str, Any], play: bool = False) -> bool:
     if play and spec.play is None:
         return False  # refused by play() with its own message
     instance, (how, data) = _instance(spec, req, opts)
+    if spec.page_limit is not None and (why := spec.page_limit(instance, opts, play)):
+        raise BadRequest(why)  # it could never finish here: no use waiting, or retrying
     if spec.heavy is not None and spec.heavy(instance, opts):
         return True
     if getattr(opts, "method", None) == "seed" or getattr(opts, "trace", False):
