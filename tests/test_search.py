@@ -439,3 +439,51 @@ def test_ctrl_c_stops_with_what_is_proven():
     assert proc.returncode == 3, err
     assert "stopped by: interrupt" in out and "NOT EXACT" in out
     assert "Traceback" not in err
+
+
+def test_one_hash_in_the_package():
+    """splitmix64 is written once (codetable.mix): stores on disk and proof search's table
+    hash with the same function."""
+    import numpy as np
+
+    import perfectplay
+    from perfectplay.engine.codetable import mix
+    from perfectplay.engine.searchkernel import _hash
+    root = Path(perfectplay.__file__).parent
+    holders = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+               if "bf58476d1ce4e5b9" in p.read_text(encoding="utf-8").lower()]
+    assert holders == ["engine/codetable.py"]
+    for code in (0, 1, -1, 2**62 + 12345, -(2**63) + 1):
+        assert int(_hash(np.int64(code))) == int(np.uint64(mix(np.int64(code))).view(np.int64))
+
+
+def test_the_backends_follow_the_search_backend_protocol():
+    from perfectplay.engine.searchbackends import CompiledBackend, PythonBackend, SearchBackend
+    members = {"probe", "walk", "table_stats", "close", "name", "probes", "integral"}
+    assert members <= set(SearchBackend.__dict__) | set(SearchBackend.__annotations__)
+    backend = PythonBackend(_Heap(), 100)
+    for name in members:
+        assert hasattr(backend, name), name
+    assert backend.walk(5, 1, None) is None  # no walk of its own: the driver probes
+    assert CompiledBackend.integral is True and CompiledBackend.name == "compiled"
+
+
+class _Heap:
+    def initial(self):
+        return 5
+
+    def moves(self, n):
+        return [m for m in (1, 2) if m <= n]
+
+    def play(self, n, m):
+        return n - m
+
+    def outcome(self, n):
+        return None
+
+
+def test_search_module_keeps_its_public_names():
+    import importlib
+    mod = importlib.import_module("perfectplay.engine.search")
+    for name in ("search", "SearchResult", "clear_table", "MATE", "LIMIT", "INF"):
+        assert hasattr(mod, name), name

@@ -30,7 +30,10 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 @njit(cache=True)
 def mix(code):
-    """splitmix64's finaliser: a bijection of 64-bit words that spreads nearby codes apart."""
+    """splitmix64's finaliser: a bijection of 64-bit words that spreads nearby codes apart.
+
+    The engine's one hash: these tables, the stores' sorted keys (written to disk, so it
+    must never change) and proof search's table slots (:mod:`.searchkernel`) all use it."""
     z = np.uint64(np.int64(code))  # negative codes wrap, in numba and numpy alike
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import lowest_bit
-from .codetable import mix as store_mix
+from .codetable import mix
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
@@ -120,7 +120,7 @@ def leaf_slot(leaf, rules, kind, p):
         return -1
     lo = leaf.base[ti]
     return find_key(leaf.keys, lo, leaf.base[ti + 1] - lo, leaf.buckets, leaf.ibase[ti],
-                    leaf.bits[ti], store_mix(c))
+                    leaf.bits[ti], mix(c))
 
 
 # Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
@@ -131,12 +131,10 @@ HISTORY_MASK = 4095  # the history heuristic counts moves by their low 12 bits
 
 
 @njit(cache=True)
-def mix(key):
-    """splitmix64's finaliser: spreads a position's key over the table's slots."""
-    z = np.uint64(key)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.int64(z ^ (z >> np.uint64(31)))
+def _hash(key):
+    """The store's :func:`~.codetable.mix` (splitmix64's finaliser) as an int64, so that
+    a mask picks a slot: spreads a position's key over the table's slots."""
+    return np.int64(mix(key))
 
 
 @njit(cache=True)
@@ -158,7 +156,7 @@ def unpack(word):
 def _bucket(table, key):
     """The index of ``key``'s bucket: two slots of (key XOR word, word), 32 bytes, so one
     cache line holds the whole bucket."""
-    return (mix(key) & ((table.size >> 2) - 1)) << 2
+    return (_hash(key) & ((table.size >> 2) - 1)) << 2
 
 
 @njit(cache=True)
@@ -325,7 +323,7 @@ def _table_cutoff(p, buf, base, k, beta, line, d, rules, kind, table):
 def _busy(c, busy, rules, kind):
     """Is another thread searching position c? (Its key is in the busy table.)"""
     k = rules.canonical(c) if kind.symmetric else c
-    return busy[mix(k) & (busy.size - 1)] == k
+    return busy[_hash(k) & (busy.size - 1)] == k
 
 
 @njit(cache=True)
@@ -358,17 +356,74 @@ def _to_front(buf, base, k, hint):
             return
 
 
-def workspace(max_depth: int, max_moves: int) -> tuple[np.ndarray, ...]:
-    """The stack a search needs, allocated once per thread: 15 arrays of one int64 a ply,
-    the history heuristic's counters, and the moves of every ply (max_moves + 1 a ply)."""
+class Shared(NamedTuple):
+    """What the threads of one search share: the transposition table (two-slot buckets,
+    see the module doc), the ``busy`` table of positions being searched (ABDADA), the
+    ``stop`` flag (``stop[0] != 0``: abort) and each thread's node count (``stats``, for
+    progress lines)."""
+
+    table: np.ndarray
+    busy: np.ndarray
+    stop: np.ndarray
+    stats: np.ndarray
+
+
+class Workspace(NamedTuple):
+    """The explicit stack of one :func:`probe`, an int64 a ply in each row (index d: the
+    node at depth d), allocated once per thread by :func:`workspace`."""
+
+    pos: np.ndarray  # the position
+    lo: np.ndarray  # its window (lo, hi), narrowed as children return
+    hi: np.ndarray
+    alpha0: np.ndarray  # the window's lower end when the children began (fail-low test)
+    best: np.ndarray  # the best child score so far
+    best_move: np.ndarray  # the move that reached it (-1: none)
+    n_moves: np.ndarray  # the moves listed
+    next_move: np.ndarray  # the index of the next move to take
+    key: np.ndarray  # the table's key (canonical code)
+    start_nodes: np.ndarray  # the node count when the node began (its work)
+    passes: np.ndarray  # 1 when the move being searched passes the turn
+    pay: np.ndarray  # its payoff (scored games)
+    move: np.ndarray  # the move being searched
+    deferred: np.ndarray  # bit i: move i put off while another thread has it
+    marked: np.ndarray  # 1 when the node marks itself in the busy table
+    history: np.ndarray  # the history heuristic's counters (HISTORY_MASK + 1)
+    buf: np.ndarray  # the moves of every ply, max_moves + 1 a ply
+
+
+class WalkSpace(NamedTuple):
+    """The explicit stack of one :func:`walk_remoteness` (an int64 a ply in each row), from
+    :func:`walk_workspace`."""
+
+    pos: np.ndarray  # the position
+    score: np.ndarray  # its exact score
+    next_move: np.ndarray  # the index of the next move to take
+    n_moves: np.ndarray  # the moves listed
+    best: np.ndarray  # the best remoteness so far (-1: none)
+    move: np.ndarray  # the move that reached it
+    key: np.ndarray  # the memo's key (canonical code)
+    buf: np.ndarray  # the moves of every ply (max_moves + 1 a ply); the last ply's slot is
+    # _settle's scratch
+
+
+def workspace(max_depth: int, max_moves: int) -> Workspace:
+    """The stack a probe needs, allocated once per thread: 15 rows of one int64 a ply, the
+    history heuristic's counters, and the moves of every ply (max_moves + 1 a ply)."""
     rows = [np.empty(max_depth + 1, np.int64) for _ in range(15)]
     history = np.zeros(HISTORY_MASK + 1, np.int64)
-    return (*rows, history, np.empty((max_depth + 1) * (max_moves + 1), np.int64))
+    return Workspace._make([*rows, history,
+                           np.empty((max_depth + 1) * (max_moves + 1), np.int64)])
+
+
+def walk_workspace(max_depth: int, max_moves: int) -> WalkSpace:
+    """The stack :func:`walk_remoteness` needs: 7 rows of one int64 a ply and the moves of
+    every ply."""
+    rows = [np.empty(max_depth + 1, np.int64) for _ in range(7)]
+    return WalkSpace._make([*rows, np.empty((max_depth + 1) * (max_moves + 1), np.int64)])
 
 
 @njit(nogil=True)
-def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, node_limit,
-          thread):
+def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
     """Fail-soft alpha-beta from ``root`` inside the window (alpha, beta), iterative (an
     explicit stack ``ws`` from :func:`workspace`, so a line thousands of plies deep needs no
     recursion).
@@ -378,6 +433,8 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
     move is the root's move that reached s (-1 when none did). ABORTED: ``stop[0]`` was set
     or ``node_limit`` nodes were searched; nothing is claimed, but every finished subtree's
     result is in the table. ``stats[thread]`` is kept at the node count for progress.
+    ``shared`` is the :class:`Shared` tables and flags, ``ws`` this thread's
+    :class:`Workspace`.
 
     Each node: outcome (ended: its score), bounds from the score range, the game's
     ``static_bounds`` (``bounds``) and the table, moves (``smoves``, the game's
@@ -391,8 +448,11 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
     canonical, bounds, horizon = rules.canonical, rules.static_bounds, rules.horizon
     scored, with_horizon, symmetric = kind.scored, kind.with_horizon, kind.symmetric
     max_moves = kind.max_moves
-    (pos, lo_w, hi_w, alpha0, best, best_move, count, index, key, start_nodes, passes, pay,
-     move, deferred, shared, history, buf) = ws
+    table, busy, stop, stats = shared.table, shared.busy, shared.stop, shared.stats
+    pos, lo_w, hi_w, alpha0, best = ws.pos, ws.lo, ws.hi, ws.alpha0, ws.best
+    best_move, count, index, key = ws.best_move, ws.n_moves, ws.next_move, ws.key
+    start_nodes, passes, pay, move = ws.start_nodes, ws.passes, ws.pay, ws.move
+    deferred, marked, history, buf = ws.deferred, ws.marked, ws.history, ws.buf
     max_depth = pos.size - 1
     stride = max_moves + 1
     top = LIMIT if scored else MATE - 1  # best a position with a move can score
@@ -492,9 +552,9 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
                     ret = cut
                     continue
             deferred[d] = 0
-            shared[d] = 1 if kind.parallel and big else 0
-            if shared[d]:
-                busy[mix(k_key) & (busy.size - 1)] = k_key  # "I am searching this node"
+            marked[d] = 1 if kind.parallel and big else 0
+            if marked[d]:
+                busy[_hash(k_key) & (busy.size - 1)] = k_key  # "I am searching this node"
             lo_w[d] = a
             hi_w[d] = b
             alpha0[d] = a
@@ -537,8 +597,8 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
                 t_hi = v if v < hi_w[d] else INF
                 tt_store(table, key[d], t_lo, t_hi, best_move[d],
                          log2_work(nodes - start_nodes[d] + 1))
-                if shared[d]:
-                    slot = mix(key[d]) & (busy.size - 1)
+                if marked[d]:
+                    slot = _hash(key[d]) & (busy.size - 1)
                     if busy[slot] == key[d]:
                         busy[slot] = 0
                 ret = v
@@ -548,7 +608,7 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
             status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
             if status != OK:
                 return status, c, -1, nodes
-            if (shared[d] and first_pass and 0 < i < 63
+            if (marked[d] and first_pass and 0 < i < 63
                     and (index[d] < count[d] or deferred[d] != 0)
                     and _busy(c, busy, rules, kind)):
                 # another thread is searching this child: take the other moves first and
@@ -571,7 +631,7 @@ def probe(root, alpha, beta, rules, kind, leaf, table, busy, stop, stats, ws, no
 
 
 @njit(nogil=True)
-def _settle(c, target, rules, kind, leaf, table, busy, stop, stats, ws, node_limit, buf):
+def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
     """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
     has ended or has no move, else two null-window probes (the table makes them cheap)."""
     o = rules.outcome(c)
@@ -580,29 +640,31 @@ def _settle(c, target, rules, kind, leaf, table, busy, stop, stats, ws, node_lim
         return status, s == target, 0
     if rules.moves(c, buf) == 0:
         return OK, target == (0 if kind.scored else -MATE), 0
-    status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, table, busy, stop,
-                             stats, ws, node_limit, 0)
+    status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, shared, ws, node_limit,
+                             0)
     if status != OK or s < target:
         return status, False, n1
-    status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, table, busy, stop,
-                             stats, ws, node_limit - n1, 0)
+    status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, shared, ws,
+                             node_limit - n1, 0)
     return status, status == OK and s <= target, n1 + n2
 
 
 @njit(nogil=True)
-def walk_remoteness(root, root_score, rules, kind, leaf, table, busy, stop, stats, ws, walk_ws,
-                    node_limit):
+def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, node_limit):
     """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
     engine's tie-break among the moves that keep the score, which no single negamax score
     can hold. A tie: the quickest of the tying moves (both players hurry to a tie); a
     margin m: the quickest when m >= 0, the slowest when m < 0; the first such move in the
     game's order. Depth-first over the moves that keep the score (each checked by
     :func:`_settle`), each position's remoteness memoised (by ``canonical``): O(positions
-    of that subgraph x moves) probes, most of them answered by the table."""
+    of that subgraph x moves) probes, most of them answered by the table. ``ws`` is the
+    probes' :class:`Workspace`, ``walk_ws`` the walk's own :class:`WalkSpace`."""
     moves, outcome, canonical = rules.moves, rules.outcome, rules.canonical
     scored, symmetric, max_moves = kind.scored, kind.symmetric, kind.max_moves
-    (w_pos, w_score, w_index, w_count, w_best, w_move, _, w_key, _, _, _, _, _, _, _, _,
-     w_buf) = walk_ws
+    w_pos, w_score, w_index = walk_ws.pos, walk_ws.score, walk_ws.next_move
+    w_count = walk_ws.n_moves
+    w_best, w_move, w_key, w_buf = walk_ws.best, walk_ws.move, walk_ws.key, walk_ws.buf
+    stop = shared.stop
     max_depth = w_pos.size - 1
     stride = max_moves + 1
     memo = {np.int64(0): np.int64(0)}
@@ -653,8 +715,8 @@ def walk_remoteness(root, root_score, rules, kind, leaf, table, busy, stop, stat
             if status != OK:
                 return status, c, -1, nodes
             target = child_bound(w_score[d], passes, pay, scored)
-            status, equal, n = _settle(c, target, rules, kind, leaf, table, busy, stop, stats,
-                                       ws, node_limit - nodes, w_buf[max_depth * stride:])
+            status, equal, n = _settle(c, target, rules, kind, leaf, shared, ws,
+                                       node_limit - nodes, w_buf[max_depth * stride:])
             nodes += n
             if status != OK:
                 return status, c, -1, nodes

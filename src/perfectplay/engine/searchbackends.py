@@ -1,0 +1,509 @@
+"""Proof search's backends: a null-window probe by the numba kernel or by plain Python.
+
+:func:`perfectplay.engine.search.search` drives one :class:`SearchBackend` with a
+:class:`Budget`: it asks ``probe(pos, alpha, beta, budget)`` for a fail-soft score in the
+window and a best move, and ``walk`` (when the backend has one) for the remoteness of a
+position of known score. Two backends answer it:
+
+- :class:`CompiledBackend` for a :class:`~perfectplay.engine.CompiledGame`: the kernel of
+  :mod:`perfectplay.engine.searchkernel`, no Python per node; ``workers`` threads share one
+  lock-free table (:class:`~perfectplay.engine.searchkernel.Shared`), each putting off the
+  moves another is searching; the table is kept from one search of the same game to the
+  next (:func:`clear_table` drops it);
+- :class:`PythonBackend` for any other game: the same algorithm over the Python protocol, a
+  dict for a table and recursion for the stack (for small games and for reading).
+
+Also here, the rules through the Python protocol that the driver shares with the Python
+backend (:func:`legal_moves`, :func:`end_score`, :func:`edge`) and the kernel's two score
+maps in plain Python (:func:`parent_score`, :func:`child_bound`).
+
+>>> parent_score(MATE - 3, True, 0, False) == -(MATE - 4)  # a win in 3 for the child
+True
+>>> child_bound(-(MATE - 4), True, 0, False) == MATE - 3
+True
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import logging
+import math
+import sys
+import time
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from ..errors import GameError, LimitError, show
+from . import searchkernel as sk
+from .compiled import CompiledGame
+from .expand import is_move_list, points
+from .protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
+from .searchresult import SearchScore, score_words
+from .status import ABORTED, OK, cycle_error, status_error
+
+MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
+# The kernels take the game's rules as one NamedTuple of compiled functions, which numba
+# calls "experimental"; it is what the engine relies on, so the warning is noise to users.
+warnings.filterwarnings("ignore", message=".*First-class function type",
+                        category=NumbaExperimentalFeatureWarning)
+QUICK_NODES = 50_000  # a kernel call this small runs in the caller's thread
+PROGRESS_SECONDS = 2.0  # between two progress lines
+_log = logging.getLogger("perfectplay.search")  # the progress lines, at INFO
+
+
+class Stopped(Exception):
+    """The budget ran out (time, nodes) or the user pressed Ctrl-C."""
+
+
+class Budget:
+    """Time and node limits, shared by every probe of one search."""
+
+    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+        self.start = time.monotonic()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.stopped: str | None = None
+
+    def nodes_left(self) -> int:
+        if self.node_limit is None:
+            return 2**62
+        return max(0, self.node_limit - self.nodes)
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def check(self) -> None:
+        if self.stopped:
+            raise Stopped
+        if self.out_of_time():
+            self.stopped = "time"
+            raise Stopped
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            self.stopped = "nodes"
+            raise Stopped
+
+
+
+class SearchBackend(Protocol):
+    """What the search driver asks of a backend (see the module doc)."""
+
+    #: what :attr:`SearchResult.backend` says: "compiled" or "python"
+    name: str
+    #: null-window probes so far
+    probes: int
+    #: True when every score is an integer, so null windows pin a score exactly (False: a
+    #: Python game's margins may be fractions, and the driver probes a full window instead)
+    integral: bool
+
+    def probe(self, pos: Position, alpha: SearchScore, beta: SearchScore,
+              budget: Budget) -> tuple[SearchScore, Move | None]:
+        """(score, best move) of one fail-soft search of ``pos`` in the window (alpha, beta)
+        (see :func:`~perfectplay.engine.searchkernel.probe` for what the score bounds);
+        :class:`Stopped` when the budget runs out first."""
+        ...
+
+    def walk(self, pos: Position, score: SearchScore,
+             budget: Budget) -> tuple[int, Move | None] | None:
+        """(remoteness, best move) of ``pos`` whose exact score is ``score``, when the
+        backend walks the moves that keep it itself; None: the driver walks with probes."""
+        ...
+
+    def table_stats(self) -> dict[str, Any]:
+        """The table's size and fill, for :attr:`SearchResult.table`."""
+        ...
+
+    def close(self) -> None:
+        """Let go of threads (the table may be kept for the next search)."""
+        ...
+
+
+class CompiledBackend:
+    """Null-window probes by the numba kernel; ``workers`` threads share one table."""
+
+    name = "compiled"
+    integral = True  # kernel scores are int64
+
+    def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
+                 progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
+        self.game = game
+        self.leaf = sk.no_leaf() if leaf is None else leaf
+        self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
+        self.halt = np.zeros(1, np.int64)
+        self.stats = np.zeros(workers, np.int64)
+        self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
+        self.shared = sk.Shared(self.table, self.busy, self.halt, self.stats)
+        self.workers = workers
+        self.max_depth = max_depth
+        self.spaces = [sk.workspace(max_depth, game.max_moves) for _ in range(workers)]
+        self.walk_space: sk.WalkSpace | None = None
+        self.kind = sk.Kind(scored=game.scored, with_player=game.has_player,
+                            with_horizon=game.has_horizon, symmetric=game.symmetric,
+                            acyclic=game.tiered, max_moves=game.max_moves,
+                            parallel=workers > 1, ordered=game.has_search_moves,
+                            bounded=game.has_margin_bound, with_leaf=leaf is not None,
+                            stepped=game.has_step)
+        self.pool = cf.ThreadPoolExecutor(max_workers=workers)
+        self.progress = progress
+        self.last_report = time.monotonic()
+        self.probes = 0
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def table_stats(self) -> dict[str, Any]:
+        """Size and fill of the table; the fill is estimated from its first 2**16 slots (a
+        scan of a gigabyte table would cost more than a small search)."""
+        words = self.table[1::2]
+        sample = words[:1 << 16]  # positions land where their hash says: a fair sample
+        return {"megabytes": 8 * self.table.size / 2**20, "entries": int(words.size),
+                "filled": float(np.count_nonzero(sample)) / sample.size}
+
+    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
+        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.game.rules,
+                        self.kind, self.leaf, self.shared, self.spaces[thread],
+                        np.int64(limit), thread)
+
+    def _walk(self, pos: int, score: int, limit: int) -> Any:
+        if self.walk_space is None:
+            self.walk_space = sk.walk_workspace(self.max_depth, self.game.max_moves)
+        return sk.walk_remoteness(np.int64(pos), np.int64(score), self.game.rules, self.kind,
+                                  self.leaf, self.shared, self.spaces[0], self.walk_space,
+                                  np.int64(limit))
+
+    def walk(self, pos: Position, score: SearchScore,
+             budget: Budget) -> tuple[int, Move | None]:
+        """(remoteness, best move) of a position of known exact score, by the kernel's
+        walk over the moves that keep it (see :func:`searchkernel.walk_remoteness`)."""
+        code, s = _code(pos), int(score)
+        rem, best = self._submit([(self._walk, (code, s))], budget, s - 1, s)
+        return int(rem), (None if best < 0 else int(best))
+
+    def probe(self, pos: Position, alpha: SearchScore, beta: SearchScore,
+              budget: Budget) -> tuple[SearchScore, Move | None]:
+        """(score, best move) of one fail-soft search in (alpha, beta); Stopped when the
+        budget runs out first."""
+        code, lo, hi = _code(pos), int(alpha), int(beta)
+        calls = [(self._run, (t, code, lo, hi)) for t in range(self.workers)]
+        self.probes += 1
+        score, best = self._submit(calls, budget, lo, hi)
+        return int(score), (None if best < 0 else int(best))
+
+    def _submit(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]],
+                budget: Budget, alpha: int, beta: int) -> tuple[int, int]:
+        """Run kernel calls on the pool (the first to finish answers), minding the budget
+        and Ctrl-C; their (status, number, move, nodes) becomes (number, move) or an
+        error."""
+        budget.check()
+        self.halt[0] = 0
+        self.stats[:] = 0
+        self.busy[:] = 0  # marks an aborted call left behind
+        limit = budget.nodes_left()
+        # Most calls of a search are small: the first QUICK_NODES run here, with no thread
+        # handed the work (0.4 ms saved a call); a call not done by then goes on in the
+        # pool, where the clock and Ctrl-C are watched (its finished subtrees are in the
+        # table already, so it loses little).
+        fn, args = calls[0]
+        status, number, best, nodes = fn(*args, min(limit, QUICK_NODES))
+        budget.nodes += int(nodes)
+        if status == OK:
+            return int(number), int(best)
+        if status != ABORTED:
+            raise status_error(int(status), int(number), self.game, limit=LIMIT,
+                               max_depth=self.max_depth)
+        limit = budget.nodes_left()
+        if limit <= 0:
+            budget.stopped = "nodes"
+            raise Stopped
+        futures = [self.pool.submit(fn, *args, limit) for fn, args in calls]
+        try:
+            self._wait(futures, budget, alpha, beta)
+        except KeyboardInterrupt:
+            self.halt[0] = 1
+            cf.wait(futures)
+            budget.stopped = "interrupt"
+        results = [f.result() for f in futures]
+        budget.nodes += sum(int(res[3]) for res in results)
+        for status, number, best, _ in results:
+            if status == OK:
+                return int(number), int(best)
+        for status, code, _, _ in results:
+            if status != ABORTED:
+                raise status_error(int(status), int(code), self.game, limit=LIMIT,
+                                   max_depth=self.max_depth)
+        if budget.stopped is None:
+            budget.stopped = "nodes" if budget.nodes_left() <= 0 else "time"
+        raise Stopped
+
+    def _wait(self, futures: list[cf.Future[Any]], budget: Budget, alpha: int,
+              beta: int) -> None:
+        """Wait for the first thread to finish (then stop the others), watching the clock
+        and reporting progress."""
+        while True:
+            done, _ = cf.wait(futures, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+            if done:
+                self.halt[0] = 1  # one thread's answer is the answer
+                cf.wait(futures)
+                return
+            if budget.out_of_time():
+                budget.stopped = "time"
+                self.halt[0] = 1
+            now = time.monotonic()
+            if ((self.progress or _log.isEnabledFor(logging.INFO))
+                    and now - self.last_report >= PROGRESS_SECONDS):
+                self.last_report = now
+                nodes = budget.nodes + int(self.stats.sum())
+                rate = nodes / max(now - budget.start, 1e-9)
+                scored = self.game.scored
+                line = (f"search {self.probes}: window ({score_words(alpha, scored)}, "
+                        f"{score_words(beta, scored)}), {nodes:,} nodes, {rate:,.0f}/s")
+                _log.info("%s", line)
+                if self.progress:
+                    self.progress(line)
+
+
+class PythonBackend:
+    """The same search over the Python protocol (a dict for a table, recursion for the
+    stack): slower, for small games and for reading."""
+
+    name = "python"
+
+    def __init__(self, game: Game, max_depth: int) -> None:
+        self.game = game
+        self.caps = capabilities(game)
+        self.scored = self.caps.scored
+        self.integral = not self.scored  # margins may be fractions
+        self.table: dict[Position, tuple[SearchScore, SearchScore, Move | None]] = {}
+        self.max_depth = max_depth
+        self.probes = 0
+        self.order = self.caps.search_moves
+        self.bounds = self.caps.static_bounds
+        self.tiered = self.caps.tier is not None
+        self.budget = Budget(None, None)  # each probe's own
+        self.line: list[Position] = []  # the positions above the node searched
+
+    def close(self) -> None:
+        pass
+
+    def table_stats(self) -> dict[str, Any]:
+        return {"entries": len(self.table)}
+
+    def walk(self, pos: Position, score: SearchScore,
+             budget: Budget) -> tuple[int, Move | None] | None:
+        """None: the driver walks the moves that keep the score with probes."""
+        return None
+
+    def probe(self, pos: Position, alpha: SearchScore, beta: SearchScore,
+              budget: Budget) -> tuple[SearchScore, Move | None]:
+        budget.check()
+        self.probes += 1
+        self.budget = budget
+        self.line = []
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * self.max_depth + 200))
+        try:
+            return self._node(pos, alpha, beta)
+        except KeyboardInterrupt:
+            budget.stopped = "interrupt"
+            raise Stopped from None
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _moves(self, pos: Position) -> list[Move]:
+        if self.order is None:
+            return legal_moves(self.game, pos)
+        moves = self.order(pos)
+        if not is_move_list(moves):
+            raise GameError(f"search_moves({show(pos)}) returned {show(moves)}: expected an "
+                            "iterable of moves")
+        moves = list(moves)
+        if not moves and legal_moves(self.game, pos):
+            raise GameError(f"search_moves({show(pos)}) listed no move where moves has some")
+        return moves
+
+    def _node(self, pos: Position, alpha: SearchScore,
+              beta: SearchScore) -> tuple[SearchScore, Move | None]:
+        budget = self.budget
+        budget.nodes += 1
+        if budget.nodes & 1023 == 0:
+            budget.check()
+        result = self.game.outcome(pos)
+        if result is not None:
+            return end_score(pos, result, self.scored), None
+        if not self.scored and beta > MATE - 1:
+            beta = MATE - 1
+            if alpha >= beta:
+                return beta, None
+        if self.bounds is not None:
+            known = self.bounds(pos)
+            if known & 1 and beta > 0:
+                beta = 0
+                if alpha >= beta:
+                    return beta, None
+            if known & 2 and alpha < 0:
+                alpha = 0
+                if alpha >= beta:
+                    return alpha, None
+        entry = self.table.get(pos)
+        hint = None
+        if entry is not None:
+            t_lo, t_hi, hint = entry
+            if t_lo >= beta:
+                return t_lo, hint
+            if t_hi <= alpha:
+                return t_hi, hint
+            alpha, beta = max(alpha, t_lo), min(beta, t_hi)
+            if alpha >= beta:
+                return alpha, hint
+        moves = self._moves(pos)
+        if not moves:
+            return (0 if self.scored else -MATE), None
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        if len(self.line) >= self.max_depth:
+            raise LimitError(f"a line deeper than {self.max_depth:,} plies; raise max_depth")
+        self.line.append(pos)
+        alpha0, best, best_move = alpha, None, None
+        for move in moves:
+            child, passes, pay = edge(self.game, self.caps, pos, move)
+            if not self.tiered and child in self.line:
+                raise cycle_error(child)
+            lo_c = child_bound(beta, passes, pay, self.scored)
+            hi_c = child_bound(alpha, passes, pay, self.scored)
+            if lo_c > hi_c:
+                lo_c, hi_c = hi_c, lo_c
+            s, _ = self._node(child, lo_c, hi_c)
+            s = parent_score(s, passes, pay, self.scored)
+            if best is None or s > best:
+                best, best_move = s, move
+            if s > alpha:
+                alpha = s
+                if alpha >= beta:
+                    break
+        self.line.pop()
+        assert best is not None  # moves is not empty
+        neg, pos_inf = (-math.inf, math.inf) if self.scored else (-INF, INF)
+        lo = best if best > alpha0 else neg
+        hi = best if best < beta else pos_inf
+        if entry is not None and max(lo, entry[0]) <= min(hi, entry[1]):
+            lo, hi = max(lo, entry[0]), min(hi, entry[1])
+        self.table[pos] = (lo, hi, best_move)
+        return best, best_move
+
+
+_LAST_TABLE: list[Any] = []  # [weak reference to the game, its size in MB, the table]
+
+
+def _table_for(game: CompiledGame, table_mb: float) -> np.ndarray:
+    """The transposition table: the one the last search of the same game used when the size
+    is the same (its entries stay true: scores are relative to their own position, so a
+    position asked again, or a line through earlier proofs, costs nothing), else a new one.
+    Only the last game's table is kept."""
+    if _LAST_TABLE and _LAST_TABLE[0]() is game and _LAST_TABLE[1] == table_mb:
+        return _LAST_TABLE[2]
+    _LAST_TABLE.clear()
+    entries = 1 << max(10, int(table_mb * 2**20 / 16).bit_length() - 1)
+    table = _aligned_zeros(2 * entries)
+    _LAST_TABLE.extend([weakref.ref(game), table_mb, table])
+    return table
+
+
+def clear_table() -> None:
+    """Drop the kept table (its memory goes back at once)."""
+    _LAST_TABLE.clear()
+
+
+def _aligned_zeros(n: int) -> np.ndarray:
+    """n zero int64 starting on a 64-byte boundary, so no 32-byte bucket straddles two cache
+    lines."""
+    raw = np.zeros(n + 8, np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + n]
+
+
+def legal_moves(game: Game, pos: Position) -> list[Move]:
+    """``game.moves(pos)`` as a list, or a GameError when it is not an iterable of moves."""
+    moves = game.moves(pos)
+    if not is_move_list(moves):
+        raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of "
+                        "moves")
+    return list(moves)
+
+
+def end_score(pos: Position, result: Outcome, scored: bool) -> SearchScore:
+    """The score of an ended position whose ``outcome`` is ``result`` (the mover's points in
+    a scored game, else a win, loss or tie at remoteness 0); a GameError for an outcome the
+    protocol does not allow."""
+    if scored:
+        if result is Value.TIE:
+            return 0
+        if isinstance(result, Value):
+            raise GameError(f"outcome({show(pos)}) is {result.name} in a scored game: "
+                            "return Value.TIE or the final points for the player to move")
+        return points(result, "outcome", pos)
+    if result is Value.WIN:
+        return MATE
+    if result is Value.LOSE:
+        return -MATE
+    if result is Value.TIE:
+        return 0
+    raise GameError(f"outcome({show(pos)}) returned {show(result)}: expected None, "
+                    "Value.WIN, Value.LOSE or Value.TIE")
+
+
+def edge(game: Game, caps: Capabilities, pos: Position,
+         move: Move) -> tuple[Position, bool, SearchScore]:
+    """(child, passes, pay) of ``move`` from ``pos``: the next position, whether the turn
+    passes (the game's ``player``, in ``caps``), the mover's payoff (0 unless scored);
+    GameErrors name bad answers."""
+    child = game.play(pos, move)
+    if child is None:
+        raise GameError(f"play({show(pos)}, {show(move)}) returned None: it must return "
+                        "the new position")
+    passes = True
+    if caps.player is not None:
+        passes = _player(caps.player, pos) != _player(caps.player, child)
+    pay = points(caps.payoff(pos, move), "payoff", pos, move) \
+        if caps.payoff is not None else 0
+    return child, passes, pay
+
+
+def _player(player: Callable[[Position], Any], pos: Position) -> int:
+    who = player(pos)
+    if who not in (0, 1) or isinstance(who, bool):
+        raise GameError(f"player({show(pos)}) returned {show(who)}: expected 0 or 1")
+    return int(who)
+
+
+def parent_score(s: SearchScore, passes: bool, pay: SearchScore,
+                 scored: bool) -> SearchScore:
+    """The kernel's :func:`~perfectplay.engine.searchkernel.parent_score` in plain Python
+    (a numba call per node would cost more than the node)."""
+    if scored:
+        return pay - s if passes else pay + s
+    s = -s if passes else s
+    return s - 1 if s > 0 else s + 1 if s < 0 else s
+
+
+def child_bound(x: SearchScore, passes: bool, pay: SearchScore, scored: bool) -> SearchScore:
+    """The kernel's :func:`~perfectplay.engine.searchkernel.child_bound` in plain Python."""
+    if scored:
+        return pay - x if passes else x - pay
+    if isinstance(x, float):  # an infinite bound stays infinite
+        return -x if passes else x
+    x = -x if passes else x
+    return x + 1 if x > 0 else x - 1 if x < 0 else x
+
+
+def _code(pos: Position) -> int:
+    """A compiled game's position: an int code (the driver made the start one, and the
+    game's ``play`` returns them)."""
+    if not isinstance(pos, int):
+        raise GameError(f"a compiled game's position is an int code, not {show(pos)}")
+    return pos
