@@ -74,7 +74,7 @@ Codes are any int64 except -2**63. A compiled game also answers the Python proto
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias, cast
 
 import numpy as np
 from numba import njit
@@ -99,30 +99,34 @@ _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
 INT64_MAX = 2**63 - 1
 
 
+#: A numba-compiled function (a dispatcher: called from Python, and from other kernels).
+Kernel: TypeAlias = Callable[..., Any]
+
+
 class Rules(NamedTuple):
     """The compiled functions of a game (see the module doc); unused ones are stubs."""
 
-    moves: Any
-    play: Any
-    outcome: Any
-    score: Any
-    payoff: Any
-    player: Any
-    tier: Any
-    canonical: Any
-    search_moves: Any
-    horizon: Any
-    static_bounds: Any
-    margin_bound: Any
-    step: Any
+    moves: Kernel
+    play: Kernel
+    outcome: Kernel
+    score: Kernel
+    payoff: Kernel
+    player: Kernel
+    tier: Kernel
+    canonical: Kernel
+    search_moves: Kernel
+    horizon: Kernel
+    static_bounds: Kernel
+    margin_bound: Kernel
+    step: Kernel
 
 
 class Ranking(NamedTuple):
     """A compiled game's optional dense numbering inside a tier (see the module doc), kept
     apart from :class:`Rules` so the search and solve kernels never compile it."""
 
-    rank: Any
-    unrank: Any
+    rank: Kernel
+    unrank: Kernel
 
 
 @njit(cache=True)
@@ -145,7 +149,7 @@ def _same(pos):
     return pos
 
 
-def _jit(fn: Any, name: str) -> Any:
+def _jit(fn: object, name: str) -> Kernel | None:
     """``fn`` compiled (plain functions through ``njit``), as the first dispatcher this
     process made for the same rule (:func:`~.jitmemo.canonical`), so a second instance of a
     game reuses the kernels compiled for the first."""
@@ -155,7 +159,15 @@ def _jit(fn: Any, name: str) -> Any:
         return canonical(fn)
     if not callable(fn):
         raise GameError(f"{name} must be a function, not {type(fn).__name__}")
-    return canonical(njit(fn))
+    return canonical(cast(CPUDispatcher, njit(fn)))
+
+
+def _jit_rule(fn: object, name: str) -> Kernel:
+    """:func:`_jit` of a function every game has (``moves``, ``play``, ``outcome``)."""
+    kernel = _jit(fn, name)
+    if kernel is None:
+        raise GameError(f"{name} must be a function, not None")
+    return kernel
 
 
 class CompiledGame:
@@ -192,10 +204,10 @@ class CompiledGame:
         self.tiered = tier is not None
         self.has_player = player is not None
         self.name = name or type(self).__name__
-        jmoves = _jit(moves, "moves")
+        jmoves = _jit_rule(moves, "moves")
         self.rules = Rules(
-            moves=jmoves, play=_jit(play, "play"),
-            outcome=_jit(outcome, "outcome"),
+            moves=jmoves, play=_jit_rule(play, "play"),
+            outcome=_jit_rule(outcome, "outcome"),
             score=_jit(score, "score") or _zero1, payoff=_jit(payoff, "payoff") or _zero2,
             player=_jit(player, "player") or _zero1, tier=_jit(tier, "tier") or _zero1,
             canonical=_jit(canonical, "canonical") or _same,

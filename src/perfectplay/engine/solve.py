@@ -106,7 +106,7 @@ def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:
                      player=who if game.has_player else None, codes=codes, slots=slots)
 
 
-def solve_graph(game: Any, graph: GameGraph) -> Solution:
+def solve_graph(game: Game, graph: GameGraph) -> Solution:
     """Solve an already discovered game graph (see :func:`solve`)."""
     if not graph.scored:
         rev_off, rev_src, _ = graph.reverse()

@@ -44,7 +44,7 @@ from .codetable import (
     new_keys,
 )
 from .compiled import ONGOING, CompiledGame
-from .protocol import Value
+from .protocol import Position, Value, Worth
 from .solution import (
     MARGIN,
     WINLOSE,
@@ -276,11 +276,11 @@ def _trim_heap() -> None:
             _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
         except (OSError, AttributeError):
             _LIBC = False
-    if _LIBC:
+    if isinstance(_LIBC, ctypes.CDLL):
         _LIBC.malloc_trim(0)
 
 
-_LIBC: Any = None
+_LIBC: ctypes.CDLL | bool | None = None  # None: not looked for yet; False: none
 
 
 class TierSolution(Solved):
@@ -290,6 +290,7 @@ class TierSolution(Solved):
 
     graph = None
     cyclic = False
+    game: CompiledGame
 
     def __init__(self, game: CompiledGame, tiers: Tiers) -> None:
         self.game = game
@@ -314,7 +315,7 @@ class TierSolution(Solved):
         for keys in self.tiers.keys:
             yield from (int(k) for k in keys[keys != EMPTY])
 
-    def _entry(self, pos: Any) -> tuple[Any, int | None]:
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]:
         if isinstance(pos, bool) or not isinstance(pos, int | np.integer) \
                 or not -(2**63) < int(pos) < 2**63:
             raise UnknownPosition(f"{show(pos)} cannot be a position of this game (codes "
@@ -333,6 +334,6 @@ class TierSolution(Solved):
                   for keys, v, r in zip(t.keys, src, t.rems, strict=True))
         return counts_of(chunks, self.mode, len(self))
 
-    def to_json(self, pos: Any | None = None) -> dict[str, Any]:
+    def to_json(self, pos: Position | None = None) -> dict[str, Any]:
         """The start (or ``pos``): value, remoteness, every move, and the position counts."""
         return summary_json(self, super().to_json(pos))
