@@ -147,7 +147,7 @@ class Solved(ABC):
                 assert isinstance(value, Value)
                 mine = value.flipped() if passes else value
             out.append(MoveValue(move, mine, r))
-        out.sort(key=lambda mv: self._score(here, mv.value, mv.remoteness), reverse=True)
+        out.sort(key=lambda mv: self._score(here, mv.value, mv.remoteness).key, reverse=True)
         return out
 
     def best_move(self, pos: Position | None = None) -> Move | None:
@@ -375,7 +375,8 @@ class Solution(Solved):
         i = self._id(here)
         out = [MoveValue(mv, *self._edge_value(i, c, pay))
                for mv, c, pay in self._edges(i, here)]
-        out.sort(key=lambda mv: self._score_at(i, mv.value, mv.remoteness), reverse=True)
+        # by Score's key: a tuple each, compared as tuples (a Score compares by its key)
+        out.sort(key=lambda mv: self._score_at(i, mv.value, mv.remoteness).key, reverse=True)
         return out
 
     def _edge_value(self, p: int, c: int, pay: Any) -> tuple[Worth, int | None]:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.compiled import is_compiled
+from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, Value, capabilities
 from .compiled import solve_compiled_store
 from .layout import FORMAT, SolveStopped, StoreError, read_manifest
@@ -63,11 +63,11 @@ class Tablebase:
     already: bool = False
 
 
-def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
+def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | None = None,
                  workers: int | None = None, client: Any = None,
                  progress: Callable[[str], None] | None = None, bar: bool | None = None,
                  stop_after: int | None = None, game_ref: str | None = None,
-                 roots: Any = None) -> Tablebase:
+                 roots: Iterable[int] | np.ndarray | None = None) -> Tablebase:
     """Solve a tiered game into ``store`` (see the module doc). ``client`` reuses a running
     Dask client; ``progress`` receives a line per step, ``bar`` shows a progress bar on a
     terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many steps (a tier
@@ -78,14 +78,15 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
     position they reach: a store of the game's last tiers (an endgame database, for
     ``search(..., endgame=open_store(path))``; Kalah's ``endgame_positions(k)`` are every
     position with at most k seeds in play)."""
-    compiled = is_compiled(game)
+    compiled = isinstance(game, CompiledGame)
+    codes = None
     if roots is not None:
         if not compiled:
             raise StoreError("roots are for compiled games (an endgame store)")
-        roots = np.asarray(roots, np.int64).ravel()
-        if roots.size == 0:
+        codes = np.asarray(roots, np.int64).ravel()
+        if codes.size == 0:
             raise StoreError("roots is empty: give at least one position")
-    if not compiled:
+    if not isinstance(game, CompiledGame):
         check_tiered(game)
     elif not game.tiered:
         raise StoreError(f"{game.name} has no tier function; a store needs one")
@@ -102,8 +103,8 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
         caps = capabilities(game)
         manifest = {"format": FORMAT, "game": game_ref, "scored": caps.scored,
                     "name": caps.name}
-        if roots is not None:
-            manifest["roots"] = int(roots.size)
+        if codes is not None:
+            manifest["roots"] = int(codes.size)
     own = client is None
     if own:
         client = client_for(cluster, workers)  # before any folder is made: nothing half-made
@@ -117,7 +118,7 @@ def solve_tiered(game: Any, store: str | Path, cluster: str | None = None,
         say = progress or (lambda _msg: None)
         workers_now = len(client.scheduler_info().get("workers", {})) or 1
         runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
-        job = StoreJob(root, manifest, runner, say, bar, Steps(stop_after), roots)
+        job = StoreJob(root, manifest, runner, say, bar, Steps(stop_after), codes)
         solver: StoreSolver = solve_compiled_store if compiled else solve_python_store
         tiers, total = solver(game, job)
         return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
