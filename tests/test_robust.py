@@ -370,7 +370,7 @@ def test_api_type_errors_are_input_errors():
 
     for call in (lambda: coins.value(None), lambda: coins.optimal_line([1.5]),
                  lambda: coins.best_move("12"), lambda: rock.parse_maze(b"E.X"),
-                 lambda: rock.solve(None), lambda: portal.solve("O.O"),
+                 lambda: rock.analyze(None), lambda: portal.analyze("O.O"),
                  lambda: no.read_kth_no(None), lambda: Reader(3)):
         with pytest.raises(InputError):
             call()
@@ -402,8 +402,7 @@ def _mutate(rng: random.Random, text: str) -> str:
     return "".join(chars)
 
 
-FILE_COMMANDS = {"rock": "rock_sample.txt", "portal": "portal_seed.txt",
-                 "nearest": "no_drawn.txt"}
+FILE_COMMANDS = {"rock": "rock_sample.txt", "portal": "portal_seed.txt", "no": "no_drawn.txt"}
 
 
 def test_fuzz_every_judge_and_file_command():
