@@ -114,7 +114,7 @@ def test_every_command_line_of_the_readme_runs(tmp_path, monkeypatch):
     The lines run in this one process, through the same click command the ``perfectplay``
     script calls (one interpreter and one set of compiled kernels for 40 lines, not 40
     fresh interpreters of 2-3 s each), except the long lines of APART, which run at the
-    same time in processes of their own (209 s became about 40)."""
+    same time in processes of their own, on the machine's second core."""
     import os
     import shlex
     import subprocess
