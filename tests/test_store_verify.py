@@ -23,6 +23,7 @@ def test_stores_as_written_verify_in_full(client, tmp_path):
             report = verify_store(store, sample=None)
             assert report.ok, report.explain()
             assert report.checked == report.total == len(store) == tb.positions
+            assert not report.notes  # the checksums were written and matched
             half = verify_store(store, sample=len(store) // 2, seed=1)
             assert half.ok and half.checked == len(store) // 2
 
@@ -41,6 +42,8 @@ def test_a_changed_cell_is_found_at_its_position(client, tmp_path):
     with open_store(root, game) as store:
         report = verify_store(store, sample=None)
         assert not report.ok and report.wrong >= 1, report.explain()
+        assert report.problems == [f"tiers/{path.name} has changed since the store was "
+                                   "written (its checksum differs)"]
         changed = int(entry["tier"])
         # the changed position itself, or its parents, no longer agree
         tiers = {int(game.rules.tier(game.canonical(int(m.position))))

@@ -68,6 +68,7 @@ from ..progress import Progress
 from .layout import (
     WIDTHS,
     StoreError,
+    finish,
     map_file,
     margin_text,
     save_array,
@@ -516,9 +517,7 @@ def _pack(game: CompiledGame, job: StoreJob) -> None:
         for e in entries:
             say(f"tier {e['tier']} packed ({e['width']} byte{'s' * (e['width'] > 1)} a "
                 f"position, {len(e['palette'])} (value, remoteness) pairs)")
-    manifest["tiers"] = sorted(manifest["packed"], key=lambda e: e["tier"])
-    manifest["done"] = True
-    write_manifest(root, manifest)
+    finish(root, manifest)
     shutil.rmtree(root / "work", ignore_errors=True)
 
 

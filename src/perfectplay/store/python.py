@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,15 @@ from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_cha
 from ..engine.tierkernels import better_option, move_option
 from ..errors import GameError
 from ..progress import Progress
-from .layout import WIDTHS, StoreError, margin_text, save_array, tier_path, write_manifest
+from .layout import (
+    WIDTHS,
+    StoreError,
+    finish,
+    margin_text,
+    save_array,
+    tier_path,
+    write_manifest,
+)
 from .reader import Tier
 from .runner import Runner, StoreJob
 
@@ -266,11 +275,7 @@ def solve_python_store(game: Game, job: StoreJob) -> tuple[list[int], int]:
             manifest["packed"].append(entry)
             write_manifest(root, manifest)
             say(f"tier {t} solved")
-    manifest["tiers"] = sorted(manifest["packed"], key=lambda e: e["tier"])
-    manifest["done"] = True
-    write_manifest(root, manifest)
-    import shutil
-
+    finish(root, manifest)
     shutil.rmtree(root / "work", ignore_errors=True)
     return [b["tier"] for b in built], sum(b["size"] for b in built)
 

@@ -13,11 +13,9 @@ index; the files' checksums read every byte once (O(store size)).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,36 +25,12 @@ from ..engine.sortedtiers import unmix_all
 from ..engine.values import describe
 from ..engine.verify import Mismatch, VerifyReport, _option, _same, final_value
 from ..errors import show
-from .layout import read_manifest, tier_path
+from .layout import checksums, read_manifest, tier_path
 from .packed import set_ranks, unranked
 from .reader import Store
 
 #: Positions checked a batch (their children are looked up together).
 BATCH = 1 << 14
-#: The files of a tier, as :mod:`perfectplay.store.layout` names them.
-KINDS = ("cells", "keys", "index", "present", "counts")
-
-
-def checksums(root: str | Path) -> dict[str, str]:
-    """SHA-256 of every tier file of the store at ``root`` (name -> hex digest), as a
-    finished solve records them in the manifest (``checksums``)."""
-    root = Path(root)
-    out = {}
-    for path in sorted((root / "tiers").glob("*.*")):
-        if path.suffix[1:] in KINDS:
-            out[path.name] = file_digest(path)
-    return out
-
-
-def file_digest(path: Path) -> str:
-    """A file's SHA-256, read in 16 MiB blocks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 24):
-            h.update(block)
-    return h.hexdigest()
-
-
 def store_problems(store: Store) -> tuple[list[str], list[str]]:
     """(problems, notes) of the store's files and manifest: a file whose checksum differs
     or is missing, a tier whose recorded size differs from what its file holds."""
