@@ -24,7 +24,7 @@ def test_stores_as_written_verify_in_full(client, tmp_path):
             assert report.ok, report.explain()
             assert report.checked == report.total == len(store) == tb.positions
             assert not report.notes  # the checksums were written and matched
-            half = verify_store(store, sample=len(store) // 2, seed=1)
+            half = store.verify(sample=len(store) // 2, seed=1)
             assert half.ok and half.checked == len(store) // 2
 
 

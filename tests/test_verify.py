@@ -94,7 +94,7 @@ def test_true_solutions_verify_in_full():
 
 def test_a_sample_checks_that_many_positions():
     solved = solve(TicTacToe())
-    report = verify(solved, sample=500, seed=3)
+    report = solved.verify(sample=500, seed=3)  # the method is the function
     assert report.ok and report.checked == 500 and report.total == 5478
     assert report.explain().startswith("verified 500 of 5,478 positions: every")
 

@@ -37,6 +37,7 @@ from .values import (
     counts_of,
     describe,
 )
+from .verify import VerifyReport, verify
 
 __all__ = ["COST", "MARGIN", "WINLOSE", "Counts", "Mode", "MoveValue", "Solution", "Solved",
            "UnknownPosition", "counts_of", "describe", "game_picture", "json_value",
@@ -232,6 +233,13 @@ class Solved(ABC):
         """Write every position's value and remoteness to ``path`` (.npz or .parquet);
         ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.saved`)."""
         return savefile.save(self, path, target)
+
+    def verify(self, sample: int | None = 10_000, seed: int = 0) -> VerifyReport:
+        """Audit the answers: ``sample`` random positions (None: every one) recomputed from
+        their children's stored entries, the children made by the game's rules (see
+        :mod:`perfectplay.engine.verify`: a full pass proves every value and remoteness).
+        O(checked positions x moves) look-ups."""
+        return verify(self, sample, seed)
 
 
 class Solution(Solved):

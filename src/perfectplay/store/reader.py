@@ -21,10 +21,12 @@ from ..engine.solution import Solved, position_of
 from ..engine.sortedtiers import unmix_all
 from ..engine.target import load_target
 from ..engine.values import Counts, UnknownPosition
+from ..engine.verify import VerifyReport
 from ..errors import PerfectplayError, show
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
 from .leaf import leaf_of
 from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
+from .verify import verify_store
 
 
 class NotInStore(UnknownPosition):
@@ -192,6 +194,12 @@ class Store(Solved):
         pid = int(table.cells[slots[0]])
         rem = int(table.rems[pid])
         return table.values[pid], None if rem < 0 else rem
+
+    def verify(self, sample: int | None = 100_000, seed: int = 0) -> VerifyReport:
+        """Audit the store: its files against their checksums, then ``sample`` random
+        positions (None: all) recomputed from their children (see
+        :mod:`perfectplay.store.verify`)."""
+        return verify_store(self, sample, seed)
 
     def lookup(self, codes: Any) -> dict[str, np.ndarray]:
         """Batch look-up of encoded positions (any symmetric image of a stored one):

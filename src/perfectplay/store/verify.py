@@ -16,22 +16,43 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
-from ..engine.protocol import Position, Value, Worth, capabilities
+from ..engine.protocol import Position, Score, Value, Worth, capabilities
 from ..engine.sortedtiers import unmix_all
 from ..engine.values import describe
 from ..engine.verify import Mismatch, VerifyReport, _option, _same, final_value
 from ..errors import show
 from .layout import checksums, read_manifest, tier_path
 from .packed import set_ranks, unranked
-from .reader import Store
+
+
+class PackedStore(Protocol):
+    """What :func:`verify_store` reads of a :class:`~perfectplay.store.Store`."""
+
+    path: Path
+    tables: dict[int, Any]
+    tiers: list[int]
+
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def scored(self) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def lookup(self, codes: Any) -> dict[str, np.ndarray]: ...
+
+    def _score(self, pos: Position, value: Worth, rem: int | None) -> Score: ...
+
 
 #: Positions checked a batch (their children are looked up together).
 BATCH = 1 << 14
-def store_problems(store: Store) -> tuple[list[str], list[str]]:
+def store_problems(store: PackedStore) -> tuple[list[str], list[str]]:
     """(problems, notes) of the store's files and manifest: a file whose checksum differs
     or is missing, a tier whose recorded size differs from what its file holds."""
     manifest = read_manifest(store.path)
@@ -61,7 +82,7 @@ def store_problems(store: Store) -> tuple[list[str], list[str]]:
     return problems, notes
 
 
-def sample_codes(store: Store, sample: int | None, seed: int) -> Iterator[np.ndarray]:
+def sample_codes(store: PackedStore, sample: int | None, seed: int) -> Iterator[np.ndarray]:
     """The codes of ``sample`` positions drawn uniformly from the whole store (all of them
     when ``sample`` is None), a tier at a time."""
     sizes = {t: store.tables[t].size for t in store.tiers}
@@ -85,7 +106,7 @@ def sample_codes(store: Store, sample: int | None, seed: int) -> Iterator[np.nda
         yield tier_codes(store, t, slots)
 
 
-def tier_codes(store: Store, t: int, slots: np.ndarray | None) -> np.ndarray:
+def tier_codes(store: PackedStore, t: int, slots: np.ndarray | None) -> np.ndarray:
     """The codes at ``slots`` of tier ``t`` (every slot when None)."""
     table = store.tables[t]
     if table.ranked:
@@ -93,12 +114,12 @@ def tier_codes(store: Store, t: int, slots: np.ndarray | None) -> np.ndarray:
         if slots is not None:
             ranks = ranks[slots]
         game = store.game
-        return unranked(t, ranks, game.ranking.unrank)  # type: ignore[attr-defined]
+        return unranked(t, ranks, game.ranking.unrank)
     keys = np.asarray(table.keys)
     return unmix_all(keys if slots is None else keys[slots])
 
 
-def verify_store(store: Store, sample: int | None = 100_000, seed: int = 0) -> VerifyReport:
+def verify_store(store: PackedStore, sample: int | None = 100_000, seed: int = 0) -> VerifyReport:
     """Check a store (see the module doc): its files, then ``sample`` positions (None: all)
     by retrograde consistency. Mismatches name positions as the game draws them."""
     began = time.perf_counter()
@@ -113,7 +134,7 @@ def verify_store(store: Store, sample: int | None = 100_000, seed: int = 0) -> V
     return report
 
 
-def _check_batch(store: Store, codes: list[int], report: VerifyReport) -> None:
+def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> None:
     """Check the positions of ``codes``: their stored entries against the best of their
     children's, every child looked up in one batch."""
     game = store.game
@@ -159,7 +180,7 @@ def _entry(looked: dict[str, np.ndarray], i: int) -> tuple[Worth, int | None] | 
     return looked["value"][i], None if rem < 0 else rem
 
 
-def _implied(store: Store, pos: Position, end: Worth | None,
+def _implied(store: PackedStore, pos: Position, end: Worth | None,
              row: list[tuple[int, Any, bool]],
              found: dict[str, np.ndarray] | None,
              child_codes: list[int]) -> tuple[Worth, int | None] | str:
