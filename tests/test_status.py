@@ -92,6 +92,8 @@ MESSAGES = {
     Status.OVERFLOW: (GameError, "Nim: the point margin at 7 overflows int64"),
     Status.BEYOND_LIMIT: (GameError, "Nim: a margin at 7 is beyond +-1,000, more than proof "
                           "search's table holds; use solve"),
+    Status.BAD_PAYOFF_SIGN: (GameError, "Nim: the payoff of move 7 has the wrong sign for a "
+                             "cost game (one player's payoffs all <= 0, the other's >= 0)"),
 }
 
 

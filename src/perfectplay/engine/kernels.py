@@ -15,6 +15,7 @@ from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN
 from .protocol import WIN_CODE as WIN
+from .status import BAD_PAYOFF_SIGN, OK, OVERFLOW
 
 
 @njit(cache=True)
@@ -310,8 +311,8 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
 
     Positions are fixed in increasing (cost, remoteness): a payer's position when it is the
     cheapest open one, the other player's once all its moves are known (the largest cost,
-    then the longest). Returns (status, edge, cost, rem, fixed): status 0 ok, 1 a payoff of
-    the wrong sign at ``edge``, 2 an int64 overflow (the caller then uses exact Python).
+    then the longest). Returns (status, edge, cost, rem, fixed): status OK, BAD_PAYOFF_SIGN
+    at ``edge``, or OVERFLOW (:mod:`.status`; the caller then uses exact Python).
     O(moves log moves)."""
     n = offsets.size - 1
     m = rev_src.size
@@ -334,7 +335,7 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
             score = finals[i]
             if player[i] == payer:
                 if score == -limit - 1:
-                    return 2, -1, cost, rem, fixed
+                    return OVERFLOW, -1, cost, rem, fixed
                 score = -score
             size = heap_push(hc, hr, hi, size, score, 0, i)
     while size > 0:
@@ -354,9 +355,9 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
             pay = payoffs[rev_edge[k]]
             step = -pay if player[p] == payer else pay
             if step < 0:
-                return 1, rev_edge[k], cost, rem, fixed
+                return BAD_PAYOFF_SIGN, rev_edge[k], cost, rem, fixed
             if c_cost > limit - step:
-                return 2, rev_edge[k], cost, rem, fixed
+                return OVERFLOW, rev_edge[k], cost, rem, fixed
             cand_c = c_cost + step
             cand_r = c_rem + 1
             if player[p] == payer:
@@ -375,4 +376,4 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
                 pending[p] -= 1
                 if pending[p] == 0:
                     size = heap_push(hc, hr, hi, size, best_c[p], best_r[p], p)
-    return 0, -1, cost, rem, fixed
+    return OK, -1, cost, rem, fixed

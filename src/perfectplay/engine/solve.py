@@ -15,7 +15,7 @@ from .kernels import label_setting_int64, negamax_int64, retrograde, topological
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
-from .status import raise_status
+from .status import OK, raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
 
 Method = Literal["auto", "python", "graph", "tiers"]
@@ -142,7 +142,7 @@ def _costs(graph: GameGraph, player: np.ndarray, payer: int, rev_off: np.ndarray
         status, _, cost, rem, fixed = label_setting_int64(
             graph.offsets, rev_off, rev_src, rev_edge, graph.payoffs, graph.finals,
             player.astype(np.int8), payer)
-        if status == 0:
+        if status == OK:
             mine = player == payer
             margins = np.where(mine, -cost, cost).astype(object)
             margins[~fixed & mine] = -math.inf

@@ -62,6 +62,9 @@ class Status(IntEnum):
     OVERFLOW = 11
     #: proof search: a margin beyond the widest its scores hold (``searchkernel.LIMIT``)
     BEYOND_LIMIT = 12
+    #: a cyclic (cost) game's payoff has the wrong sign for its player (the int64 label
+    #: setting; the exact Python one then words it with the move)
+    BAD_PAYOFF_SIGN = 13
 
 
 # The values as plain ints for the kernels (numba folds module globals as constants).
@@ -78,6 +81,7 @@ BAD_CODE = int(Status.BAD_CODE)
 BAD_TIER = int(Status.BAD_TIER)
 OVERFLOW = int(Status.OVERFLOW)
 BEYOND_LIMIT = int(Status.BEYOND_LIMIT)
+BAD_PAYOFF_SIGN = int(Status.BAD_PAYOFF_SIGN)
 
 
 class NamedGame(Protocol):
@@ -135,6 +139,8 @@ def status_error(status: int, code: int, game: NamedGame, *, limit: int = 0,
         Status.OVERFLOW: f"the point margin at {code} overflows int64",
         Status.BEYOND_LIMIT: f"a margin at {code} is beyond +-{limit:,}, more than "
                              "proof search's table holds; use solve",
+        Status.BAD_PAYOFF_SIGN: f"the payoff of move {code} has the wrong sign for a cost "
+                                "game (one player's payoffs all <= 0, the other's >= 0)",
     }[known]
     return GameError(f"{game.name}: {what}")
 
