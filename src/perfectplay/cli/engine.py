@@ -178,9 +178,11 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
 
 @click.command(name="openspiel")
 @click.argument("game_string")
-@click.option("--key", type=click.Choice(["str", "history"]), default="str", show_default=True,
-              help="Key states by str(state), or by their whole history (for games whose "
-                   "rules depend on it).")
+@click.option("--key", type=click.Choice(["auto", "str", "ply", "history"]), default="auto",
+              show_default=True,
+              help="How states are told apart: auto (the smallest safe key, found from random "
+                   "games), str(state), str(state) and the move number (a move limit the "
+                   "printed state hides), or the whole history (rules that depend on it).")
 @click.option("--labels", type=click.Path(dir_okay=False), default=None,
               help="Write every state's labels here (.npz, or .parquet with pyarrow).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -205,7 +207,8 @@ def openspiel_command(game_string: str, key: str, labels: str | None, as_json: b
             for a in solved.optimal_actions(start)]
     data = {"game": str(solved.game.game), "states": len(solved),
             "value": solved.value().value, "remoteness": solved.remoteness(),
-            "optimal_actions": best}
+            "optimal_actions": best, "key": solved.game.key,
+            "key_reason": solved.game.key_reason}
     if labels:
         data["labels"] = str(solved.save_labels(labels))
     if as_json:
@@ -214,5 +217,7 @@ def openspiel_command(game_string: str, key: str, labels: str | None, as_json: b
     click.echo(f"{data['game']}: {data['states']:,} states; the first player "
                f"{describe(solved.value(), solved.remoteness())}; optimal first actions: "
                f"{', '.join(best)}")
+    if solved.game.key != "str":  # the printed state alone was not enough: say why
+        click.echo(solved.game.key_reason)
     if labels:
         click.echo(f"wrote {data['labels']}")

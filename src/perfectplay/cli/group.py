@@ -69,7 +69,7 @@ def main() -> None:
 COMMANDS: tuple[click.Command, ...] = (
     games.demo, games.play,
     engine.solve, engine.search, engine.openspiel_command,
-    store.query, store.analyze, store.export, store.sql,
+    store.query, store.verify, store.analyze, store.export, store.sql,
     contest.judge, contest.gen, contest.stress, contest.check,
     serve.serve,
 )
