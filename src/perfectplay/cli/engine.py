@@ -34,7 +34,10 @@ from .base import (
 @click.command()
 @click.argument("target")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@click.option("--check", is_flag=True, help="Run the conformance check first.")
+@click.option("--check/--no-check", default=None,
+              help="Run the conformance check first and print its report (with --store it "
+                   "runs anyway, on the first 20,000 positions, unless --no-check: a store "
+                   "is not written for a game that fails it).")
 @click.option("--max-positions", type=click.IntRange(1), default=None,
               help="Stop with an error past this many positions (default: what the memory "
               "available now holds).")
@@ -53,7 +56,7 @@ from .base import (
               help="With --store: store only the game's last tiers, every position the "
               "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
               "in play), for search --store.")
-def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
+def solve(target: str, as_json: bool, check: bool | None, max_positions: int | None,
           store: str | None, scheduler: str | None, workers: int | None,
           save_to: str | None, endgame: int | None) -> None:
     """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
@@ -87,12 +90,18 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
         for module in ("distributed", "pyarrow"):
             need_extra(module, "stores", "scale")
     game = load_game(target)
+    if check:
+        report = game_call("rules", check_game, game)
+        click.echo(str(report), err=as_json)
+        if not report.ok:
+            sys.exit(EXIT_INPUT)
     if store is not None:
         file, _, cls = target.partition(".py:")
         roots = None if endgame is None else _endgame_roots(game, endgame)
         tb = game_call("rules", solve_tiered, game, store, cluster=scheduler,
                        workers=workers, progress=terminal_progress(),
-                       game_ref=f"{Path(file + '.py').resolve()}:{cls}", roots=roots)
+                       game_ref=f"{Path(file + '.py').resolve()}:{cls}", roots=roots,
+                       check=check is None)
         stats = tb_analyze(tb.store)
         if as_json:
             echo_json({"store": str(tb.store), "tiers": tb.tiers, "resumed": tb.resumed,
@@ -104,11 +113,6 @@ def solve(target: str, as_json: bool, check: bool, max_positions: int | None,
             click.echo(f"{how}solved {tb.positions:,} positions{kept} in {len(tb.tiers)} "
                        f"tiers into {tb.store}")
         return
-    if check:
-        report = game_call("rules", check_game, game)
-        click.echo(str(report), err=as_json)
-        if not report.ok:
-            sys.exit(EXIT_INPUT)
     solution = game_call("rules", engine_solve, game, max_positions=max_positions)
     game_call("draw or move_name", render, solution, as_json)
     if save_to is not None:

@@ -29,8 +29,10 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.check import check_game
 from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, Value, capabilities
+from ..errors import GameError
 from .compiled import solve_compiled_store
 from .layout import FORMAT, SolveStopped, StoreError, read_manifest
 from .python import check_tiered, solve_python_store
@@ -63,11 +65,26 @@ class Tablebase:
     already: bool = False
 
 
+#: The positions the default check of :func:`solve_tiered` walks before a store is written.
+CHECK_POSITIONS = 20_000
+
+
+def refuse_if_unsound(game: Game | CompiledGame) -> None:
+    """A :class:`GameError` with every problem :func:`check_game` finds in the first
+    :data:`CHECK_POSITIONS` positions (nothing is written before this)."""
+    report = check_game(game, max_positions=CHECK_POSITIONS)
+    if not report.ok:
+        raise GameError("the game failed its check, so no store was written: "
+                        + "; ".join(report.problems)
+                        + " (solve_tiered(..., check=False) or --no-check skips the check)")
+
+
 def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | None = None,
                  workers: int | None = None, client: Any = None,
                  progress: Callable[[str], None] | None = None, bar: bool | None = None,
                  stop_after: int | None = None, game_ref: str | None = None,
-                 roots: Iterable[int] | np.ndarray | None = None) -> Tablebase:
+                 roots: Iterable[int] | np.ndarray | None = None,
+                 check: bool = True) -> Tablebase:
     """Solve a tiered game into ``store`` (see the module doc). ``client`` reuses a running
     Dask client; ``progress`` receives a line per step, ``bar`` shows a progress bar on a
     terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many steps (a tier
@@ -77,7 +94,13 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
     ``roots`` (compiled games): start from these codes instead of the start and keep every
     position they reach: a store of the game's last tiers (an endgame database, for
     ``search(..., endgame=open_store(path))``; Kalah's ``endgame_positions(k)`` are every
-    position with at most k seeds in play)."""
+    position with at most k seeds in play).
+
+    ``check`` (on by default) runs :func:`~perfectplay.engine.check_game` on the first
+    :data:`CHECK_POSITIONS` positions from the start before anything is written: a game
+    whose hooks lie (a ``decode`` that does not invert ``encode``, a falling ``tier``) is
+    refused with a :class:`GameError` naming the problem, instead of solved into a store
+    that looks sound (a few seconds at most; ``check=False`` skips it)."""
     compiled = isinstance(game, CompiledGame)
     codes = None
     if roots is not None:
@@ -91,6 +114,8 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
     elif not game.tiered:
         raise StoreError(f"{game.name} has no tier function; a store needs one")
     root = Path(store)
+    if check and not read_manifest(root).get("done"):
+        refuse_if_unsound(game)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{store} is a file, not a store folder")
     manifest = read_manifest(root)
