@@ -8,12 +8,7 @@ edited."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +17,7 @@ from typing import Any, Literal
 import pytest
 from click.testing import CliRunner
 
+from browser import served_page
 from perfectplay import Value, registry
 from perfectplay.casegen import Problem
 from perfectplay.cli import main
@@ -272,37 +268,8 @@ def test_the_page_lists_a_registered_game_as_a_plain_tab(toy):
 @pytest.fixture
 def toy_page(toy):
     """The page in Chromium, served with the toy game registered."""
-    path = os.environ.get("PERFECTPLAY_CHROMIUM") or shutil.which("chromium")
-    if path is None or not Path(path).exists():
-        reason = "no Chromium: set PERFECTPLAY_CHROMIUM or put chromium on PATH"
-        if os.environ.get("CI"):
-            pytest.fail(reason + " (CI must run the browser tests)")
-        pytest.skip(reason)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    import uvicorn
-
-    from perfectplay.web.app import create_app
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_selector("body[data-ready='1']")
+    with served_page() as page:
         yield page
-        browser.close()
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 @pytest.mark.browser

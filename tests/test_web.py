@@ -8,10 +8,7 @@ one they are skipped with that reason, except under CI (``CI`` set), where they 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -22,6 +19,7 @@ from hypothesis import strategies as st
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
+from browser import served_page  # noqa: E402
 from perfectplay import coins, registry  # noqa: E402
 from perfectplay.web.app import MAX_SIDE, create_app  # noqa: E402
 
@@ -295,41 +293,10 @@ def test_one_heavy_request_too_many_gets_503_at_once():
 
 
 # -- the browser -------------------------------------------------------------------------------
-def _chromium() -> str | None:
-    return os.environ.get("PERFECTPLAY_CHROMIUM") or shutil.which("chromium")
-
-
 @pytest.fixture(scope="module")
 def browser_page():
-    path = _chromium()
-    if path is None or not Path(path).exists():
-        reason = "no Chromium: set PERFECTPLAY_CHROMIUM or put chromium on PATH"
-        if os.environ.get("CI"):
-            pytest.fail(reason + " (CI must run the browser tests)")
-        pytest.skip(reason)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_selector("body[data-ready='1']")  # the tabs are built from /api/games
+    with served_page() as page:
         yield page
-        browser.close()
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def _shot(page, name: str, tmp_path: Path) -> None:
