@@ -7,8 +7,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -115,22 +113,27 @@ def test_play_past_the_table_plays_winning_moves():
 
 
 def test_the_command_line_forces_a_method(tmp_path):
+    """In-process through click's runner (the command's parsing and output, not the process:
+    two subprocesses cost seconds of start-up and numba loading each)."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
     path = tmp_path / "b.txt"
     path.write_text(_open_board(4, 4))
-    run = [sys.executable, "-m", "perfectplay", "portal", str(path), "--kind", "king",
-           "--json"]
+    run = ["portal", str(path), "--kind", "king", "--json"]
     answers = {}
     for method in ("grundy", "search"):
-        out = subprocess.run(run + ["--method", method], capture_output=True, text=True,
-                             timeout=120)
-        assert out.returncode == 0, out.stderr
+        out = CliRunner().invoke(main, run + ["--method", method])
+        assert out.exit_code == 0 and out.exception is None, out.stderr
         answers[method] = json.loads(out.stdout)
     assert answers["grundy"]["winner"] == answers["search"]["winner"]
     assert answers["search"]["method"] == "search" and answers["search"]["nodes"] > 0
-    out = subprocess.run(run + ["--method", "parity"], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode != 0 and "parity rule holds only" in out.stderr
+    out = CliRunner().invoke(main, run + ["--method", "parity"])
+    assert out.exit_code != 0 and "parity rule holds only" in out.stderr
     assert "Traceback" not in out.stderr
+    # no exception escaped the command: it ended by its own exit code
+    assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
 
 
 def test_the_web_api_takes_the_method():
