@@ -93,7 +93,7 @@ def test_parity_rule_equals_exhaustive_search_on_thousands_of_small_boards():
 @pytest.mark.slow
 def test_parity_rule_equals_exhaustive_search_on_4x5_boards():
     rng = random.Random(2)
-    for _ in range(60):
+    for _ in range(25):  # 25 boards (was 60): every wall rate still drawn several times
         board = random_board(rng, 4, 5, rng.choice([0.15, 0.25, 0.35]))
         assert portal_solve(board).winner == engine_winner(board)
 
