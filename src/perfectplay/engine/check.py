@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import copy
+import math
+import types
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from ..errors import show
+import numpy as np
+
+from ..errors import GameError, show
+from .compiled import CANNOT_LOSE, CANNOT_WIN, CompiledGame
 from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
 from .protocol import Game, Move, Position, Value, capabilities
@@ -42,19 +48,59 @@ _MAX_REPORTED = 20
 
 
 def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
-    """Walk up to ``max_positions`` positions of ``game`` and report every protocol problem.
+    """Walk up to ``max_positions`` positions of ``game`` and report every problem with
+    what the engine relies on, naming the position. Python and compiled games alike.
 
-    Checks: the four methods exist; positions are hashable and a position rebuilt by playing
-    the same move again is equal, with the same hash (``play`` is deterministic); no moves
-    from a terminal position; outcomes are None, WIN, LOSE, TIE (or numbers in scored games);
-    payoffs are numbers; ``player`` returns 0 or 1; ``tier`` never falls along a move
-    (and rises along every move of a :class:`~perfectplay.engine.CompiledGame`). Notes the
-    non-terminal positions without moves (a loss for the player to move, normal play) and
-    finds state kept on the game object instead of in the position (the classic: whose turn
-    it is, flipped in ``play``): positions whose moves differ on a fresh copy of the game or
-    after one more ``play``, attributes that changed during the walk. A position reached
-    after both an even and an odd number of moves is named only alongside such a finding
-    (on its own it is right: impartial games, positions that tell whose turn it is).
+    **The rules**: the four methods exist; positions are hashable and a position rebuilt by
+    playing the same move again is equal, with the same hash (``play`` is deterministic);
+    ``moves``, ``outcome``, ``payoff`` and ``player`` give the same answer when asked twice;
+    no moves from a terminal position; outcomes are None, WIN, LOSE, TIE (or numbers in
+    scored games); payoffs are numbers; ``player`` returns 0 or 1. Notes the non-terminal
+    positions without moves (a loss for the player to move, normal play) and finds state
+    kept on a Python game object instead of in the position (the classic: whose turn it is,
+    flipped in ``play``): positions whose moves differ on a fresh copy of the game or after
+    one more ``play``, attributes that changed during the walk. A position reached after
+    both an even and an odd number of moves is named only alongside such a finding (on its
+    own it is right: impartial games, positions that tell whose turn it is).
+
+    **The hooks**, each asked twice (a hook that answers differently is a problem), on
+    every walked position:
+
+    - ``encode``/``decode``: codes are int64, ``decode(encode(p)) == p``, and no two
+      walked positions share a code (a compiled game's codes are its positions);
+    - ``tier`` never falls along a move (and rises along every move of a
+      :class:`~perfectplay.engine.CompiledGame`, whose tiers are solved one by one);
+      ``rank``/``unrank`` (compiled): ``unrank(tier(p), rank(p)) == p``, ranks >= 0 and
+      different inside a tier;
+    - ``step`` (Python or compiled) is ``(play, payoff)``;
+    - ``canonical``: its image is canonical itself, in the same tier, and (on an even
+      spread of up to 3,000 positions) ends as the position does and has moves to the
+      same canonical children with the same payoffs and turn changes;
+    - ``search_moves`` lists legal moves only, and at least one where there are moves;
+    - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE, true at ended positions;
+    - ``horizon`` is >= 0, 0 at a tie, >= 1 where there are moves; when the whole game was
+      walked, no game from the position lasts longer and every tie from it lasts exactly
+      that long.
+
+    **The values**: when the walk took in the whole game (at most ``max_positions``
+    positions) and the rules have no problem, the engine solves it once (a Python game
+    through its four methods, ``payoff`` and ``player`` only, so that a broken hook cannot
+    spoil the answer; a compiled one by compiled discovery, not by tiers) and checks:
+    ``canonical(p)`` has the value and remoteness of ``p`` (images the start cannot reach
+    are counted in a note); a best move ``search_moves`` lists is as good (value, then
+    remoteness) as the best legal move; every ``static_bounds`` claim holds (CANNOT_WIN:
+    not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0); a scored game's
+    margin lies within ``margin_bound``. When the game is bigger a note says these were
+    not checked.
+
+    **What cannot be seen.** A wrong ``player`` that is deterministic (flipped at some
+    positions) makes another game, just as consistent: nothing in the rules but ``player``
+    says who moves, so only a twin of the game can tell (the tests compare each shipped
+    compiled game with its Python twin). Checked are its range, its determinism and, for
+    Python games, that it does not depend on state outside the position. Likewise a rule
+    that is wrong but deterministic and consistent (a ``moves`` that forgets a move) is a
+    different game, not a broken one. Only walked positions are checked: a hook wrong
+    only beyond ``max_positions`` positions from the start is not seen.
 
     >>> class Bad:
     ...     def initial(self): return [0]
@@ -71,14 +117,17 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
             report.problems.append(f"the game has no method {name}()")
     if report.problems:
         return report
-    fresh = _copy(game)  # the game object as it was before any call: to find hidden state
+    # the game object as it was before any call: to find hidden state
+    fresh = None if isinstance(game, CompiledGame) else _copy(game)
     start = _start(report, game)
     if start is _FAILED:
         return report
     walk = _Walk(game, report, start)
     walk.run(max_positions)
-    _check_hidden_state(report, game, fresh, walk.queue[:report.positions],
-                        walk.both_parities)
+    _Hooks(game, report, walk).run()
+    if not isinstance(game, CompiledGame):  # compiled rules see nothing but the code
+        _check_hidden_state(report, game, fresh, walk.queue[:report.positions],
+                            walk.both_parities)
     if walk.no_moves:
         report.notes.append(f"{walk.no_moves:,} non-terminal position(s) have no moves: a "
                             "loss for the player to move (normal play)"
@@ -116,8 +165,19 @@ class _Walk:
         self.depth: dict[Position, int] = {start: 0}
         self.queue = [start]
         self.no_moves = 0
+        self.edges: dict[Position, list[tuple[Move, Position]]] = {}  # the walked moves
+        self.ended: dict[Position, object] = {}  # the outcome of each terminal position
+        self.tiers: dict[Position, Any] = {}  # tier(pos), asked once
         # reached after an even and an odd number of moves:
         self.both_parities: Position | None = None
+
+    def tier_of(self, pos: Position) -> Any:
+        """``tier(pos)``, asked once a position (its determinism is checked after)."""
+        t = self.tiers.get(pos, _FAILED)
+        if t is _FAILED:
+            assert self.tier is not None
+            t = self.tiers[pos] = self.tier(pos)
+        return t
 
     def run(self, max_positions: int) -> None:
         report, i = self.report, 0
@@ -130,8 +190,11 @@ class _Walk:
                 break
             pos = self.queue[i]
             i += 1
+            kids = self.edges[pos] = []
             for move in self.position(pos):
-                self.move(pos, move)
+                child = self.move(pos, move)
+                if child is not _FAILED:
+                    kids.append((move, child))
         report.positions = i
 
     def position(self, pos: Position) -> list[Move]:
@@ -143,12 +206,20 @@ class _Walk:
                 if who not in (0, 1):
                     report.problems.append(f"player({show(pos)}) returned {show(who)}, not "
                                            "0 or 1")
+                again = self.player(pos)
+                if again != who:
+                    report.problems.append(f"player({show(pos)}) is not deterministic: "
+                                           f"{show(who)} then {show(again)}")
             except Exception as exc:  # noqa: BLE001
                 report.problems.append(f"player({show(pos)}) raised {type(exc).__name__}: "
                                        f"{exc}")
         result = _call(report, "outcome", game.outcome, pos)
         if result is _FAILED:
             return []
+        again = _call(report, "outcome", game.outcome, pos)
+        if again is not _FAILED and not _same(again, result):
+            report.problems.append(f"outcome({show(pos)}) is not deterministic: "
+                                   f"{show(result)} then {show(again)}")
         moves = _call(report, "moves", lambda p: game.moves(p), pos)
         if moves is _FAILED:
             return []
@@ -159,7 +230,12 @@ class _Walk:
         moves = _call(report, "moves", list, moves)
         if moves is _FAILED:
             return []
+        again = _call(report, "moves", lambda p: list(game.moves(p)), pos)
+        if again is not _FAILED and not _same(again, moves):
+            report.problems.append(f"moves({show(pos)}) is not deterministic: "
+                                   f"{show(_short(moves))} then {show(_short(again))}")
         if result is not None:
+            self.ended[pos] = result
             _check_outcome(report, pos, result, self.scored)
             if moves:
                 report.problems.append(f"terminal position {show(pos)} (outcome "
@@ -169,21 +245,22 @@ class _Walk:
             self.no_moves += 1
         return moves
 
-    def move(self, pos: Position, move: Move) -> None:
+    def move(self, pos: Position, move: Move) -> Position | object:
         """Check one move: its child is a hashable position, rebuilt equal by playing it
-        again; its payoff is a number; its tier does not fall. Queue a new child."""
+        again; its payoff is a number; its tier does not fall. Queue a new child; return it
+        (_FAILED when there is none)."""
         game, report = self.game, self.report
         child = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
         if child is _FAILED:
-            return
+            return _FAILED
         if child is None:
             report.problems.append(f"play({show(pos)}, {show(move)}) returned None: it "
                                    "must return the new position (a missing return?)")
-            return
+            return _FAILED
         if not _hashable(child):
             report.problems.append(f"play({show(pos)}, {show(move)}) returned "
                                    f"{show(child)}, which is not hashable")
-            return
+            return _FAILED
         again = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
         if again is not _FAILED and (again != child or hash(again) != hash(child)):
             report.problems.append(
@@ -194,10 +271,14 @@ class _Walk:
             if pay is not _FAILED and not is_points(pay):
                 report.problems.append(f"payoff({show(pos)}, {show(move)}) is "
                                        f"{show(pay)}, not a finite number")
+            twice = _call(report, "payoff", self.payoff, pos, move)
+            if pay is not _FAILED and twice is not _FAILED and not _same(pay, twice):
+                report.problems.append(f"payoff({show(pos)}, {show(move)}) is not "
+                                       f"deterministic: {show(pay)} then {show(twice)}")
             if pay is not _FAILED and self.step is not None:
                 _check_step(report, self.step, pos, move, child, pay)
         if self.tier is not None:
-            _check_tier(report, self.tier, pos, move, child, self.strict)
+            _check_tier(report, self.tier_of, pos, move, child, self.strict)
         d = self.depth.get(child)
         if d is None:
             self.depth[child] = self.depth[pos] + 1
@@ -205,6 +286,7 @@ class _Walk:
         elif ((d - self.depth[pos]) % 2 == 0 and not self.with_player
               and self.both_parities is None):
             self.both_parities = child
+        return child
 
 
 _FAILED = object()
@@ -219,7 +301,10 @@ def _copy(game: Game) -> Game | None:
 
 
 def _state(game: Game) -> dict[str, Any]:
-    return dict(getattr(game, "__dict__", {}))
+    """The game object's attributes, less its bound methods (a compiled game keeps some,
+    and a copy's are other objects that say the same)."""
+    return {k: v for k, v in getattr(game, "__dict__", {}).items()
+            if not isinstance(v, types.MethodType)}
 
 
 def _check_hidden_state(report: CheckReport, game: Game, fresh: Game | None,
@@ -365,3 +450,492 @@ def _check_outcome(report: CheckReport, pos: Position, result: object, scored: b
         return
     report.problems.append(f"outcome({show(pos)}) is {show(result)}: expected None, Value.WIN, "
                            "Value.LOSE or Value.TIE" + (" or a number" if scored else ""))
+
+
+# -- the optional hooks, after the walk -------------------------------------------------------
+_PER_HOOK = 3  # problems reported per hook (the rest are counted)
+_LOCAL_SAMPLE = 3000  # positions whose canonical image is played out move by move
+
+
+class _Plain:
+    """The four methods of a game and its ``payoff``/``player``, nothing else: the engine
+    solves this view, so the values the hooks are checked against do not depend on the
+    hooks (a wrong ``encode`` or ``tier`` cannot spoil them)."""
+
+    parallel = False  # one process: a check should not fork
+
+    def __init__(self, game: Any) -> None:
+        self.initial, self.moves, self.play, self.outcome = (
+            game.initial, game.moves, game.play, game.outcome)
+        caps = capabilities(game)
+        if caps.payoff is not None:
+            self.payoff = caps.payoff
+        if caps.player is not None:
+            self.player = caps.player
+
+
+class _Hooks:
+    """The checks of ``encode``/``decode``, ``tier``, ``canonical``, ``step``, ``rank`` and
+    ``unrank``, ``search_moves``, ``static_bounds``, ``horizon`` and ``margin_bound`` on the
+    walked positions: first what the rules alone tell (round trips, determinism, legal
+    moves, terminal positions), then, when the whole game was walked, what its values
+    tell (the engine solves the game's :class:`_Plain` view once)."""
+
+    def __init__(self, game: Any, report: CheckReport, walk: _Walk) -> None:
+        self.game, self.report, self.walk = game, report, walk
+        self.sample = walk.queue[:report.positions]
+        self.caps = caps = capabilities(game)
+        self.counts: dict[str, int] = {}
+        self.compiled = compiled = isinstance(game, CompiledGame)
+        self.codec = caps.codec and not compiled  # a compiled game's codes are its positions
+        self.canonical = caps.canonical if (caps.symmetric or not compiled) else None
+        self.tier = caps.tier
+        self.player = caps.player
+        self.horizon = caps.horizon
+        self.search_moves: Callable[[Position], list[Move]] | None = caps.search_moves
+        self.static_bounds: Callable[[Position], int] | None = caps.static_bounds
+        self.margin_bound: Callable[[Position], int] | None = None
+        self.step: Callable[[Position, Move], Any] | None = None
+        self.rank: Callable[[Position], int] | None = None
+        self.unrank: Callable[[int, int], Position] | None = None
+        if compiled:
+            self._compiled_hooks(game)
+
+    def _compiled_hooks(self, game: CompiledGame) -> None:
+        """A compiled game's hooks that its Python face does not show, as Python calls."""
+        r, i64 = game.rules, np.int64
+        if game.has_search_moves:
+            buf = np.empty(game.max_moves + 1, np.int64)
+
+            def listed(pos: Any) -> list[Move]:
+                k = int(r.search_moves(i64(pos), buf))
+                if not 0 <= k <= game.max_moves:
+                    raise GameError(f"it returned {k} moves; max_moves is {game.max_moves}")
+                return [int(m) for m in buf[:k]]
+            self.search_moves = listed
+        if game.has_static_bounds:
+            self.static_bounds = lambda pos: int(r.static_bounds(i64(cast(int, pos))))
+        if game.has_margin_bound:
+            self.margin_bound = lambda pos: int(r.margin_bound(i64(cast(int, pos))))
+        if game.has_step:
+            self.step = lambda pos, m: tuple(int(x) for x in r.step(i64(cast(int, pos)),
+                                                                   i64(m)))
+        if game.has_rank:
+            rk = game.ranking
+            self.rank = lambda pos: int(rk.rank(i64(cast(int, pos))))
+            self.unrank = lambda t, n: int(rk.unrank(i64(t), i64(n)))
+
+    # -- reporting --------------------------------------------------------------------------
+    def problem(self, hook: str, text: str) -> None:
+        n = self.counts[hook] = self.counts.get(hook, 0) + 1
+        if n <= _PER_HOOK:
+            self.report.problems.append(text)
+
+    def call(self, hook: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` asked twice: the answer, or _FAILED with the problem reported (an
+        exception, or two different answers)."""
+        try:
+            first = fn(*args)
+            second = fn(*args)
+        except Exception as exc:  # noqa: BLE001 - a user's hook may raise anything
+            self.problem(hook, f"{hook}({_shown(args)}) raised {type(exc).__name__}: {exc}")
+            return _FAILED
+        if not _same(first, second):
+            self.problem(hook, f"{hook}({_shown(args)}) is not deterministic: "
+                               f"{show(_short(first))} then {show(_short(second))}")
+            return _FAILED
+        return first
+
+    def run(self) -> None:
+        if self.codec:
+            self.check_codec()
+        if self.tier is not None:
+            tier, known = self.tier, self.walk.tiers
+            for pos in self.sample:
+                t = known.get(pos, _FAILED)
+                again = _try(tier, pos)
+                if t is not _FAILED and again is not _FAILED and not _same(t, again):
+                    self.problem("tier", f"tier({show(pos)}) is not deterministic: {show(t)} "
+                                         f"then {show(again)}")
+        if self.step is not None:
+            self.check_step()
+        if self.rank is not None:
+            self.check_rank()
+        if self.canonical is not None:
+            self.check_canonical()
+        if self.search_moves is not None:
+            self.check_search_moves()
+        if self.static_bounds is not None:
+            self.check_static_bounds()
+        if self.horizon is not None:
+            self.check_horizon()
+        if self.margin_bound is not None:
+            for pos in self.sample:
+                self.call("margin_bound", self.margin_bound, pos)
+        self.check_values()
+        for hook, n in self.counts.items():
+            if n > _PER_HOOK:
+                self.report.problems.append(f"{hook}: {n - _PER_HOOK:,} more problem(s) of "
+                                            "the same hook")
+
+    # -- what the rules alone tell ----------------------------------------------------------
+    def check_codec(self) -> None:
+        """``decode(encode(p)) == p``, codes are int64, and no two positions share one."""
+        assert self.caps.encode is not None and self.caps.decode is not None
+        owner: dict[int, Position] = {}
+        for pos in self.sample:
+            code = self.call("encode", self.caps.encode, pos)
+            if code is _FAILED:
+                continue
+            if isinstance(code, bool) or not isinstance(code, int | np.integer) \
+                    or not -(2**63) <= int(code) < 2**63:
+                self.problem("encode", f"encode({show(pos)}) is {show(code)}: codes are "
+                                       "int64 integers")
+                continue
+            back = self.call("decode", self.caps.decode, code)
+            if back is not _FAILED and (not _same(back, pos) or not _hashable(back)
+                                        or hash(back) != hash(pos)):
+                self.problem("decode", f"decode(encode({show(pos)})) = decode({code}) is "
+                                       f"{show(back)}, not the position")
+            other = owner.setdefault(int(code), pos)
+            if other is not pos and not _same(other, pos):
+                self.problem("encode", f"encode gives {show(other)} and {show(pos)} the same "
+                                       f"code {code}: codes must differ for different "
+                                       "positions")
+
+    def check_step(self) -> None:
+        """A compiled ``step(pos, move)`` is ``(play, payoff)`` (a Python one is checked by
+        the walk)."""
+        assert self.step is not None and self.caps.payoff is not None
+        for pos in self.sample:
+            for move, child in self.walk.edges.get(pos, ()):
+                got = self.call("step", self.step, pos, move)
+                want = (child, self.caps.payoff(pos, move))
+                if got is not _FAILED and got != want:
+                    self.problem("step", f"step({show(pos)}, {show(move)}) returned "
+                                         f"{show(got)}, not (play, payoff) = {show(want)}")
+
+    def check_rank(self) -> None:
+        """``unrank(tier(p), rank(p)) == p``, ranks >= 0 and different inside a tier."""
+        assert self.rank is not None and self.unrank is not None and self.tier is not None
+        owner: dict[tuple[int, int], Position] = {}
+        for pos in self.sample:
+            r = self.call("rank", self.rank, pos)
+            t = _try(self.walk.tier_of, pos)
+            if r is _FAILED:
+                continue
+            if r < 0:
+                self.problem("rank", f"rank({show(pos)}) is {r}: ranks are >= 0")
+                continue
+            back = self.call("unrank", self.unrank, t, r)
+            if back is not _FAILED and back != pos:
+                self.problem("unrank", f"unrank({t}, rank({show(pos)}) = {r}) is "
+                                       f"{show(back)}, not the position")
+            other = owner.setdefault((t, r), pos)
+            if other != pos:
+                self.problem("rank", f"rank gives {show(other)} and {show(pos)} (tier {t}) the "
+                                     f"same rank {r}: ranks must differ inside a tier")
+
+    def image(self, pos: Position) -> Position | object:
+        """canonical(pos), checked to be a canonical position itself (canonical of it is
+        itself) in the same tier; _FAILED when it is not."""
+        assert self.canonical is not None
+        c = self.call("canonical", self.canonical, pos)
+        if c is _FAILED:
+            return _FAILED
+        if not _hashable(c):
+            self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, not hashable")
+            return _FAILED
+        cc = self.call("canonical", self.canonical, c)
+        if cc is not _FAILED and not _same(cc, c):
+            self.problem("canonical", f"canonical({show(pos)}) is {show(c)} but canonical of "
+                                      f"that is {show(cc)}: one position stands for a "
+                                      "symmetric set, so canonical(canonical(p)) == "
+                                      "canonical(p)")
+            return _FAILED
+        if self.tier is not None:
+            a, b = _try(self.walk.tier_of, pos), _try(self.tier, c)
+            if a is not _FAILED and b is not _FAILED and a != b:
+                self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, in tier {b}, "
+                                          f"not the position's tier {a}")
+                return _FAILED
+        return c
+
+    def signature(self, pos: Position) -> tuple[Any, ...]:
+        """What a symmetry keeps of a position: its outcome and, for each move, the
+        canonical form of the child, the payoff and whether the turn passes (a multiset)."""
+        game, caps = self.game, self.caps
+        assert self.canonical is not None
+        result = game.outcome(pos)
+        if result is not None:
+            return (_key(result), Counter())
+        who = caps.player(pos) if caps.player is not None else None
+        kids: Counter[Any] = Counter()
+        for move in game.moves(pos):
+            child = game.play(pos, move)
+            kids[(self.canonical(child),
+                  _key(caps.payoff(pos, move)) if caps.payoff is not None else None,
+                  caps.player(child) != who if caps.player is not None else True)] += 1
+        return (None, kids)
+
+    def check_canonical(self) -> None:
+        """canonical(p) is canonical itself, in p's tier, ends as p does, and its moves lead
+        to the same canonical children with the same payoffs (on an even spread of the
+        walked positions); its value is compared in :meth:`check_values`."""
+        step = max(1, len(self.sample) // _LOCAL_SAMPLE)
+        self.images: dict[Position, Position] = {}
+        for i, pos in enumerate(self.sample):
+            c = self.image(pos)
+            if c is _FAILED or _same(c, pos):
+                continue
+            self.images[pos] = c
+            if i % step:
+                continue
+            try:
+                mine, theirs = self.signature(pos), self.signature(c)
+            except Exception as exc:  # noqa: BLE001 - the image may not be a position
+                self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, which the "
+                                          f"rules cannot play: {type(exc).__name__}: {exc}")
+                continue
+            if mine != theirs:
+                what = ("ends differently" if mine[0] != theirs[0] else
+                        "has other moves (after canonical, with their payoffs)")
+                self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, which "
+                                          f"{what}: not a symmetric image of the position")
+
+    def check_search_moves(self) -> None:
+        """Only legal moves, at least one when there are moves (their quality is checked in
+        :meth:`check_values`)."""
+        order = self.search_moves
+        assert order is not None
+        self.listed: dict[Position, list[Move]] = {}
+        for pos, kids in self.walk.edges.items():
+            if pos in self.walk.ended:
+                continue
+            got = self.call("search_moves", lambda p: list(order(p)), pos)
+            if got is _FAILED:
+                continue
+            legal = [m for m, _ in kids]
+            bad = [m for m in got if not any(_same(m, x) for x in legal)]
+            if bad:
+                self.problem("search_moves", f"search_moves({show(pos)}) lists {show(bad[0])}, "
+                                             f"not a legal move (moves: {show(_short(legal))})")
+            elif legal and not got:
+                self.problem("search_moves", f"search_moves({show(pos)}) lists no move, but "
+                                             f"the position has {len(legal)}")
+            else:
+                self.listed[pos] = got
+
+    def check_static_bounds(self) -> None:
+        """Flags are CANNOT_WIN (1) and CANNOT_LOSE (2); at an ended position they agree
+        with its outcome (other positions: :meth:`check_values`)."""
+        assert self.static_bounds is not None
+        self.flags: dict[Position, int] = {}
+        for pos in self.sample:
+            f = self.call("static_bounds", self.static_bounds, pos)
+            if f is _FAILED:
+                continue
+            if isinstance(f, bool) or not isinstance(f, int) or not 0 <= f <= 3:
+                self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
+                                              "flags are CANNOT_WIN (1) | CANNOT_LOSE (2)")
+                continue
+            self.flags[pos] = f
+            if pos in self.walk.ended:
+                self.bound_holds(pos, f, _ended_value(self.walk.ended[pos]))
+
+    def bound_holds(self, pos: Position, flags: int, value: Any) -> None:
+        if value is None:
+            return
+        won = value is Value.WIN or (not isinstance(value, Value) and value > 0)
+        lost = value is Value.LOSE or (not isinstance(value, Value) and value < 0)
+        for flag, name, false in ((CANNOT_WIN, "CANNOT_WIN", won),
+                                  (CANNOT_LOSE, "CANNOT_LOSE", lost)):
+            if flags & flag and false:
+                self.problem("static_bounds", f"static_bounds({show(pos)}) claims {name}, but "
+                                              f"the position is worth {show(_short(value))} "
+                                              "to the mover")
+
+    def check_horizon(self) -> None:
+        """A non-negative int, 0 at a tie, >= 1 where there are moves; when the whole game
+        was walked, no game from the position is longer and every tie from it is exactly
+        that long."""
+        assert self.horizon is not None
+        self.horizons: dict[Position, int] = {}
+        for pos in self.sample:
+            h = self.call("horizon", self.horizon, pos)
+            if h is _FAILED:
+                continue
+            if isinstance(h, bool) or not isinstance(h, int | np.integer) or h < 0:
+                self.problem("horizon", f"horizon({show(pos)}) is {show(h)}: a number of "
+                                        "plies, >= 0")
+                continue
+            self.horizons[pos] = int(h)
+            if self.walk.edges.get(pos) and h < 1:
+                self.problem("horizon", f"horizon({show(pos)}) is {h}, but the position has "
+                                        "moves")
+            elif self.walk.ended.get(pos) is Value.TIE and h != 0:
+                self.problem("horizon", f"horizon({show(pos)}) is {h} at a tie: a tied game "
+                                        "lasts exactly horizon plies")
+        if self.report.complete:
+            self.horizon_paths()
+
+    def horizon_paths(self) -> None:
+        """The longest game and the shortest and longest tie from every walked position (a
+        depth-first pass over the walked moves), against its horizon."""
+        edges, ended = self.walk.edges, self.walk.ended
+        longest: dict[Position, float] = {}
+        ties: dict[Position, tuple[int, int] | None] = {}
+        scored = self.caps.scored
+        for root in self.sample:
+            if root in longest:
+                continue
+            open_ = {root}
+            stack = [(root, iter(edges.get(root, ())))]
+            while stack:
+                pos, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is not None:
+                    child = nxt[1]
+                    if child in open_:
+                        longest[pos] = math.inf  # a cycle: games of any length
+                    elif child not in longest and child in edges:
+                        open_.add(child)
+                        stack.append((child, iter(edges.get(child, ()))))
+                    continue
+                stack.pop()
+                open_.discard(pos)
+                kids = [c for _, c in edges.get(pos, ()) if c in longest]
+                far = max((longest[c] + 1 for c in kids), default=0)
+                longest[pos] = max(far, longest.get(pos, 0))
+                spans = [t for c in kids if (t := ties.get(c)) is not None]
+                ties[pos] = ((min(a for a, _ in spans) + 1, max(b for _, b in spans) + 1)
+                             if spans else
+                             (0, 0) if not scored and ended.get(pos) is Value.TIE else None)
+        for pos, h in self.horizons.items():
+            if longest.get(pos, 0) > h:
+                self.problem("horizon", f"horizon({show(pos)}) is {h}, but a game from there "
+                                        f"lasts {_plies(longest[pos])}")
+            span = ties.get(pos)
+            if span is not None and span != (h, h):
+                self.problem("horizon", f"horizon({show(pos)}) is {h}, but a tie from there "
+                                        f"ends after {span[0]}" +
+                             ("" if span[0] == span[1] else f" to {span[1]}") + " plies")
+
+    # -- what the values tell ---------------------------------------------------------------
+    def check_values(self) -> None:
+        """Solve the game once (when the walk took in all of it) and check each hook's
+        claims against the values: canonical images are worth what their positions are,
+        a best listed move is as good as the best move, static bounds hold, margins lie
+        within margin_bound."""
+        wanted = [name for name, on in (
+            ("canonical", getattr(self, "images", None)),
+            ("search_moves", getattr(self, "listed", None)),
+            ("static_bounds", getattr(self, "flags", None)),
+            ("margin_bound", self.margin_bound)) if on]
+        if not wanted:
+            return
+        solved = self.solved()
+        if solved is None:
+            return
+        if getattr(self, "images", None):
+            self.values_of_images(solved)
+        if getattr(self, "listed", None):
+            self.values_of_listed(solved)
+        for pos, flags in getattr(self, "flags", {}).items():
+            if flags and pos in solved:
+                self.bound_holds(pos, flags, solved.value(pos))
+        if self.margin_bound is not None and self.caps.scored:
+            for pos in self.sample:
+                b = _try(self.margin_bound, pos)
+                v = solved.get(pos)
+                if b is not _FAILED and v is not None and not -b <= v <= b:
+                    self.problem("margin_bound", f"margin_bound({show(pos)}) is {b}, but the "
+                                                 f"mover's margin there is {show(v)}")
+
+    def solved(self) -> Any:
+        """The engine's solution of the game (its plain view for a Python game, the
+        compiled graph for a compiled one), or None with a note saying why not."""
+        from .solve import solve  # here: solve imports this module's package
+
+        what = "the values of canonical, search_moves, static_bounds and margin_bound"
+        if not self.report.complete:
+            self.report.notes.append(f"{what} were not checked: the game has more than the "
+                                     f"{self.report.positions:,} positions walked")
+            return None
+        if self.report.problems:
+            self.report.notes.append(f"{what} were not checked: the rules have problems")
+            return None
+        try:
+            if self.compiled:
+                return solve(self.game, method="graph", progress=False,
+                             max_positions=max(self.report.positions, 1))
+            return solve(_Plain(self.game), progress=False,
+                         max_positions=max(self.report.positions, 1))
+        except Exception as exc:  # noqa: BLE001 - the solve of a broken game may fail
+            self.report.notes.append(f"{what} were not checked: solving the game failed "
+                                     f"({type(exc).__name__}: {exc})")
+            return None
+
+    def values_of_images(self, solved: Any) -> None:
+        away = 0
+        for pos, c in self.images.items():
+            if c not in solved:
+                away += 1
+                continue
+            mine = (solved.value(pos), solved.remoteness(pos))
+            theirs = (solved.value(c), solved.remoteness(c))
+            if not _same(mine, theirs):
+                self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, worth "
+                                          f"{_worth(theirs)}, but the position is worth "
+                                          f"{_worth(mine)}")
+        if away:
+            self.report.notes.append(f"{away:,} canonical image(s) cannot be reached from the "
+                                     "start: their values were not compared (their moves "
+                                     "were, on a sample)")
+
+    def values_of_listed(self, solved: Any) -> None:
+        for pos, listed in self.listed.items():
+            options = solved.move_values(pos)
+            if not options:
+                continue
+            keyed = [(solved._score(pos, mv.value, mv.remoteness).key, mv) for mv in options]
+            best = max(keyed, key=lambda km: km[0])
+            mine = [km for km in keyed if any(_same(km[1].move, m) for m in listed)]
+            top = max(mine, key=lambda km: km[0], default=None)
+            if top is None or top[0] < best[0]:
+                got = _worth((top[1].value, top[1].remoteness)) if top else "-"
+                self.problem("search_moves", f"search_moves({show(pos)}) lists "
+                                             f"{show(_short(listed))}, whose best is worth "
+                                             f"{got}, but move {show(best[1].move)} is worth "
+                                             f"{_worth((best[1].value, best[1].remoteness))}")
+
+
+def _try(fn: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except Exception:  # noqa: BLE001 - reported where it is asked first
+        return _FAILED
+
+
+def _key(x: Any) -> Any:
+    """A payoff or an outcome as a dict key (a number, a Value, else its repr)."""
+    return x if _hashable(x) else repr(x)
+
+
+def _ended_value(result: object) -> Any:
+    """The value of an ended position for its mover: its outcome (a Value or points)."""
+    return result
+
+
+def _plies(n: float) -> str:
+    return "for ever (a cycle)" if n == math.inf else f"{int(n)} plies"
+
+
+def _worth(entry: tuple[Any, Any]) -> str:
+    value, rem = entry
+    shown = value.value if isinstance(value, Value) else show(value)
+    return f"{shown} in {rem}" if rem is not None else f"{shown} (never ends)"
+
+
+def _shown(args: tuple[Any, ...]) -> str:
+    return ", ".join(show(a) for a in args)
