@@ -723,8 +723,9 @@ class _Hooks:
             elif legal and not got:
                 self.problem("search_moves", f"search_moves({show(pos)}) lists no move, but "
                                              f"the position has {len(legal)}")
-            else:
-                self.listed[pos] = got
+            elif len(got) < len(legal) or any(not any(_same(m, x) for x in got)
+                                              for m in legal):
+                self.listed[pos] = got  # some move left out: is a listed one as good?
 
     def check_static_bounds(self) -> None:
         """Flags are CANNOT_WIN (1) and CANNOT_LOSE (2); at an ended position they agree
@@ -773,11 +774,16 @@ class _Hooks:
             if self.walk.edges.get(pos) and h < 1:
                 self.problem("horizon", f"horizon({show(pos)}) is {h}, but the position has "
                                         "moves")
-            elif self.walk.ended.get(pos) is Value.TIE and h != 0:
+            elif (not self.caps.scored and self.walk.ended.get(pos) is Value.TIE
+                  and h != 0):
                 self.problem("horizon", f"horizon({show(pos)}) is {h} at a tie: a tied game "
                                         "lasts exactly horizon plies")
         if self.report.complete:
             self.horizon_paths()
+        else:
+            self.report.notes.append("horizon was not checked against the length of the "
+                                     "games: the game has more than the "
+                                     f"{self.report.positions:,} positions walked")
 
     def horizon_paths(self) -> None:
         """The longest game and the shortest and longest tie from every walked position (a
@@ -834,7 +840,8 @@ class _Hooks:
             ("margin_bound", self.margin_bound)) if on]
         if not wanted:
             return
-        solved = self.solved()
+        solved = self.solved(" and ".join([", ".join(wanted[:-1]), wanted[-1]]
+                                          if len(wanted) > 1 else wanted))
         if solved is None:
             return
         if getattr(self, "images", None):
@@ -852,18 +859,20 @@ class _Hooks:
                     self.problem("margin_bound", f"margin_bound({show(pos)}) is {b}, but the "
                                                  f"mover's margin there is {show(v)}")
 
-    def solved(self) -> Any:
+    def solved(self, hooks: str) -> Any:
         """The engine's solution of the game (its plain view for a Python game, the
-        compiled graph for a compiled one), or None with a note saying why not."""
+        compiled graph for a compiled one), or None with a note saying why not (naming the
+        ``hooks`` whose claims it was wanted for)."""
         from .solve import solve  # here: solve imports this module's package
 
-        what = "the values of canonical, search_moves, static_bounds and margin_bound"
+        what = f"{hooks} were not checked against the values"
         if not self.report.complete:
-            self.report.notes.append(f"{what} were not checked: the game has more than the "
-                                     f"{self.report.positions:,} positions walked")
+            self.report.notes.append(f"{what}: the game has more than the "
+                                     f"{self.report.positions:,} positions walked (raise "
+                                     "max_positions)")
             return None
         if self.report.problems:
-            self.report.notes.append(f"{what} were not checked: the rules have problems")
+            self.report.notes.append(f"{what}: fix the problems above first")
             return None
         try:
             if self.compiled:
@@ -872,7 +881,7 @@ class _Hooks:
             return solve(_Plain(self.game), progress=False,
                          max_positions=max(self.report.positions, 1))
         except Exception as exc:  # noqa: BLE001 - the solve of a broken game may fail
-            self.report.notes.append(f"{what} were not checked: solving the game failed "
+            self.report.notes.append(f"{what}: solving the game failed "
                                      f"({type(exc).__name__}: {exc})")
             return None
 
