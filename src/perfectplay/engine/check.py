@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
 import types
 from collections import Counter
 from collections.abc import Callable
@@ -321,7 +322,7 @@ def _check_hidden_state(report: CheckReport, game: Game, fresh: Game | None,
                             "as whose turn it is) was not checked")
         return
     changed = [k for k, v in _state(fresh).items()
-               if k in _state(game) and not _same(_state(game)[k], v)]
+               if k in _state(game) and not _alike(_state(game)[k], v)]
     scalars = [k for k in changed if isinstance(_state(fresh)[k], str | int | float | bool)]
     step = max(1, len(seen) // _HIDDEN_SAMPLE)
     differs = None
@@ -392,6 +393,24 @@ def _short(x: Any) -> Any:
     if isinstance(x, Value):
         return x.value
     return x[:6] if isinstance(x, list) else x
+
+
+def _alike(a: Any, b: Any, depth: int = 3) -> bool:
+    """Equal, or (objects without their own ``==``, such as a helper a game holds and its
+    copy) of one type with alike attributes, or (numpy arrays, records of them) pickled
+    to the same bytes."""
+    if _same(a, b):
+        return True
+    if type(a) is not type(b):
+        return False
+    da, db = getattr(a, "__dict__", None), getattr(b, "__dict__", None)
+    if (depth and type(a).__eq__ is object.__eq__ and isinstance(da, dict)
+            and isinstance(db, dict)):
+        return da.keys() == db.keys() and all(_alike(da[k], db[k], depth - 1) for k in da)
+    try:  # numpy arrays, records holding them: the same bytes
+        return pickle.dumps(a) == pickle.dumps(b)
+    except Exception:  # noqa: BLE001 - what does not pickle is not compared
+        return False
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -736,11 +755,11 @@ class _Hooks:
             f = self.call("static_bounds", self.static_bounds, pos)
             if f is _FAILED:
                 continue
-            if isinstance(f, bool) or not isinstance(f, int) or not 0 <= f <= 3:
+            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 3:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
                                               "flags are CANNOT_WIN (1) | CANNOT_LOSE (2)")
                 continue
-            self.flags[pos] = f
+            f = self.flags[pos] = int(f)
             if pos in self.walk.ended:
                 self.bound_holds(pos, f, _ended_value(self.walk.ended[pos]))
 
