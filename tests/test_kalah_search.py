@@ -6,6 +6,7 @@ bit-field code, the Python twin written apart, and the strong solution."""
 import random
 import subprocess
 import sys
+from functools import cache
 from math import comb
 from pathlib import Path
 
@@ -66,15 +67,27 @@ def test_ranked_kalah_6_4_plays_as_its_python_twin():
             code, pos = BIG.play(code, m), twin.play(pos, m)
 
 
+# Each Kalah(m, n) compiles its own kernels (most of a test's time): one instance and one
+# strong solution per rules, shared by every test in this module that asks for them.
+@cache
+def kalah(m: int, n: int, ranked: bool = False) -> Kalah:
+    return Kalah(m, n, ranked=ranked)
+
+
+@cache
+def solved(m: int, n: int, ranked: bool = False):
+    return solve(kalah(m, n, ranked))
+
+
 @pytest.mark.parametrize("m,n", [(2, 2), (3, 3)])
 def test_ranked_code_solves_as_the_bit_fields(m, n):
-    a, b = solve(Kalah(m, n)), solve(Kalah(m, n, ranked=True))
+    a, b = solved(m, n), solved(m, n, ranked=True)
     assert (a.value(), a.remoteness()) == (b.value(), b.remoteness())
     assert a.counts() == b.counts()
 
 
 def test_endgame_positions_are_every_board_with_few_seeds():
-    g = Kalah(3, 2)
+    g = kalah(3, 2)
     codes = g.endgame_positions(4)
     assert codes.size == 2 * comb(4 + 6, 6) == np.unique(codes).size
     boards = {(tuple(p), w) for p, w in map(g.houses_of, codes.tolist())}
@@ -89,14 +102,16 @@ def _positions(solution, k: int, seed: int) -> list[int]:
     return random.Random(seed).sample(positions, min(k, len(positions)))
 
 
-@pytest.mark.parametrize("m,n,k,ranked", [(3, 3, 8, True), (4, 3, 8, False)])
+# Kalah(3, 3) both ways (not Kalah(4, 3) for the bit fields: its strong solve alone took
+# ~40 s): the same store and search paths, and the solutions the ranked-code test shares.
+@pytest.mark.parametrize("m,n,k,ranked", [(3, 3, 8, True), (3, 3, 8, False)])
 def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_path, m, n, k,
                                                                  ranked):
     """The store holds exactly the solution's values; search with it and without it equals
     the strong solution (value, remoteness, every move) at random positions, the start and
     positions inside the store; the store only saves work."""
-    g = Kalah(m, n, ranked=ranked)
-    ref = solve(g)
+    g = kalah(m, n, ranked)
+    ref = solved(m, n, ranked)
     solve_tiered(g, tmp_path / "eg", roots=g.endgame_positions(k), client=client)
     with open_store(tmp_path / "eg", g) as store:
         held = np.concatenate([store.codes(t) for t in store.tiers])
@@ -123,11 +138,11 @@ def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_pat
 
 
 def test_search_refuses_the_store_of_another_game(client, tmp_path):
-    g = Kalah(2, 2)
+    g = kalah(2, 2)
     solve_tiered(g, tmp_path / "eg", roots=g.endgame_positions(3), client=client)
     with open_store(tmp_path / "eg", g) as store, pytest.raises(
             GameError, match=r"holds Kalah\(2, 2\), not Kalah\(3, 2\)"):
-        search(Kalah(3, 2), endgame=store)
+        search(kalah(3, 2), endgame=store)
 
 
 def test_cli_builds_an_endgame_store_and_searches_with_it(tmp_path):
@@ -159,7 +174,7 @@ def test_an_endgame_store_cut_into_many_tasks_holds_every_root(client, tmp_path,
     monkeypatch.setattr(store_runner, "LOCAL", 8)
     monkeypatch.setattr(store_compiled, "LOCAL_GATHER", 8)
     monkeypatch.setattr(store_compiled, "GATHER_KEYS", 16)
-    g, k = Kalah(3, 2), 5
+    g, k = kalah(3, 2), 5
     roots = g.endgame_positions(k)
     tb = solve_tiered(g, tmp_path / "eg", roots=roots, client=client)
     assert tb.positions == roots.size == 2 * comb(k + 6, 6)
