@@ -70,13 +70,27 @@ def _no_payoff(pos: Position, move: Move) -> int:
     raise AssertionError("a win/lose game has no payoff")
 
 
+#: Children of a chunk whose code is decoded back and compared (the round trip's other
+#: direction; every position's own code is checked).
+ROUND_TRIPS = 64
+
+
 def expand_chunk(game: Game, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Children (encoded) and their tiers of every non-terminal position in ``codes``."""
+    """Children (encoded) and their tiers of every non-terminal position in ``codes``.
+
+    As it goes it checks what a store relies on, before any tier is solved: every position's
+    ``encode(decode(code)) == code``, ``decode(encode(child)) == child`` for the first
+    :data:`ROUND_TRIPS` children (two positions sharing a code), and no move falling to a
+    lower tier; a failure is a :class:`GameError` and the store is left unfinished (a later
+    read refuses it)."""
     decode, encode, tier_of, _ = _tier_hooks(capabilities(game))
     kids: list[int] = []
     tiers: list[int] = []
     for code in codes.tolist():
         pos = decode(code)
+        if encode(pos) != code:
+            raise GameError(f"decode({code}) is {pos!r}, whose encode is {encode(pos)}: "
+                            "encode and decode must be inverses")
         if game.outcome(pos) is not None:
             continue
         here = tier_of(pos)
@@ -86,7 +100,11 @@ def expand_chunk(game: Game, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             if t < here:
                 raise GameError(f"move {move!r} from {pos!r} goes from tier {here} down to "
                                 f"tier {t}; moves must stay in their tier or go up")
-            kids.append(encode(child))
+            kid = encode(child)
+            if len(kids) < ROUND_TRIPS and decode(kid) != child:
+                raise GameError(f"encode({child!r}) is {kid}, whose decode is "
+                                f"{decode(kid)!r}: encode and decode must be inverses")
+            kids.append(kid)
             tiers.append(t)
     return np.array(kids, dtype=np.int64), np.array(tiers, dtype=np.int64)
 
