@@ -17,7 +17,8 @@ from ..errors import GameError, show
 from .compiled import CANNOT_LOSE, CANNOT_WIN, CompiledGame
 from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
-from .protocol import Game, Move, Position, Value, capabilities
+from .protocol import Game, Move, Position, Value, Worth, capabilities
+from .solution import Solved
 
 
 @dataclass
@@ -48,7 +49,8 @@ class CheckReport:
 _MAX_REPORTED = 20
 
 
-def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
+def check_game(game: Any, max_positions: int = 100_000, *,
+               tiers_rise: bool | None = None) -> CheckReport:
     """Walk up to ``max_positions`` positions of ``game`` and report every problem with
     what the engine relies on, naming the position. Python and compiled games alike.
 
@@ -70,7 +72,9 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     - ``encode``/``decode``: codes are int64, ``decode(encode(p)) == p``, and no two
       walked positions share a code (a compiled game's codes are its positions);
     - ``tier`` never falls along a move (and rises along every move of a
-      :class:`~perfectplay.engine.CompiledGame`, whose tiers are solved one by one);
+      :class:`~perfectplay.engine.CompiledGame`, whose tiers the in-memory solver takes
+      one by one; ``tiers_rise=False`` lets moves stay in their tier, as a store allows,
+      and ``True`` asks a rise of any game);
       ``rank``/``unrank`` (compiled): ``unrank(tier(p), rank(p)) == p``, ranks >= 0 and
       different inside a tier;
     - ``step`` (Python or compiled) is ``(play, payoff)``;
@@ -123,7 +127,7 @@ def check_game(game: Any, max_positions: int = 100_000) -> CheckReport:
     start = _start(report, game)
     if start is _FAILED:
         return report
-    walk = _Walk(game, report, start)
+    walk = _Walk(game, report, start, tiers_rise)
     walk.run(max_positions)
     _Hooks(game, report, walk).run()
     if not isinstance(game, CompiledGame):  # compiled rules see nothing but the code
@@ -155,14 +159,16 @@ class _Walk:
     """The breadth-first walk of :func:`check_game`: each position's own checks (player,
     outcome, moves), then each move's (play twice, payoff, tier)."""
 
-    def __init__(self, game: Game, report: CheckReport, start: Position) -> None:
+    def __init__(self, game: Game, report: CheckReport, start: Position,
+                 tiers_rise: bool | None = None) -> None:
         self.game, self.report = game, report
         caps = capabilities(game)
         self.scored, self.with_player = caps.scored, caps.player is not None
         self.player, self.payoff = caps.player, caps.payoff
         self.tier = caps.tier
         self.step = caps.step
-        self.strict = caps.tiered  # compiled tiers must rise
+        # compiled tiers must rise for the in-memory tier solver (a store lets them stay)
+        self.strict = caps.tiered if tiers_rise is None else tiers_rise
         self.depth: dict[Position, int] = {start: 0}
         self.queue = [start]
         self.no_moves = 0
@@ -389,13 +395,13 @@ def _one_play(game: Any, start: Position) -> None:
         game.play(start, moves[0])
 
 
-def _short(x: Any) -> Any:
+def _short(x: object) -> object:
     if isinstance(x, Value):
         return x.value
     return x[:6] if isinstance(x, list) else x
 
 
-def _alike(a: Any, b: Any, depth: int = 3) -> bool:
+def _alike(a: object, b: object, depth: int = 3) -> bool:
     """Equal, or (objects without their own ``==``, such as a helper a game holds and its
     copy) of one type with alike attributes, or (numpy arrays, records of them) pickled
     to the same bytes."""
@@ -413,7 +419,7 @@ def _alike(a: Any, b: Any, depth: int = 3) -> bool:
         return False
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - an __eq__ that raises or returns an array
@@ -483,7 +489,7 @@ class _Plain:
 
     parallel = False  # one process: a check should not fork
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.initial, self.moves, self.play, self.outcome = (
             game.initial, game.moves, game.play, game.outcome)
         caps = capabilities(game)
@@ -500,7 +506,7 @@ class _Hooks:
     moves, terminal positions), then, when the whole game was walked, what its values
     tell (the engine solves the game's :class:`_Plain` view once)."""
 
-    def __init__(self, game: Any, report: CheckReport, walk: _Walk) -> None:
+    def __init__(self, game: Game, report: CheckReport, walk: _Walk) -> None:
         self.game, self.report, self.walk = game, report, walk
         self.sample = walk.queue[:report.positions]
         self.caps = caps = capabilities(game)
@@ -517,7 +523,7 @@ class _Hooks:
         self.step: Callable[[Position, Move], Any] | None = None
         self.rank: Callable[[Position], int] | None = None
         self.unrank: Callable[[int, int], Position] | None = None
-        if compiled:
+        if isinstance(game, CompiledGame):
             self._compiled_hooks(game)
 
     def _compiled_hooks(self, game: CompiledGame) -> None:
@@ -763,7 +769,7 @@ class _Hooks:
             if pos in self.walk.ended:
                 self.bound_holds(pos, f, _ended_value(self.walk.ended[pos]))
 
-    def bound_holds(self, pos: Position, flags: int, value: Any) -> None:
+    def bound_holds(self, pos: Position, flags: int, value: Worth | None) -> None:
         if value is None:
             return
         won = value is Value.WIN or (not isinstance(value, Value) and value > 0)
@@ -878,7 +884,7 @@ class _Hooks:
                     self.problem("margin_bound", f"margin_bound({show(pos)}) is {b}, but the "
                                                  f"mover's margin there is {show(v)}")
 
-    def solved(self, hooks: str) -> Any:
+    def solved(self, hooks: str) -> Solved | None:
         """The engine's solution of the game (its plain view for a Python game, the
         compiled graph for a compiled one), or None with a note saying why not (naming the
         ``hooks`` whose claims it was wanted for)."""
@@ -904,7 +910,7 @@ class _Hooks:
                                      f"({type(exc).__name__}: {exc})")
             return None
 
-    def values_of_images(self, solved: Any) -> None:
+    def values_of_images(self, solved: Solved) -> None:
         away = 0
         for pos, c in self.images.items():
             if c not in solved:
@@ -921,7 +927,7 @@ class _Hooks:
                                      "start: their values were not compared (their moves "
                                      "were, on a sample)")
 
-    def values_of_listed(self, solved: Any) -> None:
+    def values_of_listed(self, solved: Solved) -> None:
         for pos, listed in self.listed.items():
             options = solved.move_values(pos)
             if not options:
@@ -945,25 +951,25 @@ def _try(fn: Callable[..., Any], *args: Any) -> Any:
         return _FAILED
 
 
-def _key(x: Any) -> Any:
+def _key(x: object) -> object:
     """A payoff or an outcome as a dict key (a number, a Value, else its repr)."""
     return x if _hashable(x) else repr(x)
 
 
-def _ended_value(result: object) -> Any:
+def _ended_value(result: object) -> Worth:
     """The value of an ended position for its mover: its outcome (a Value or points)."""
-    return result
+    return cast(Worth, result)
 
 
 def _plies(n: float) -> str:
     return "for ever (a cycle)" if n == math.inf else f"{int(n)} plies"
 
 
-def _worth(entry: tuple[Any, Any]) -> str:
+def _worth(entry: tuple[object, object]) -> str:
     value, rem = entry
     shown = value.value if isinstance(value, Value) else show(value)
     return f"{shown} in {rem}" if rem is not None else f"{shown} (never ends)"
 
 
-def _shown(args: tuple[Any, ...]) -> str:
+def _shown(args: tuple[object, ...]) -> str:
     return ", ".join(show(a) for a in args)

@@ -351,7 +351,7 @@ def is_points(x: object) -> bool:
         return True
 
 
-def points(x: Any, name: str, *args: Any) -> Any:
+def points(x: object, name: str, *args: object) -> Any:
     """``x`` if it is points (:func:`is_points`: an int, a finite float, a Fraction);
     otherwise a :class:`GameError` naming the call ``name(*args)`` that gave it (the message
     is made only then: this runs once a move). ``x`` is any value a game returned."""

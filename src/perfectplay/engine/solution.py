@@ -524,7 +524,7 @@ def position_json(pos: Position, value: Worth | None, rem: int | None, best: Mov
                        "remoteness": mv.remoteness} for mv in moves]}
 
 
-def _py(x: Any) -> Any:
+def _py(x: object) -> object:
     return int(x) if isinstance(x, np.integer) else x
 
 
@@ -532,7 +532,7 @@ def _game_name(game: Game) -> str:
     return capabilities(game).name
 
 
-def _json_value(v: Any) -> Any:
+def _json_value(v: object) -> object:
     """A value for JSON: "win"/"lose"/"tie"/"draw", or a margin as a number (a Fraction as
     the string "p/q", which JSON has no number for); None (not known) stays None."""
     if v is None:

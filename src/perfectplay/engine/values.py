@@ -82,7 +82,7 @@ class Counts:
         }
 
 
-def _json_key(k: Any) -> str:
+def _json_key(k: object) -> str:
     return k.value if isinstance(k, Value) else str(k)
 
 

@@ -44,7 +44,7 @@ from itertools import islice
 from typing import Any, Protocol
 
 from ..errors import show
-from .protocol import Position, Score, Value, Worth, capabilities
+from .protocol import Game, Position, Score, Value, Worth, capabilities
 from .values import Counts, UnknownPosition, describe
 
 
@@ -54,7 +54,7 @@ class Audited(Protocol):
     engine's tie-break at a position."""
 
     @property
-    def game(self) -> Any: ...
+    def game(self) -> Game: ...
 
     @property
     def scored(self) -> bool: ...

@@ -72,7 +72,7 @@ CHECK_POSITIONS = 20_000
 def refuse_if_unsound(game: Game | CompiledGame) -> None:
     """A :class:`GameError` with every problem :func:`check_game` finds in the first
     :data:`CHECK_POSITIONS` positions (nothing is written before this)."""
-    report = check_game(game, max_positions=CHECK_POSITIONS)
+    report = check_game(game, max_positions=CHECK_POSITIONS, tiers_rise=False)
     if not report.ok:
         raise GameError("the game failed its check, so no store was written: "
                         + "; ".join(report.problems)
