@@ -243,6 +243,17 @@ def add(f: Any, by: int) -> Any:
     return g
 
 
+def lower_rank(f: Any) -> Any:
+    """A rank that gives some positions the rank below theirs: two positions, one rank,
+    every rank still inside its tier's range (a rank past the range would make the compiled
+    unrank read outside its tables: numba does not check bounds)."""
+    @njit
+    def g(pos):
+        r = f(pos)
+        return r - 1 if pos % 7 == 3 and r > 0 else r
+    return g
+
+
 def set_to(f: Any, value: int) -> Any:
     @njit
     def g(pos):
@@ -254,6 +265,15 @@ def noisy(f: Any) -> Any:
     @njit
     def g(pos):
         return f(pos) + np.random.randint(0, 2) if pos % 7 == 3 else f(pos)
+    return g
+
+
+def noisy_rank(f: Any) -> Any:
+    """A rank that answers one lower at random at some positions (inside the range)."""
+    @njit
+    def g(pos):
+        r = f(pos)
+        return r - np.random.randint(0, 2) if pos % 7 == 3 and r > 0 else r
     return g
 
 
@@ -367,8 +387,8 @@ def c_mutations(name: str) -> list[tuple[str, str, Callable[[], CompiledGame]]]:
                 add(g.rules.horizon, 1))),
             ("horizon", "random", m("horizon", horizon=lambda g: noisy(g.rules.horizon))),
             ("rank", "two positions, one rank", m("rank", rank=lambda g:
-                add(g.ranking.rank, 1), unrank=lambda g: g.ranking.unrank)),
-            ("rank", "random", m("rank", rank=lambda g: noisy(g.ranking.rank),
+                lower_rank(g.ranking.rank), unrank=lambda g: g.ranking.unrank)),
+            ("rank", "random", m("rank", rank=lambda g: noisy_rank(g.ranking.rank),
                                  unrank=lambda g: g.ranking.unrank)),
             ("unrank", "wrong for some ranks", m("unrank", rank=lambda g: g.ranking.rank,
                                                  unrank=lambda g: unranking(g.ranking.unrank))),

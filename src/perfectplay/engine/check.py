@@ -105,7 +105,9 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     Python games, that it does not depend on state outside the position. Likewise a rule
     that is wrong but deterministic and consistent (a ``moves`` that forgets a move) is a
     different game, not a broken one. Only walked positions are checked: a hook wrong
-    only beyond ``max_positions`` positions from the start is not seen.
+    only beyond ``max_positions`` positions from the start is not seen. A compiled
+    ``rank`` that answers past its tier's range can make the compiled ``unrank`` read
+    outside its tables when it is asked (numba does not check bounds), here as in a store.
 
     >>> class Bad:
     ...     def initial(self): return [0]
