@@ -587,7 +587,12 @@ class _Hooks:
         if self.step is not None:
             self.check_step()
         if self.rank is not None:
-            self.check_rank()
+            if any("tier" in problem for problem in self.report.problems):
+                # a compiled unrank reads tables by tier: asked with a wrong tier it would
+                # read outside them (numba does not check bounds)
+                self.report.notes.append("rank and unrank were not checked: fix tier first")
+            else:
+                self.check_rank()
         if self.canonical is not None:
             self.check_canonical()
         if self.search_moves is not None:
