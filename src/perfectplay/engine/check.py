@@ -19,6 +19,7 @@ from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
 from .protocol import Game, Move, Position, Value, Worth, capabilities
 from .solution import Solved
+from .solve import solve
 
 
 @dataclass
@@ -895,8 +896,6 @@ class _Hooks:
         """The engine's solution of the game (its plain view for a Python game, the
         compiled graph for a compiled one), or None with a note saying why not (naming the
         ``hooks`` whose claims it was wanted for)."""
-        from .solve import solve  # here: solve imports this module's package
-
         what = f"{hooks} were not checked against the values"
         if not self.report.complete:
             self.report.notes.append(f"{what}: the game has more than the "
