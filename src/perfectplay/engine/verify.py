@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
@@ -174,30 +174,53 @@ def check_position(solved: Audited, pos: Position) -> Mismatch | None:
     return Mismatch(show(pos), describe(*stored), describe(*expected))
 
 
+#: One move as :func:`implied` reads it: (payoff or None, the child's value, its
+#: remoteness, whether the move passes the turn).
+Child = tuple[Any, Worth, "int | None", bool]
+
+
 def implied_entry(solved: Audited, pos: Position) -> tuple[Worth, int | None]:
     """The (value, remoteness) that the rules and the children's stored entries give
     ``pos`` (raises :class:`UnknownPosition` when a child is not held). The children come
     from the game's own ``moves`` and ``play``, each looked up by position, never from
     what the solved form recorded about them."""
+    outcome = solved.game.outcome(pos)
+    children = _children(solved, pos) if outcome is None else iter(())
+    return implied(solved.scored, solved._score, pos, outcome, children)
+
+
+def _children(solved: Audited, pos: Position) -> Iterator[Child]:
+    """Each move's (payoff or None, child's stored value, its remoteness, passes the
+    turn), the child made by the rules and looked up (lazily: a missing one raises)."""
     game = solved.game
-    outcome = game.outcome(pos)
-    if outcome is not None:
-        return final_value(outcome, solved.scored), 0
     caps = capabilities(game)
     mover = caps.player(pos) if caps.player is not None else None
-    best: tuple[Worth, int | None] | None = None
-    best_score = None
     for move in game.moves(pos):
         child = game.play(pos, move)
         value, rem = solved._entry(child)
         passes = mover is None or caps.player(child) != mover  # type: ignore[misc]
-        option = _option(caps.payoff(pos, move) if caps.payoff is not None else None,
-                         value, rem, passes)
-        score = solved._score(pos, *option).key
-        if best_score is None or score > best_score:
-            best, best_score = option, score
+        yield (caps.payoff(pos, move) if caps.payoff is not None else None), value, rem, \
+            passes
+
+
+def implied(scored: bool, score: Callable[[Position, Worth, int | None], Score],
+            pos: Position, outcome: Worth | None,
+            children: Iterable[Child]) -> tuple[Worth, int | None]:
+    """The rule every solved form must satisfy at ``pos``: an ended position is its
+    outcome in 0; one with no moves a loss in 0 (a margin of 0 when scored); any other the
+    best of its moves by ``score`` (the engine's tie-break), one move more than its child.
+    Shared by the audit of any solved form and the store's batched one."""
+    if outcome is not None:
+        return final_value(outcome, scored), 0
+    best: tuple[Worth, int | None] | None = None
+    best_key = None
+    for pay, value, rem, passes in children:
+        option = _option(pay, value, rem, passes)
+        key = score(pos, *option).key
+        if best_key is None or key > best_key:
+            best, best_key = option, key
     if best is None:
-        return (0 if solved.scored else Value.LOSE), 0
+        return (0 if scored else Value.LOSE), 0
     return best
 
 

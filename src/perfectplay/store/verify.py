@@ -21,10 +21,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..engine.protocol import Position, Score, Value, Worth, capabilities
+from ..engine.protocol import Position, Score, Worth, capabilities
 from ..engine.sortedtiers import unmix_all
-from ..engine.values import describe
-from ..engine.verify import Mismatch, VerifyReport, _option, _same, final_value
+from ..engine.values import UnknownPosition, describe
+from ..engine.verify import Child, Mismatch, VerifyReport, _same, implied
 from ..errors import show
 from .layout import checksums, read_manifest, tier_path
 from .packed import set_ranks, unranked
@@ -166,10 +166,13 @@ def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> 
         if entry is None:  # drawn from the store itself: cannot happen unless damaged
             report.add(Mismatch(show(pos), "nothing", "its own slot is unreadable"))
             continue
-        expected = _implied(store, pos, ends[i], kids[i], found, child_codes)
-        if isinstance(expected, str):
-            report.add(Mismatch(show(pos), describe(*entry), expected))
-        elif not _same(entry, expected):
+        try:
+            expected = implied(store.scored, store._score, pos, ends[i],
+                               _children(kids[i], found, child_codes))
+        except UnknownPosition as exc:
+            report.add(Mismatch(show(pos), describe(*entry), f"nothing: {exc}"))
+            continue
+        if not _same(entry, expected):
             report.add(Mismatch(show(pos), describe(*entry), describe(*expected)))
 
 
@@ -180,25 +183,12 @@ def _entry(looked: dict[str, np.ndarray], i: int) -> tuple[Worth, int | None] | 
     return looked["value"][i], None if rem < 0 else rem
 
 
-def _implied(store: PackedStore, pos: Position, end: Worth | None,
-             row: list[tuple[int, Any, bool]],
-             found: dict[str, np.ndarray] | None,
-             child_codes: list[int]) -> tuple[Worth, int | None] | str:
-    """What the rules and the children's entries give ``pos``, or why nothing can."""
-    if end is not None:
-        return final_value(end, store.scored), 0
-    if not row:
-        return (0 if store.scored else Value.LOSE), 0
-    assert found is not None
-    best: tuple[Worth, int | None] | None = None
-    best_score = None
+def _children(row: list[tuple[int, Any, bool]], found: dict[str, np.ndarray] | None,
+              child_codes: list[int]) -> Iterator[Child]:
+    """The moves of one position as :func:`implied` reads them, from the batch's
+    look-ups (a child not in the store raises :class:`UnknownPosition`)."""
     for j, pay, passes in row:
-        child = _entry(found, j)
+        child = None if found is None else _entry(found, j)
         if child is None:
-            return f"nothing: its child {child_codes[j]} (a code) is not in the store"
-        option = _option(pay, child[0], child[1], passes)
-        score = store._score(pos, *option).key
-        if best_score is None or score > best_score:
-            best, best_score = option, score
-    assert best is not None
-    return best
+            raise UnknownPosition(f"its child {child_codes[j]} (a code) is not in the store")
+        yield pay, child[0], child[1], passes
