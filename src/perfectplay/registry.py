@@ -38,6 +38,13 @@ from .errors import InputError
 #: The packages of the built-in games, in the order the CLI and the page list them.
 BUILTIN = ("perfectplay.coins", "perfectplay.rock", "perfectplay.portal", "perfectplay.no")
 
+#: The catalog of famous games (:mod:`perfectplay.catalog`): each module defines ``GAME``, a
+#: :class:`~perfectplay.catalog.CatalogGame`. In the order ``perfectplay games`` lists
+#: them. A game joins with one line here.
+CATALOG = (
+    "perfectplay.catalog.nim",
+)
+
 
 @runtime_checkable
 class Result(Protocol):
@@ -288,3 +295,54 @@ def judges() -> dict[str, tuple[str, JudgeFn]]:
 def problems() -> dict[str, Any]:
     """Every generator problem (:class:`perfectplay.gen.Problem`) by judge id."""
     return {pid: entry for spec in games() for pid, entry in spec.problems.items()}
+
+
+# -- the catalog of famous games ----------------------------------------------------------------
+_CATALOG: dict[str, Any] = {}
+_CATALOG_LOADED = False
+
+
+def register_catalog(entry: Any) -> Any:
+    """Add a catalog game (a :class:`~perfectplay.catalog.CatalogGame`); a user's
+    famous game may join the same way. Its name must not clash with a game of
+    :func:`games`, since the command line takes both by name."""
+    if not entry.name.isidentifier():
+        raise ValueError(f"a game's name must be a plain word, got {entry.name!r}")
+    _CATALOG[entry.name] = entry
+    return entry
+
+
+def _load_catalog() -> None:
+    global _CATALOG_LOADED
+    if not _CATALOG_LOADED:
+        _CATALOG_LOADED = True
+        for module in CATALOG:
+            register_catalog(import_module(module).GAME)
+
+
+def catalog() -> list[Any]:
+    """Every catalog game, in :data:`CATALOG`'s order, then any registered later.
+
+    >>> "nim" in [entry.name for entry in catalog()]
+    True
+    """
+    _load_catalog()
+    return list(_CATALOG.values())
+
+
+def catalog_names() -> list[str]:
+    """The catalog's names without importing any game (for help texts)."""
+    return [module.rsplit(".", 1)[1] for module in CATALOG] + \
+        [name for name in _CATALOG if f"perfectplay.catalog.{name}" not in CATALOG]
+
+
+def get_catalog(name: str) -> Any:
+    """The catalog game called ``name``, or an :class:`InputError` listing them (only that
+    game's module is imported)."""
+    module = f"perfectplay.catalog.{name}"
+    if name not in _CATALOG and module in CATALOG:
+        register_catalog(import_module(module).GAME)
+    if name in _CATALOG:
+        return _CATALOG[name]
+    raise InputError(f"unknown game {name!r}; the catalog's games are "
+                     f"{', '.join(catalog_names())}, or give FILE.py:Class")

@@ -169,9 +169,11 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
       perfectplay play coins 3 2 2 3 1 2
       perfectplay play rock examples/rock_sample.txt --as rock
       perfectplay play portal examples/portal_seed.txt --second --strength 0.7
+      perfectplay play tictactoe
+      perfectplay play 'connect4(width=5, height=4)'
       perfectplay play examples/tictactoe.py:TicTacToe
     """
-    user = ":" in game_name
+    user = ":" in game_name or _is_catalog_game(game_name)
     if user:
         table = game_call("rules", user_table, load_game(game_name), game_name)
     else:
@@ -189,6 +191,11 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
         session.run()
 
 
+def _is_catalog_game(target: str) -> bool:
+    """True when ``target`` names a catalog game: ``tictactoe``, ``connect4(width=5)``."""
+    return target.partition("(")[0].strip() in registry.catalog_names()
+
+
 def _play_table(game_name: str, args: tuple[str, ...]) -> Any:
     """The play table of a registered game, its input and options read by the game's own
     command line."""
@@ -196,7 +203,9 @@ def _play_table(game_name: str, args: tuple[str, ...]) -> Any:
         spec = registry.get(game_name)
     except InputError:
         names = ", ".join(s.name for s in registry.games() if s.play is not None)
-        fail(f"unknown game {game_name!r}: use {names} or FILE.py:Class")
+        famous = ", ".join(registry.catalog_names())
+        fail(f"unknown game {game_name!r}: use {names}, a catalog game ({famous}) or "
+             "FILE.py:Class")
     if spec.play is None:
         fail(f"{spec.title} is not a two-player game: use perfectplay {spec.name}")
     command = game_command(spec, f"play {spec.name}")

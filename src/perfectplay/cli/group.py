@@ -11,7 +11,7 @@ import click
 
 from .. import registry
 from ..errors import InputError, PerfectplayError
-from . import contest, engine, games, serve, store
+from . import catalog, contest, engine, games, serve, store
 from .base import fail
 from .games import game_command
 
@@ -67,7 +67,7 @@ def main() -> None:
 
 #: Every tool's command, by concern (the games' own commands come from the registry).
 COMMANDS: tuple[click.Command, ...] = (
-    games.demo, games.play,
+    games.demo, games.play, catalog.games,
     engine.solve, engine.search, engine.openspiel_command,
     store.query, store.verify, store.analyze, store.export, store.sql,
     contest.judge, contest.gen, contest.stress, contest.check,

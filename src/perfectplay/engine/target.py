@@ -1,4 +1,5 @@
-"""Load a game named on the command line: ``FILE.py:Class`` or ``FILE.py:Class(args)``.
+"""Load a game named on the command line: a catalog game ``NAME`` or ``NAME(key=value)``,
+or a user's ``FILE.py:Class`` or ``FILE.py:Class(args)``.
 
 The arguments are Python literals (numbers, strings, tuples, ...), read with
 :func:`ast.literal_eval`, never executed, so ``'examples/connect4.py:ConnectFour(5, 5)'``
@@ -17,22 +18,33 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError, InputError, show_exc
+from ..registry import get_catalog
 
 
 def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:
     """(file, name, positional args, keyword args) of a target; InputError when malformed."""
     file, sep, call = target.partition(".py:")
     if not sep:
-        raise InputError(f"expected FILE.py:Class or FILE.py:Class(args), got {target!r}")
-    file += ".py"
+        raise InputError(f"expected a catalog game such as connect4(width=5, height=4), "
+                         f"FILE.py:Class or FILE.py:Class(args), got {target!r}")
+    return (file + ".py", *parse_call(call))
+
+
+def parse_call(call: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+    """(name, positional args, keyword args) of ``Name`` or ``Name(literal args)``.
+
+    >>> parse_call("connect4(width=5, height=4)")
+    ('connect4', (), {'width': 5, 'height': 4})
+    """
     try:
         node = ast.parse(call.strip(), mode="eval").body
     except SyntaxError:
-        raise InputError(f"{call!r} is not a class name or a call like Class(5, 4)") from None
+        raise InputError(f"{call!r} is not a name or a call like connect4(width=5, "
+                         "height=4)") from None
     if isinstance(node, ast.Name):
-        return file, node.id, (), {}
+        return node.id, (), {}
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-        raise InputError(f"{call!r} is not a class name or a call like Class(5, 4)")
+        raise InputError(f"{call!r} is not a name or a call like connect4(width=5, height=4)")
     try:
         args = tuple(ast.literal_eval(a) for a in node.args)
         kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
@@ -41,11 +53,26 @@ def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]
                          "tuples ...)") from None
     if len(kwargs) != len(node.keywords):
         raise InputError(f"{call!r}: **kwargs are not allowed, name each argument")
-    return file, node.func.id, args, kwargs
+    return node.func.id, args, kwargs
+
+
+def is_catalog_target(target: str) -> bool:
+    """True when ``target`` names a catalog game (``connect4``, ``kalah(houses=4)``) rather
+    than a file: it has no ``.py:``."""
+    return ".py:" not in target
+
+
+def load_catalog_target(target: str) -> Any:
+    """Build the catalog game ``NAME`` or ``NAME(key=value, ...)``, parameters checked."""
+    name, args, kwargs = parse_call(target)
+    return get_catalog(name).build(*args, **kwargs)
 
 
 def load_target(target: str) -> Any:
-    """Import the file and build the game; the project's errors for every failure."""
+    """Build a catalog game (``connect4(width=5, height=4)``), or import the file of
+    ``FILE.py:Class(args)`` and build its game; the project's errors for every failure."""
+    if is_catalog_target(target):
+        return load_catalog_target(target)
     file, name, args, kwargs = parse_target(target)
     path = Path(file)
     if not path.is_file():

@@ -1,0 +1,19 @@
+"""The catalog of famous games: each a package here (its rules, its plain Python twin, its
+published results), listed by :data:`perfectplay.registry.CATALOG` and described by a
+:class:`CatalogGame` (:mod:`.entry`). Users build them through :mod:`perfectplay.games`
+(``connect4(width=5, height=4)``) or by name on the command line
+(``perfectplay solve 'connect4(width=5, height=4)'``).
+"""
+
+from .entry import (
+    SUITE_SECONDS,
+    CatalogGame,
+    Listing,
+    Param,
+    Published,
+    Reproduced,
+    reproduce,
+)
+
+__all__ = ["SUITE_SECONDS", "CatalogGame", "Listing", "Param", "Published", "Reproduced",
+           "reproduce"]

@@ -1,0 +1,49 @@
+"""Nim in the catalog: :class:`~.rules.Nim` (sorted heaps, Bouton's theory in
+:func:`~.rules.nim_sum`), its twin :class:`~.twin.NimTwin`, and :data:`GAME`.
+
+>>> GAME.build(heaps=(1, 2, 3)).initial()
+(1, 2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..entry import CatalogGame, Param, Published
+from .rules import Nim, nim_sum
+from .twin import NimTwin
+
+BOUTON = "Bouton 1901, 'Nim, a game with a complete mathematical theory', Annals of " \
+         "Mathematics 3(1/4):35-39"
+
+
+def _size(args: Mapping[str, Any]) -> str:
+    count = 1
+    for h in args["heaps"]:
+        count *= h + 1
+    return f"at most {count:,} positions (fewer: heaps are sorted)"
+
+
+GAME = CatalogGame(
+    name="nim",
+    title="Nim",
+    rules="Take any number of counters from one heap; who cannot move loses.",
+    factory=lambda heaps: Nim(heaps),
+    params=(Param("heaps", (3, 4, 5), "the heap sizes", kind=tuple, low=0, high=64),),
+    published=(
+        Published({"heaps": (3, 4, 5)}, BOUTON, value="win", seconds=0.1,
+                  note="nim-sum 3^4^5 = 2, not 0: the first player wins"),
+        Published({"heaps": (1, 2, 3)}, BOUTON, value="lose", seconds=0.1,
+                  note="nim-sum 1^2^3 = 0: the first player loses"),
+        Published({"heaps": (5, 7, 9, 11)}, BOUTON, value="lose", seconds=2.0,
+                  note="nim-sum 5^7^9^11 = 0"),
+    ),
+    twin=lambda heaps: NimTwin(heaps),
+    limit=lambda args: None if len(args["heaps"]) <= 8 else "at most 8 heaps",
+    size=_size,
+    small=({"heaps": (1, 2, 3)}, {"heaps": (2, 3, 4)}),
+    examples=("solve 'nim(heaps=(3, 4, 5))'", "play 'nim(heaps=(1, 3, 5, 7))'"),
+)
+
+__all__ = ["BOUTON", "GAME", "Nim", "NimTwin", "nim_sum"]

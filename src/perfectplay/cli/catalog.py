@@ -1,0 +1,50 @@
+"""``perfectplay games``: the catalog of famous games, with their parameters, sizes and
+published results (every front end finds them in the registry; this command shows them)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from ..catalog import Listing
+from ..registry import catalog, get_catalog
+from .base import echo_json
+
+
+def _text(listing: Listing, size: str) -> str:
+    lines = [f"{listing.name}: {listing.title}. {listing.rules}"]
+    if listing.params:
+        lines.append(f"  parameters: {', '.join(listing.params)}")
+    if size:
+        lines.append(f"  size: {size}")
+    lines += [f"  published: {r}" for r in listing.results]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def games(name: str | None, as_json: bool) -> None:
+    """The famous games built in: each one's rules, parameters (with their defaults and
+    ranges), size and published results. Any command that takes FILE.py:Class takes these
+    by name, with keyword parameters.
+
+    \b
+    Examples:
+      perfectplay games
+      perfectplay games connect4
+      perfectplay solve 'connect4(width=5, height=4)'
+      perfectplay search 'connect4(width=7, height=6)' --moves 4,4,3
+      perfectplay play tictactoe
+    """
+    entries = [get_catalog(name)] if name else catalog()
+    rows = []
+    for entry in entries:
+        defaults = entry.arguments()
+        size = entry.size(defaults) if entry.size else ""
+        rows.append((Listing.of(entry), size))
+    if as_json:
+        echo_json([dataclasses.asdict(listing) | {"size": size} for listing, size in rows])
+        return
+    click.echo("\n\n".join(_text(listing, size) for listing, size in rows))

@@ -1,0 +1,108 @@
+"""The catalog of famous games, every game alike (OpenSpiel's registry-driven conformance
+tests are the model): each game passes ``check_game`` on its small instances, agrees with
+its plain Python twin position by position along random lines, reproduces every published
+result the suite can afford, and is reached by name from Python and the command line.
+Each game's own file (tests/test_catalog_NAME.py) holds what only that game has."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from perfectplay import check_game, solve
+from perfectplay.catalog import SUITE_SECONDS, reproduce
+from perfectplay.errors import InputError
+from perfectplay.registry import CATALOG, catalog, catalog_names, get_catalog
+
+ENTRIES = catalog()
+SMALL = [pytest.param(e, args, id=f"{e.name}-{'-'.join(map(str, args.values()))}")
+         for e in ENTRIES for args in e.small]
+PUBLISHED = [pytest.param(e, p, id=f"{e.name}-{'-'.join(map(str, p.args.values()))}-{k}")
+             for e in ENTRIES for k, p in enumerate(e.published)
+             if not p.goal and p.seconds <= SUITE_SECONDS]
+
+
+def test_every_catalog_module_registers_its_game_under_its_module_name() -> None:
+    assert [e.name for e in ENTRIES][:len(CATALOG)] == [m.rsplit(".", 1)[1] for m in CATALOG]
+    assert catalog_names()[:len(CATALOG)] == [e.name for e in ENTRIES[:len(CATALOG)]]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_every_game_says_what_it_is_and_cites_a_source(entry: Any) -> None:
+    assert entry.title and entry.rules.endswith(".")
+    assert entry.small, f"{entry.name} names no small instance for the conformance tests"
+    assert entry.twin is not None, f"{entry.name} has no plain Python twin"
+    assert entry.published, f"{entry.name} gives no published result"
+    for p in entry.published:
+        assert p.source and any(ch.isdigit() for ch in p.source), \
+            f"{entry.name}: cite the source with its year: {p.source!r}"
+        entry.arguments((), p.args)  # every published instance is a valid one
+
+
+@pytest.mark.parametrize(("entry", "args"), SMALL)
+def test_small_instances_pass_the_conformance_check(entry: Any, args: dict[str, Any]) -> None:
+    report = check_game(entry.build(**args), max_positions=20_000)
+    assert report.ok, report.explain()
+
+
+@pytest.mark.parametrize(("entry", "args"), SMALL)
+def test_the_game_and_its_twin_agree_along_random_lines(entry: Any, args: dict[str, Any]
+                                                        ) -> None:
+    """Both solved strongly; from the start, 30 random lines: at every position on the way
+    the value, the remoteness and the set of move names agree, and so do every move's value
+    and remoteness (the move played is found in the twin by its name)."""
+    fast, twin = entry.build(**args), entry.twin(**args)
+    a, b = solve(fast), solve(twin)
+    rng = random.Random(len(entry.name))
+    for _ in range(30):
+        p, q = fast.initial(), twin.initial()
+        while True:
+            assert (a.value(p), a.remoteness(p)) == (b.value(q), b.remoteness(q)), \
+                (entry.name, fast.draw(p) if hasattr(fast, "draw") else p)
+            ours = {fast.move_name(mv.move): (mv.value, mv.remoteness)
+                    for mv in a.move_values(p)}
+            theirs = {twin.move_name(mv.move): (mv.value, mv.remoteness)
+                      for mv in b.move_values(q)}
+            assert ours == theirs, (entry.name, ours, theirs)
+            if not ours:
+                break
+            name = rng.choice(sorted(ours))
+            p = fast.play(p, next(m for m in fast.moves(p) if fast.move_name(m) == name))
+            q = twin.play(q, next(m for m in twin.moves(q) if twin.move_name(m) == name))
+
+
+@pytest.mark.parametrize(("entry", "published"), PUBLISHED)
+def test_published_results_are_reproduced(entry: Any, published: Any) -> None:
+    found = reproduce(entry, published)
+    assert found.agrees, (entry.name, published.claim(), found)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_moves_have_names_the_game_reads_back(entry: Any) -> None:
+    game = entry.build(**entry.small[0])
+    pos = game.initial()
+    for move in game.moves(pos):
+        assert game.parse_move(game.move_name(move)) == move
+    assert game.parse_move("no such move") is None
+    assert isinstance(game.draw(pos), str) and game.draw(pos)
+
+
+def test_parameters_are_checked_before_anything_is_built() -> None:
+    entry = get_catalog(ENTRIES[0].name)
+    with pytest.raises(InputError, match="has no parameter 'nonsense'"):
+        entry.build(nonsense=1)
+    with pytest.raises(InputError, match="unknown game 'chess'"):
+        get_catalog("chess")
+
+
+def test_the_games_module_builds_every_game_by_name() -> None:
+    import perfectplay.games as games
+
+    assert games.available() == catalog_names()
+    for entry in ENTRIES:
+        built = getattr(games, entry.name)(**entry.small[0])
+        assert built.initial() == entry.build(**entry.small[0]).initial()
+    with pytest.raises(AttributeError, match="no game 'chess'"):
+        games.chess  # noqa: B018
