@@ -14,7 +14,7 @@ from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.protocol import capabilities
 from ..engine.saved import save as save_solution
-from ..engine.solution import describe, play_moves
+from ..engine.solution import describe, play_moves, turn_words
 from ..openspiel import solve_openspiel
 from ..store import analyze as tb_analyze
 from ..store import open_store, solve_tiered
@@ -175,9 +175,18 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                        time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
                        workers=workers, progress=terminal_progress(), endgame=endgame,
                        remoteness=not value_only)
+    result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
     if not result.exact:
         sys.exit(3)
+
+
+def _where(game: Any, position: Any, moves: str) -> str:
+    """The header's words for a searched position: the moves that reach it and whose
+    turn it is ("after 4,4,3; the second player to move")."""
+    played = [t.strip() for t in moves.split(",") if t.strip()]
+    line = f"after {','.join(played)}" if played else "the start"
+    return f"{line}; {turn_words(game, position, len(played))}"
 
 
 @click.command(name="openspiel")

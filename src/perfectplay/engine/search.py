@@ -280,7 +280,6 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
         position = game.initial()
     if progress is True:
         progress = _stderr_line
-    budget = Budget(time_limit, node_limit)
     backend: SearchBackend
     if isinstance(game, CompiledGame):
         if isinstance(position, bool) or not isinstance(position, int | np.integer):
@@ -294,11 +293,13 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     else:
         workers = 1
         backend = PythonBackend(game, max_depth)
-    run = _Search(game, backend, budget)
+    compiling = _warm(backend, game, position, bool(remoteness), progress or None)
+    run = _Search(game, backend, Budget(time_limit, node_limit))  # the clock starts here
     run.want_remoteness = bool(remoteness)
     _log.info("search of %s: started", run.caps.name)
     try:
         result = _run(run, game, position, analyze, workers)
+        result.compile_seconds = compiling
     finally:
         backend.close()
     _log.info("search of %s: %s after %s nodes", run.caps.name,
@@ -340,6 +341,21 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
         upper=score_words(hi, run.scored), moves=moves, nodes=budget.nodes, seconds=seconds,
         probes=run.backend.probes, workers=workers, backend=run.backend.name,
         table=run.backend.table_stats(), stopped=budget.stopped, note=note)
+
+
+def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,
+          progress: Callable[[str], None] | None) -> float:
+    """Compile the backend's kernels before the clock starts (a notice first, as it can
+    take seconds): the seconds it took, 0 for a backend with nothing to compile."""
+    if not isinstance(game, CompiledGame):
+        return backend.warm(position, walk)
+    if progress is not None:
+        progress(f"compiling the search for {capabilities(game).name} (numba, once a "
+                 "process; not counted as search time) ...")
+    seconds = backend.warm(position, walk)
+    if progress is not None and seconds >= 0.5:
+        progress(f"compiled in {seconds:.1f} s; searching ...")
+    return seconds
 
 
 def _leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:

@@ -43,7 +43,7 @@ from . import searchkernel as sk
 from .compiled import CompiledGame
 from .expand import is_move_list, points
 from .protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
-from .searchresult import SearchScore, score_words
+from .searchresult import SearchScore, window_words
 from .status import ABORTED, OK, cycle_error, status_error
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
@@ -122,6 +122,10 @@ class SearchBackend(Protocol):
         """Let go of threads (the table may be kept for the next search)."""
         ...
 
+    def warm(self, pos: Position, walk: bool) -> float:
+        """Compile what the search will call (seconds taken; 0 when nothing compiles)."""
+        ...
+
 
 class CompiledBackend:
     """Null-window probes by the numba kernel; ``workers`` threads share one table."""
@@ -155,6 +159,21 @@ class CompiledBackend:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
+
+    def warm(self, pos: Position, walk: bool) -> float:
+        """Compile the kernels this search will call (numba compiles a kernel on its first
+        call for a kind of game), by calling each on ``pos`` with a one-node budget: the
+        seconds it took, so compiling is never counted as searching. A stopped call claims
+        nothing and writes no entry it has not proven, so the search that follows is
+        unchanged."""
+        began = time.perf_counter()
+        code = _code(pos)
+        self._run(0, code, -1, 1, 1)
+        if walk:
+            if self.walk_space is None:
+                self.walk_space = sk.walk_workspace(self.max_depth, self.game.max_moves)
+            self._walk(code, 0, 1)
+        return time.perf_counter() - began
 
     def table_stats(self) -> dict[str, Any]:
         """Size and fill of the table; the fill is estimated from its first 2**16 slots (a
@@ -260,8 +279,8 @@ class CompiledBackend:
                 nodes = budget.nodes + int(self.stats.sum())
                 rate = nodes / max(now - budget.start, 1e-9)
                 scored = self.game.scored
-                line = (f"search {self.probes}: window ({score_words(alpha, scored)}, "
-                        f"{score_words(beta, scored)}), {nodes:,} nodes, {rate:,.0f}/s")
+                line = (f"search {self.probes}: {window_words(alpha, beta, scored)} "
+                        f"{nodes:,} nodes, {rate:,.0f} a second")
                 _log.info("%s", line)
                 if self.progress:
                     self.progress(line)
@@ -286,6 +305,10 @@ class PythonBackend:
         self.tiered = self.caps.tier is not None
         self.budget = Budget(None, None)  # each probe's own
         self.line: list[Position] = []  # the positions above the node searched
+
+    def warm(self, pos: Position, walk: bool) -> float:
+        """Nothing to compile: Python runs as it is."""
+        return 0.0
 
     def close(self) -> None:
         pass

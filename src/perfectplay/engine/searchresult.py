@@ -57,6 +57,10 @@ class SearchResult(HTMLView):
     table: dict[str, Any] = field(default_factory=dict)
     stopped: str | None = None  # "time", "nodes" or "interrupt"
     note: str = ""
+    compile_seconds: float = 0.0  # numba compiling the kernels, before the clock started
+    #: where the position comes from, for the header: "after 4,4,3; the second player to
+    #: move" (the command line fills it in; empty: the position's own words)
+    where: str = ""
 
     @property
     def nodes_per_second(self) -> float:
@@ -68,21 +72,28 @@ class SearchResult(HTMLView):
             return describe(self.value, self.remoteness)
         if self.value is not None:
             return f"{describe(self.value, None)} (remoteness not proven)"
-        return f"not proven: between {self.lower} and {self.upper}"
+        return f"not proven yet: {bound_words(self.lower, self.upper)}"
 
     def explain(self) -> str:
         """The position's value, best move, every move (with ``analyze``) and the search's
         statistics, in words."""
-        lines = [f"search: {capabilities(self.game).name}, position {show(self.position)}",
+        where = self.where or f"position {show(self.position)}"
+        lines = [f"search: {capabilities(self.game).name}, {where}",
                  f"value: {self.describe()}" + ("" if self.exact else "  [NOT EXACT]")]
         if self.stopped:
             lines.append(f"stopped by: {self.stopped} (what is shown is proven; the rest is "
                          "not)")
-        lines += move_lines(self.game, self.best_move, self.moves or [])
+        if self.best_move is None and not self.exact:
+            lines.append("best move: not proven yet")
+        else:
+            lines += move_lines(self.game, self.best_move, self.moves or [])
         lines.append(f"nodes: {self.nodes:,} in {self.seconds:.2f} s "
                      f"({self.nodes_per_second:,.0f} nodes/s), {self.probes} null-window "
                      f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
                      f"({self.backend})")
+        if self.compile_seconds >= 0.05:
+            lines.append(f"compiling: {self.compile_seconds:.2f} s before the search (numba, "
+                         "once a process)")
         if "megabytes" not in self.table:
             lines.append(f"table: {self.table['entries']:,} positions (a dict)")
         else:
@@ -100,7 +111,7 @@ class SearchResult(HTMLView):
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-ready data (values as strings or numbers; ``moves`` None
         without ``analyze``)."""
-        data = position_json(self.position, self.value, self.remoteness, self.best_move,
+        data = position_json(self.game, self.position, self.value, self.remoteness, self.best_move,
                              self.moves or [])
         return {
             **data, "moves": None if self.moves is None else data["moves"],
@@ -109,7 +120,48 @@ class SearchResult(HTMLView):
             "nodes_per_second": round(self.nodes_per_second), "probes": self.probes,
             "workers": self.workers, "backend": self.backend, "table": self.table,
             "stopped": self.stopped, "note": self.note,
+            "compile_seconds": round(self.compile_seconds, 4),
         }
+
+
+#: The bounds every position starts with, in words: proving them says nothing.
+TRIVIAL_LOWER = ("lose in 1", "-inf")
+TRIVIAL_UPPER = ("win in 1", "+inf")
+
+
+def bound_words(lower: str, upper: str) -> str:
+    """What a stopped search proved, for people: "nothing is proven of its value", "at
+    least a tie", "at most lose in 12", or "between tie and win in 9".
+
+    >>> bound_words("tie", "win in 1")
+    'at least tie'
+    """
+    if lower in TRIVIAL_LOWER and upper in TRIVIAL_UPPER:
+        return "nothing is proven of its value"
+    if upper in TRIVIAL_UPPER:
+        return f"at least {lower}"
+    if lower in TRIVIAL_LOWER:
+        return f"at most {upper}"
+    return f"between {lower} and {upper}"
+
+
+def window_words(alpha: SearchScore, beta: SearchScore, scored: bool) -> str:
+    """The question a null-window probe asks, for progress lines: "better than tie?"
+    rather than the window's raw bounds (a win's bound in a null window is a sentinel
+    such as 'win in 524287').
+
+    >>> window_words(0, 1, False)
+    'is it better than a tie?'
+    """
+    if not scored and beta == alpha + 1:
+        if alpha == 0:
+            return "is it better than a tie?"
+        if alpha == -1:
+            return "is it at least a tie?"
+        return f"is it better than {score_words(alpha, scored)}?"
+    if scored and beta == alpha + 1:
+        return f"is the margin above {score_words(alpha, scored)}?"
+    return f"is it between {score_words(alpha, scored)} and {score_words(beta, scored)}?"
 
 
 def score_words(s: SearchScore, scored: bool) -> str:

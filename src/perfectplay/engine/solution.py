@@ -202,7 +202,7 @@ class Solved(ABC):
     def to_json(self, pos: Position | None = None) -> dict[str, Any]:
         """The start (or ``pos``) as JSON: value, remoteness, best move, every move."""
         here = self._here(pos)
-        return position_json(here, self.value(here), self.remoteness(here),
+        return position_json(self.game, here, self.value(here), self.remoteness(here),
                              self.best_move(here), self.move_values(here))
 
     def _repr_html_(self, pos: Position | None = None) -> str:
@@ -494,6 +494,20 @@ def play_moves(game: Game, moves: str, pos: Position | None = None) -> Position:
     return pos
 
 
+def turn_words(game: Game, pos: Position, plies: int) -> str:
+    """Whose turn it is at ``pos``, reached in ``plies`` moves from the start: the game's
+    ``player`` hook when it has one (extra turns), else strict alternation.
+
+    >>> class Count:
+    ...     def initial(self): return 0
+    >>> turn_words(Count(), 3, 3)
+    'the second player to move'
+    """
+    hook = capabilities(game).player
+    side = int(hook(pos)) if hook is not None else plies % 2
+    return f"the {'first' if side == 0 else 'second'} player to move"
+
+
 def game_picture(game: Game, pos: Position, style: bool = False) -> str:
     """The game's own picture of ``pos`` (its ``draw`` hook), or "" when it has none;
     ``style`` escapes it for rich's markup."""
@@ -515,13 +529,22 @@ def move_lines(game: Game, best: Move | None, moves: list[MoveValue]) -> list[st
             + [f"  move {_named(hook, mv.move)}: {mv.describe()}" for mv in moves])
 
 
-def position_json(pos: Position, value: Worth | None, rem: int | None, best: Move | None,
-                  moves: list[MoveValue]) -> dict[str, Any]:
-    """One position as JSON: value, remoteness, best move and every move (typed values)."""
-    return {"position": json_value(pos), "value": _json_value(value), "remoteness": rem,
+def position_json(game: Game, pos: Position, value: Worth | None, rem: int | None,
+                  best: Move | None, moves: list[MoveValue]) -> dict[str, Any]:
+    """One position as JSON: value, remoteness, best move and every move (typed values).
+
+    Every move and position carries the name a person reads beside its code: ``name``
+    (the game's ``move_name``, what ``--moves`` and ``play`` take back) next to ``move``,
+    ``best_move_name`` next to ``best_move``, ``board`` (the game's ``draw``, "" without
+    one) next to ``position``, so a script never has to feed an internal code back.
+    """
+    return {"position": json_value(pos), "board": game_picture(game, pos, False),
+            "value": _json_value(value), "remoteness": rem,
             "best_move": json_value(best),
-            "moves": [{"move": json_value(mv.move), "value": _json_value(mv.value),
-                       "remoteness": mv.remoteness} for mv in moves]}
+            "best_move_name": None if best is None else move_name(game, best),
+            "moves": [{"move": json_value(mv.move), "name": move_name(game, mv.move),
+                       "value": _json_value(mv.value), "remoteness": mv.remoteness}
+                      for mv in moves]}
 
 
 def _py(x: object) -> object:
