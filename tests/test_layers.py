@@ -9,7 +9,9 @@ Layers, bottom up (a module may import its own layer and the layers below):
 3. play core, store and bridges: the play loop over any game; the on-disk tablebases;
    OpenSpiel's games as engine games, solved games as PettingZoo environments;
 4. games: the packages the registry names in ``registry.BUILTIN`` (each imports base,
-   engine, play core, never another game, never an application);
+   engine, play core, never another game, never an application), and the catalog of famous
+   games (``catalog``: its contract and one package a game, ``registry.CATALOG``; a catalog
+   game never imports another);
 5. applications: the command line (the package ``cli``), the web page, demo, judge, gen,
    stress.
 
@@ -41,10 +43,12 @@ BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen
         "notebook", "bits", "seedrun", "numbaboot"}
 ENGINE = {"engine"}
 MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel", "pettingzoo"}
-APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest"}
+CATALOG = {"catalog"}
+APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest",
+        "games"}
 
 LAYER = {**{m: 1 for m in BASE}, **{m: 2 for m in ENGINE}, **{m: 3 for m in MIDDLE},
-         **{m: 4 for m in GAMES}, **{m: 5 for m in APPS}}
+         **{m: 4 for m in GAMES | CATALOG}, **{m: 5 for m in APPS}}
 
 #: Imports made at run time (inside a function), each with its reason: optional extras stay
 #: lazy; anything else moves to the top of its module. A circle is never a reason.
@@ -58,6 +62,9 @@ LAZY_ALLOWED = {
 PLUGIN_LOADS = {
     ("perfectplay.registry", module): "the registry loads registry.BUILTIN by name"
     for module in registry.BUILTIN
+} | {
+    ("perfectplay.registry", module): "the registry loads registry.CATALOG by name"
+    for module in registry.CATALOG
 }
 
 
@@ -190,6 +197,14 @@ def test_every_module_has_a_layer():
     assert not missing, f"add these to a layer in tests/test_layers.py: {missing}"
 
 
+def _catalog_game(module: str) -> str | None:
+    """The catalog game a module belongs to (``perfectplay.catalog.connect4.rules`` ->
+    connect4), None for the catalog's own contract."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and f"perfectplay.catalog.{parts[2]}" in \
+        registry.CATALOG else None
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_go_down_the_layers(module):
     mine = layer_of(module)
@@ -203,6 +218,10 @@ def test_imports_go_down_the_layers(module):
         other = target.split(".")[1] if "." in target else None
         if game in GAMES and other in GAMES:
             assert other == game, f"game {game} imports game {other} at line {line}"
+        if game == "catalog" and other == "catalog":
+            mine_game, their_game = _catalog_game(module), _catalog_game(target)
+            assert mine_game is None or their_game in (None, mine_game), \
+                f"catalog game {mine_game} imports catalog game {their_game} at line {line}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
