@@ -86,3 +86,29 @@ def test_names_come_from_the_game() -> None:
     game = load_target(TTT)
     pos = play_moves(game, "b2")
     assert [move_name(game, m) for m in game.moves(pos)][:2] == ["a1", "b1"]
+
+
+def test_solve_and_search_save_a_picture_of_the_position(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "start.png"
+    code, out = _run("solve", "tictactoe", "--png", str(png))
+    assert code == 0, out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5_000
+    svg = tmp_path / "after.svg"
+    code, out = _run("search", "nim(heaps=(3, 4, 5))", "--moves", "5>1", "--png", str(svg))
+    assert code == 0, out
+    text = svg.read_text()
+    assert "<svg" in text and "the second player to move" in text
+
+
+def test_a_picture_path_is_checked_before_any_work(tmp_path) -> None:
+    code, out = _run("solve", "tictactoe", "--png", str(tmp_path / "start.gif"))
+    assert code != 0 and "png" in out.lower() and "Traceback" not in out
+    code, out = _run("search", "tictactoe", "--png", str(tmp_path / "no" / "such" / "x.png"))
+    assert code != 0 and "Traceback" not in out
+
+
+def test_the_solve_header_names_the_game_and_whose_turn_not_a_code() -> None:
+    code, out = _run("solve", "tictactoe")
+    assert code == 0, out
+    assert out.splitlines()[0] == "start: TicTacToe, the first player to move"

@@ -175,6 +175,27 @@ def colour_bar(fig: Any, layout: Picture, rows: int, cols: int, top: float,
     bar.set_label(label, fontsize=8)
 
 
+def position_picture(draw_on: Any, text: str, title: str, path: str | Path) -> Path:
+    """Save one position of an engine game: ``draw_on(ax)`` draws the board (the game's
+    ``plot(pos, ax)`` hook, e.g. the catalog's boards) or, when it is None, ``text`` (the
+    game's ``draw``) in a monospaced font; ``title`` above (value, whose turn, best move)."""
+    picture_format(path, bare=None)
+    plt = matplotlib_pyplot()
+    fig = plt.figure(figsize=(7, 7.5), dpi=DPI)
+    ax = fig.add_axes((0.05, 0.03, 0.9, 0.82))
+    if draw_on is not None:
+        draw_on(ax)
+    else:
+        ax.text(0.5, 0.5, text or "(the game draws no picture)", family="monospace",
+                fontsize=14, ha="center", va="center", transform=ax.transAxes)
+        ax.axis("off")
+    fig.suptitle(title, fontsize=13, wrap=True)
+    target = Path(path)
+    fig.savefig(target)
+    plt.close(fig)
+    return target
+
+
 def picture_format(path: str | Path, bare: str | None = "png") -> str:
     """"png" or "svg", by the file's suffix (none: ``bare``; None makes a suffix required);
     anything else is an error, checked by the CLI before any work and here before any

@@ -19,6 +19,7 @@ import click
 
 from ..engine.target import load_target
 from ..errors import PerfectplayError, show_exc
+from ..plot import picture_format
 
 EXIT_INPUT = 1
 
@@ -144,3 +145,14 @@ def render(result: Any, as_json: bool, head: str | None = None, extra: str = "",
     if picture:
         con.print()
         con.print(picture, soft_wrap=True)
+
+
+def picture_path(path: str | None) -> str | None:
+    """Check up front, before any work, that a picture can be written to ``path`` (its
+    folder, its suffix .png or .svg, matplotlib installed)."""
+    if path is None:
+        return None
+    writable(path, "picture")
+    picture_format(Path(path), bare=None)
+    need_extra("matplotlib", "pictures", "plot")
+    return path

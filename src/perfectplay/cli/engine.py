@@ -14,8 +14,10 @@ from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.protocol import capabilities
 from ..engine.saved import save as save_solution
-from ..engine.solution import describe, play_moves, turn_words
+from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
+from ..engine.target import is_catalog_target
 from ..openspiel import solve_openspiel
+from ..plot import position_picture
 from ..store import analyze as tb_analyze
 from ..store import open_store, solve_tiered
 from .base import (
@@ -25,10 +27,15 @@ from .base import (
     game_call,
     load_game,
     need_extra,
+    picture_path,
     render,
     terminal_progress,
     writable,
 )
+
+PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game's plot hook "
+            "draws the board, else its text; needs perfectplay[plot]).")
+
 
 
 @click.command()
@@ -52,13 +59,15 @@ from .base import (
 @click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None,
               help="Also write every position's value and remoteness to this .npz or "
               ".parquet file (perfectplay query FILE reads it).")
+@click.option("--png", type=click.Path(dir_okay=False), default=None,
+              help=PNG_HELP)
 @click.option("--endgame", type=click.IntRange(0), default=None, metavar="K",
               help="With --store: store only the game's last tiers, every position the "
               "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
               "in play), for search --store.")
 def solve(target: str, as_json: bool, check: bool | None, max_positions: int | None,
           store: str | None, scheduler: str | None, workers: int | None,
-          save_to: str | None, endgame: int | None) -> None:
+          save_to: str | None, png: str | None, endgame: int | None) -> None:
     """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
 
     The arguments are Python literals (numbers, strings, tuples), never executed. A
@@ -89,6 +98,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     if store is not None:
         for module in ("distributed", "pyarrow"):
             need_extra(module, "stores", "scale")
+    picture_path(png)
     game = load_game(target)
     if check:
         report = game_call("rules", check_game, game)
@@ -96,11 +106,10 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
         if not report.ok:
             sys.exit(EXIT_INPUT)
     if store is not None:
-        file, _, cls = target.partition(".py:")
         roots = None if endgame is None else _endgame_roots(game, endgame)
         tb = game_call("rules", solve_tiered, game, store, cluster=scheduler,
                        workers=workers, progress=terminal_progress(),
-                       game_ref=f"{Path(file + '.py').resolve()}:{cls}", roots=roots,
+                       game_ref=portable_target(target), roots=roots,
                        check=check is None)
         stats = tb_analyze(tb.store)
         if as_json:
@@ -115,9 +124,35 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
         return
     solution = game_call("rules", engine_solve, game, max_positions=max_positions)
     game_call("draw or move_name", render, solution, as_json)
+    if png is not None:
+        start = solution.start
+        words = describe(solution.value(start), solution.remoteness(start))
+        best = solution.best_move(start)
+        game_call("plot or draw", _save_picture, game, start, png, words, best, 0)
     if save_to is not None:
         written = game_call("rules", save_solution, solution, save_to, target)
         click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
+
+
+def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: int) -> None:
+    """The position's picture, titled with its value, whose turn and the best move."""
+    caps = capabilities(game)
+    hook = caps.plot
+    title = f"{caps.name}: {words}; {turn_words(game, pos, plies)}"
+    if best is not None:
+        title += f"; best move {move_name(game, best)}"
+    position_picture(None if hook is None else (lambda ax: hook(pos, ax)),
+                     game_picture(game, pos), title, path)
+    click.echo(f"picture saved to {path}", err=True)
+
+
+def portable_target(target: str) -> str:
+    """A target that loads from any folder: a catalog game as written
+    (``connect4(width=5, height=4)``), a user's file by its absolute path."""
+    if is_catalog_target(target):
+        return target
+    file, _, cls = target.partition(".py:")
+    return f"{Path(file + '.py').resolve()}:{cls}"
 
 
 def _endgame_roots(game: Any, k: int) -> Any:
@@ -150,10 +185,11 @@ def _endgame_roots(game: Any, k: int) -> Any:
               "positions are read, not searched.")
 @click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
               "not the remoteness (which can cost more than the value for margins).")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help=PNG_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
            node_limit: int | None, table_mb: float, workers: int, store: str | None,
-           value_only: bool, as_json: bool) -> None:
+           value_only: bool, png: str | None, as_json: bool) -> None:
     """Prove one position's value and remoteness by search, without enumerating the game:
     TARGET is FILE.py:Class or FILE.py:Class(args), as for solve.
 
@@ -168,6 +204,7 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search examples/tictactoe.py:TicTacToe --json
       perfectplay search 'examples/kalah.py:Kalah(6, 4)' --store eg/ --value-only
     """
+    picture_path(png)
     game = load_game(target)
     position = game_call("rules", play_moves, game, moves or "")
     endgame = None if store is None else game_call("rules", open_store, store, game)
@@ -177,6 +214,10 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                        remoteness=not value_only)
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
+    if png is not None:
+        plies = len([t for t in (moves or "").split(",") if t.strip()])
+        game_call("plot or draw", _save_picture, game, position, png, result.describe(),
+                  result.best_move, plies)
     if not result.exact:
         sys.exit(3)
 

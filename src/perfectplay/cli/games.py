@@ -5,7 +5,6 @@ everything loops over the registry."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -14,10 +13,9 @@ from .. import registry
 from ..demo import run_demo
 from ..errors import InputError
 from ..play import Session, user_table
-from ..plot import picture_format
 from ..registry import GameSpec, option_fields
 from ..textio import Token, parse_int
-from .base import fail, game_call, load_game, need_extra, read_text, render, writable
+from .base import fail, game_call, load_game, picture_path, read_text, render
 
 
 # -- demo ------------------------------------------------------------------------------------
@@ -30,17 +28,6 @@ def demo() -> None:
       perfectplay demo
     """
     run_demo()
-
-
-def _output_path(path: str | None) -> str | None:
-    """Check up front, before any work, that a picture can be written to ``path``."""
-    if path is None:
-        return None
-    writable(path, "picture")
-    target = Path(path)
-    picture_format(target, bare=None)
-    need_extra("matplotlib", "pictures", "plot")
-    return path
 
 
 # -- the games (one command each, built from the registry) -------------------------------------
@@ -126,7 +113,7 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
 
     def callback(**kwargs: Any) -> None:
         opts = _options_from(spec, kwargs)
-        png = _output_path(kwargs.get("png"))
+        png = picture_path(kwargs.get("png"))
         result = spec.analyze(_instance(spec, kwargs, opts), opts)
         if png and spec.picture is not None:
             spec.picture(result, png)

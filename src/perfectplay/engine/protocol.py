@@ -173,7 +173,7 @@ def _rank(value: Worth) -> tuple[float, bool]:
 
 #: Every optional hook a Python or compiled game may define, read by :func:`capabilities`.
 HOOKS = ("payoff", "step", "player", "encode", "decode", "tier", "canonical", "move_name",
-         "parse_move", "draw", "search_moves", "static_bounds", "horizon",
+         "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
          "endgame_positions")
 
 
@@ -204,6 +204,7 @@ class Capabilities:
     move_name: Callable[..., Any] | None
     parse_move: Callable[..., Any] | None
     draw: Callable[..., Any] | None
+    plot: Callable[..., Any] | None  # plot(pos, ax): the board on a matplotlib Axes
     search_moves: Callable[..., Any] | None
     static_bounds: Callable[..., Any] | None
     horizon: Callable[..., Any] | None

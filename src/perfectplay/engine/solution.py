@@ -187,12 +187,22 @@ class Solved(ABC):
         """The start (or ``pos``) in words: its value, the best move, every move's value,
         then the counts (for a store, how many positions it holds)."""
         here = self._here(pos)
-        return "\n".join([f"start: {show(here)}" if pos is None else
-                          f"position: {show(here)}",
+        return "\n".join([self._header(here, pos is None),
                           f"value: {describe(self.value(here), self.remoteness(here))}",
                           *move_lines(self.game, self.best_move(here),
                                       self.move_values(here)),
                           *self._summary()])
+
+    def _header(self, here: Position, start: bool) -> str:
+        """The first line: the start and whose turn, or the position; a game that draws
+        its positions is named by its drawing (below), not by an internal code."""
+        caps = capabilities(self.game)
+        shown = "as drawn below" if caps.draw is not None else show(here)
+        if start:
+            return f"start: {caps.name}, {turn_words(self.game, here, 0)}" + \
+                ("" if caps.draw is not None else f" ({shown})")
+        turn = f", {turn_words(self.game, here, 0)}" if caps.player is not None else ""
+        return f"position: {shown}{turn}"
 
     def draw(self, pos: Position | None = None, style: bool = False) -> str:
         """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
