@@ -106,3 +106,39 @@ def test_the_games_module_builds_every_game_by_name() -> None:
         assert built.initial() == entry.build(**entry.small[0]).initial()
     with pytest.raises(AttributeError, match="no game 'chess'"):
         games.chess  # noqa: B018
+
+
+def test_perfectplay_games_lists_every_game_with_its_sources() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    out = CliRunner().invoke(main, ["games"])
+    assert out.exit_code == 0, out.output
+    for entry in ENTRIES:
+        assert f"{entry.name}: {entry.title}." in out.output
+        for p in entry.published:
+            assert p.source in out.output
+    data = json.loads(CliRunner().invoke(main, ["games", "--json"]).output)
+    assert [d["name"] for d in data] == [e.name for e in ENTRIES]
+    bad = CliRunner().invoke(main, ["games", "chess"])
+    assert bad.exit_code != 0 and "unknown game 'chess'" in bad.output
+
+
+def test_a_catalog_game_is_solved_by_name_from_any_folder(tmp_path: Any) -> None:
+    """No clone needed: the installed command takes the catalog's names, in any folder."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
+                          "nim(heaps=(1, 2, 3))", "--json"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert '"value": "lose"' in run.stdout
+    run = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
+                          "nim(heaps=(1, 2, 300))"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert run.stderr.strip() == "perfectplay: error: heaps[2] must be at most 64, got 300"

@@ -243,17 +243,25 @@ def reproduce(entry: CatalogGame, published: Published, *, time_limit: float | N
 
 @dataclass(frozen=True)
 class Listing:
-    """One row of ``perfectplay games``: a game, its parameters and its published results."""
+    """One game as ``perfectplay games`` shows it: its parameters, its published results
+    (each pointing to its source by number) and the sources, each once."""
 
     name: str
     title: str
     rules: str
     params: list[str] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, entry: CatalogGame) -> Listing:
-        results = [f"{entry.call(entry.arguments((), p.args))}: {p.claim()} ({p.source})"
-                   + (" [goal]" if p.goal else "") for p in entry.published]
+        sources: list[str] = []
+        results = []
+        for p in entry.published:
+            if p.source not in sources:
+                sources.append(p.source)
+            results.append(f"{entry.call(entry.arguments((), p.args))}: {p.claim()} "
+                           f"[{sources.index(p.source) + 1}]" + (" (a goal)" if p.goal else ""))
         return cls(entry.name, entry.title, entry.rules,
-                   [p.describe() for p in entry.params], results)
+                   [p.describe() for p in entry.params], results,
+                   [f"[{k}] {s}" for k, s in enumerate(sources, 1)])

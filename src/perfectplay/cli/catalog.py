@@ -18,7 +18,10 @@ def _text(listing: Listing, size: str) -> str:
         lines.append(f"  parameters: {', '.join(listing.params)}")
     if size:
         lines.append(f"  size: {size}")
-    lines += [f"  published: {r}" for r in listing.results]
+    if listing.results:
+        lines.append("  published:")
+        lines += [f"    {r}" for r in listing.results]
+        lines += [f"  {s}" for s in listing.sources]
     return "\n".join(lines)
 
 
