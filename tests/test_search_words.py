@@ -112,3 +112,20 @@ def test_the_solve_header_names_the_game_and_whose_turn_not_a_code() -> None:
     code, out = _run("solve", "tictactoe")
     assert code == 0, out
     assert out.splitlines()[0] == "start: TicTacToe, the first player to move"
+
+
+def test_the_first_solve_of_a_compiled_game_says_it_compiles_on_a_terminal() -> None:
+    """A pty is a terminal: the notice comes before the answer; a pipe gets the answer
+    alone (a log is not cluttered)."""
+    import subprocess
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "perfectplay", "solve", "tictactoe"],
+                          encoding="utf-8", timeout=300)
+    child.expect("compiling TicTacToe's kernels")
+    child.expect("start: TicTacToe, the first player to move")
+    child.expect(pexpect.EOF)
+    piped = subprocess.run([sys.executable, "-m", "perfectplay", "solve", "tictactoe"],
+                           capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and "compiling" not in piped.stderr + piped.stdout

@@ -12,6 +12,7 @@ import click
 from ..engine import check_game
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
+from ..engine.compiled import CompiledGame
 from ..engine.protocol import capabilities
 from ..engine.saved import save as save_solution
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
@@ -122,6 +123,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
             click.echo(f"{how}solved {tb.positions:,} positions{kept} in {len(tb.tiers)} "
                        f"tiers into {tb.store}")
         return
+    _compiling_notice(game)
     solution = game_call("rules", engine_solve, game, max_positions=max_positions)
     game_call("draw or move_name", render, solution, as_json)
     if png is not None:
@@ -132,6 +134,15 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     if save_to is not None:
         written = game_call("rules", save_solution, solution, save_to, target)
         click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
+
+
+def _compiling_notice(game: Any) -> None:
+    """On a terminal, say that a compiled game's first solve compiles its kernels first
+    (numba: seconds, once a process), so the wait is not silent."""
+    say = terminal_progress()
+    if say is not None and isinstance(game, CompiledGame):
+        say(f"compiling {capabilities(game).name}'s kernels (numba, once a process), then "
+            "solving ...")
 
 
 def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: int) -> None:
