@@ -3,6 +3,8 @@ GamesCrafters' web API (the web extra is imported only when the command runs).""
 
 from __future__ import annotations
 
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,19 +43,27 @@ def serve(host: str, port: int, store: str | None, target: str | None) -> None:
     if store is not None and target is not None:
         fail("give --store or --game, not both", 2)
     gamesman, gid = _served_game(store, target)
-    import uvicorn
-
     from ..web.app import create_app
+    from ..web.serving import run_until_stopped
 
     click.echo(f"perfectplay: serving http://{host}:{port} (Ctrl-C stops)", err=True)
     if gamesman is not None:
         click.echo(f"perfectplay: {gid} read-only at http://{host}:{port}/gamesman/{gid}/",
                    err=True)
     try:
-        uvicorn.run(create_app(gamesman=gamesman, gamesman_id=gid), host=host, port=port,
-                    log_level="warning")
+        stopped_by = run_until_stopped(create_app(gamesman=gamesman, gamesman_id=gid),
+                                       host, port)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    if stopped_by is not None:
+        click.echo("perfectplay: stopped serving", err=True)
+        sys.exit(STOP_CODES.get(stopped_by, 0))
+
+
+#: How ``serve`` exits when a signal stops it: Ctrl-C (SIGINT) with 130, the shells'
+#: 128 + 2 for a command the user interrupted (as every other command here); SIGTERM (kill,
+#: systemd, docker stop) with 0, the asked-for end of a service, which is its normal end.
+STOP_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 0}
 
 
 def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:

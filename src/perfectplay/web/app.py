@@ -571,7 +571,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         finally:
             heavy.close()
 
-    return Starlette(lifespan=lifespan, routes=[
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", _index),
         Route("/favicon.ico", _favicon),
         Route("/static/{name}", _asset),
@@ -585,3 +585,5 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
             gamesman, gamesman_id,
             str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))),
     ])
+    app.state.heavy = heavy  # serve stops it as soon as a stop is asked (HeavyPool.stop)
+    return app

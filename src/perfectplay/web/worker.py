@@ -4,9 +4,18 @@ budget, and a fresh worker when a request overruns it.
 A heavy request (a large board, an exact search, an O(n^2) option on a long row) runs in
 one separate process, so its work never holds the server's interpreter: small requests keep
 their latency while it runs. At most :attr:`HeavyPool.slots` heavy requests are in flight
-(one runs, the others wait in the worker's queue); one more is refused at once (503 with
+(one runs, the others wait their turn); one more is refused at once (503 with
 Retry-After). A request that takes longer than :attr:`HeavyPool.seconds` is answered 503
 and its worker is killed and replaced, so no request can hold the worker for ever.
+
+The worker is one spawned process and a pipe that only it and the server use (not a
+``multiprocessing.Pool``, whose shared queue lock, held by an idle worker, is never freed
+when that worker is killed from outside, and then hangs the server's shut-down). It ignores
+SIGINT from its first instruction: Ctrl-C in a terminal reaches every process of the
+foreground group, and only the server answers it, by stopping the worker
+(:meth:`HeavyPool.close`) as it shuts down, so no worker prints a traceback. A worker killed
+from outside (SIGTERM to the whole group, the kernel's out-of-memory killer) fails only the
+requests it held (503) and is replaced by the next one.
 
 >>> pool = HeavyPool(slots=2, seconds=30.0)
 >>> pool.busy, pool.slots
@@ -18,8 +27,12 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
-from collections.abc import Callable
-from multiprocessing.pool import Pool
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from multiprocessing.connection import Connection
 from typing import Any
 
 from .. import registry
@@ -27,6 +40,8 @@ from ..errors import PerfectplayError
 
 #: The longest a new worker may take to import the games before requests go to it anyway.
 STARTUP_SECONDS = 120.0
+#: How long a stopped worker gets to end after SIGTERM before it is killed outright.
+STOP_SECONDS = 5.0
 
 
 class Busy(Exception):
@@ -41,17 +56,23 @@ class WorkerError(Exception):
     """A request the worker refused (the message is for the client: 422)."""
 
 
+class WorkerGone(Exception):
+    """The worker ended (stopped by the server, or killed from outside) before it answered."""
+
+
 def call(fn: Callable[[str, dict[str, Any]], Any], game: str, body: dict[str, Any]
-         ) -> tuple[bool, Any]:
+         ) -> tuple[bool | None, Any]:
     """Run ``fn(game, body)`` in the worker: (True, the answer as JSON bytes, encoded here
-    so the server's event loop never spends time on a large answer) or (False, the message
-    of a refusal); the project's errors and the app's own refusals travel as text, since
-    their constructors do not all survive pickling."""
+    so the server's event loop never spends time on a large answer), (False, the message
+    of a refusal) or (None, what failed: a bug, a 500); the project's errors and the app's
+    own refusals travel as text, since their constructors do not all survive pickling."""
     try:
         return True, json.dumps(fn(game, body), ensure_ascii=False, allow_nan=False,
                                 separators=(",", ":")).encode("utf-8")
     except (PerfectplayError, ValueError) as exc:  # BadRequest, pydantic's errors, ...
         return False, str(exc)
+    except Exception as exc:  # noqa: BLE001 - the server reports it, the worker lives on
+        return None, f"{type(exc).__name__}: {exc}"
 
 
 def warm() -> int:
@@ -63,6 +84,88 @@ def warm() -> int:
     return len(registry.games())
 
 
+def ignore_sigint() -> None:
+    """A worker's first act: SIGINT is the server's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while this (main) thread starts a worker: a spawned process keeps an
+    ignored signal ignored through exec, so a Ctrl-C while it is still importing (before
+    :func:`ignore_sigint` runs) cannot interrupt it. (A Ctrl-C within the few milliseconds
+    of the start itself is ignored by the server too: press it again.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are the main thread's: this is a test's server
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if handler is not None:  # None: a handler set outside Python, left as it is
+            signal.signal(signal.SIGINT, handler)
+
+
+def serve_requests(conn: Connection) -> None:
+    """The worker's life: ignore SIGINT, warm up, say so, then answer each request the
+    server sends until the server closes the pipe (or stops the worker)."""
+    ignore_sigint()
+    with suppress(Exception):  # a failing demo is that game's requests' problem
+        warm()
+    conn.send(True)
+    while True:
+        try:
+            fn, game, body = conn.recv()
+        except (EOFError, OSError):
+            return  # the server is gone
+        conn.send(call(fn, game, body))
+
+
+class _Worker:
+    """One worker process and the server's end of its pipe: one request on the pipe at a
+    time, asked from a thread (the server's event loop never blocks on it)."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=serve_requests, args=(child,), daemon=True,
+                                   name="perfectplay-heavy")
+        with sigint_ignored():
+            self.process.start()
+        child.close()  # the worker's end lives in the worker only: its death is our EOF
+        self.ready = threading.Event()  # set once the warm-up is over (or the worker gone)
+        self.turn = threading.Lock()
+        threading.Thread(target=self._wait_ready, daemon=True,
+                         name="perfectplay-heavy-ready").start()
+
+    def _wait_ready(self) -> None:
+        with suppress(EOFError, OSError):  # the worker died while warming up
+            self.conn.recv()
+        self.ready.set()
+
+    def ask(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
+            body: dict[str, Any]) -> tuple[bool | None, Any]:
+        """``call(fn, game, body)`` in the worker (blocking: run it in a thread)."""
+        self.ready.wait()
+        with self.turn:
+            try:
+                self.conn.send((fn, game, body))
+                answer: tuple[bool | None, Any] = self.conn.recv()
+            except (EOFError, OSError):
+                raise WorkerGone from None
+            return answer
+
+    def stop(self) -> None:
+        """End the worker: SIGTERM (it dies at once, even inside a compiled kernel), SIGKILL
+        if it lingers; the threads waiting on its pipe then see it closed."""
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(STOP_SECONDS)
+            if self.process.is_alive():
+                self.process.kill()
+        self.process.join()
+
+
 class HeavyPool:
     """One worker process for heavy requests, ``slots`` in flight, ``seconds`` each."""
 
@@ -70,64 +173,79 @@ class HeavyPool:
         self.slots = slots
         self.seconds = seconds
         self.busy = 0
-        self._pool: Pool | None = None
-        self._ready: Any = None  # the new worker's warm-up (its imports)
+        self.stopping = False
+        self._worker: _Worker | None = None
 
     def start(self) -> None:
         """Start the worker now (the server's start-up) and let it import the games."""
         self._ensure()
 
-    def _ensure(self) -> Pool:
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(processes=1)
-            self._ready = self._pool.apply_async(warm)
-        return self._pool
+    def _ensure(self) -> _Worker:
+        self._refuse_if_stopping()
+        if self._worker is None or not self._worker.process.is_alive():
+            if self._worker is not None:
+                self._worker.stop()  # killed from outside: reap it
+            self._worker = _Worker()
+        return self._worker
 
-    async def _started(self) -> Pool:
+    async def _started(self) -> _Worker:
         """The worker, once its imports are done: a request's time budget counts its own
-        work, not a new worker's start (a few seconds, numba's cache included)."""
-        pool = self._ensure()
-        ready = self._ready
-        if ready is not None and not ready.ready():
-            await asyncio.get_running_loop().run_in_executor(None, ready.wait, STARTUP_SECONDS)
-        return pool
+        work, not a new worker's start (a few seconds, numba's cache included). Polled, not
+        waited for in a thread, so a shut-down cancels it at once."""
+        worker = self._ensure()
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not worker.ready.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return worker
 
     def close(self) -> None:
         """Stop the worker (the server's shut-down, or an overrun)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool = None
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop()
+
+    def stop(self) -> None:
+        """The server is stopping: stop the worker now, so the heavy requests in flight are
+        answered (503) at once instead of holding the shut-down for their whole budget, and
+        start no other."""
+        self.stopping = True
+        self.close()
+
+    def _refuse_if_stopping(self) -> None:
+        if self.stopping:
+            raise Busy("the server is stopping; try again when it is back", retry_after=10)
 
     async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
                   body: dict[str, Any]) -> Any:
         """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
         budget."""
+        self._refuse_if_stopping()
         if self.busy >= self.slots:
             raise Busy(f"the server is busy with {self.busy} large requests; try again in "
                        "a few seconds", retry_after=5)
         self.busy += 1
         try:
-            loop = asyncio.get_running_loop()
-            done: asyncio.Future[tuple[bool, Any]] = loop.create_future()
-
-            def settle(value: Any = None, error: BaseException | None = None) -> None:
-                if not done.done():
-                    if error is not None:
-                        done.set_exception(error)
-                    else:
-                        done.set_result(value)
-
-            (await self._started()).apply_async(
-                call, (fn, game, body),
-                callback=lambda v: loop.call_soon_threadsafe(settle, v),
-                error_callback=lambda e: loop.call_soon_threadsafe(settle, None, e))
+            worker = await self._started()
+            self._refuse_if_stopping()  # stopped while this one waited for the warm-up
+            job = asyncio.get_running_loop().run_in_executor(None, worker.ask, fn, game,
+                                                             body)
             try:
-                ok, answer = await asyncio.wait_for(done, self.seconds)
+                ok, answer = await asyncio.wait_for(job, self.seconds)
             except TimeoutError:
-                self.close()  # the worker may run for hours: replace it
+                if self._worker is worker:
+                    self.close()  # the worker may run for hours: replace it
                 raise Busy(f"the request took longer than {self.seconds:g} s, the page's "
                            "limit for one request (the command line has none)",
                            retry_after=10) from None
+            except WorkerGone:
+                self._refuse_if_stopping()
+                if self._worker is worker:
+                    self.close()
+                raise Busy("the worker for large requests stopped before it answered "
+                           "(it is being restarted); try again in a few seconds",
+                           retry_after=5) from None
+            if ok is None:
+                raise RuntimeError(f"the worker failed: {answer}")
             if not ok:
                 raise WorkerError(answer)
             return answer
