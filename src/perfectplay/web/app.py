@@ -29,9 +29,10 @@ import warnings
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.json_schema import models_json_schema
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -46,6 +47,21 @@ from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
 from . import gamescrafters
+from .answers import (
+    ANSWERS,
+    AnalyzeAnswer,
+    ControlAnswer,
+    GameAnswer,
+    GamesAnswer,
+    Kind,
+    MoveAnswer,
+    Mover,
+    PageAnswer,
+    PlayAnswer,
+    PlyAnswer,
+    Problem,
+    ValueJson,
+)
 from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
@@ -87,24 +103,40 @@ def _option_fields(spec: GameSpec) -> dict[str, Any]:
     for f in option_fields(spec.options):
         kind: Any = Literal[f.choices] if f.choices else f.kind
         alias = AliasChoices(f.name, *f.aliases) if f.aliases else None
-        out[f.name] = (kind, Field(default=f.default, validation_alias=alias))
+        out[f.name] = (kind, Field(default=f.default, validation_alias=alias,
+                                   description=f.help or f"The option {f.flag}."))
     return out
 
 
 def _input_fields(spec: GameSpec) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        "text": (str | None, Field(default=None, min_length=1, max_length=MAX_BODY))}
+    text = f"The instance as the command line reads it: {spec.input_help}"
     if spec.from_values is not None:
-        fields["row"] = (list[int] | None, Field(default=None, min_length=1,
-                                                 max_length=MAX_COINS))
+        text += " Give this or `row`."
+    fields: dict[str, Any] = {
+        "text": (str | None, Field(default=None, min_length=1, max_length=MAX_BODY,
+                                   description=text))}
+    if spec.from_values is not None:
+        fields["row"] = (list[int] | None, Field(
+            default=None, min_length=1, max_length=MAX_COINS,
+            description=f"The instance as numbers, one {spec.value_name} each (up to "
+            f"{MAX_COINS:,}). Give this or `text`."))
     return fields
 
 
 _PLAY_FIELDS: dict[str, Any] = {
-    "moves": (list[str], Field(default_factory=list, max_length=MAX_MOVES)),
-    "humans": (list[Literal[0, 1]], Field(default_factory=lambda: [0], max_length=2)),
-    "strength": (float, Field(default=1.0, ge=0.0, le=1.0)),
-    "seed": (int, Field(default=0, ge=0, le=2**31)),
+    "moves": (list[str], Field(default_factory=list, max_length=MAX_MOVES,
+                               description="The moves played so far, by name (as `moves` of "
+                               "the answer names them), from the start.")),
+    "humans": (list[Literal[0, 1]], Field(default_factory=lambda: [0], max_length=2,
+                                          description="The players a human plays: 0 the "
+                                          "first, 1 the second; the computer plays the "
+                                          "others.")),
+    "strength": (float, Field(default=1.0, ge=0.0, le=1.0,
+                              description="How often the computer plays a best move: 1 "
+                              "always, 0 never (a random move instead).")),
+    "seed": (int, Field(default=0, ge=0, le=2**31,
+                        description="The seed of the computer's random choices (the same "
+                        "seed, the same game).")),
 }
 _FORBID = ConfigDict(extra="forbid")
 
@@ -202,11 +234,9 @@ def analyze(game: str, body: dict[str, Any]) -> dict[str, Any]:
     spec, req, opts = _request(game, body, play=False)
     instance, _ = _instance(spec, req, opts)
     result = spec.analyze(instance, opts)
-    out = {"result": result.to_json(), "explanation": result.explain(),
-           "drawing": result.draw()}
-    if spec.grid is not None:
-        out["grid"] = spec.grid(result)
-    return out
+    grid = {} if spec.grid is None else {"grid": spec.grid(result)}
+    return AnalyzeAnswer(result=result.to_json(), explanation=result.explain(),
+                         drawing=result.draw(), **grid).to_json()
 
 
 @lru_cache(maxsize=32)
@@ -222,15 +252,20 @@ def _table(game: str, key: tuple[str, Any], options: Any) -> Table:
     return spec.play(instance, options)
 
 
-def _describe_moves(table: Table, state: GameState) -> list[dict[str, Any]]:
+def _value(value: Any) -> ValueJson:
+    """A value as the answers give it (:func:`~perfectplay.engine.solution._json_value`)."""
+    return cast(ValueJson, _json_value(value))
+
+
+def _describe_moves(table: Table, state: GameState) -> list[MoveAnswer]:
     """The legal moves, best first; ``best`` marks those as good as the first in value and
     remoteness (the engine's convention: the fastest win, the slowest loss)."""
     moves = state.moves() if not state.over() else []
     top = (moves[0].value, moves[0].remoteness) if moves else None
-    return [{"name": table.move_name(state.pos, mv.move), "move": json_value(mv.move),
-             "value": _json_value(mv.value), "remoteness": mv.remoteness,
-             "describe": table.describe(mv.value, mv.remoteness, state.mover),
-             "best": (mv.value, mv.remoteness) == top} for mv in moves]
+    return [MoveAnswer(name=table.move_name(state.pos, mv.move), move=json_value(mv.move),
+                       value=_value(mv.value), remoteness=mv.remoteness,
+                       describe=table.describe(mv.value, mv.remoteness, state.mover),
+                       best=(mv.value, mv.remoteness) == top) for mv in moves]
 
 
 def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -243,7 +278,7 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
     _, key = _instance(spec, req, opts)
     table = _table(spec.name, key, opts)
     state = GameState(table, set(req.humans))
-    played: list[dict[str, Any]] = []
+    played: list[PlyAnswer] = []
     so_far = [0.0]  # the first player's points minus the second's, in scored games
     for k, name in enumerate(req.moves, 1):
         if state.over():
@@ -252,7 +287,7 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
         if move is None:
             legal = ", ".join(table.move_name(state.pos, mv.move) for mv in state.moves())
             raise BadRequest(f"move {k} ({name!r}) is not legal here; legal: {legal}")
-        by = "human" if state.mover in state.humans else "computer"  # a replayed reply
+        by: Mover = "human" if state.mover in state.humans else "computer"  # replayed
         played.append(_ply(table, state, move, by, so_far))
     policy = Policy(req.strength, req.seed + len(req.moves))
     computer = []
@@ -262,16 +297,16 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
         played.append(_ply(table, state, move, "computer", so_far))
     oracle = table.oracle
     over = state.over()
-    return {
-        "title": table.title, "board": table.render(state.pos, state.history),
-        "position": json_value(state.pos), "to_move": table.player_names[state.mover],
-        "mover": state.mover, "value": _json_value(oracle.value(state.pos)),
-        "remoteness": oracle.remoteness(state.pos),
-        "describe": None if over else state.value_text(),
-        "moves": _describe_moves(table, state), "over": over,
-        "verdict": state.verdict() if over else None,
-        "computer_moves": computer, "history": played,
-    }
+    return PlayAnswer(
+        title=table.title, board=table.render(state.pos, state.history),
+        position=json_value(state.pos), to_move=table.player_names[state.mover],
+        mover=state.mover, value=_value(oracle.value(state.pos)),
+        remoteness=oracle.remoteness(state.pos),
+        describe=None if over else state.value_text(),
+        moves=_describe_moves(table, state), over=over,
+        verdict=state.verdict() if over else None,
+        computer_moves=computer, history=played,
+    ).to_json()
 
 
 def _first_player_view(value: Any, mover: int) -> float | None:
@@ -286,8 +321,8 @@ def _first_player_view(value: Any, mover: int) -> float | None:
     return num if mover == 0 else -num
 
 
-def _ply(table: Table, state: GameState, move: Any, by: str,
-         so_far: list[float]) -> dict[str, Any]:
+def _ply(table: Table, state: GameState, move: Any, by: Mover,
+         so_far: list[float]) -> PlyAnswer:
     """Play ``move`` and describe it for the history and its chart. In a scored game the
     chart shows the first player's final margin as it stands (points so far, ``so_far[0]``,
     plus the value of the rest), so it is flat under perfect play and drops at a mistake."""
@@ -304,14 +339,16 @@ def _ply(table: Table, state: GameState, move: Any, by: str,
     if payoff is not None:
         so_far[0] += _first_player_view(payoff(pos, move), mover) or 0.0
     ply = state.play(move)
-    return {"mover": table.player_names[mover], "by": by, "name": ply.name,
-            "before": ply.before, "after": ply.after, "mistake": ply.mistake,
-            "chart_before": before, "chart_after": after}
+    return PlyAnswer(mover=table.player_names[mover], by=by, name=ply.name,
+                     before=ply.before, after=ply.after, mistake=ply.mistake,
+                     chart_before=before, chart_after=after)
 
 
 # -- the app ------------------------------------------------------------------------------------
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"detail": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None
+           ) -> JSONResponse:
+    return JSONResponse(Problem(detail=message).to_json(), status_code=status,
+                        headers=headers)
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -394,8 +431,7 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
         except TooLarge as exc:
             return _error(413, str(exc))
         except Busy as exc:
-            return JSONResponse({"detail": str(exc)}, status_code=503,
-                                headers={"Retry-After": str(exc.retry_after)})
+            return _error(503, str(exc), {"Retry-After": str(exc.retry_after)})
         except ValidationError as exc:
             return _error(422, _validation_message(exc))
         except (BadRequest, PerfectplayError, WorkerError) as exc:
@@ -406,40 +442,71 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     return handle
 
 
-_ERRORS = {"413": {"description": "the body is over the size limit"},
-           "422": {"description": "the body is not valid: {\"error\": what is wrong}"},
-           "503": {"description": "heavy requests are all busy; Retry-After says when"}}
+#: Where /api/schema keeps the answers' schemas (and /docs looks them up).
+_COMPONENTS = "#/components/schemas/"
+
+
+def _answer(description: str, model: type[BaseModel] = Problem,
+            headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description, "content": {"application/json": {
+        "schema": {"$ref": _COMPONENTS + model.__name__}}}}
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+_ERRORS = {
+    "413": _answer("The body is over the size limit: `detail` says by how much."),
+    "422": _answer("The body is not valid for this game: `detail` says what is wrong."),
+    "503": _answer("Large requests are all busy, one overran its time budget, or the server "
+                   "is stopping: `detail` says which; Retry-After says when to try again.",
+                   headers={"Retry-After": {"description": "Seconds to wait before trying "
+                                                           "again.",
+                                            "schema": {"type": "integer"}}}),
+}
+
+
+def _components() -> dict[str, Any]:
+    """The answers' JSON Schemas (each model of :mod:`.answers`, and the models they hold),
+    by name, their references pointing into the document's components."""
+    _, defs = models_json_schema([(m, "serialization") for m in ANSWERS],
+                                 ref_template=_COMPONENTS + "{model}")
+    return dict(defs.get("$defs", {}))
 
 
 def openapi() -> dict[str, Any]:
     """The API as an OpenAPI 3.1 document: every game's analyze and play endpoints with
     the JSON Schema of their bodies (the same pydantic models that validate them) and an
     example body (each game's own, :meth:`~perfectplay.registry.GameSpec.example_body`),
-    and ``/api/games``."""
+    and ``/api/games``; every answer's schema from the models that make the answers
+    (:mod:`.answers`), under ``components/schemas``."""
     paths: dict[str, Any] = {"/api/games": {"get": {
-        "summary": "every game: name, rules, options, the JSON Schema of its bodies",
-        "responses": {"200": {"description": "{\"games\": [...]}"}}}}}
+        "summary": "Every game: its name, rules, options, the JSON Schema of its bodies, "
+                   "an example body and how the page shows it.",
+        "responses": {"200": _answer("Every game, in the registry's order.",
+                                     GamesAnswer)}}}}
     for spec in registry.games():
         example = spec.example_body()
         paths[f"/api/{spec.name}/analyze"] = {"post": {
-            "summary": f"{spec.title}: the result, its explanation and its drawing",
+            "summary": f"{spec.title}: the result, its explanation and its drawing.",
             "description": spec.rules,
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": body_model(spec.name).model_json_schema(), "example": example}}},
-            "responses": {"200": {"description": "{\"result\": the --json output, "
-                                                 "\"explain\": text, \"drawing\": text}"},
-                          **_ERRORS}}}
+            "responses": {"200": _answer("The result, as the command line prints it and "
+                                         "its --json.", AnalyzeAnswer), **_ERRORS}}}
         if spec.play is not None:
             paths[f"/api/{spec.name}/play"] = {"post": {
-                "summary": f"{spec.title}: the position after the moves, every move's value",
+                "summary": f"{spec.title}: the position after the moves, every move's "
+                           "value.",
+                "description": spec.rules,
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": body_model(spec.name, play=True).model_json_schema(),
                     "example": {**example, "moves": []}}}},
-                "responses": {"200": {"description": "the position, its value and "
-                                                     "remoteness, every move with its own"},
-                              **_ERRORS}}}
+                "responses": {"200": _answer("The position, its value and remoteness, "
+                                             "every move with its own, and the history.",
+                                             PlayAnswer), **_ERRORS}}}
     return {"openapi": "3.1.0", "info": {"title": "perfectplay", "version": _version()},
-            "paths": paths}
+            "paths": paths, "components": {"schemas": _components()}}
 
 
 def _version() -> str:
@@ -455,34 +522,85 @@ async def _schema(_request: Request) -> Response:
     return JSONResponse(openapi())
 
 
+def type_words(schema: dict[str, Any], components: dict[str, Any] | None = None) -> str:
+    """A JSON Schema's type as a person reads it: ``string``, ``list of integer``, ``one
+    of "fast", "seed"``, ``string or null``, a model's name.
+
+    >>> type_words({"anyOf": [{"type": "array", "items": {"type": "integer"}},
+    ...                       {"type": "null"}]})
+    'list of integer or null'
+    >>> type_words({"enum": ["fast", "seed"], "type": "string"})
+    'one of "fast", "seed"'
+    """
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if "anyOf" in schema:
+        return " or ".join(type_words(s, components) for s in schema["anyOf"])
+    if "enum" in schema or "const" in schema:
+        values = schema.get("enum", [schema.get("const")])
+        return "one of " + ", ".join(json.dumps(v) for v in values)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return "any JSON value" if len(kind) >= 6 else " or ".join(kind)
+    if kind == "array":
+        return "list of " + type_words(schema.get("items", {}), components)
+    if kind == "object":
+        return "object"
+    return str(kind or "any JSON value")
+
+
+def _field_list(schema: dict[str, Any], components: dict[str, Any]) -> str:
+    """A schema's fields as an HTML list: name, type, whether it is required, what it is."""
+    import html
+
+    required = set(schema.get("required", ()))
+    items = []
+    for name, field in schema.get("properties", {}).items():
+        must = " (required)" if name in required else ""
+        items.append(f"<li><code>{html.escape(name)}</code> "
+                     f"<i>{html.escape(type_words(field, components))}</i>{must}: "
+                     f"{html.escape(field.get('description', ''))}</li>")
+    return "<ul>" + "".join(items) + "</ul>"
+
+
 async def _docs(request: Request) -> Response:
-    """The API in a page a person reads: each endpoint, its body's fields, a curl line."""
+    """The API in a page a person reads: each endpoint, its body's fields (type and
+    description), a curl line, and its answer's fields; then every answer's model."""
     import html
 
     base = str(request.base_url).rstrip("/")
+    doc = openapi()
+    components = doc["components"]["schemas"]
     parts = ["<!doctype html><meta charset=utf-8><title>perfectplay API</title>",
              "<h1>perfectplay API</h1><p>The machine-readable version: "
              "<a href=/api/schema>/api/schema</a> (OpenAPI 3.1).</p>"]
-    for path, ops in openapi()["paths"].items():
+    for path, ops in doc["paths"].items():
         for method, op in ops.items():
             parts.append(f"<h2>{method.upper()} {html.escape(path)}</h2>"
                          f"<p>{html.escape(op['summary'])}</p>")
             body = op.get("requestBody")
-            if body is None:
-                continue
-            content = body["content"]["application/json"]
-            props = content["schema"].get("properties", {})
-            parts.append("<ul>" + "".join(
-                f"<li><code>{html.escape(k)}</code>: "
-                f"{html.escape(str(v.get('description') or v.get('type') or ''))}</li>"
-                for k, v in props.items()) + "</ul>")
-            line = (f"curl -s {base}{path} -H 'content-type: application/json' "
-                    f"-d '{json.dumps(content['example'])}'")
-            parts.append(f"<pre>{html.escape(line)}</pre>")
+            if body is not None:
+                content = body["content"]["application/json"]
+                parts.append("<p>The body:</p>" + _field_list(content["schema"], components))
+                line = (f"curl -s {base}{path} -H 'content-type: application/json' "
+                        f"-d '{json.dumps(content['example'])}'")
+                parts.append(f"<pre>{html.escape(line)}</pre>")
+            answers = []
+            for status, answer in op["responses"].items():
+                ref = answer["content"]["application/json"]["schema"]["$ref"]
+                answers.append(f"<li>{status}: {html.escape(answer['description'])} "
+                               f"(<a href='#{ref.rsplit('/', 1)[-1]}'>"
+                               f"{ref.rsplit('/', 1)[-1]}</a>)</li>")
+            parts.append("<p>The answers:</p><ul>" + "".join(answers) + "</ul>")
+    parts.append("<h2>The answers' fields</h2>")
+    for name, schema in components.items():
+        parts.append(f"<h3 id='{html.escape(name)}'>{html.escape(name)}</h3>"
+                     f"<p>{html.escape(schema.get('description', ''))}</p>"
+                     + _field_list(schema, components))
     return HTMLResponse("\n".join(parts))
 
 
-def _page_entry(spec: GameSpec) -> dict[str, Any]:
+def _page_entry(spec: GameSpec) -> PageAnswer:
     """How the page shows a game: its tab, its intro, the body it starts with, the options
     it shows as controls, the sides a human may play, and its board code's address (None:
     the plain tab)."""
@@ -490,16 +608,17 @@ def _page_entry(spec: GameSpec) -> dict[str, Any]:
     fields = option_fields(spec.options)
     shown = web.controls if web.controls is not None else tuple(
         f.name for f in fields if f.name not in ("method", "trace"))
-    return {
-        "tab": web.tab or spec.title, "intro": web.intro or spec.rules,
-        "start": spec.start_body(), "sides": list(web.sides),
-        "values": spec.from_values is not None, "value_name": spec.value_name,
-        "seed": any(f.name == "method" and "seed" in f.choices for f in fields),
-        "controls": [{"name": f.name, "kind": f.kind.__name__, "default": f.default,
-                      "help": f.help, "choices": list(f.choices)}
-                     for f in fields if f.name in shown],
-        "script": f"/page/{spec.name}.js" if web.script is not None else None,
-    }
+    return PageAnswer(
+        tab=web.tab or spec.title, intro=web.intro or spec.rules,
+        start=spec.start_body(), sides=list(web.sides),
+        values=spec.from_values is not None, value_name=spec.value_name,
+        seed=any(f.name == "method" and "seed" in f.choices for f in fields),
+        controls=[ControlAnswer(name=f.name, kind=cast(Kind, f.kind.__name__),
+                                default=f.default,
+                                help=f.help, choices=list(f.choices))
+                  for f in fields if f.name in shown],
+        script=f"/page/{spec.name}.js" if web.script is not None else None,
+    )
 
 
 def games() -> dict[str, Any]:
@@ -509,14 +628,13 @@ def games() -> dict[str, Any]:
     this)."""
     out = []
     for spec in registry.games():
-        entry = {"name": spec.name, "title": spec.title, "rules": spec.rules,
-                 "input": spec.input_help, "aliases": list(spec.aliases),
-                 "example": spec.example_body(), "page": _page_entry(spec),
-                 "analyze": body_model(spec.name).model_json_schema()}
-        if spec.play is not None:
-            entry["play"] = body_model(spec.name, play=True).model_json_schema()
-        out.append(entry)
-    return {"games": out}
+        play = {} if spec.play is None else {
+            "play": body_model(spec.name, play=True).model_json_schema()}
+        out.append(GameAnswer(name=spec.name, title=spec.title, rules=spec.rules,
+                              input=spec.input_help, aliases=list(spec.aliases),
+                              example=spec.example_body(), page=_page_entry(spec),
+                              analyze=body_model(spec.name).model_json_schema(), **play))
+    return GamesAnswer(games=out).to_json()
 
 
 async def _games(_request: Request) -> Response:
