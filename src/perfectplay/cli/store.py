@@ -9,14 +9,48 @@ from typing import Any
 
 import click
 
+from ..engine.protocol import capabilities
+from ..engine.saved import GameNotRebuilt, SavedSolution
 from ..engine.saved import load as load_solution
 from ..engine.solution import position_of
+from ..errors import PerfectplayError
 from ..store import analyze as tb_analyze
 from ..store import export_parquet, open_store
 from ..store import query as tb_query
 from ..store import sql as tb_sql
 from ..textio import Token, parse_int
-from .base import echo_json, fail, game_call, need_extra
+from .base import echo_json, fail, game_call, load_game, need_extra
+
+#: The --game option of the commands that read a store or a saved solution.
+game_option = click.option(
+    "--game", "target", default=None, metavar="TARGET",
+    help="The game the file was solved from (FILE.py:Class(args), or a catalog game such "
+    "as nim(heaps=(3, 4, 5))), instead of the one it records: for a file moved to another "
+    "machine, or a game file moved since.")
+
+
+def _open(path: str, target: str | None, rules: bool = True) -> Any:
+    """The solved store (a folder) or saved solution (a file) at ``path``, with its game:
+    ``--game``'s when given (checked to be the game it holds), else the one it records,
+    rebuilt now (a store's, when ``rules``: analyze counts a store without them), so that a
+    target that no longer loads (a moved file) is one line that says what to do."""
+    game = None if target is None else load_game(target)
+    if Path(path).is_file():
+        try:
+            return game_call("rules", load_solution, path, game)
+        except GameNotRebuilt as exc:
+            fail(f"{exc.problem}: give the game with --game TARGET")
+    solved = open_store(path, game)
+    if game is not None and solved.game_name and capabilities(game).name != solved.game_name:
+        fail(f"{path} holds a solution of {solved.game_name}, not of "
+             f"{capabilities(game).name}")
+    if rules and game is None and solved.target is not None:
+        try:
+            game_call("rules", lambda: solved.game)
+        except PerfectplayError as exc:
+            fail(f"{path} records the game {solved.target}, which cannot be rebuilt here "
+                 f"({exc}): give the game with --game TARGET")
+    return solved
 
 
 # -- tablebase ---------------------------------------------------------------------------------
@@ -26,9 +60,10 @@ from .base import echo_json, fail, game_call, need_extra
 @click.option("--moves", default=None, help="The position reached by these moves from the "
               "start, comma-separated, as the game names them (e.g. 3,3,2).")
 @click.option("--raw", is_flag=True, help="POSITION is the encoded integer itself.")
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def query(store: str, position: str | None, moves: str | None, raw: bool,
-          as_json: bool) -> None:
+          target: str | None, as_json: bool) -> None:
     """Look a position up in a solved STORE (a store directory, or a file written by solve
     --save): its value, remoteness, best move and every move's value. POSITION is a Python
     literal as the game writes positions (the start when left out), or give --moves from
@@ -40,15 +75,18 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
       perfectplay query tb/ "(0, 5)" --json
       perfectplay query tb/ --moves 3,3,2
       perfectplay query nim.npz "(3, 4, 4)"
+      perfectplay query nim.npz --game 'nim.py:Nim((3, 4, 5))'   # the game moved
     """
-    if Path(store).is_file():
-        _query_saved(store, position, moves, raw, as_json)
-        return
-    if raw:
+    if raw:  # the request checked before any file is read
+        if Path(store).is_file():
+            fail("--raw reads a store's codes; give a saved solution's POSITION or --moves")
         if position is None:
             fail("--raw needs POSITION, the encoded integer")
         code = parse_int(Token(position, 1, 1), "an integer (--raw)", -(2**63), 2**63 - 1)
-        row = game_call("rules", tb_query, store, [code])[0]
+    solved = _open(store, target)
+    if raw:
+        game = solved.game if solved.target is not None or target is not None else None
+        row = game_call("rules", tb_query, store, [code], game)[0]
         if not row["found"]:
             fail(f"code {code} is not in the store: not reachable from the start")
         if as_json:
@@ -58,16 +96,7 @@ def query(store: str, position: str | None, moves: str | None, raw: bool,
             click.echo(f"code {code} (tier {row['tier']}): {row['value']}"
                        + ("" if rem is None else f" in {rem}"))
         return
-    with open_store(store) as tb:
-        _show_position(tb, position, moves, as_json)
-
-
-def _query_saved(path: str, position: str | None, moves: str | None, raw: bool,
-                 as_json: bool) -> None:
-    """query on a file written by solve --save."""
-    if raw:
-        fail("--raw reads a store's codes; give a saved solution's POSITION or --moves")
-    _show_position(game_call("rules", load_solution, path), position, moves, as_json)
+    _show_position(solved, position, moves, as_json)
 
 
 def _show_position(solved: Any, position: str | None, moves: str | None,
@@ -89,8 +118,9 @@ def _show_position(solved: Any, position: str | None, moves: str | None,
               help="How many positions to check, drawn at random; 'all' checks every one "
                    "(the full proof).")
 @click.option("--seed", default=0, show_default=True, help="The random sample's seed.")
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def verify(solved: str, sample: str, seed: int, as_json: bool) -> None:
+def verify(solved: str, sample: str, seed: int, target: str | None, as_json: bool) -> None:
     """Audit a solved STORE (a store directory) or SAVED file (written by solve --save):
     each sampled position's stored value and remoteness is recomputed from its children's
     stored entries, the children made by the game's own rules (retrograde consistency;
@@ -107,11 +137,8 @@ def verify(solved: str, sample: str, seed: int, as_json: bool) -> None:
     if sample != "all" and not (sample.isdigit() and int(sample) > 0):
         fail(f"--sample is a count of positions (at least 1) or 'all', not {sample!r}")
     count = None if sample == "all" else int(sample)
-    if Path(solved).is_file():
-        report = game_call("rules", lambda: load_solution(solved).verify(count, seed))
-    else:
-        with open_store(solved) as tb:
-            report = game_call("rules", tb.verify, count, seed)
+    opened = _open(solved, target)
+    report = game_call("rules", opened.verify, count, seed)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -121,22 +148,36 @@ def verify(solved: str, sample: str, seed: int, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("store", type=click.Path(exists=True, file_okay=False))
+@click.argument("store", metavar="STORE|SAVED", type=click.Path(exists=True))
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def analyze(store: str, as_json: bool) -> None:
-    """Counts of a solved STORE by value, remoteness and tier.
+def analyze(store: str, target: str | None, as_json: bool) -> None:
+    """Counts of a solved STORE (a store directory, by value, remoteness and tier) or SAVED
+    file (written by solve --save, by value and remoteness).
 
     \b
-    Example:
+    Examples:
       perfectplay analyze tb/
+      perfectplay analyze nim.npz --game 'nim.py:Nim((3, 4, 5))'
     """
-    stats = game_call("rules", tb_analyze, store)
+    solved = _open(store, target, rules=False)
+    if isinstance(solved, SavedSolution):
+        counts = game_call("rules", solved.counts)
+        stats = {"total": counts.total,
+                 "by_value": {str(getattr(k, "value", k)): n
+                              for k, n in counts.by_value.items()},
+                 "by_remoteness": {("draw" if r is None else r): n
+                                   for r, n in counts.by_remoteness.items()}}
+    else:
+        stats = game_call("rules", tb_analyze, solved)
     if as_json:
         echo_json(stats)
         return
     click.echo(f"positions: {stats['total']:,}")
     for key, title in (("by_value", "by value"), ("by_remoteness", "by remoteness"),
                        ("by_tier", "by tier")):
+        if key not in stats:
+            continue
         click.echo(f"  {title}: " + ", ".join(f"{k}: {n:,}" for k, n in stats[key].items()))
 
 

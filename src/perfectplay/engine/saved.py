@@ -34,14 +34,28 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, show
+from ..errors import InputError, PerfectplayError, show
 from .protocol import Game, Position, Value, Worth, capabilities
 from .savefile import FORMAT, _arrow, _name, save, to_arrays
 from .solution import Solved
 from .target import load_target
 from .values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
 
-__all__ = ["FORMAT", "SavedSolution", "load", "save", "to_arrays"]
+__all__ = ["FORMAT", "GameNotRebuilt", "SavedSolution", "load", "save", "to_arrays"]
+
+
+class GameNotRebuilt(InputError):
+    """A saved solution whose game cannot be rebuilt here: it names none, or the target it
+    records does not load (a file moved since); pass the game (``load(path, game)``, on the
+    command line ``--game TARGET``). ``problem`` says which, without the remedy."""
+
+    def __init__(self, path: Path, target: str | None, reason: str | None = None) -> None:
+        self.path = path
+        self.problem = (f"{path} names no game" if target is None else
+                        f"{path} records the game {target}, which cannot be rebuilt here "
+                        f"({reason})")
+        remedy = "pass game= (or save with target=)" if target is None else "pass game="
+        super().__init__(f"{self.problem}: {remedy}")
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -77,9 +91,13 @@ def load(path: str | Path, game: Game | None = None) -> SavedSolution:
     path = Path(path)
     meta, arrays = _read(path)
     if game is None:
-        if not meta.get("target"):
-            raise InputError(f"{path} names no game: pass game= (or save with target=)")
-        game = load_target(meta["target"])
+        target = meta.get("target")
+        if not target:
+            raise GameNotRebuilt(path, None)
+        try:
+            game = load_target(target)
+        except PerfectplayError as exc:
+            raise GameNotRebuilt(path, target, str(exc)) from None
     elif _name(game) != meta.get("name"):
         raise InputError(f"{path} holds a solution of {meta.get('name')}, not of "
                          f"{_name(game)}")

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import GameError, InputError, show
 from .protocol import Game, Position, Value, Worth, capabilities
+from .target import is_catalog_target
 from .values import MARGIN, WINLOSE
 
 
@@ -107,11 +108,31 @@ def _code(value: Worth) -> int:
     return value.code
 
 
+def portable_target(target: str) -> str:
+    """``target`` as it loads from any folder: a catalog game as it is written (it names
+    no file), a user's ``FILE.py:Class(args)`` with the file's absolute path (a relative
+    one is read from the folder it is given in).
+
+    >>> portable_target("nim(heaps=(3, 4, 5))")
+    'nim(heaps=(3, 4, 5))'
+    >>> portable_target("/games/nim.py:Nim((3, 4))")
+    '/games/nim.py:Nim((3, 4))'
+    """
+    if is_catalog_target(target):
+        return target
+    file, _, call = target.partition(".py:")
+    return f"{Path(file + '.py').resolve()}:{call}"
+
+
 def save(solved: Solved, path: str | Path, target: str | None = None) -> Path:
     """Write ``solved`` (any solved game with ``positions()``) to ``path`` (``.npz`` or
-    ``.parquet``). ``target`` (``FILE.py:Class(args)``) lets :func:`load` rebuild the game
-    by itself; without it, pass the game to :func:`load`."""
+    ``.parquet``). ``target`` (a catalog game such as ``nim(heaps=(3, 4, 5))``, or
+    ``FILE.py:Class(args)``, recorded with the file's absolute path: see
+    :func:`portable_target`) lets :func:`load` rebuild the game by itself, from any
+    folder; without it, pass the game to :func:`load`."""
     path = Path(path)
+    if target is not None:
+        target = portable_target(target)
     if path.suffix not in _SUFFIXES:
         raise InputError(f"a solution is saved as .npz or .parquet, not {path.name!r}")
     arrays = to_arrays(solved)

@@ -111,6 +111,12 @@ class Store(Solved):
         return self._scored
 
     @property
+    def target(self) -> str | None:
+        """The game the store records (``FILE.py:Class(args)`` or a catalog game), or None
+        when it names none (solved from a notebook's game)."""
+        return self._ref or None
+
+    @property
     def game(self) -> Game:  # type: ignore[override]  # read-only here: rebuilt on first use
         """The game: the one handed to :func:`open_store`, else rebuilt from the target the
         store records (FILE.py:Class(args))."""
