@@ -15,8 +15,8 @@ from ..engine import solve as engine_solve
 from ..engine.compiled import CompiledGame
 from ..engine.protocol import capabilities
 from ..engine.saved import save as save_solution
+from ..engine.savefile import portable_target
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
-from ..engine.target import is_catalog_target
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
 from ..store import analyze as tb_analyze
@@ -155,15 +155,6 @@ def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: 
     position_picture(None if hook is None else (lambda ax: hook(pos, ax)),
                      game_picture(game, pos), title, path)
     click.echo(f"picture saved to {path}", err=True)
-
-
-def portable_target(target: str) -> str:
-    """A target that loads from any folder: a catalog game as written
-    (``connect4(width=5, height=4)``), a user's file by its absolute path."""
-    if is_catalog_target(target):
-        return target
-    file, _, cls = target.partition(".py:")
-    return f"{Path(file + '.py').resolve()}:{cls}"
 
 
 def _endgame_roots(game: Any, k: int) -> Any:
