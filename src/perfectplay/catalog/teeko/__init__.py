@@ -1,0 +1,72 @@
+"""Teeko in the catalog: :class:`~.rules.Teeko` (compiled, any board of 3 to 5 cells a side,
+3 to 5 pieces, standard or advanced goals), its twin :class:`~.twin.TeekoTwin`, and
+:data:`GAME`.
+
+Standard Teeko (John Scarne, "Scarne on Teeko", 1955): 5 x 5, four pieces a side, drops
+then king steps, a line of four or a 2 x 2 square wins (44 goals). Guy L. Steele Jr. solved
+it in 1998 (announced on the math-fun list in November 1998; "Summary of the solving of the
+game of Teeko", Sun Microsystems Laboratories, October 1999): a draw. Advanced Teeko (any
+square with sides along the board also wins: 58 goals) is a first-player win that becomes a
+draw if the first drop may not take the centre.
+
+Size: :func:`~.rules.positions_estimate` gives 20,981,226 boards during the drops and
+151,420,500 (4 + 4 pieces down, either to move) after, about 2.2 x 10^7 up to the 8
+symmetries: too many for the in-memory solver (about 130 bytes a position, 22 GB), so the
+two published results are reproduced by a store (``solve_tiered(Teeko(tiers=True), ...)``,
+the tier being the pieces down, the steps cycling inside the last tier, where the store's
+retrograde analysis certifies the draws) and are goals for :func:`~..entry.reproduce`. The
+suite solves the small boards instead and holds them against the twin.
+
+>>> game = GAME.build(size=3, pieces=3)
+>>> game.parse_move("b2"), game.move_name(game.parse_move("a1-b2"))
+(4, 'a1-b2')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..entry import CatalogGame, Param, Published
+from .rules import Teeko, playable, positions_estimate
+from .twin import TeekoTwin
+
+STEELE = "Guy L. Steele Jr. 1998, on the math-fun list (Nov 1998) and 'Summary of the " \
+         "solving of the game of Teeko', Sun Microsystems Laboratories (Oct 1999)"
+
+
+def _size(args: Mapping[str, object]) -> str:
+    dropping, moving = positions_estimate(int(str(args["size"])), int(str(args["pieces"])))
+    return (f"at most {dropping:,} positions during the drops and {moving:,} after "
+            "(about 8 times fewer up to symmetry)")
+
+
+GAME = CatalogGame(
+    name="teeko",
+    title="Teeko",
+    rules="Drop your pieces in turn, then step one to an adjacent empty cell; four in a "
+          "line or on the corners of a square wins.",
+    factory=Teeko,
+    params=(Param("size", 5, "the board's side", low=3, high=5),
+            Param("pieces", 4, "pieces a side (a line of that many wins; 4 also by a square)",
+                  low=3, high=5),
+            Param("advanced", False, "squares of any size win, not only 2 x 2", kind=bool)),
+    published=(
+        Published({"size": 5, "pieces": 4, "advanced": False}, STEELE, value="draw",
+                  seconds=3600.0, goal=True,
+                  note="standard Teeko (44 goals) is a draw; the in-memory solve would need "
+                       "about 22 GB: reproduced with a store, see the module doc"),
+        Published({"size": 5, "pieces": 4, "advanced": True}, STEELE, value="win",
+                  seconds=3600.0, goal=True,
+                  note="advanced Teeko (58 goals) is a first-player win, a draw without the "
+                       "centre as first drop"),
+    ),
+    twin=TeekoTwin,
+    limit=lambda args: playable(args["size"], args["pieces"]),
+    size=_size,
+    small=({"size": 3, "pieces": 3, "advanced": False},
+           {"size": 3, "pieces": 4, "advanced": False},
+           {"size": 3, "pieces": 4, "advanced": True}),
+    examples=("solve 'teeko(size=4, pieces=3)'", "play 'teeko(size=4, pieces=4)'"),
+)
+
+__all__ = ["GAME", "STEELE", "Teeko", "TeekoTwin", "positions_estimate"]
