@@ -47,6 +47,8 @@ CATALOG = (
     "perfectplay.catalog.teeko",
     "perfectplay.catalog.tictactoe",
     "perfectplay.catalog.hexapawn",
+    "perfectplay.catalog.domineering",
+    "perfectplay.catalog.dots_and_boxes",
 )
 
 

@@ -1,0 +1,134 @@
+"""Domineering in the catalog: :class:`~.rules.Domineering` (the covered cells in an int64,
+one set of compiled rules for every board of at most 56 cells), its twin
+:class:`~.twin.DomineeringTwin`, and :data:`GAME`.
+
+**Rules.** Two players take turns placing dominoes on a rows x cols board of squares:
+Vertical (the first player, the convention of the literature) covers two cells one above the
+other, Horizontal two side by side; no domino may overlap another, and the player who cannot
+place one loses (Göran Andersson's game, made known by Martin Gardner in 1974).
+
+**Representation.** See :mod:`.rules`: a position is the set of covered cells (whose turn it
+is follows from how many are covered); a move is a domino, named by its two cells as
+``b3-b4`` (columns lettered from the left, rows numbered from the bottom). Search hooks: an
+ordering by safe dominoes and reachable dominoes after the move, bounds from the safe
+dominoes, the longest game left as the horizon, and the board's mirror images as one
+position.
+
+**Sources** (value for the first player, Vertical, moving first; m rows x n columns):
+
+- Lachmann, Moore & Rapaport 2002, "Who wins Domineering on rectangular boards?", in More
+  Games of No Chance, MSRI Publications 42 (Cambridge University Press): the 2 x 2 board
+  is a first-player win (their introduction).
+- Breuker, Uiterwijk & van den Herik 2000, "Solving 8 x 8 Domineering", Theoretical
+  Computer Science 230: 195-206: 8 x 8 is a first-player win (their abstract; the goal here).
+- Uiterwijk 2014, "Perfectly solving Domineering boards", Computer Games Workshop at IJCAI
+  2013, Communications in Computer and Information Science 408 (Springer): with Vertical
+  to move first, every m x 3 board (m > 1) and every 2k x n board with n = 3, 5, 7, 9, 11 is
+  Vertical's; every 3 x n board (n > 3), every 5 x 2k and 9 x 2k board and every m x 4k
+  board with m = 3, 7, 11 is Horizontal's (his abstract's four theorems). The catalog
+  lists every such board of at most 56 cells: the suite reproduces those a search proves
+  within 10 s here, the benchmark the rest (tests/test_catalog_domineering.py also checks
+  the boards of at most 24 cells by a strong solution).
+- Uiterwijk 2016, "11 x 11 Domineering is solved: the first player wins", Computers and
+  Games (CG 2016), LNCS 10068: 129-136: boards beyond 64 cells, out of this catalog's
+  reach (8 x 15, 11 x 9, 12 x 8, 12 x 15, 14 x 8, 17 x 6 Vertical's; 6 x 17, 8 x 12,
+  9 x 11, 11 x 10 Horizontal's).
+
+>>> game = GAME.build(rows=3, cols=3)
+>>> from perfectplay import solve
+>>> solve(game).value()
+<Value.WIN: 'win'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..entry import CatalogGame, Param, Published
+from .rules import MAX_CELLS, Domineering
+from .twin import DomineeringTwin
+
+LMR = ("Lachmann, Moore & Rapaport 2002, 'Who wins Domineering on rectangular boards?', "
+       "More Games of No Chance, MSRI Publications 42")
+BUH = ("Breuker, Uiterwijk & van den Herik 2000, 'Solving 8x8 Domineering', Theoretical "
+       "Computer Science 230:195-206")
+U14 = ("Uiterwijk 2014, 'Perfectly solving Domineering boards', Computer Games Workshop "
+       "(IJCAI 2013), CCIS 408")
+
+#: Uiterwijk's theorems (2014), Vertical moving first: (rows, cols) -> who wins, on the
+#: boards of at most 56 cells the suite or the benchmark searches, with the theorem's words.
+THEOREMS: dict[tuple[int, int], tuple[str, str]] = {}
+for _m in range(2, 19):
+    THEOREMS[(_m, 3)] = ("win", "every m x 3 board (m > 1) is Vertical's")
+for _n in (5, 7, 9, 11):
+    for _m in range(2, 57 // _n + 1, 2):
+        THEOREMS[(_m, _n)] = ("win", "every 2k x n board, n = 3, 5, 7, 9, 11, is Vertical's")
+for _n in range(4, 19):
+    THEOREMS[(3, _n)] = ("lose", "every 3 x n board (n > 3) is Horizontal's")
+for _m in (5, 9):
+    for _n in range(2, 57 // _m + 1, 2):
+        THEOREMS[(_m, _n)] = ("lose", f"every {_m} x 2k board is Horizontal's")
+for _m in (7, 11):
+    for _n in range(4, 57 // _m + 1, 4):
+        THEOREMS[(_m, _n)] = ("lose", f"every {_m} x 4k board is Horizontal's")
+
+#: Seconds ``reproduce`` took here for each theorem's board (wall clock, one thread, the
+#: search kernels already compiled; 2 cores shared with other work, so about 4x the CPU
+#: time: noisy). Boards not listed did not finish in 120 s (the benchmark runs them).
+SEARCH_SECONDS = {
+    (2, 3): 0.1, (3, 3): 0.1, (2, 5): 0.1, (5, 2): 0.1, (4, 3): 0.1, (3, 4): 0.1, (2, 7): 0.1,
+    (5, 3): 0.1, (3, 5): 0.1, (6, 3): 0.1, (2, 9): 0.1, (3, 6): 0.1, (9, 2): 0.1, (4, 5): 0.1,
+    (5, 4): 0.1, (7, 3): 0.1, (3, 7): 0.1, (2, 11): 0.1, (8, 3): 0.1, (3, 8): 0.1, (9, 3): 0.1,
+    (3, 9): 0.1, (4, 7): 0.1, (7, 4): 0.1, (10, 3): 0.1, (6, 5): 0.1, (3, 10): 0.1,
+    (5, 6): 0.1, (11, 3): 0.1, (3, 11): 0.1, (12, 3): 0.4, (4, 9): 0.2, (3, 12): 0.2,
+    (9, 4): 0.7, (13, 3): 1.5, (3, 13): 0.6, (8, 5): 1.6, (5, 8): 1.3, (14, 3): 3.1,
+    (6, 7): 4.6, (3, 14): 2.8, (4, 11): 6.7, (11, 4): 21.3, (15, 3): 13.4, (3, 15): 9.8,
+    (16, 3): 73.2, (3, 16): 18.6, (10, 5): 108.1, (5, 10): 90.4, (3, 17): 102.0,
+}
+
+
+def _published() -> tuple[Published, ...]:
+    out = [Published({"rows": 2, "cols": 2}, LMR, value="win", method="search", seconds=0.1,
+                     note="the 2 x 2 board is a first-player win")]
+    for (m, n), (value, words) in sorted(THEOREMS.items(), key=lambda kv: kv[0][0] * kv[0][1]):
+        seconds = SEARCH_SECONDS.get((m, n), 60.0)
+        out.append(Published({"rows": m, "cols": n}, U14, value=value, method="search",
+                             seconds=seconds, note=words))
+    out.append(Published({"rows": 8, "cols": 8}, BUH, value="win", method="search",
+                         seconds=3600.0, goal=True,
+                         note="8 x 8, the standard board, is a first-player win"))
+    return tuple(out)
+
+
+def _limit(args: Mapping[str, object]) -> str | None:
+    rows, cols = args["rows"], args["cols"]
+    assert isinstance(rows, int) and isinstance(cols, int)
+    if rows * cols > MAX_CELLS:
+        return f"the board has {rows * cols} cells; at most {MAX_CELLS} fit in a position"
+    return None
+
+
+def _size(args: Mapping[str, object]) -> str:
+    rows, cols = args["rows"], args["cols"]
+    assert isinstance(rows, int) and isinstance(cols, int)
+    return f"{rows * cols} cells: at most {2 ** (rows * cols):,} sets of covered cells"
+
+
+GAME = CatalogGame(
+    name="domineering",
+    title="Domineering",
+    rules="Players take turns placing dominoes on a board, Vertical (the first player) "
+          "upright and Horizontal flat, never overlapping; who cannot place one loses.",
+    factory=lambda rows, cols: Domineering(rows, cols),
+    params=(Param("rows", 8, "the board's rows", low=1, high=MAX_CELLS),
+            Param("cols", 8, "the board's columns", low=1, high=MAX_CELLS)),
+    published=_published(),
+    twin=lambda rows, cols: DomineeringTwin(rows, cols),
+    limit=_limit,
+    size=_size,
+    small=({"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
+    examples=("solve 'domineering(rows=4, cols=4)'", "search 'domineering(rows=6, cols=6)'",
+              "play 'domineering(rows=5, cols=5)'"),
+)
+
+__all__ = ["BUH", "GAME", "LMR", "THEOREMS", "U14", "Domineering", "DomineeringTwin"]

@@ -1,0 +1,515 @@
+"""Domineering on a rows x cols board as a compiled game: the covered cells in one int64.
+
+A position is the set of covered cells, cell ``(r, c)`` (row 0 at the bottom) at bit
+``r * cols + c``. Whose turn it is needs no bit: every move covers two cells, so
+``popcount // 2`` moves have been made and Vertical (the first player) moves when that is
+even. A move is ``2 * cell + orientation``: the domino's lower (vertical) or left
+(horizontal) cell, and 0 for Vertical's, 1 for Horizontal's, so a move names itself
+without the position ("b3-b4").
+
+**One set of kernels for every board of at most 56 cells.** The engine compiles its solve
+and search kernels for each set of rule functions (2-5 s each, never cached on disk), so a
+closure per board size would cost that for every size a session touches. Boards of at most
+56 cells (every one of the small published boards) therefore carry their shape in the code:
+bits 56-63 hold a shape number (0-238, skipping 128 so that no start is -2**63, the one
+code the engine forbids) and the rules, module-level functions cached on disk, read the
+board's masks from a table by that number. Boards of 57-64 cells (8x8 among them) use every
+bit for cells and get rules closing over their masks, compiled per size (bit 63 is then an
+ordinary cell: -2**63 would be a single covered cell, which no position has).
+
+The dominoes a player can place are found with shifts: Vertical's at the cells whose cell
+above is free, ``free & free >> cols`` (a mask keeps the top row out), Horizontal's with a
+shift by 1 (the last column kept out). The same shifts count, for either player, the most
+dominoes that still fit side by side (:func:`disjoint`: a run of free cells along a column
+or a row holds ``len // 2``) and the *safe* ones: those in cells the opponent can never
+cover (no free neighbour across), which nothing can take away (Bullock 2002's safe moves;
+Uiterwijk 2014 builds his rules on the same counts). That gives the search two bounds
+(``static_bounds``): the mover cannot win when the opponent's safe dominoes answer every
+domino the mover has left, and cannot lose when its own safe dominoes outlast every domino
+the opponent has left.
+
+The tier is the number of covered cells. ``canonical`` is the least code among the board and
+its mirror images left-right, top-bottom and both (each keeps each player's orientation; the
+transpose swaps Vertical and Horizontal and is no symmetry of a position).
+
+>>> game = Domineering(2, 2)
+>>> [game.move_name(m) for m in game.moves(game.initial())]
+['a1-a2', 'b1-b2']
+>>> print(game.draw(game.play(game.initial(), game.parse_move("a1-a2"))))
+  a b
+2 # .
+1 # .
+Horizontal to move
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ...bits import lowest_bit, popcount
+from ...engine import CANNOT_LOSE, CANNOT_WIN, ONGOING, CompiledGame
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+VERTICAL, HORIZONTAL = 0, 1
+PLAYERS = ("Vertical", "Horizontal")
+MAX_CELLS = 64
+SHARED_CELLS = 56  # boards up to this many cells carry their shape in the code
+_CELLS = (1 << SHARED_CELLS) - 1
+_MOVE = re.compile(r"^([a-z]+)(\d+)-([a-z]+)(\d+)$")
+
+
+def signed(x: int) -> int:
+    """The int64 whose bits are the low 64 bits of ``x`` (masks as numba's int64 constants).
+
+    >>> signed(2**64 - 1), signed(5)
+    (-1, 5)
+    """
+    x &= (1 << 64) - 1
+    return x - (1 << 64) if x >> 63 else x
+
+
+def column_name(c: int) -> str:
+    """``a`` .. ``z``, then ``aa``, ``ab``, ... (spreadsheet style) for column ``c`` (0-based)."""
+    name = ""
+    c += 1
+    while c:
+        c, rest = divmod(c - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name
+
+
+def column_number(name: str) -> int:
+    """The inverse of :func:`column_name` (0-based)."""
+    c = 0
+    for ch in name:
+        c = c * 26 + ord(ch) - ord("a") + 1
+    return c - 1
+
+
+def geometry(rows: int, cols: int) -> tuple[int, ...]:
+    """The board's numbers as the kernels take them: (rows, cols, all cells, the cells a
+    vertical domino starts at (every row but the top), a horizontal one (every column but
+    the last), every column but the first, every row but the bottom, one row)."""
+    n = rows * cols
+    v_start = (1 << (n - cols)) - 1
+    h_start = sum(((1 << (cols - 1)) - 1) << (r * cols) for r in range(rows))
+    return tuple(signed(x) for x in (rows, cols, (1 << n) - 1, v_start, h_start,
+                                      h_start << 1, v_start << cols, (1 << cols) - 1))
+
+
+#: Shape numbers of the boards of at most 56 cells (128 left out: module doc).
+SHAPE_IDS: dict[tuple[int, int], int] = {}
+for _r in range(1, SHARED_CELLS + 1):
+    for _c in range(1, SHARED_CELLS // _r + 1):
+        SHAPE_IDS[(_r, _c)] = len(SHAPE_IDS) + (len(SHAPE_IDS) >= 128)
+SHAPES = np.zeros((max(SHAPE_IDS.values()) + 1, 8), np.int64)
+for (_r, _c), _k in SHAPE_IDS.items():
+    SHAPES[_k] = geometry(_r, _c)
+
+
+# -- the rules, over a board's numbers (module level, cached on disk) ------------------------
+@njit(cache=True)
+def disjoint(cells, d, start):
+    """The most dominoes along the shift ``d`` that fit side by side in ``cells`` (``start``:
+    the cells a domino along ``d`` may begin at). Greedy from the first cell of every run,
+    which is optimal on a line; one round a pair of cells per run, O(longest run)."""
+    n = 0
+    while True:
+        first = cells & ~((cells & start) << d)  # no cell of the run before it
+        take = first & (cells >> d) & start
+        if take == 0:
+            return n
+        n += popcount(take)
+        cells &= ~(take | (take << d))
+
+
+@njit(cache=True)
+def mover_of(cells):
+    return (popcount(cells) >> 1) & 1
+
+
+@njit(cache=True)
+def places(free, who, g):
+    """The cells where ``who`` can put a domino's first cell (``g``: :func:`geometry`)."""
+    if who == VERTICAL:
+        return free & (free >> g[1]) & g[3]
+    return free & (free >> 1) & g[4]
+
+
+@njit(cache=True)
+def moves_of(cells, out, g):
+    who = mover_of(cells)
+    p = places(~cells & g[2], who, g)
+    k = 0
+    while p:
+        out[k] = 2 * lowest_bit(p) + who
+        k += 1
+        p &= p - 1
+    return k
+
+
+@njit(cache=True)
+def play_of(cells, move, g):
+    cell = move >> 1
+    if move & 1:
+        return cells | (np.int64(3) << cell)
+    return cells | (np.int64(1) << cell) | (np.int64(1) << (cell + g[1]))
+
+
+@njit(cache=True)
+def mirror_row(bits, width):
+    """The low ``width`` bits of ``bits`` in reverse order."""
+    out = 0
+    for i in range(width):
+        out |= ((bits >> i) & 1) << (width - 1 - i)
+    return out
+
+
+@njit(cache=True)
+def mirrors(cells, g):
+    """(left-right, top-bottom, both) mirror images of ``cells``. O(cells)."""
+    rows, cols, row_mask = g[0], g[1], g[7]
+    lr = 0
+    ud = 0
+    both = 0
+    for r in range(rows):
+        row = (cells >> (r * cols)) & row_mask
+        flipped = mirror_row(row, cols)
+        lr |= flipped << (r * cols)
+        ud |= row << ((rows - 1 - r) * cols)
+        both |= flipped << ((rows - 1 - r) * cols)
+    return lr, ud, both
+
+
+@njit(cache=True)
+def canonical_of(cells, g):
+    lr, ud, both = mirrors(cells, g)
+    return min(min(cells, lr), min(ud, both))
+
+
+@njit(cache=True)
+def mirror_move(move, which, g):
+    """The image of a move under mirror ``which`` (1 left-right, 2 top-bottom, 3 both)."""
+    rows, cols = g[0], g[1]
+    cell = move >> 1
+    r = cell // cols
+    c = cell - r * cols
+    horizontal = move & 1
+    if which & 1:
+        c = cols - 1 - c - horizontal  # a horizontal domino's left cell was its right one
+    if which & 2:
+        r = rows - 1 - r - (1 - horizontal)  # a vertical domino's lower cell likewise
+    return 2 * (r * cols + c) + horizontal
+
+
+@njit(cache=True)
+def counts_of(cells, g):
+    """(the most, the safe) dominoes still to come of Vertical, then of Horizontal."""
+    cols, v_start, h_start, h_after, v_after = g[1], g[3], g[4], g[5], g[6]
+    free = ~cells & g[2]
+    across_h = ((free >> 1) & h_start) | ((free << 1) & h_after)  # a free left/right
+    across_v = ((free >> cols) & v_start) | ((free << cols) & v_after)  # above/below
+    return (disjoint(free, cols, v_start), disjoint(free & ~across_h, cols, v_start),
+            disjoint(free, 1, h_start), disjoint(free & ~across_v, 1, h_start))
+
+
+@njit(cache=True)
+def bounds_of(cells, g):
+    """CANNOT_WIN when the opponent's safe dominoes answer every domino the mover has left;
+    CANNOT_LOSE when the mover's safe dominoes outlast the opponent's (module doc)."""
+    most_v, safe_v, most_h, safe_h = counts_of(cells, g)
+    if mover_of(cells) == VERTICAL:
+        mine, my_safe, theirs, their_safe = most_v, safe_v, most_h, safe_h
+    else:
+        mine, my_safe, theirs, their_safe = most_h, safe_h, most_v, safe_v
+    known = 0
+    if mine <= their_safe:
+        known |= CANNOT_WIN
+    if my_safe > theirs:
+        known |= CANNOT_LOSE
+    return known
+
+
+@njit(cache=True)
+def horizon_of(cells, g):
+    """No game lasts longer: the mover makes at most ``mine`` more moves, the opponent
+    ``theirs``, and they alternate."""
+    most_v, _, most_h, _ = counts_of(cells, g)
+    mine, theirs = (most_v, most_h) if mover_of(cells) == VERTICAL else (most_h, most_v)
+    return 2 * mine if mine <= theirs else 2 * theirs + 1
+
+
+@njit(cache=True)
+def ordered_moves(cells, out, g):
+    """Every move, best first: unsafe moves before safe ones (a safe domino keeps, so it is
+    played last, as Bullock 2002 does), then by what the board is worth to the mover after
+    the move, 4 x (its safe dominoes - the opponent's) + (the most dominoes it can still
+    place - the opponent's), the counts of :func:`counts_of`. On a board symmetric under a
+    mirror, one move of each mirrored pair only (the two lead to mirror images, of one value
+    and remoteness). O(moves x cells)."""
+    cols, h_start, h_after, v_start, v_after = g[1], g[4], g[5], g[3], g[6]
+    who = mover_of(cells)
+    free = ~cells & g[2]
+    mine = places(free, who, g)
+    if who == VERTICAL:
+        d_me = cols
+        across = ((free >> 1) & h_start) | ((free << 1) & h_after)
+    else:
+        d_me = 1
+        across = ((free >> cols) & v_start) | ((free << cols) & v_after)
+    lr, ud, both = mirrors(cells, g)
+    fixed = (1 if lr == cells else 0) | (2 if ud == cells else 0) | \
+        (4 if both == cells else 0)
+    k = 0
+    p = mine
+    while p:
+        cell = lowest_bit(p)
+        p &= p - 1
+        move = 2 * cell + who
+        if fixed:
+            skip = False
+            for which in range(1, 4):
+                if (fixed >> (which - 1)) & 1 and mirror_move(move, which, g) < move:
+                    skip = True
+            if skip:
+                continue
+        pair = (np.int64(1) << cell) | (np.int64(1) << (cell + d_me))
+        most_v, safe_v, most_h, safe_h = counts_of(cells | pair, g)
+        worth = 4 * (safe_v - safe_h) + most_v - most_h
+        if who == HORIZONTAL:
+            worth = -worth
+        unsafe = 0 if (pair & across) == 0 else 1
+        score = (unsafe << 10) | (worth + 512)  # worth lies in (-512, 512): <= 64 cells
+        j = k
+        while j > 0 and (out[j - 1] >> 8) < score:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = (score << 8) | move
+        k += 1
+    for i in range(k):
+        out[i] &= 255
+    return k
+
+
+# -- the shared rules: the board's shape in bits 56-63 ---------------------------------------
+@njit(cache=True)
+def _shape(code):
+    g = SHAPES[(code >> SHARED_CELLS) & 255]
+    return (g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]), code & _CELLS
+
+
+@njit(cache=True)
+def shared_moves(code, out):
+    g, cells = _shape(code)
+    return moves_of(cells, out, g)
+
+
+@njit(cache=True)
+def shared_play(code, move):
+    g, cells = _shape(code)
+    return (code & ~_CELLS) | play_of(cells, move, g)
+
+
+@njit(cache=True)
+def shared_outcome(code):
+    return ONGOING  # no move left: the mover loses (the engine's rule)
+
+
+@njit(cache=True)
+def shared_tier(code):
+    return popcount(code & _CELLS)
+
+
+@njit(cache=True)
+def shared_canonical(code):
+    g, cells = _shape(code)
+    return (code & ~_CELLS) | canonical_of(cells, g)
+
+
+@njit(cache=True)
+def shared_bounds(code):
+    g, cells = _shape(code)
+    return bounds_of(cells, g)
+
+
+@njit(cache=True)
+def shared_horizon(code):
+    g, cells = _shape(code)
+    return horizon_of(cells, g)
+
+
+@njit(cache=True)
+def shared_search_moves(code, out):
+    g, cells = _shape(code)
+    return ordered_moves(cells, out, g)
+
+
+class Kernels(NamedTuple):
+    """A board's compiled rules (numba dispatchers)."""
+
+    moves: Callable[..., int]
+    play: Callable[..., int]
+    outcome: Callable[..., int]
+    tier: Callable[..., int]
+    canonical: Callable[..., int]
+    static_bounds: Callable[..., int]
+    horizon: Callable[..., int]
+    search_moves: Callable[..., int]
+
+
+SHARED = Kernels(shared_moves, shared_play, shared_outcome, shared_tier, shared_canonical,
+                 shared_bounds, shared_horizon, shared_search_moves)
+
+
+def own_kernels(rows: int, cols: int) -> Kernels:
+    """The rules of a board of 57-64 cells: closures over its numbers (every bit a cell),
+    typed as the shared kernels' (so the rules' compiled helpers serve both)."""
+    g = tuple(np.int64(x) for x in geometry(rows, cols))
+
+    @njit
+    def moves(code, out):
+        return moves_of(code, out, g)
+
+    @njit
+    def play(code, move):
+        return play_of(code, move, g)
+
+    @njit
+    def outcome(code):
+        return ONGOING
+
+    @njit
+    def tier(code):
+        return popcount(code)
+
+    @njit
+    def canonical(code):
+        return canonical_of(code, g)
+
+    @njit
+    def static_bounds(code):
+        return bounds_of(code, g)
+
+    @njit
+    def horizon(code):
+        return horizon_of(code, g)
+
+    @njit
+    def search_moves(code, out):
+        return ordered_moves(code, out, g)
+
+    return Kernels(moves, play, outcome, tier, canonical, static_bounds, horizon, search_moves)
+
+
+class Domineering(CompiledGame):
+    """Domineering on ``rows`` x ``cols`` cells (at most 64): Vertical moves first."""
+
+    def __init__(self, rows: int = 8, cols: int = 8) -> None:
+        if not (rows >= 1 and cols >= 1 and rows * cols <= MAX_CELLS):
+            raise ValueError(f"a board needs rows, cols >= 1 and at most {MAX_CELLS} cells")
+        self.rows, self.cols = rows, cols
+        self.geometry = geometry(rows, cols)
+        shared = rows * cols <= SHARED_CELLS
+        self.shape_bits = signed(SHAPE_IDS[(rows, cols)] << SHARED_CELLS) if shared else 0
+        self.cell_mask = _CELLS if shared else -1
+        k = SHARED if shared else own_kernels(rows, cols)
+        most = max(1, rows * cols - min(rows, cols))  # places of the likelier orientation
+        super().__init__(self.shape_bits, k.moves, k.play, k.outcome, max_moves=most,
+                         tier=k.tier, canonical=k.canonical, static_bounds=k.static_bounds,
+                         horizon=k.horizon, search_moves=k.search_moves,
+                         name=f"Domineering({rows}, {cols})")
+
+    # -- reading a code ------------------------------------------------------------------
+    def cells(self, code: int) -> int:
+        """The covered cells of ``code`` as a non-negative bit set."""
+        return int(code) & self.cell_mask & ((1 << 64) - 1)
+
+    def code_of(self, cells: int) -> int:
+        """The code of the position whose covered cells are the bit set ``cells``."""
+        return signed(self.shape_bits | cells)
+
+    def to_move(self, code: int) -> int:
+        """0 (Vertical) or 1 (Horizontal): who moves at ``code``."""
+        return (self.cells(code).bit_count() // 2) & 1
+
+    def covered(self, code: int) -> set[tuple[int, int]]:
+        """The covered cells as (row, column), row 0 at the bottom."""
+        bits = self.cells(code)
+        return {divmod(i, self.cols) for i in range(self.rows * self.cols) if bits >> i & 1}
+
+    def counts(self, code: int) -> tuple[int, int, int, int]:
+        """(Vertical's most dominoes still to come, its safe ones, then Horizontal's)."""
+        got = counts_of(np.int64(signed(self.cells(code))), self.geometry)
+        return (int(got[0]), int(got[1]), int(got[2]), int(got[3]))
+
+    # -- for people ----------------------------------------------------------------------
+    def cell_name(self, r: int, c: int) -> str:
+        return f"{column_name(c)}{r + 1}"
+
+    def draw(self, code: int) -> str:
+        """The board, top row first, ``#`` covered and ``.`` free, with coordinates."""
+        cover = self.covered(code)
+        width = len(str(self.rows))
+        head = " " * width + " " + " ".join(column_name(c) for c in range(self.cols))
+        rows = [f"{r + 1:>{width}} " + " ".join("#" if (r, c) in cover else "."
+                                                for c in range(self.cols))
+                for r in range(self.rows - 1, -1, -1)]
+        return "\n".join([head, *rows, f"{PLAYERS[self.to_move(code)]} to move"])
+
+    def move_name(self, move: int) -> str:
+        """``b3-b4`` (Vertical's domino on b3 and b4), ``b3-c3`` (Horizontal's)."""
+        cell, horizontal = divmod(int(move), 2)
+        r, c = divmod(cell, self.cols)
+        other = (r, c + 1) if horizontal else (r + 1, c)
+        return f"{self.cell_name(r, c)}-{self.cell_name(*other)}"
+
+    def parse_move(self, text: str) -> int | None:
+        """The move ``b3-b4`` (either cell first, any case), or None for text that names no
+        domino on this board."""
+        m = _MOVE.match(text.strip().lower().replace(" ", ""))
+        if not m:
+            return None
+        a = (int(m[2]) - 1, column_number(m[1]))
+        b = (int(m[4]) - 1, column_number(m[3]))
+        (r1, c1), (r2, c2) = sorted([a, b])
+        if not all(0 <= r < self.rows and 0 <= c < self.cols for r, c in ((r1, c1), (r2, c2))):
+            return None
+        if (r2, c2) == (r1 + 1, c1):
+            return 2 * (r1 * self.cols + c1) + VERTICAL
+        if (r2, c2) == (r1, c1 + 1):
+            return 2 * (r1 * self.cols + c1) + HORIZONTAL
+        return None
+
+    def position(self, names: str) -> int:
+        """The code reached from the start by the moves ``names`` (separated by spaces or
+        commas); ValueError naming the first move that is not legal."""
+        code = self.initial()
+        for i, name in enumerate(names.replace(",", " ").split()):
+            move = self.parse_move(name)
+            if move is None or move not in self.moves(code):
+                raise ValueError(f"move {i + 1}, {name!r}, is not legal here:\n"
+                                 f"{self.draw(code)}")
+            code = self.play(code, move)
+        return code
+
+    def plot(self, code: int, ax: Axes) -> None:
+        """The board on a matplotlib Axes: covered cells dark, coordinates on the edges."""
+        cover = self.covered(code)
+        for r in range(self.rows):
+            for c in range(self.cols):
+                ax.fill([c, c + 1, c + 1, c], [r, r, r + 1, r + 1],
+                        color="#444444" if (r, c) in cover else "#f4f1e8",
+                        edgecolor="#888888")
+        ax.set_xticks([c + 0.5 for c in range(self.cols)],
+                      [column_name(c) for c in range(self.cols)])
+        ax.set_yticks([r + 0.5 for r in range(self.rows)],
+                      [str(r + 1) for r in range(self.rows)])
+        ax.set_aspect("equal")
+        ax.set_title(f"{PLAYERS[self.to_move(code)]} to move")

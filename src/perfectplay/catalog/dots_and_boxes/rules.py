@@ -1,0 +1,512 @@
+"""Dots and Boxes on rows x cols boxes as a compiled scored game: the drawn lines in one int64.
+
+The board has (rows + 1) x (cols + 1) dots and ``2 rows cols + rows + cols`` lines: the
+horizontal lines first, ``h(r, c)`` joining dots (r, c) and (r, c + 1) at index
+``r * cols + c`` (dot row 0 at the bottom), then the vertical ones, ``v(r, c)`` joining
+(r, c) and (r + 1, c) at ``(rows + 1) * cols + r * (cols + 1) + c``. Box (r, c) has the
+lines h(r, c), h(r + 1, c), v(r, c) and v(r, c + 1).
+
+A position is bit 0, the player to move, and line ``e`` at bit ``e + 1``. The score so far
+is not in it: the engine's value of a scored game is the margin the mover can still gain,
+each move's ``payoff`` being the boxes it completes (0, 1 or 2), so a position's value does
+not depend on the score, nor on who the mover is (both players have the same moves): the
+value of the start is the first player's margin (Wilson's retrograde analysis keys
+positions the same way, by their lines alone). A move that completes a box keeps the turn
+(``player``), any other passes it.
+
+**One set of kernels for the boards of at most 54 lines** (3 x 3, 4 x 4, 4 x 5 and every
+smaller one): their shape number sits in bits 55-62 and the rules, module-level functions
+cached on disk, read the board's tables (each line's one or two boxes, the symmetries) by
+it, so the engine compiles its kernels once a session for all of them. Boards of 55-62
+lines (5 x 5 has 60) get rules closing over their own tables (``own_kernels``).
+
+The tier is the number of lines drawn. ``canonical`` is the least line set among the
+board's images under its symmetries (4 for a rectangle, 8 for a square board), with the
+player bit cleared (the value does not depend on it). ``margin_bound`` is the number of
+boxes still open. ``search_moves`` lists captures first, then the moves that give nothing
+away (no box left with three sides), then the sacrifices, fewest boxes offered first, and on
+a symmetric board one move of each mirrored pair.
+
+>>> game = DotsAndBoxes(1, 1)
+>>> [game.move_name(m) for m in game.moves(game.initial())]
+['a1-b1', 'a2-b2', 'a1-a2', 'b1-b2']
+>>> print(game.draw(game.initial()))
+2 +   +
+<BLANKLINE>
+1 +   +
+  a   b
+first player (A) to move
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ...bits import lowest_bit, popcount
+from ...engine import ONGOING, TIE, CompiledGame
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+MAX_LINES = 62
+SHARED_LINES = 54  # boards up to this many lines carry their shape in the code
+_LINES = ((1 << SHARED_LINES) - 1) << 1  # the line bits of a shared code
+_SHAPE_AT = SHARED_LINES + 1
+_MOVE = re.compile(r"^([a-z]+)(\d+)-([a-z]+)(\d+)$")
+PLAYERS = ("first player (A)", "second player (B)")
+
+
+def lines_of(rows: int, cols: int) -> int:
+    """The number of lines of a rows x cols board: ``2 rows cols + rows + cols``."""
+    return 2 * rows * cols + rows + cols
+
+
+def column_name(c: int) -> str:
+    """``a`` .. ``z``, then ``aa``, ``ab``, ... (spreadsheet style) for column ``c`` (0-based)."""
+    name = ""
+    c += 1
+    while c:
+        c, rest = divmod(c - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name
+
+
+def column_number(name: str) -> int:
+    """The inverse of :func:`column_name` (0-based)."""
+    c = 0
+    for ch in name:
+        c = c * 26 + ord(ch) - ord("a") + 1
+    return c - 1
+
+
+class Board:
+    """A board's lines and boxes as plain Python: which dots each line joins, each box's
+    four lines, each line's boxes, and its symmetries as permutations of the lines."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.n = lines_of(rows, cols)
+        self.dots: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        for r in range(rows + 1):
+            for c in range(cols):
+                self.dots.append(((r, c), (r, c + 1)))
+        for r in range(rows):
+            for c in range(cols + 1):
+                self.dots.append(((r, c), (r + 1, c)))
+        self.index = {d: e for e, d in enumerate(self.dots)}
+        self.boxes = [(self.h(r, c), self.h(r + 1, c), self.v(r, c), self.v(r, c + 1))
+                      for r in range(rows) for c in range(cols)]
+        self.box_masks = [sum(1 << e for e in box) for box in self.boxes]
+        self.sides: list[list[int]] = [[] for _ in range(self.n)]  # each line's boxes
+        for b, box in enumerate(self.boxes):
+            for e in box:
+                self.sides[e].append(b)
+
+    def h(self, r: int, c: int) -> int:
+        return r * self.cols + c
+
+    def v(self, r: int, c: int) -> int:
+        return (self.rows + 1) * self.cols + r * (self.cols + 1) + c
+
+    def symmetries(self) -> list[list[int]]:
+        """Each symmetry of the board (identity first) as the image of every line."""
+        rows, cols = self.rows, self.cols
+        maps = [lambda p: p, lambda p: (p[0], cols - p[1]), lambda p: (rows - p[0], p[1]),
+                lambda p: (rows - p[0], cols - p[1])]
+        if rows == cols:
+            maps += [lambda p: (p[1], p[0]), lambda p: (cols - p[1], p[0]),
+                     lambda p: (p[1], rows - p[0]), lambda p: (cols - p[1], rows - p[0])]
+        out = []
+        for f in maps:
+            out.append([self.index[tuple(sorted((f(a), f(b))))]
+                        for a, b in self.dots])
+        return out
+
+    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(numbers: lines, boxes, symmetries, rows, cols; each line's box masks, 0 for none,
+        shifted to the code's line bits; every box's mask likewise; the symmetries'
+        permutations of the lines) for the kernels, sized for at most 62 lines."""
+        syms = self.symmetries()
+        numbers = np.array([self.n, len(self.boxes), len(syms), self.rows, self.cols],
+                           np.int64)
+        sides = np.zeros((MAX_LINES, 2), np.int64)
+        for e, boxes in enumerate(self.sides):
+            for k, b in enumerate(boxes):
+                sides[e, k] = self.box_masks[b] << 1
+        masks = np.zeros(MAX_LINES, np.int64)
+        masks[:len(self.boxes)] = [m << 1 for m in self.box_masks]
+        perms = np.zeros((8, MAX_LINES), np.int64)
+        for s, perm in enumerate(syms):
+            perms[s, :self.n] = perm
+        return numbers, sides, masks, perms
+
+
+#: Shape numbers of the boards of at most 54 lines.
+SHAPE_IDS: dict[tuple[int, int], int] = {}
+for _r in range(1, SHARED_LINES + 1):
+    for _c in range(1, SHARED_LINES + 1):
+        if lines_of(_r, _c) <= SHARED_LINES:
+            SHAPE_IDS[(_r, _c)] = len(SHAPE_IDS)
+_TABLES = [Board(r, c).tables() for r, c in SHAPE_IDS]
+NUMBERS = np.array([t[0] for t in _TABLES], np.int64)
+SIDES = np.array([t[1] for t in _TABLES], np.int64)
+MASKS = np.array([t[2] for t in _TABLES], np.int64)
+PERMS = np.array([t[3] for t in _TABLES], np.int16)
+
+
+# -- the rules over a board's tables (module level, cached on disk) ---------------------------
+@njit(cache=True)
+def completed(lines, e, sides):
+    """The boxes that drawing line ``e`` completes in the line set ``lines`` (code bits)."""
+    after = lines | (np.int64(1) << (e + 1))
+    n = 0
+    for k in range(2):
+        m = sides[e, k]
+        if m != 0 and (after & m) == m:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def moves_of(lines, n, out):
+    free = ~lines & (((np.int64(1) << n) - 1) << 1)
+    k = 0
+    while free:
+        out[k] = lowest_bit(free) - 1
+        k += 1
+        free &= free - 1
+    return k
+
+
+@njit(cache=True)
+def step_of(code, move, sides):
+    """(child, boxes completed): the line drawn, the turn kept after a box, else passed."""
+    done = completed(code, move, sides)
+    child = code | (np.int64(1) << (move + 1))
+    if done == 0:
+        child ^= 1
+    return child, done
+
+
+@njit(cache=True)
+def open_boxes(lines, boxes, masks):
+    n = 0
+    for b in range(boxes):
+        if (lines & masks[b]) != masks[b]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def image(lines, perm, n):
+    """The line set under one symmetry (a permutation of the lines). O(lines drawn)."""
+    out = 0
+    rest = lines >> 1
+    while rest:
+        e = lowest_bit(rest)
+        rest &= rest - 1
+        out |= np.int64(1) << (perm[e] + 1)
+    return out
+
+
+@njit(cache=True)
+def canonical_of(lines, n, syms, perms):
+    best = lines & ~np.int64(1)
+    for s in range(1, syms):
+        best = min(best, image(lines, perms[s], n))
+    return best
+
+
+@njit(cache=True)
+def ordered_moves(lines, n, sides, syms, perms, out):
+    """Captures first, then moves that leave no box with three sides, then sacrifices,
+    fewest boxes offered first; one move of each pair a symmetry of the board swaps."""
+    fixed = 0
+    plain = lines & ~np.int64(1)
+    for s in range(1, syms):
+        if image(lines, perms[s], n) == plain:
+            fixed |= 1 << s
+    free = ~lines & (((np.int64(1) << n) - 1) << 1)
+    k = 0
+    while free:
+        e = lowest_bit(free) - 1
+        free &= free - 1
+        if fixed:
+            skip = False
+            for s in range(1, syms):
+                if (fixed >> s) & 1 and perms[s, e] < e:
+                    skip = True
+            if skip:
+                continue
+        after = lines | (np.int64(1) << (e + 1))
+        done = 0
+        offered = 0
+        for j in range(2):
+            m = sides[e, j]
+            if m != 0:
+                have = popcount(after & m)
+                if have == 4:
+                    done += 1
+                elif have == 3:
+                    offered += 1
+        score = 8 + done if done else 4 - offered
+        j = k
+        while j > 0 and (out[j - 1] >> 8) < score:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = (score << 8) | e
+        k += 1
+    for i in range(k):
+        out[i] &= 255
+    return k
+
+
+# -- the shared rules: the board's shape in bits 55-62 ---------------------------------------
+@njit(cache=True)
+def _shape(code):
+    return (code >> _SHAPE_AT) & 255
+
+
+@njit(cache=True)
+def shared_moves(code, out):
+    return moves_of(code & _LINES, NUMBERS[_shape(code), 0], out)
+
+
+@njit(cache=True)
+def shared_step(code, move):
+    return step_of(code, move, SIDES[_shape(code)])
+
+
+@njit(cache=True)
+def shared_play(code, move):
+    return shared_step(code, move)[0]
+
+
+@njit(cache=True)
+def shared_payoff(code, move):
+    return completed(code & _LINES, move, SIDES[_shape(code)])
+
+
+@njit(cache=True)
+def shared_outcome(code):
+    n = NUMBERS[_shape(code), 0]
+    full = ((np.int64(1) << n) - 1) << 1
+    return TIE if (code & full) == full else ONGOING
+
+
+@njit(cache=True)
+def shared_score(code):
+    return 0  # the margin still to gain once every line is drawn
+
+
+@njit(cache=True)
+def shared_player(code):
+    return code & 1
+
+
+@njit(cache=True)
+def shared_tier(code):
+    return popcount(code & _LINES)
+
+
+@njit(cache=True)
+def shared_canonical(code):
+    s = _shape(code)
+    return (code & ~_LINES & ~np.int64(1)) | canonical_of(
+        code & _LINES, NUMBERS[s, 0], NUMBERS[s, 2], PERMS[s])
+
+
+@njit(cache=True)
+def shared_margin_bound(code):
+    s = _shape(code)
+    return open_boxes(code & _LINES, NUMBERS[s, 1], MASKS[s])
+
+
+@njit(cache=True)
+def shared_search_moves(code, out):
+    s = _shape(code)
+    return ordered_moves(code & _LINES, NUMBERS[s, 0], SIDES[s], NUMBERS[s, 2], PERMS[s], out)
+
+
+class Kernels(NamedTuple):
+    """A board's compiled rules (numba dispatchers)."""
+
+    moves: Callable[..., int]
+    play: Callable[..., int]
+    outcome: Callable[..., int]
+    score: Callable[..., int]
+    payoff: Callable[..., int]
+    player: Callable[..., int]
+    tier: Callable[..., int]
+    canonical: Callable[..., int]
+    margin_bound: Callable[..., int]
+    search_moves: Callable[..., int]
+    step: Callable[..., tuple[int, int]]
+
+
+SHARED = Kernels(shared_moves, shared_play, shared_outcome, shared_score, shared_payoff,
+                 shared_player, shared_tier, shared_canonical, shared_margin_bound,
+                 shared_search_moves, shared_step)
+
+
+def own_kernels(board: Board) -> Kernels:
+    """The rules of a board of 55-62 lines: closures over its own tables."""
+    numbers, sides, masks, perms16 = board.tables()
+    perms = perms16.astype(np.int64)
+    n, boxes, syms = int(numbers[0]), int(numbers[1]), int(numbers[2])
+    full = ((1 << n) - 1) << 1
+
+    @njit
+    def moves(code, out):
+        return moves_of(code, n, out)
+
+    @njit
+    def step(code, move):
+        return step_of(code, move, sides)
+
+    @njit
+    def play(code, move):
+        return step_of(code, move, sides)[0]
+
+    @njit
+    def payoff(code, move):
+        return completed(code, move, sides)
+
+    @njit
+    def outcome(code):
+        return TIE if (code & full) == full else ONGOING
+
+    @njit
+    def score(code):
+        return 0
+
+    @njit
+    def player(code):
+        return code & 1
+
+    @njit
+    def tier(code):
+        return popcount(code >> 1)
+
+    @njit
+    def canonical(code):
+        return canonical_of(code, n, syms, perms)
+
+    @njit
+    def margin_bound(code):
+        return open_boxes(code, boxes, masks)
+
+    @njit
+    def search_moves(code, out):
+        return ordered_moves(code, n, sides, syms, perms, out)
+
+    return Kernels(moves, play, outcome, score, payoff, player, tier, canonical,
+                   margin_bound, search_moves, step)
+
+
+class DotsAndBoxes(CompiledGame):
+    """Dots and Boxes on ``rows`` x ``cols`` boxes (at most 62 lines): a completed box
+    scores a point and its player moves again."""
+
+    def __init__(self, rows: int = 3, cols: int = 3) -> None:
+        if not (rows >= 1 and cols >= 1 and lines_of(rows, cols) <= MAX_LINES):
+            raise ValueError(f"a board needs rows, cols >= 1 and at most {MAX_LINES} lines")
+        self.rows, self.cols = rows, cols
+        self.board = Board(rows, cols)
+        shared = self.board.n <= SHARED_LINES
+        self.shape_bits = SHAPE_IDS[(rows, cols)] << _SHAPE_AT if shared else 0
+        k = SHARED if shared else own_kernels(self.board)
+        super().__init__(self.shape_bits, k.moves, k.play, k.outcome, max_moves=self.board.n,
+                         score=k.score, payoff=k.payoff, player=k.player, tier=k.tier,
+                         canonical=k.canonical, margin_bound=k.margin_bound,
+                         search_moves=k.search_moves, step=k.step,
+                         name=f"DotsAndBoxes({rows}, {cols})")
+
+    # -- reading a code ------------------------------------------------------------------
+    def drawn(self, code: int) -> set[int]:
+        """The lines drawn at ``code``."""
+        return {e for e in range(self.board.n) if int(code) >> (e + 1) & 1}
+
+    def code_of(self, lines: set[int] | list[int], player: int = 0) -> int:
+        """The code of the position with these lines drawn and ``player`` to move."""
+        return self.shape_bits | player | sum(1 << (e + 1) for e in set(lines))
+
+    def owners(self, lines: set[int]) -> list[bool]:
+        """Which boxes are complete (box (r, c) at ``r * cols + c``)."""
+        return [all(e in lines for e in box) for box in self.board.boxes]
+
+    # -- for people ----------------------------------------------------------------------
+    def dot_name(self, r: int, c: int) -> str:
+        return f"{column_name(c)}{r + 1}"
+
+    def move_name(self, move: int) -> str:
+        """``a1-b1`` (the line from dot a1 to dot b1), ``a1-a2`` (a vertical line)."""
+        a, b = self.board.dots[int(move)]
+        return f"{self.dot_name(*a)}-{self.dot_name(*b)}"
+
+    def parse_move(self, text: str) -> int | None:
+        """The line ``a1-b1`` (either dot first, any case), or None for text that names no
+        line of this board."""
+        m = _MOVE.match(text.strip().lower().replace(" ", ""))
+        if not m:
+            return None
+        a = (int(m[2]) - 1, column_number(m[1]))
+        b = (int(m[4]) - 1, column_number(m[3]))
+        return self.board.index.get((min(a, b), max(a, b)))
+
+    def draw(self, code: int) -> str:
+        """Dots as ``+``, lines as ``---`` and ``|``, complete boxes as ``#``; dot rows
+        numbered from the bottom, dot columns lettered, and who moves."""
+        lines = self.drawn(code)
+        done = self.owners(lines)
+        rows, cols, bd = self.rows, self.cols, self.board
+        width = len(str(rows + 1))
+        out = []
+        for r in range(rows, -1, -1):
+            dots = "+".join("---" if bd.h(r, c) in lines else "   " for c in range(cols))
+            out.append(f"{r + 1:>{width}} +{dots}+")
+            if r:
+                cells = []
+                for c in range(cols + 1):
+                    cells.append("|" if bd.v(r - 1, c) in lines else " ")
+                    if c < cols:
+                        cells.append(" # " if done[(r - 1) * cols + c] else "   ")
+                out.append((" " * (width + 1) + "".join(cells)).rstrip())
+        out.append(" " * (width + 1) + "   ".join(column_name(c) for c in range(cols + 1)))
+        out.append(f"{PLAYERS[int(code) & 1]} to move")
+        return "\n".join(out)
+
+    def position(self, names: str) -> int:
+        """The code reached from the start by the lines ``names`` (separated by spaces or
+        commas); ValueError naming the first line that is not free."""
+        code = self.initial()
+        for i, name in enumerate(names.replace(",", " ").split()):
+            move = self.parse_move(name)
+            if move is None or move not in self.moves(code):
+                raise ValueError(f"move {i + 1}, {name!r}, is not a free line here:\n"
+                                 f"{self.draw(code)}")
+            code = self.play(code, move)
+        return code
+
+    def plot(self, code: int, ax: Axes) -> None:
+        """The board on a matplotlib Axes: dots, the lines drawn, complete boxes shaded."""
+        lines = self.drawn(code)
+        for b, full in enumerate(self.owners(lines)):
+            if full:
+                r, c = divmod(b, self.cols)
+                ax.fill([c, c + 1, c + 1, c], [r, r, r + 1, r + 1], color="#cfd8e6")
+        for e, ((r1, c1), (r2, c2)) in enumerate(self.board.dots):
+            drawn = e in lines
+            ax.plot([c1, c2], [r1, r2], color="#222222" if drawn else "#dddddd",
+                    linewidth=3 if drawn else 1)
+        dots = [(c, r) for r in range(self.rows + 1) for c in range(self.cols + 1)]
+        ax.scatter([x for x, _ in dots], [y for _, y in dots], color="black", zorder=3)
+        ax.set_xticks(range(self.cols + 1), [column_name(c) for c in range(self.cols + 1)])
+        ax.set_yticks(range(self.rows + 1), [str(r + 1) for r in range(self.rows + 1)])
+        ax.set_aspect("equal")
+        ax.set_title(f"{PLAYERS[int(code) & 1]} to move")
