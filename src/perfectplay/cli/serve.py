@@ -3,6 +3,7 @@ GamesCrafters' web API (the web extra is imported only when the command runs).""
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 from pathlib import Path
@@ -25,40 +26,54 @@ from .base import fail, game_call, load_game, need_extra
               help="Also serve this solved store read-only under /gamesman, in the shape "
               "of GamesCrafters' web API.")
 @click.option("--game", "target", default=None, metavar="TARGET",
-              help="Also serve this game (FILE.py:Class(args), solved now in memory) under "
-              "/gamesman.")
-def serve(host: str, port: int, store: str | None, target: str | None) -> None:
+              help="Also serve this game (a catalog game such as tictactoe, or "
+              "FILE.py:Class(args); solved now in memory) under /gamesman.")
+@click.option("--cors", "origins", multiple=True, metavar="ORIGIN",
+              help="Let pages from ORIGIN (http://localhost:3000, or *) read the answers "
+              "of GET requests: a GamesmanUni run elsewhere. Repeatable; none by default.")
+def serve(host: str, port: int, store: str | None, target: str | None,
+          origins: tuple[str, ...]) -> None:
     """Serve the web page: play and explore every game in a browser (needs
     perfectplay[web]). With --store or --game, one solved game is also served read-only
-    under /gamesman in the shape GamesCrafters' front end (GamesmanUni) reads.
+    under /gamesman/perfectplay-NAME/ in the shape GamesCrafters' front end (GamesmanUni)
+    reads: point its gameAPI at http://HOST:PORT/gamesman/ and allow its origin with --cors.
 
     \b
     Examples:
       perfectplay serve --port 8000     # then open http://127.0.0.1:8000
-      perfectplay serve --game examples/tictactoe.py:TicTacToe
-      # then GET http://127.0.0.1:8000/gamesman/tictactoe/standard/positions/?p=...
+      perfectplay serve --game tictactoe --cors http://localhost:3000
+      # then GET http://127.0.0.1:8000/gamesman/perfectplay-tictactoe/standard/positions/
     """
     for module in ("starlette", "uvicorn", "pydantic"):
         need_extra(module, "the web page", "web")
     if store is not None and target is not None:
         fail("give --store or --game, not both", 2)
+    for origin in origins:
+        if origin != "*" and not ORIGIN.fullmatch(origin):
+            fail(f"--cors {origin!r} is not an origin: give scheme://host[:port] as the "
+                 "browser shows it (http://localhost:3000, no path, no trailing /), or *", 2)
     gamesman, gid = _served_game(store, target)
     from ..web.app import create_app
+    from ..web.gamescrafters import served_id
     from ..web.serving import run_until_stopped
 
     click.echo(f"perfectplay: serving http://{host}:{port} (Ctrl-C stops)", err=True)
     if gamesman is not None:
+        gid = served_id(gid)
         click.echo(f"perfectplay: {gid} read-only at http://{host}:{port}/gamesman/{gid}/",
                    err=True)
     try:
-        stopped_by = run_until_stopped(create_app(gamesman=gamesman, gamesman_id=gid),
-                                       host, port)
+        stopped_by = run_until_stopped(create_app(gamesman=gamesman, gamesman_id=gid,
+                                                  cors=origins), host, port)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     if stopped_by is not None:
         click.echo("perfectplay: stopped serving", err=True)
         sys.exit(STOP_CODES.get(stopped_by, 0))
 
+
+#: An origin as a browser sends it: scheme://host[:port] (CORS matches it exactly).
+ORIGIN = re.compile(r"https?://[^/\s?#]+")
 
 #: How ``serve`` exits when a signal stops it: Ctrl-C (SIGINT) with 130, the shells'
 #: 128 + 2 for a command the user interrupted (as every other command here); SIGTERM (kill,
@@ -67,7 +82,8 @@ STOP_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 0}
 
 
 def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
-    """The solved game ``serve`` puts under /gamesman, and its id (a lower-case word)."""
+    """The solved game ``serve`` puts under /gamesman, and its name as a lower-case word
+    (served as ``perfectplay-`` + it)."""
     if store is not None:
         solved: Any = open_store(store)
         name = solved.game_name or Path(store).name

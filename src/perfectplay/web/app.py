@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
@@ -35,6 +36,8 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -673,12 +676,15 @@ async def _favicon(_request: Request) -> Response:
 
 
 def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS,
-               gamesman: Solved | None = None, gamesman_id: str = "game") -> Starlette:
+               gamesman: Solved | None = None, gamesman_id: str = "game",
+               cors: Sequence[str] = ()) -> Starlette:
     """The ASGI app: the page, its assets and the JSON API; heavy requests go to one worker
     process (started with the server, stopped with it), ``heavy_slots`` at a time, each
     within ``heavy_seconds``. ``gamesman``: a solved game (a store, a Solution) served
     read-only under ``/gamesman`` in GamesCrafters' shape (:mod:`.gamescrafters`), with the
-    id ``gamesman_id``."""
+    id ``perfectplay-`` + ``gamesman_id``. ``cors``: the origins (``http://localhost:3000``,
+    or ``*``) whose pages may read the answers of GET requests (Starlette's
+    CORSMiddleware; none by default), for a GamesmanUni served from elsewhere."""
     heavy = HeavyPool(heavy_slots, heavy_seconds)
 
     @asynccontextmanager
@@ -689,7 +695,9 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         finally:
             heavy.close()
 
-    app = Starlette(lifespan=lifespan, routes=[
+    middleware = [] if not cors else [
+        Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET"])]
+    app = Starlette(lifespan=lifespan, middleware=middleware, routes=[
         Route("/", _index),
         Route("/favicon.ico", _favicon),
         Route("/static/{name}", _asset),

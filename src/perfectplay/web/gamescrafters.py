@@ -1,43 +1,102 @@
 """Any solved game, read-only, in the shape of GamesCrafters' Universal Web API (UWAPI), the
 middleware their front end (GamesmanUni) reads: ``perfectplay serve --store DIR`` or
-``--game TARGET`` mounts it under ``/gamesman``.
+``--game TARGET`` mounts it under ``/gamesman``, so GamesmanUni's own client, its ``gameAPI``
+pointed at ``http://HOST:PORT/gamesman/`` (and ``serve --cors`` naming the client's origin),
+plays it unchanged.
 
-- ``GET /gamesman/``: the games served (``id``, ``name``, ``type``, ``gui``);
-- ``GET /gamesman/{id}/``: the game and its one variant;
-- ``GET /gamesman/{id}/{variant}/``: the variant and its start position;
-- ``GET /gamesman/{id}/{variant}/positions/?p=POSITION``: the position's ``positionValue``
+- ``GET /gamesman/``: the game served (``id``, ``name``, ``type``, ``gui``);
+- ``GET /gamesman/{id}/``: the game and its one variant (``standard``);
+- ``GET /gamesman/{id}/standard/``: the variant and its start position
+  (``startPosition``, ``autoguiStartPosition``; ``imageAutoGUIData`` null: no image board);
+- ``GET /gamesman/{id}/standard/positions/?p=POSITION``: the position's ``positionValue``
   (``win``, ``lose``, ``tie``, ``draw``), ``remoteness`` (-200 for a draw, -100 when not
-  known) and ``moves`` sorted best first, each with ``moveValue`` (what the mover gets),
-  ``deltaRemoteness`` (how much slower than the best move of the same value; 0 for ties and
-  draws) and the child's ``position``, ``positionValue`` and ``remoteness``; a scored game
-  adds ``winby`` (the margin for the player to move).
+  known) and ``moves``, each with ``moveValue`` (what the mover gets), ``deltaRemoteness``
+  and the child's ``position``, ``autoguiPosition``, ``positionValue`` and ``remoteness``; a
+  scored game adds ``winby``, the winner's margin (0 or more: GamesmanUni says "Player 2
+  should lose ... by 2", places the value history's nodes on the winner's side by it and its
+  computer maximizes its children's ``winby`` when winning, so it reads no sign);
+- ``GET /gamesman/{id}/standard/instructions/?locale=...``: ``{"instructions": markdown}``,
+  the game's rules (English whatever the locale, as UWAPI falls back to).
 
-Positions are written as Python literals (``repr``: an int code, a tuple) and read back with
-:func:`ast.literal_eval`, never executed. Field names and codes follow the UWAPI README
-(github.com/GamesCrafters/GamesCraftersUWAPI, "Routes"). Each position costs one look-up and
-one per move.
+Field names and codes follow the UWAPI README (github.com/GamesCrafters/GamesCraftersUWAPI,
+"Routes"); ``deltaRemoteness`` and the order of the moves are computed as their
+``server.py`` computes them (``wrangle_move_objects_2Player``: a win against the fastest
+win, a tie against the fastest tie, a loss against the slowest loss, a draw 0; moves sorted
+by value, then by it).
+
+**Ids.** Every id is ``perfectplay-NAME``: GamesmanUni draws the ids it knows with its own
+boards (``tictactoe``, ``quarto``, ``sim``), which read positions in GamesCrafters' formats;
+ours never take that path and show the game's own picture and move names instead.
+
+**Positions** are strings ``PICTURE~KEY`` (:class:`PositionCodec`): ``PICTURE`` is the
+game's ``draw`` text on one line (its lines joined by `` | ``; the repr of the position for a
+game without ``draw``), what GamesmanUni shows as "Current Position"; ``KEY`` is the
+position itself: the game's integer code for a game with ``encode``/``decode`` (compiled
+games, stores), else the URL-safe base64 (RFC 4648 section 5, no padding) of the position's
+Python literal (read back with :func:`ast.literal_eval`, never executed). GamesmanUni puts
+the string into ``?p=`` as it is, unescaped, so a string holds no ``# & + % / ? : \\``
+(in the picture they become the look-alikes ``♯ ⅋ ˖ ٪ ∕ ʔ ∶ ∖``) and no line breaks;
+only the key is read back (after the last ``~``; a bare key is accepted too), so a picture
+mangled on the way (spaces as ``+``, a browser's escapes) does no harm.
+``autoguiPosition`` is ``1_KEY`` or ``2_KEY`` (UWAPI's whose-turn marker: the first or second
+player to move) for a game whose ``player`` hook says who moves (extra turns); without that
+hook it is ``KEY`` and the client alternates turns itself, which is then right. A move is
+named by the game's ``move_name`` in both ``move`` and ``autoguiMove`` (the client's list of
+moves sends ``move`` back as the ``autoguiMove`` it looks up).
+
+Each position costs one look-up and one per move.
 """
 
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
+import inspect
+import re
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..engine.protocol import Game, capabilities
-from ..engine.solution import Solved
-from ..errors import InputError
+from ..engine.protocol import Game, Value, capabilities
+from ..engine.solution import Solved, game_picture
+from ..errors import InputError, PerfectplayError
 
 #: UWAPI's remoteness codes: a draw (infinite) and a finite remoteness not known.
 DRAW_REMOTENESS = -200
 UNKNOWN_REMOTENESS = -100
-#: The longest position string read (a literal longer than this is refused, 422).
+#: The longest position string read (a longer one is refused, 422).
 MAX_POSITION = 10_000
 VARIANT = "standard"
-_RANK = {"win": 3, "tie": 2, "draw": 1, "lose": 0}
+#: Every served id starts with this: GamesmanUni's own boards are chosen by id.
+ID_PREFIX = "perfectplay-"
+#: UWAPI's order of move values, best first (``key_move_obj_by_move_value_then_...``).
+VALUE_ORDER = ("win", "tie", "draw", "lose")
+#: The separator of the picture and the key in a position string.
+KEY_MARK = "~"
+#: What a picture's unsafe characters become (a ``#`` would end the URL, ``&`` and ``+``
+#: split or change the query, ``%`` starts an escape, ``/ ? \\`` break GamesmanUni's page
+#: URLs, ``:`` is its move history's separator): look-alikes that common fonts draw (DejaVu
+#: Sans has them all; the full-width forms need a CJK font, else they show as boxes).
+PICTURE_ESCAPES = {"#": "\u266f", "&": "\u214b", "+": "\u02d6", "%": "\u066a",
+                   "/": "\u2215", "?": "\u0294", ":": "\u2236", "\\": "\u2216"}
+_SAFE_PICTURE = str.maketrans(PICTURE_ESCAPES)
+_B64 = re.compile(r"[A-Za-z0-9_-]+")
+_CODE = re.compile(r"-?[0-9]{1,20}")
+
+
+def served_id(name: str) -> str:
+    """The id a game is served under: ``perfectplay-`` and its name's letters and digits,
+    lower case (idempotent).
+
+    >>> served_id("TicTacToe"), served_id("ConnectFour(4, 4)"), served_id("perfectplay-nim")
+    ('perfectplay-tictactoe', 'perfectplay-connectfour44', 'perfectplay-nim')
+    """
+    if name.startswith(ID_PREFIX):
+        name = name[len(ID_PREFIX):]
+    return ID_PREFIX + ("".join(c for c in name.lower() if c.isalnum()) or "game")
 
 
 def value_word(value: Any, scored: bool) -> str:
@@ -60,41 +119,117 @@ def remoteness_code(word: str, rem: int | None) -> int:
     return UNKNOWN_REMOTENESS if rem is None else int(rem)
 
 
-def position_string(pos: Any) -> str:
-    """A position as text: its Python literal."""
-    return repr(pos)
+def one_line(text: str) -> str:
+    """A picture as one URL-safe line: its non-blank lines stripped and joined by `` | ``,
+    control characters dropped, ``# & + % / ? : \\`` as the look-alikes
+    :data:`PICTURE_ESCAPES` gives.
+
+    >>> one_line("  a b\\n1 # .\\n\\nX: 50% & more+ / ?\\n")
+    'a b | 1 ♯ . | X∶ 50٪ ⅋ more˖ ∕ ʔ'
+    """
+    lines = ("".join(c for c in line if c >= " " and c != "\x7f").strip()
+             for line in text.splitlines())
+    return " | ".join(line for line in lines if line).translate(_SAFE_PICTURE)
 
 
-def parse_position(text: str) -> Any:
-    """The position a ``p=`` parameter names (a Python literal), or an :class:`InputError`."""
-    if len(text) > MAX_POSITION:
-        raise InputError(f"the position is {len(text):,} characters; the limit is "
-                         f"{MAX_POSITION:,}")
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise InputError(f"{text[:80]!r} is not a position: write it as a Python literal "
-                         "(an int code, a tuple ...)") from None
+class PositionCodec:
+    """One game's position strings (see the module doc): :meth:`text` writes
+    ``PICTURE~KEY``, :meth:`read` reads the key back (an :class:`InputError` for a string
+    that is not one), :meth:`autogui` writes UWAPI's ``autoguiPosition``."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        caps = capabilities(game)
+        self.coded = caps.codec
+        self._encode, self._decode, self._player = caps.encode, caps.decode, caps.player
+
+    def key(self, pos: Any) -> str:
+        """The position's key: its integer code, or the base64 of its literal."""
+        if self.coded:
+            assert self._encode is not None
+            return str(int(self._encode(pos)))
+        literal = repr(_plain(pos)).encode("utf-8")
+        return base64.urlsafe_b64encode(literal).decode("ascii").rstrip("=")
+
+    def picture(self, pos: Any) -> str:
+        """The game's ``draw`` of the position on one line (its repr without ``draw``)."""
+        return one_line(game_picture(self.game, pos) or repr(_plain(pos))) or "position"
+
+    def text(self, pos: Any) -> str:
+        """The position string: ``PICTURE~KEY``."""
+        return f"{self.picture(pos)}{KEY_MARK}{self.key(pos)}"
+
+    def autogui(self, pos: Any) -> str:
+        """UWAPI's AutoGUI string: ``1_KEY``/``2_KEY`` (who moves) when the game says who
+        moves, else ``KEY``."""
+        key = self.key(pos)
+        return key if self._player is None else f"{int(self._player(pos)) + 1}_{key}"
+
+    def read(self, text: str) -> Any:
+        """The position a string names (the key after its last ``~``, or the whole string);
+        an :class:`InputError` (422) for one that is not a position string of this game.
+        A key that is well formed but names no position of the game comes back as whatever
+        it decodes to; the look-up then refuses it (404)."""
+        if len(text) > MAX_POSITION:
+            raise InputError(f"the position is {len(text):,} characters; the limit is "
+                             f"{MAX_POSITION:,}")
+        key = text.rpartition(KEY_MARK)[2].strip()
+        if self.coded:
+            if not _CODE.fullmatch(key):
+                raise InputError(f"{_cut(key)!r} is not a position: after the last '~' "
+                                 "comes the game's integer code (as the answers write it)")
+            assert self._decode is not None
+            try:
+                return self._decode(int(key))
+            except Exception:  # noqa: BLE001 - the game's decode refused this code
+                raise _NotHeld(f"the code {key} is not a position of this game") from None
+        if not _B64.fullmatch(key):
+            raise InputError(f"{_cut(key)!r} is not a position: after the last '~' comes "
+                             "the URL-safe base64 of its Python literal (as the answers "
+                             "write it)")
+        try:
+            literal = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4)).decode("utf-8")
+            return ast.literal_eval(literal)
+        except (binascii.Error, UnicodeDecodeError, ValueError, SyntaxError, TypeError,
+                MemoryError, RecursionError):
+            raise InputError(f"{_cut(key)!r} is not a position: its base64 does not hold "
+                             "a Python literal") from None
+
+
+class _NotHeld(KeyError):
+    """A well-formed position string that names no position of the game (404)."""
+
+
+def _plain(pos: Any) -> Any:
+    """numpy integers as ints, so a position's repr is a Python literal."""
+    if hasattr(pos, "dtype") and hasattr(pos, "item") and getattr(pos, "ndim", 1) == 0:
+        return pos.item()
+    return pos
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _move_name(game: Game[Any, Any], move: Any) -> str:
     name = capabilities(game).move_name
-    return str(name(move)) if name is not None else str(move)
+    return str(name(move)) if name is not None else str(_plain(move))
 
 
-def _entry(solved: Solved, pos: Any) -> dict[str, Any]:
-    """The fields UWAPI gives a position (and a child): string, value, remoteness."""
+def _entry(solved: Solved, codec: PositionCodec, pos: Any) -> dict[str, Any]:
+    """The fields UWAPI gives a position (and a child): strings, value, remoteness."""
     value, rem = solved.value(pos), solved.remoteness(pos)
     word = value_word(value, solved.scored)
-    out: dict[str, Any] = {"position": position_string(pos),
-                           "autoguiPosition": position_string(pos),
+    out: dict[str, Any] = {"position": codec.text(pos), "autoguiPosition": codec.autogui(pos),
                            "positionValue": word, "remoteness": remoteness_code(word, rem)}
-    if solved.scored:
-        out["winby"] = value
+    if solved.scored:  # the winner's margin: who wins is positionValue (see module doc)
+        assert not isinstance(value, Value)  # a scored game's value is a margin
+        out["winby"] = abs(int(value))
     return out
 
 
-def position_response(solved: Solved, pos: Any) -> dict[str, Any]:
+def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = None
+                      ) -> dict[str, Any]:
     """The UWAPI answer for one position (see the module doc); raises the store's
     ``UnknownPosition`` (a KeyError) for a position it does not hold.
 
@@ -105,72 +240,137 @@ def position_response(solved: Solved, pos: Any) -> dict[str, Any]:
     ...     def play(self, n, k): return n - k
     ...     def outcome(self, n): return None
     >>> r = position_response(solve(Take()), 4)
-    >>> r["positionValue"], r["remoteness"], [(m["move"], m["moveValue"]) for m in r["moves"]]
-    ('win', 3, [('1', 'win'), ('2', 'lose')])
+    >>> r["position"], r["positionValue"], r["remoteness"]
+    ('4~NA', 'win', 3)
+    >>> [(m["move"], m["moveValue"], m["deltaRemoteness"]) for m in r["moves"]]
+    [('1', 'win', 0), ('2', 'lose', 0)]
     """
+    codec = codec or PositionCodec(solved.game)
     game = solved.game
-    out = _entry(solved, pos)
+    out = _entry(solved, codec, pos)
     moves = []
-    for mv in solved.move_values(pos):  # best first, as the engine orders them
+    for mv in solved.move_values(pos):
         word = value_word(mv.value, solved.scored)
-        child = game.play(pos, mv.move)
-        moves.append({**_entry(solved, child), "move": _move_name(game, mv.move),
-                      "autoguiMove": _move_name(game, mv.move), "moveValue": word,
-                      "moveRemoteness": remoteness_code(word, mv.remoteness)})
-    _sort_and_delta(moves)
-    for m in moves:
-        del m["moveRemoteness"]
-    out["moves"] = moves
+        name = _move_name(game, mv.move)
+        moves.append({**_entry(solved, codec, game.play(pos, mv.move)), "move": name,
+                      "autoguiMove": name, "moveValue": word})
+    out["moves"] = wrangle_moves(moves)
     return out
 
 
-def _sort_and_delta(moves: list[dict[str, Any]]) -> None:
-    """Best first by value (already so, kept stable), and each move's ``deltaRemoteness``:
-    how far its remoteness is from the best move of its value (0 for ties and draws)."""
-    moves.sort(key=lambda m: -_RANK[m["moveValue"]])
-    best: dict[str, int] = {}
+def wrangle_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each move's ``deltaRemoteness`` and the moves' order, as UWAPI's
+    ``wrangle_move_objects_2Player`` computes them from the children's remoteness: a
+    winning move's remoteness minus the fastest winning move's, a tying move's minus the
+    fastest tying move's, the slowest losing move's minus a losing move's, 0 for a draw; an
+    unknown remoteness (-100) counts as one more than the largest known of its kind (1 when
+    none is known, the slowest loss when it is a loss). Sorted by value (win, tie, draw,
+    lose), then by ``deltaRemoteness``, stable (equal moves keep the engine's order).
+
+    Moves are grouped by ``moveValue`` (what the mover gets), which is UWAPI's grouping by
+    the child's value whenever the turn passes, and stays right after an extra turn.
+
+    >>> ms = [{"moveValue": v, "remoteness": r} for v, r in
+    ...       [("tie", 5), ("win", 3), ("tie", 1), ("lose", 2), ("lose", 6), ("win", 7)]]
+    >>> [(m["moveValue"], m["remoteness"], m["deltaRemoteness"]) for m in wrangle_moves(ms)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('win', 3, 0), ('win', 7, 4), ('tie', 1, 0), ('tie', 5, 4), ('lose', 6, 0),
+     ('lose', 2, 4)]
+    """
+    known: dict[str, list[int]] = {"win": [], "tie": [], "lose": []}
+    unknown: set[str] = set()
     for m in moves:
-        word, r = m["moveValue"], m["moveRemoteness"]
-        best.setdefault(word, r)
-        m["deltaRemoteness"] = 0 if word in ("tie", "draw") or r < 0 or best[word] < 0 \
-            else abs(r - best[word])
+        word, rem = m["moveValue"], m["remoteness"]
+        if word in known:
+            if rem == UNKNOWN_REMOTENESS:
+                unknown.add(word)
+            else:
+                known[word].append(rem)
+    for m in moves:
+        word, rem = m["moveValue"], m["remoteness"]
+        if word in ("win", "tie"):
+            rems = known[word]
+            fastest = min(rems) if rems else 1
+            if rem == UNKNOWN_REMOTENESS:
+                rem = max(rems) + 1 if rems else 1
+            delta = rem - fastest
+        elif word == "lose":
+            rems = known[word]
+            slowest = (max(rems) if rems else 0) + (1 if "lose" in unknown else 0)
+            delta = slowest - (slowest if rem == UNKNOWN_REMOTENESS else rem)
+        else:
+            delta = 0
+        m["deltaRemoteness"] = delta
+    return sorted(moves, key=lambda m: (VALUE_ORDER.index(m["moveValue"]),
+                                        m["deltaRemoteness"]))
+
+
+def instructions(game: Game[Any, Any], name: str) -> str:
+    """The game's rules as Markdown: a catalog game's own rules, else its class's
+    docstring (or its module's), then how the positions are written."""
+    rules = ""
+    module = type(game).__module__
+    if module.startswith("perfectplay.catalog."):
+        from ..registry import get_catalog
+
+        try:
+            entry = get_catalog(module.split(".")[2])
+            name, rules = entry.title, entry.rules
+        except PerfectplayError:
+            pass
+    if not rules:
+        home = inspect.getmodule(type(game))  # its own docstring, not one inherited
+        rules = inspect.cleandoc(type(game).__dict__.get("__doc__")
+                                 or getattr(home, "__doc__", None) or "")
+    return "\n\n".join(part for part in [
+        f"# {name}",
+        rules or "A game served by perfectplay.",
+        "Every value and remoteness here comes from perfectplay's exact solution of the "
+        "game: a move's colour is what it gets its mover under perfect play from then on.",
+        "A position is written `PICTURE~KEY`: the game's picture of the board on one line "
+        "(its lines separated by `|`), then the key perfectplay reads it back from."] if part)
 
 
 def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
-    """The ``/gamesman`` routes over ``solved`` (see the module doc)."""
-
-    def ok(data: Any) -> Response:
-        return JSONResponse(data)
+    """The ``/gamesman`` routes over ``solved`` (see the module doc); the id is
+    ``served_id(game_id)``."""
+    game_id = served_id(game_id)
+    codec = PositionCodec(solved.game)
 
     def missing(what: str) -> Response:
         return JSONResponse({"error": what}, status_code=404)
 
     async def games(_request: Request) -> Response:
-        return ok([{"id": game_id, "name": name, "type": "twoPlayer", "gui": "v0"}])
+        return JSONResponse([{"id": game_id, "name": name, "type": "twoPlayer",
+                              "gui": "v0"}])
 
     async def game(request: Request) -> Response:
         if request.path_params["game"] != game_id:
-            return missing(f"no game {request.path_params['game']!r}; this server has "
-                           f"{game_id!r}")
-        return ok({"id": game_id, "name": name, "allowCustomVariantCreation": False,
-                   "supportsWinBy": solved.scored,
-                   "variants": [{"id": VARIANT, "name": "Standard", "gui": "v0"}]})
+            return missing(f"no game {_cut(request.path_params['game'])!r}; this server "
+                           f"has {game_id!r}")
+        return JSONResponse({"id": game_id, "name": name, "allowCustomVariantCreation": False,
+                             "supportsWinBy": solved.scored,
+                             "variants": [{"id": VARIANT, "name": "Standard", "gui": "v0"}]})
 
     def _check(request: Request) -> Response | None:
         if request.path_params["game"] != game_id:
-            return missing(f"no game {request.path_params['game']!r}")
+            return missing(f"no game {_cut(request.path_params['game'])!r}; this server "
+                           f"has {game_id!r}")
         if request.path_params["variant"] != VARIANT:
-            return missing(f"no variant {request.path_params['variant']!r}; the only one "
-                           f"is {VARIANT!r}")
+            return missing(f"no variant {_cut(request.path_params['variant'])!r}; the only "
+                           f"one is {VARIANT!r}")
         return None
 
     async def variant(request: Request) -> Response:
         bad = _check(request)
         if bad is not None:
             return bad
-        start = position_string(solved.start)
-        return ok({"id": VARIANT, "name": "Standard", "gui": "v0", "startPosition": start,
-                   "autoguiStartPosition": start})
+        start, auto = codec.text(solved.start), codec.autogui(solved.start)
+        # the README lists the start's AutoGUI string as autoguiPosition, its example and
+        # server.py (which GamesmanUni reads) as autoguiStartPosition: both are given
+        return JSONResponse({"id": VARIANT, "name": "Standard", "gui": "v0",
+                             "startPosition": start, "autoguiStartPosition": auto,
+                             "autoguiPosition": auto, "imageAutoGUIData": None})
 
     async def position(request: Request) -> Response:
         bad = _check(request)
@@ -178,13 +378,20 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
             return bad
         text = request.query_params.get("p")
         try:
-            pos = solved.start if text is None else parse_position(text)
-            return ok(position_response(solved, pos))
+            pos = solved.start if text is None else codec.read(text)
+            return JSONResponse(position_response(solved, pos, codec))
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)
         except (KeyError, TypeError):
-            return missing(f"the position {text!r} is not one this game reaches")
+            return missing(f"the position {_cut(text or '')!r} is not one this game reaches")
+
+    async def rules(request: Request) -> Response:
+        bad = _check(request)
+        if bad is not None:
+            return bad
+        return JSONResponse({"instructions": instructions(solved.game, name)})
 
     return [Route("/gamesman/", games), Route("/gamesman/{game}/", game),
             Route("/gamesman/{game}/{variant}/", variant),
-            Route("/gamesman/{game}/{variant}/positions/", position)]
+            Route("/gamesman/{game}/{variant}/positions/", position),
+            Route("/gamesman/{game}/{variant}/instructions/", rules)]
