@@ -33,12 +33,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import perfectplay
+from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "examples"))
-
-from connect4 import ConnectFour, from_pons_score, position_from_moves  # noqa: E402
-
-import perfectplay  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "connect4"
 SETS = ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1", "opening_L2", "opening_L3"]

@@ -27,11 +27,8 @@ import sys
 import time
 from collections import deque
 from functools import cache
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-
-from perfectplay import Value, solve  # noqa: E402
+from perfectplay import Value, solve
 
 
 def peak_mb() -> float:
@@ -151,8 +148,8 @@ def case_negamax(kind: str) -> dict:
 
 
 def case_compiled(game_expr: str) -> dict:
-    from connect4 import ConnectFour
-    from kalah import Kalah
+    from perfectplay.catalog.connect4 import ConnectFour
+    from perfectplay.catalog.kalah import Kalah
 
     game = eval(game_expr, {"ConnectFour": ConnectFour, "Kalah": Kalah})  # noqa: S307
     base = rss_mb()
@@ -297,7 +294,7 @@ def case_kalah_python(a) -> dict:
     """Kalah(m, n) as a Python game (tuple positions): the Python door with ``step``, then
     without it (``play`` and ``payoff`` apart), against the memoised negamax, each the best
     of three runs in this process."""
-    from kalah import KalahPy
+    from perfectplay.catalog.kalah import KalahPy
 
     class NoStep(KalahPy):
         step = None

@@ -16,18 +16,13 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "examples"))
-
-from kalah import Kalah  # noqa: E402
-
-from perfectplay.engine.search import clear_table, search  # noqa: E402
-from perfectplay.engine.searchkernel import Leaf, no_leaf  # noqa: E402
-from perfectplay.store import open_store, solve_tiered  # noqa: E402
+from perfectplay.catalog.kalah import Kalah
+from perfectplay.engine.search import clear_table, search
+from perfectplay.engine.searchkernel import Leaf, no_leaf
+from perfectplay.store import open_store, solve_tiered
 
 PUBLISHED = {(6, 3): 2, (6, 4): 10, (6, 5): 12}
 
@@ -43,7 +38,7 @@ def endgame_store(game: Kalah, k: int, root: Path, workers: int) -> tuple[Path, 
     if not (path / "manifest.json").exists() or '"done": true' not in (
             path / "manifest.json").read_text():
         shutil.rmtree(path, ignore_errors=True)
-        ref = f"{HERE.parent / 'examples' / 'kalah.py'}:Kalah({game.houses}, {game.seeds})"
+        ref = f"kalah(houses={game.houses}, seeds={game.seeds})"
         solve_tiered(game, path, roots=game.endgame_positions(k), workers=workers,
                      game_ref=ref)
     return path, time.perf_counter() - t

@@ -47,15 +47,12 @@ def make_game(board: str) -> object:
 
 
 def target(board: str) -> str:
-    """The FILE.py:Class(args) target of a compiled example game."""
-    from pathlib import Path
-
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    """The catalog target of a compiled game: connect4(width=W, height=H) or kalah(...)."""
     if board.startswith("c4-"):
         w, h = board[3:].split("x")
-        return f"{examples / 'connect4.py'}:ConnectFour({int(w)}, {int(h)})"
+        return f"connect4(width={int(w)}, height={int(h)})"
     m, n = board.split("-")[1:]
-    return f"{examples / 'kalah.py'}:Kalah({int(m)}, {int(n)})"
+    return f"kalah(houses={int(m)}, seeds={int(n)})"
 
 
 def start_of(s: object) -> list:

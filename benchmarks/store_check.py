@@ -9,19 +9,14 @@ remoteness must agree. Also prints the start's value and every first move's.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from store_lookup import sample  # a sibling script: its folder is on the path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-
-from connect4 import ConnectFour  # noqa: E402
-from store_lookup import sample  # noqa: E402
-
-from perfectplay.engine import CompiledGame, solve  # noqa: E402
-from perfectplay.store import open_store  # noqa: E402
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.engine import CompiledGame, solve
+from perfectplay.store import open_store
 
 
 def from_position(game: ConnectFour, code: int) -> CompiledGame:

@@ -9,18 +9,13 @@ markus7800/Connect4-Strong-Solver's README, after John Tromp's table).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-
-from connect4 import ConnectFour  # noqa: E402
-
-from perfectplay.store import open_store  # noqa: E402
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.store import open_store
 
 
 @njit

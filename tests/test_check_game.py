@@ -4,8 +4,7 @@ issue's own case: a tiered Kayles whose decode is wrong on purpose."""
 
 from __future__ import annotations
 
-from connect4 import ConnectFour
-
+from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.engine import check_game
 
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from connect4 import ConnectFour
-from kalah import Kalah
 from nim import Nim
 from numba import njit
 from tictactoe import TicTacToe
 
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
 from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, CompiledGame, check_game
 from perfectplay.portal import PortalGame, parse_board

@@ -1,5 +1,6 @@
-"""Compiled games against the Python engine, position by position, and against published
-results (Tromp's Connect Four table, Irving et al.'s Kalah)."""
+"""Compiled games against the Python engine, position by position (the catalog's Connect Four
+and Kalah against their Python twins; their published results are reproduced by
+tests/test_catalog.py)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from functools import cache
 
 import numpy as np
 import pytest
-from connect4 import ConnectFour, ConnectFourPy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kalah import Kalah, KalahPy
 from numba import njit
 
 from nojit import run_without_jit
 from perfectplay import GameError, LimitError, Value, check_game, solve
+from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
+from perfectplay.catalog.kalah import Kalah, KalahPy
 from perfectplay.engine import LOSE, ONGOING, TIE, WIN, CompiledGame, UnknownPosition
 
 # -- random games whose parameters live in the code's high bits ------------------------------
@@ -255,7 +256,7 @@ def test_int_positions_are_stored_as_codes_and_others_as_objects():
     assert solve(DoublingAsText()).graph.objects is not None
 
 
-# -- the examples against published results and their Python twins -------------------------
+# -- the catalog's Connect Four and Kalah against their Python twins -------------------------
 # Each instance compiles its own kernels (a few seconds): build each board once.
 connect_four = cache(ConnectFour)
 kalah = cache(Kalah)
@@ -279,21 +280,9 @@ def test_connect_four_equals_its_python_twin(w, h):
     assert py.best_move(b) is None
 
 
-@pytest.mark.parametrize("w,h,positions,plies", [
-    (4, 4, 161_029, 16),   # Tromp: every board up to 5x5 is a draw that fills the board
-    (5, 4, 3_945_711, 20),
-    (4, 5, 1_706_255, 20),
-])
-@pytest.mark.slow
-def test_connect_four_matches_tromps_results(w, h, positions, plies):
-    s = solve(connect_four(w, h))
-    assert (len(s), s.value(), s.remoteness()) == (positions, Value.TIE, plies)
-
-
 @pytest.mark.slow
 # not (4, 2): its Python twin alone took ~25 s, and (3, 3) already sows round a board of
-# several houses with captures and extra turns; every size here is also one Irving's table
-# (below) solves, so the compiled rules are shared
+# several houses with captures and extra turns
 @pytest.mark.parametrize("m,n", [(1, 1), (2, 2), (3, 1), (3, 2), (2, 3), (3, 3)])
 def test_kalah_equals_its_python_twin(m, n):
     c = solve(kalah(m, n))
@@ -303,17 +292,6 @@ def test_kalah_equals_its_python_twin(m, n):
     assert c.counts().by_value == py.counts().by_value
     assert c.counts().by_remoteness == py.counts().by_remoteness
     assert_same(solve(kalah(m, n), method="graph"), c)
-
-
-@pytest.mark.slow
-def test_kalah_matches_irving_donkers_uiterwijk():
-    """Irving, Donkers and Uiterwijk (2000), Table 1: who wins Kalah(m, n) (W first player,
-    L second, D draw) for m, n <= 3."""
-    table = {(1, 1): "D", (1, 2): "L", (1, 3): "W", (2, 1): "W", (2, 2): "L", (2, 3): "L",
-             (3, 1): "D", (3, 2): "W", (3, 3): "W"}
-    for (m, n), who in table.items():
-        v = solve(kalah(m, n)).value()
-        assert ("W" if v > 0 else "L" if v < 0 else "D") == who, (m, n, v)
 
 
 # -- the protocol, errors and the Solution as a lookup ----------------------------------------
@@ -432,12 +410,12 @@ def test_compiled_outcomes_are_the_engine_value_codes():
 
 def test_cli_solves_a_compiled_game_with_constructor_arguments():
     out = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
-                          "examples/connect4.py:ConnectFour(4, height=3)", "--json"],
+                          "connect4(4, height=3)", "--json"],
                          capture_output=True, text=True, check=True)
     data = json.loads(out.stdout)
     assert (data["value"], data["remoteness"], data["counts"]["total"]) == ("tie", 12, 12031)
     bad = subprocess.run([sys.executable, "-m", "perfectplay", "solve",
-                          "examples/connect4.py:ConnectFour(4, h)"],
+                          "connect4(4, h)"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "must be literals" in bad.stderr
     assert "Traceback" not in bad.stderr
@@ -469,8 +447,8 @@ def test_every_engine_path_runs_as_plain_python_without_the_jit():
     script = """
 import sys, warnings
 warnings.simplefilter("ignore")  # numpy scalars warn where numba's integers wrap silently
-from connect4 import ConnectFour
-from kalah import Kalah
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.catalog.kalah import Kalah
 from perfectplay import solve
 a, b = solve(ConnectFour(3, 3)), solve(ConnectFour(3, 3), method="graph")
 k = solve(Kalah(2, 2))

@@ -20,10 +20,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from connect4 import ConnectFour, ConnectFourPy, from_pons_score, position_from_moves
 from numba import njit
 
 from perfectplay import Value, solve
+from perfectplay.catalog.connect4 import (
+    ConnectFour,
+    ConnectFourPy,
+    from_pons_score,
+    position_from_moves,
+)
 from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, WIN
 from perfectplay.engine.codetable import EMPTY
 from perfectplay.engine.solution import winlose_key

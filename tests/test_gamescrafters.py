@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
-from kalah import Kalah  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from tictactoe import TicTacToe  # noqa: E402
 
+from perfectplay.catalog.kalah import Kalah  # noqa: E402
 from perfectplay.engine import Value, solve  # noqa: E402
 from perfectplay.store import open_store, solve_tiered  # noqa: E402
 from perfectplay.web.app import create_app  # noqa: E402

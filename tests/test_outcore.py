@@ -8,13 +8,13 @@ import filecmp
 
 import numpy as np
 import pytest
-from connect4 import ConnectFour
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from kalah import Kalah
 from numba import njit
 
 from perfectplay import GameError, Value, solve
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.catalog.kalah import Kalah
 from perfectplay.engine import ONGOING, CompiledGame
 from perfectplay.engine.sortedtiers import (
     build_index,
@@ -363,14 +363,12 @@ def test_the_cli_solves_a_compiled_store_and_queries_any_board(tmp_path):
     """From the command line: solve into a store, then the start, a position reached by
     moves and its mirror image (not stored itself) give the engine's answers."""
     import json
-    from pathlib import Path
 
     from click.testing import CliRunner
 
     from perfectplay.cli import main
 
-    examples = Path(__file__).resolve().parent.parent / "examples"
-    target = f"{examples / 'connect4.py'}:ConnectFour(4, 3)"
+    target = "connect4(width=4, height=3)"
     store = str(tmp_path / "c4")
     run = CliRunner().invoke
     r = run(main, ["solve", target, "--store", store, "--workers", "1"])
@@ -405,7 +403,7 @@ def test_a_compiled_store_runs_as_plain_python_without_the_jit(tmp_path):
 import warnings
 warnings.simplefilter("ignore")  # numpy scalars warn where numba's integers wrap silently
 import random
-from connect4 import ConnectFour
+from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.rock import solve, solver
 from test_rock import random_maze

@@ -13,7 +13,8 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 #: Python blocks that take long on their own (found by a word they contain), each with why:
 #: each runs in a process of its own, started first, beside the other blocks.
 BLOCKS_APART = {
-    "Kalah(6, 3)": "an endgame store of 251,940 boards, then a search reading it (15 s)",
+    "kalah(houses=6, seeds=3)": "an endgame store of 251,940 boards, then a search reading it "
+    "(15 s)",
 }
 
 
@@ -69,12 +70,12 @@ def test_every_example_file_named_in_the_readme_and_the_help_exists():
 #: README command lines not run here, each with why.
 NOT_RUN = {
     "pip install": "installs (the set-up check in a fresh environment does it)",
-    "perfectplay search 'examples/connect4.py:ConnectFour(7, 6)'": "minutes of search",
-    "perfectplay solve 'examples/connect4.py:ConnectFour(5, 5)'": "70 million positions",
+    "perfectplay search 'connect4(width=7, height=6)'": "minutes of search",
+    "perfectplay solve 'connect4(width=5, height=5)'": "70 million positions",
     "perfectplay serve": "a server; its curl lines are posted to the app below",
-    "perfectplay solve 'examples/kalah.py:Kalah(6, 4)'": "an endgame store of 60 million "
+    "perfectplay solve 'kalah(houses=6, seeds=4)'": "an endgame store of 60 million "
     "positions (6 minutes)",
-    "perfectplay search 'examples/kalah.py:Kalah(6, 4)'": "two minutes of search",
+    "perfectplay search 'kalah(houses=6, seeds=4)'": "two minutes of search",
 }
 #: What a line is expected to end with, when that is not success.
 EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start"}
@@ -101,7 +102,7 @@ def _strip(line: str) -> str:
 #: (``python -m perfectplay``, which covers the script's own start), in a process of its own
 #: started first, beside the other lines (the machine's second core).
 APART = {
-    "perfectplay solve 'examples/kalah.py:Kalah(4, 3)'": "numba compiles the game's rules "
+    "perfectplay solve 'kalah(houses=4, seeds=3)'": "numba compiles the game's rules "
     "and the kernels for them, then 1.4 million positions (30 s)",
 }
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from connect4 import ConnectFour, ConnectFourPy
 from hypothesis import given
 from hypothesis import strategies as st
-from kalah import Kalah
 from nim import Nim
 from tictactoe import TicTacToe
 
 import perfectplay
 from perfectplay import Value, solve
+from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
+from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
 from perfectplay.engine.kernels import better_margin
 from perfectplay.engine.protocol import Score
@@ -60,13 +60,13 @@ GAMES = {  # name: (make the game, its target or None, how positions are keyed)
     "nim (tuple positions)": (lambda: Nim((2, 3, 4)), "examples/nim.py:Nim((2, 3, 4))",
                               "literal"),
     "connect four 4x3 in Python (tuples of strings)": (
-        lambda: ConnectFourPy(4, 3), "examples/connect4.py:ConnectFourPy(4, 3)", "literal"),
+        lambda: ConnectFourPy(4, 3), None, "literal"),
     "a cyclic game with draws (int positions)": (Loop, None, "code"),
     "coins (scored, encode/decode)": (_coins, None, "encode"),
     "the portal (int positions)": (_portal, None, "code"),
     "connect four 4x3 compiled, tier by tier": (
-        lambda: ConnectFour(4, 3), "examples/connect4.py:ConnectFour(4, 3)", "code"),
-    "kalah(2, 2) compiled (scored)": (lambda: Kalah(2, 2), "examples/kalah.py:Kalah(2, 2)",
+        lambda: ConnectFour(4, 3), "connect4(width=4, height=3)", "code"),
+    "kalah(2, 2) compiled (scored)": (lambda: Kalah(2, 2), "kalah(houses=2, seeds=2)",
                                       "code"),
 }
 

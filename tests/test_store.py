@@ -9,11 +9,11 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from connect4 import ConnectFour
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import GameError, Value, solve
+from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.cli import main
 from perfectplay.engine import CompiledGame, Solved
 from perfectplay.portal import PortalGame, PortalOracle, parse_board
@@ -124,7 +124,7 @@ def test_a_store_of_a_game_made_here_is_read_with_the_game_handed_over(client, t
 def test_export_and_sql_agree_with_the_counts(client, tmp_path):
     game = ConnectFour(4, 3)
     store = solve_tiered(game, tmp_path / "c4", client=client,
-                         game_ref=_target("ConnectFour(4, 3)")).store
+                         game_ref="connect4(width=4, height=3)").store
     stats = analyze(store)
     rows = dict(sql(store, "SELECT value, count(*) FROM solved GROUP BY value"))
     assert rows == stats["by_value"] and sum(rows.values()) == stats["total"]
@@ -143,7 +143,7 @@ def test_export_and_sql_agree_with_the_counts(client, tmp_path):
 
 
 def test_solving_again_says_it_was_already_solved(tmp_path):
-    target = _target("ConnectFour(3, 3)")
+    target = "connect4(width=3, height=3)"
     store = str(tmp_path / "c4")
     run = CliRunner().invoke
     first = run(main, ["solve", target, "--store", store, "--workers", "1"])
@@ -152,12 +152,6 @@ def test_solving_again_says_it_was_already_solved(tmp_path):
     assert again.exit_code == 0 and again.output.startswith("already solved"), again.output
     with open_store(store) as st:
         assert st.value() is Value.TIE  # no four fits on a 3x3 board
-
-
-def _target(call: str) -> str:
-    from pathlib import Path
-
-    return f"{Path(__file__).resolve().parent.parent / 'examples' / 'connect4.py'}:{call}"
 
 
 def test_query_names_cells_and_draws_the_board(tmp_path):

@@ -5,8 +5,8 @@ draws; a changed byte in a tier is found, by position."""
 from __future__ import annotations
 
 import numpy as np
-from connect4 import ConnectFour
 
+from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.coins import CoinsGame
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.store.layout import read_manifest, tier_path

@@ -17,9 +17,9 @@ import threading
 
 import numpy as np
 import pytest
-from kalah import Kalah, KalahPy
 
 from perfectplay import GameError, Value, solve
+from perfectplay.catalog.kalah import Kalah, KalahPy
 from perfectplay.engine import workers
 from perfectplay.engine.graph import discover
 

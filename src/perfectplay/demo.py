@@ -57,7 +57,7 @@ def _tictactoe() -> str:
             f"Proof search proves the same {r.describe()} for the start alone, enumerating "
             f"nothing ({r.nodes:,} nodes searched: here solving everything is cheaper); it is "
             "how standard Connect Four's 4.5 x 10^12 positions are answered: perfectplay "
-            "search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2")
+            "search 'connect4(width=7, height=6)' --workers 2")
 
 
 def _name(value: Worth) -> str:

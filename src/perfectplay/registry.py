@@ -43,6 +43,8 @@ BUILTIN = ("perfectplay.coins", "perfectplay.rock", "perfectplay.portal", "perfe
 #: them. A game joins with one line here.
 CATALOG = (
     "perfectplay.catalog.nim",
+    "perfectplay.catalog.connect4",
+    "perfectplay.catalog.kalah",
     "perfectplay.catalog.othello",
     "perfectplay.catalog.teeko",
     "perfectplay.catalog.tictactoe",

@@ -2,11 +2,12 @@
 or a user's ``FILE.py:Class`` or ``FILE.py:Class(args)``.
 
 The arguments are Python literals (numbers, strings, tuples, ...), read with
-:func:`ast.literal_eval`, never executed, so ``'examples/connect4.py:ConnectFour(5, 5)'``
-builds the game the same way from the CLI, a tablebase's manifest or a Dask worker.
+:func:`ast.literal_eval`, never executed, so ``'connect4(width=5, height=5)'`` or
+``'mygame.py:Board(5, 5)'`` builds the game the same way from the CLI, a tablebase's manifest
+or a Dask worker.
 
->>> parse_target("examples/connect4.py:ConnectFour(5, height=4)")
-('examples/connect4.py', 'ConnectFour', (5,), {'height': 4})
+>>> parse_target("mygame.py:Board(5, height=4)")
+('mygame.py', 'Board', (5,), {'height': 4})
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ resumably; :func:`open_store` reads it back. Two backends, one format
 
 Example::
 
+    from perfectplay.games import connect4
     from perfectplay.store import open_store, solve_tiered
-    solve_tiered(ConnectFour(5, 4), "tb/", workers=2)
-    with open_store("tb/", game=ConnectFour(5, 4)) as tb:
+    solve_tiered(connect4(width=5, height=4), "tb/", workers=2)
+    with open_store("tb/", game=connect4(width=5, height=4)) as tb:
         tb.value(), tb.best_move()                 # the start
         tb.lookup([tb.start])["remoteness"]        # codes, in bulk
 """

@@ -1,0 +1,103 @@
+"""Connect Four in the catalog: two players drop stones into the columns of an upright board
+(each falls to the lowest empty cell); four of one's own in a row across, up or diagonally
+wins; a full board is a tie. Any board with width * (height + 1) <= 62, the standard one 7x6.
+
+The representation is John Tromp's bitboard key (:mod:`.bitboard`): one int64, each column
+H + 1 bits holding the mover's stones under a marker bit; the tier is the number of stones.
+:class:`~.rules.ConnectFour` is the compiled game (rules as module-level numba kernels that
+numba caches on disk, :mod:`.bitboard`, :mod:`.hooks`, :mod:`.ranking`), with proof-search
+hooks after Pascal Pons ("Solving Connect 4", blog.gamesolver.org, 2019): move ordering and
+pruning, the horizon (the empty cells) and static bounds (no line left; Allis's claimeven,
+"A Knowledge-based Approach of Connect-Four", 1988). :class:`~.twin.ConnectFourPy` is the
+same game written independently in plain Python. :func:`~.notation.position_from_moves` and
+:func:`~.notation.from_pons_score` read Pons's test positions and scores. Moves are named
+by column, ``1`` .. ``W``.
+
+Published results (:mod:`.published`): who wins every board up to w + h = 16 and the ply of
+the last move under perfect play (C. Steininger's c4 readme, 2025, extending J. Tromp, 2006:
+7x6 is a first-player win on ply 41, 6x4 a second-player win on ply 24, 7x4 a tie), and the
+number of legal positions of each board Tromp counted (7x6: 4,531,985,219,092, Edelkamp and
+Kissmann 2008).
+
+>>> game = GAME.build(width=4, height=4)
+>>> from perfectplay import solve
+>>> s = solve(game)
+>>> s.value().value, s.remoteness(), len(s)
+('tie', 16, 161029)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..entry import CatalogGame, Param, Published
+from .bitboard import MAX_BITS
+from .notation import from_pons_score, position_from_moves
+from .published import EDELKAMP, OUTCOMES, POSITIONS, STEININGER, TROMP
+from .rules import ConnectFour, compiled_rules
+from .twin import ConnectFourPy
+
+#: How each published board is reproduced here: (method, seconds measured on this
+#: project's 2-core machine, goal). A strong solve also checks Tromp's count of positions;
+#: boards not listed are beyond what was tried here (goal, by search).
+MEASURED: dict[tuple[int, int], tuple[str, float, bool]] = {
+    (4, 4): ("solve", 0.1, False),
+    (5, 4): ("solve", 3.0, False),
+    (4, 5): ("solve", 2.0, False),
+}
+
+
+def _limit(args: Mapping[str, int]) -> str | None:
+    w, h = args["width"], args["height"]
+    if w * (h + 1) <= MAX_BITS:
+        return None
+    return (f"the board must fit Tromp's key in one int64: width * (height + 1) <= "
+            f"{MAX_BITS}, and {w} * ({h} + 1) = {w * (h + 1)}")
+
+
+def _size(args: Mapping[str, int]) -> str:
+    w, h = args["width"], args["height"]
+    known = POSITIONS.get((w, h))
+    if known is not None:
+        source = "Edelkamp and Kissmann 2008" if (w, h) == (7, 6) else "Tromp"
+        return f"{known:,} positions ({source})"
+    return f"at most 3^{w * h} = {3 ** (w * h):.2e} boards (no published count)"
+
+
+def _published() -> tuple[Published, ...]:
+    out = []
+    for (w, h), (value, plies) in sorted(OUTCOMES.items(), key=lambda kv: (kv[0][0] * kv[0][1],
+                                                                          kv[0])):
+        if w * (h + 1) > MAX_BITS:
+            continue  # beyond the int64 key
+        method, seconds, goal = MEASURED.get((w, h), ("search", 3600.0, True))
+        solved = method == "solve"
+        count = POSITIONS.get((w, h)) if solved else None
+        source = STEININGER if count is None else \
+            f"{STEININGER}; positions: {EDELKAMP if (w, h) == (7, 6) else TROMP}"
+        out.append(Published({"width": w, "height": h}, source, value=value,
+                             remoteness=plies, positions=count, method=method,  # type: ignore[arg-type]
+                             seconds=seconds, goal=goal))
+    return tuple(out)
+
+
+GAME = CatalogGame(
+    name="connect4",
+    title="Connect Four",
+    rules="Drop a stone into a column, where it falls to the lowest empty cell; four of "
+          "one's own in a row (across, up or diagonally) wins, and a full board is a tie.",
+    factory=lambda width, height: ConnectFour(width, height),
+    params=(Param("width", 7, "the number of columns", low=1, high=MAX_BITS // 2),
+            Param("height", 6, "the number of rows", low=1, high=MAX_BITS - 1)),
+    published=_published(),
+    twin=lambda width, height: ConnectFourPy(width, height),
+    limit=_limit,
+    size=_size,
+    small=({"width": 4, "height": 3}, {"width": 3, "height": 4}),
+    examples=("search 'connect4(width=7, height=6)' --moves 4,4,3",
+              "solve 'connect4(width=5, height=4)'",
+              "play 'connect4(width=5, height=4)'"),
+)
+
+__all__ = ["GAME", "MEASURED", "ConnectFour", "ConnectFourPy", "compiled_rules",
+           "from_pons_score", "position_from_moves"]

@@ -1,0 +1,105 @@
+"""Kalah in the catalog: m houses a side, n seeds in each at the start. A move sows the
+seeds of one of the mover's houses counter-clockwise, one a slot, into the mover's own store
+but never the opponent's. A last seed in the mover's store gives another move; a last seed in
+an empty house of the mover's captures it and the seeds opposite (Irving, Donkers and
+Uiterwijk's "empty capture", the default: even when the house opposite is empty;
+``empty_capture=False`` is the standard rule, which leaves the seed when the house opposite
+is empty). When either side has no seeds left the game ends and each player stores the seeds
+on their own side; the value is the first player's margin.
+
+:class:`~.rules.Kalah` is the compiled game, on a bit field a house (:mod:`.fields`) while
+that fits one int64, else on the houses' rank in the combinatorial number system
+(:mod:`.ranked`), with ``margin_bound``, ``step``, search ordering and
+``endgame_positions(k)`` (the roots of an endgame store). :class:`~.twin.KalahPy` is the
+same game in plain Python, written apart. Moves are the mover's houses ``a``, ``b``, ... from
+the left end of their row.
+
+Published: G. Irving, J. Donkers and J. Uiterwijk, "Solving Kalah", ICGA Journal 23(3):139-147
+(2000): the first player wins Kalah(6, 2) by 10, (6, 3) by 2, (6, 4) by 10 and (6, 5) by 12;
+their table of who wins for m, n <= 3 is in tests/test_catalog_kalah.py. M. Rawlings (2015,
+endgame databases of every position with at most 34 seeds; as reported in Wikipedia's Kalah
+article): Kalah(6, 6) +2 with empty capture; with the standard rule (6, 4) +8 and (6, 5) +10.
+
+>>> game = GAME.build(houses=3, seeds=3)
+>>> from perfectplay import solve
+>>> solve(game).value()
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from math import comb
+
+from ..entry import CatalogGame, Param, Published
+from .ranked import MAX_RANK_BITS, MAX_SEEDS, ranked_fits
+from .rules import LETTERS, Kalah
+from .twin import KalahPy
+
+IRVING = ("G. Irving, J. Donkers and J. Uiterwijk 2000, 'Solving Kalah', ICGA Journal "
+          "23(3):139-147")
+RAWLINGS = ("M. Rawlings 2015, Kalah endgame databases (all 38,902,940,896 positions of "
+            "at most 34 seeds) and searches, as reported in Wikipedia's 'Kalah' article "
+            "(revision of 14 November 2015)")
+
+
+def _limit(args: Mapping[str, int]) -> str | None:
+    m, n = args["houses"], args["seeds"]
+    if ranked_fits(m, n):
+        return None
+    return (f"Kalah({m}, {n}) does not fit a 63-bit code: it needs 2 * houses * seeds <= "
+            f"{MAX_SEEDS} and C(2mn + 2m, 2m) < 2**{MAX_RANK_BITS}")
+
+
+def _size(args: Mapping[str, int]) -> str:
+    m, n = args["houses"], args["seeds"]
+    boards = 2 * comb(2 * m * n + 2 * m, 2 * m)
+    return (f"at most {boards:,} positions (2 x C(2mn + 2m, 2m): every way to hold "
+            f"{2 * m * n} seeds or fewer in {2 * m} houses, either player to move; no "
+            "published count)")
+
+
+def _build(houses: int, seeds: int, empty_capture: bool) -> Kalah:
+    return Kalah(houses, seeds, empty_capture=empty_capture)
+
+
+GAME = CatalogGame(
+    name="kalah",
+    title="Kalah",
+    rules="Sow the seeds of one of your houses counter-clockwise, one a slot, into your store "
+          "but not the opponent's; a last seed in your store moves again, a last seed in an "
+          "empty house of yours captures it and the seeds opposite; when a side is empty "
+          "each player stores their own side, and the most seeds wins.",
+    factory=_build,
+    params=(Param("houses", 6, "houses a side", low=1, high=len(LETTERS)),
+            Param("seeds", 4, "seeds in each house at the start", low=1, high=MAX_SEEDS),
+            Param("empty_capture", True, "capture with a last seed in an empty house even "
+                  "when the house opposite is empty (Irving et al.); False: the standard "
+                  "rule", kind=bool)),
+    published=(
+        Published({"houses": 6, "seeds": 2}, IRVING, value=10, method="search", seconds=5.0),
+        Published({"houses": 6, "seeds": 3}, IRVING, value=2, method="search", seconds=15.0),
+        Published({"houses": 6, "seeds": 4}, IRVING, value=10, method="search",
+                  seconds=200.0, goal=True,
+                  note="about 3 minutes of search alone; benchmarks/kalah_search.py adds "
+                       "an endgame store"),
+        Published({"houses": 6, "seeds": 5}, IRVING, value=12, method="search",
+                  seconds=3600.0, goal=True, note="not proven here in 38 minutes"),
+        Published({"houses": 6, "seeds": 6}, RAWLINGS, value=2, method="search",
+                  seconds=86400.0, goal=True, note="106 days of CPU time for Rawlings"),
+        Published({"houses": 6, "seeds": 4, "empty_capture": False}, RAWLINGS, value=8,
+                  method="search", seconds=600.0, goal=True),
+        Published({"houses": 6, "seeds": 5, "empty_capture": False}, RAWLINGS, value=10,
+                  method="search", seconds=3600.0, goal=True),
+    ),
+    twin=lambda houses=6, seeds=4, empty_capture=True: KalahPy(houses, seeds, empty_capture),
+    limit=_limit,
+    size=_size,
+    small=({"houses": 2, "seeds": 3, "empty_capture": True},
+           {"houses": 3, "seeds": 2, "empty_capture": False}),
+    examples=("solve 'kalah(houses=4, seeds=3)'",
+              "search 'kalah(houses=6, seeds=3)'",
+              "play 'kalah(houses=3, seeds=3)'"),
+)
+
+__all__ = ["GAME", "IRVING", "RAWLINGS", "Kalah", "KalahPy"]
