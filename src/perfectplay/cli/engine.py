@@ -69,7 +69,8 @@ PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game
 def solve(target: str, as_json: bool, check: bool | None, max_positions: int | None,
           store: str | None, scheduler: str | None, workers: int | None,
           save_to: str | None, png: str | None, endgame: int | None) -> None:
-    """Strongly solve a game you wrote: TARGET is FILE.py:Class or FILE.py:Class(args).
+    """Strongly solve a game: TARGET is a catalog game (perfectplay games lists them), e.g.
+    'connect4(width=5, height=4)', or one you wrote, FILE.py:Class or FILE.py:Class(args).
 
     The arguments are Python literals (numbers, strings, tuples), never executed. A
     CompiledGame (numba rules over int64 codes) is solved at native speed.
@@ -81,9 +82,9 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     \b
     Examples:
       perfectplay solve examples/tictactoe.py:TicTacToe
-      perfectplay solve 'examples/connect4.py:ConnectFour(5, 4)' --json
+      perfectplay solve 'connect4(width=5, height=4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
-      perfectplay solve 'examples/kalah.py:Kalah(6, 4)' --store eg/ --endgame 12
+      perfectplay solve 'kalah(houses=6, seeds=4)' --store eg/ --endgame 12
       perfectplay solve 'examples/nim.py:Nim((3, 4, 5))' --save nim.npz
     """
     if endgame is not None and store is None:
@@ -193,7 +194,7 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
            node_limit: int | None, table_mb: float, workers: int, store: str | None,
            value_only: bool, png: str | None, as_json: bool) -> None:
     """Prove one position's value and remoteness by search, without enumerating the game:
-    TARGET is FILE.py:Class or FILE.py:Class(args), as for solve.
+    TARGET is a catalog game or FILE.py:Class(args), as for solve.
 
     For games far too big to solve whole (standard Connect Four). The answer is exact; with
     --time or --nodes, or on Ctrl-C, the search stops and prints only what it proved
@@ -201,10 +202,10 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
 
     \b
     Examples:
-      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --moves 4,4,4,4,4 --analyze
-      perfectplay search 'examples/connect4.py:ConnectFour(7, 6)' --workers 2 --table-mb 1024
+      perfectplay search 'connect4(width=7, height=6)' --moves 4,4,4,4,4 --analyze
+      perfectplay search 'connect4(width=7, height=6)' --workers 2 --table-mb 1024
       perfectplay search examples/tictactoe.py:TicTacToe --json
-      perfectplay search 'examples/kalah.py:Kalah(6, 4)' --store eg/ --value-only
+      perfectplay search 'kalah(houses=6, seeds=4)' --store eg/ --value-only
     """
     picture_path(png)
     game = load_game(target)
