@@ -54,6 +54,7 @@ LAYER = {**{m: 1 for m in BASE}, **{m: 2 for m in ENGINE}, **{m: 3 for m in MIDD
 #: lazy; anything else moves to the top of its module. A circle is never a reason.
 LAZY_ALLOWED = {
     ("perfectplay.cli.serve", "perfectplay.web.app"): "the web extra is optional",
+    ("perfectplay.cli.serve", "perfectplay.web.gamescrafters"): "the web extra is optional",
     ("perfectplay.cli.serve", "perfectplay.web.serving"): "the web extra is optional",
 }
 

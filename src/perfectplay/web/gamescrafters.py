@@ -63,6 +63,7 @@ from starlette.routing import Route
 from ..engine.protocol import Game, Value, capabilities
 from ..engine.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
+from ..registry import get_catalog
 
 #: UWAPI's remoteness codes: a draw (infinite) and a finite remoteness not known.
 DRAW_REMOTENESS = -200
@@ -311,8 +312,6 @@ def instructions(game: Game[Any, Any], name: str) -> str:
     rules = ""
     module = type(game).__module__
     if module.startswith("perfectplay.catalog."):
-        from ..registry import get_catalog
-
         try:
             entry = get_catalog(module.split(".")[2])
             name, rules = entry.title, entry.rules
