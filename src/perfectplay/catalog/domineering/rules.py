@@ -8,8 +8,9 @@ even. A move is ``2 * cell + orientation``: the domino's lower (vertical) or lef
 without the position ("b3-b4").
 
 **One set of kernels for every board of at most 56 cells.** The engine compiles its solve
-and search kernels for each set of rule functions (2-5 s each, never cached on disk), so a
-closure per board size would cost that for every size a session touches. Boards of at most
+and search kernels for each set of rule functions (measured here: about 5 s of CPU for the
+tier solver's, 13 s for the search's; never cached on disk), so a closure per board size
+would cost that for every size a session touches. Boards of at most
 56 cells (every one of the small published boards) therefore carry their shape in the code:
 bits 56-63 hold a shape number (0-238, skipping 128 so that no start is -2**63, the one
 code the engine forbids) and the rules, module-level functions cached on disk, read the
@@ -23,10 +24,14 @@ shift by 1 (the last column kept out). The same shifts count, for either player,
 dominoes that still fit side by side (:func:`disjoint`: a run of free cells along a column
 or a row holds ``len // 2``) and the *safe* ones: those in cells the opponent can never
 cover (no free neighbour across), which nothing can take away (Bullock 2002's safe moves;
-Uiterwijk 2014 builds his rules on the same counts). That gives the search two bounds
-(``static_bounds``): the mover cannot win when the opponent's safe dominoes answer every
-domino the mover has left, and cannot lose when its own safe dominoes outlast every domino
-the opponent has left.
+Uiterwijk 2014 builds his knowledge rules on counts of such move types). That gives the
+search two bounds (``static_bounds``): the mover cannot win when the opponent's safe
+dominoes answer every domino the mover has left, and cannot lose when its own safe dominoes
+outlast every domino the opponent has left. ``search_moves`` puts unsafe moves first (a
+safe domino keeps) and orders them by 4 x (safe dominoes, the mover's minus the
+opponent's) + (the most dominoes each can still place, likewise) after the move: on 6 x 7
+a value proof took 0.47 million nodes with it, 1.2 million ordered by the places taken
+from the opponent, 16.7 million with the engine's history heuristic instead.
 
 The tier is the number of covered cells. ``canonical`` is the least code among the board and
 its mirror images left-right, top-bottom and both (each keeps each player's orientation; the

@@ -25,6 +25,8 @@ left, dot rows numbered from the bottom).
   boxes game is a tie.
 - Berlekamp 2000, "The Dots and Boxes Game: Sophisticated Child's Play" (A K Peters),
   p. 9: the second player can force a win on 3 x 3 (by 1 at least; Wilson: by 3).
+- Strongly solved here: 3 x 3 has 18,015,336 positions reachable (lines drawn and the player
+  to move), -3 in 24 moves (every line drawn).
 - Barker & Korf 2012, "Solving Dots-And-Boxes", Proceedings of the Twenty-Sixth AAAI
   Conference on Artificial Intelligence: 4 x 5 boxes is a tie (the largest board solved
   then; the goal here).
@@ -86,7 +88,11 @@ GAME = CatalogGame(
                        "is +2, 3 boxes to 1)"),
         Published({"rows": 3, "cols": 3}, WILSON, value=-3, method="search", seconds=45.0,
                   note="every opening loses by 3; Berlekamp 2000 (p. 9) shows how the "
-                       "second player wins by 1 at least"),
+                       "second player wins by 1 at least. The search proves the value in "
+                       "1.5 million nodes and walks the remoteness in 19 million more"),
+        Published({"rows": 3, "cols": 3}, WILSON, value=-3, method="solve", seconds=826.0,
+                  note="strongly solved here: 18,015,336 positions, 0.8 GB, 123 s of CPU "
+                       "(826 s of wall clock on the shared machine)"),
         Published({"rows": 4, "cols": 4}, WILSON, value=0, method="search", seconds=3600.0,
                   goal=True, note="a tie"),
         Published({"rows": 4, "cols": 5}, BARKER_KORF, value=0, method="search",
