@@ -110,7 +110,7 @@ def test_codes_round_trip_and_canonical_is_a_symmetry_of_the_rules():
 
 
 def test_the_store_tier_never_falls_and_steps_stay_in_the_last_tier():
-    game = Teeko(3, 4, tiers=True)
+    game = GAME.build(size=3, pieces=4, tiers=True)  # solve 'teeko(..., tiers=True)' --store
     report = check_game(game, max_positions=20_000, tiers_rise=False)
     assert report.ok, str(report)
     assert game.tiered and not Teeko(3, 4).tiered  # in memory, tiers must rise on every move

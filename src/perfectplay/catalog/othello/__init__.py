@@ -17,8 +17,11 @@ Published results reproduced or aimed at:
 - 6x6: the second player wins 16-20 (Joel Feinstein 1993, "Amenor wins World 6x6
   championships!", British Othello Federation newsletter, July 1993; his perfect line is
   on www.maths.nottingham.ac.uk/plp/pmzjff/Othello/6x6sol.html). Every position on a
-  perfect line has the same value, so positions on his line late enough for the suite are
-  searched (-4 for Black), and the start is a goal.
+  perfect line has the same value, so positions on his line are searched: -4 for Black
+  after 22, 12 and 8 of his moves (10, 20, 24 empty squares: 0.2 s, 2 s and 41 s of one
+  core here, 2026-11-26). After 6 moves, 900 s proved only "at most -4"; the start is a
+  goal (a 2-hour search, 2 x 10^9 nodes with a 2 GB table, proved nothing: the machine's
+  two cores were shared by a dozen processes).
 - 8x8: a draw (Hiroki Takizawa 2023, "Othello is solved", arXiv:2310.19387): a goal far
   beyond this machine; a position on his drawn line with few empty squares is searched.
 
@@ -94,8 +97,13 @@ GAME = CatalogGame(
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 12)}, FEINSTEIN, value=-4,
                   method="search", seconds=2.0,
                   note="his line after 12 moves (20 empty squares)"),
-        Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=3600.0,
-                  goal=True, note="White wins 16-20; 2 CPU-weeks in 1993"),
+        Published({"size": 6, "opening": first(FEINSTEIN_LINE, 8)}, FEINSTEIN, value=-4,
+                  method="search", seconds=41.0,
+                  note="his line after 8 moves (24 empty squares): 5.4 x 10^7 nodes"),
+        Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=7200.0,
+                  goal=True,
+                  note="White wins 16-20; 2 CPU-weeks in 1993. Not reached here: 2 h, "
+                       "2.0 x 10^9 nodes, still in the first null window (2026-11-26)"),
         Published({"size": 8, "opening": first(TAKIZAWA_LINE, 50)}, TAKIZAWA, value=0,
                   method="search", seconds=0.5,
                   note="his drawn line after 50 moves (10 empty squares), the Python door"),

@@ -12,10 +12,21 @@ draw if the first drop may not take the centre.
 Size: :func:`~.rules.positions_estimate` gives 20,981,226 boards during the drops and
 151,420,500 (4 + 4 pieces down, either to move) after, about 2.2 x 10^7 up to the 8
 symmetries: too many for the in-memory solver (about 130 bytes a position, 22 GB), so the
-two published results are reproduced by a store (``solve_tiered(Teeko(tiers=True), ...)``,
-the tier being the pieces down, the steps cycling inside the last tier, where the store's
-retrograde analysis certifies the draws) and are goals for :func:`~..entry.reproduce`. The
-suite solves the small boards instead and holds them against the twin.
+two published results are goals for :func:`~..entry.reproduce` and are reproduced by a
+store instead: ``teeko(tiers=True)`` declares the tier (the pieces down; steps cycle inside
+the last tier, where the store's retrograde analysis certifies the draws), and
+``perfectplay solve 'teeko(tiers=True)' --store DIR`` solves it. Measured here on
+2026-11-26 (one Dask worker, the 2 cores shared with a dozen other processes, so the wall
+times are 3-5 times the work):
+
+- standard: a draw, every first drop drawing; 21,500,830 positions up to symmetry
+  (18,873,766 with all 8 pieces down): 7,361,209 won by the mover, 2,022,018 lost,
+  12,117,603 drawn, the longest win 39 plies; 58 min, 9.2 GB at the peak (the open
+  positions of the last tier and their moves, in the client);
+- advanced: a first-player win in 13 plies, by the centre drop c3 alone (every other
+  first drop draws, as Steele says); 21,479,440 positions; 56 min.
+
+The suite solves the small boards in memory instead and holds them against the twin.
 
 >>> game = GAME.build(size=3, pieces=3)
 >>> game.parse_move("b2"), game.move_name(game.parse_move("a1-b2"))
@@ -32,6 +43,8 @@ from .twin import TeekoTwin
 
 STEELE = "Guy L. Steele Jr. 1998, on the math-fun list (Nov 1998) and 'Summary of the " \
          "solving of the game of Teeko', Sun Microsystems Laboratories (Oct 1999)"
+STEELE_ADVANCED = STEELE + "; the 13 turns from Eric W. Weisstein's table of Steele's " \
+                           "results, 'Teeko', MathWorld (accessed 2026)"
 
 
 def _size(args: Mapping[str, object]) -> str:
@@ -49,16 +62,19 @@ GAME = CatalogGame(
     params=(Param("size", 5, "the board's side", low=3, high=5),
             Param("pieces", 4, "pieces a side (a line of that many wins; 4 also by a square)",
                   low=3, high=5),
-            Param("advanced", False, "squares of any size win, not only 2 x 2", kind=bool)),
+            Param("advanced", False, "squares of any size win, not only 2 x 2", kind=bool),
+            Param("tiers", False, "declare the tier a store needs (pieces down; steps stay "
+                  "in the last tier): for solve --store, not for the in-memory solve",
+                  kind=bool)),
     published=(
         Published({"size": 5, "pieces": 4, "advanced": False}, STEELE, value="draw",
-                  seconds=3600.0, goal=True,
+                  seconds=3485.0, goal=True,
                   note="standard Teeko (44 goals) is a draw; the in-memory solve would need "
-                       "about 22 GB: reproduced with a store, see the module doc"),
-        Published({"size": 5, "pieces": 4, "advanced": True}, STEELE, value="win",
-                  seconds=3600.0, goal=True,
+                       "about 22 GB: reproduced with a store (58 min here), module doc"),
+        Published({"size": 5, "pieces": 4, "advanced": True}, STEELE_ADVANCED, value="win",
+                  remoteness=13, seconds=3330.0, goal=True,
                   note="advanced Teeko (58 goals) is a first-player win, a draw without the "
-                       "centre as first drop"),
+                       "centre as first drop; reproduced with a store (56 min here)"),
     ),
     twin=TeekoTwin,
     limit=lambda args: playable(args["size"], args["pieces"]),
@@ -69,4 +85,4 @@ GAME = CatalogGame(
     examples=("solve 'teeko(size=4, pieces=3)'", "play 'teeko(size=4, pieces=4)'"),
 )
 
-__all__ = ["GAME", "STEELE", "Teeko", "TeekoTwin", "positions_estimate"]
+__all__ = ["GAME", "STEELE", "STEELE_ADVANCED", "Teeko", "TeekoTwin", "positions_estimate"]

@@ -13,8 +13,9 @@ TwinMove = tuple[int, ...]  # (r, c) a drop, (r1, c1, r2, c2) a step
 
 
 class TeekoTwin:
-    def __init__(self, size: int = 5, pieces: int = 4, advanced: bool = False) -> None:
-        self.n, self.p, self.advanced = size, pieces, advanced
+    def __init__(self, size: int = 5, pieces: int = 4, advanced: bool = False,
+                 tiers: bool = False) -> None:
+        self.n, self.p, self.advanced = size, pieces, advanced  # tiers: the store's only
 
     def initial(self) -> TwinPosition:
         return tuple("." * self.n for _ in range(self.n)), "B"
