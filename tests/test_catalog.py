@@ -123,6 +123,9 @@ def test_perfectplay_games_lists_every_game_with_its_sources() -> None:
             assert p.source in out.output
     data = json.loads(CliRunner().invoke(main, ["games", "--json"]).output)
     assert [d["name"] for d in data] == [e.name for e in ENTRIES]
+    from perfectplay.catalog.table import results_table
+    table = CliRunner().invoke(main, ["games", "tictactoe", "--markdown", "results"])
+    assert table.output.strip() == results_table([get_catalog("tictactoe")])
     bad = CliRunner().invoke(main, ["games", "chess"])
     assert bad.exit_code != 0 and "unknown game 'chess'" in bad.output
 
@@ -142,3 +145,35 @@ def test_a_catalog_game_is_solved_by_name_from_any_folder(tmp_path: Any) -> None
                          capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     assert run.stderr.strip() == "perfectplay: error: heaps[2] must be at most 64, got 300"
+
+
+def _block(path: Any, opening: str, closing: str) -> str:
+    text = path.read_text("utf-8")
+    start = text.index(opening)
+    start = text.index("\n", start) + 1
+    return text[start:text.index(closing, start)].strip()
+
+
+def test_the_readme_and_the_docs_show_the_catalogs_own_tables() -> None:
+    """The README's summary and docs/catalog.md's table of results are what the catalog's
+    entries record (``perfectplay games --markdown``), so neither can drift from them."""
+    from pathlib import Path
+
+    from perfectplay.catalog.table import results_table, summary_table
+
+    root = Path(__file__).resolve().parent.parent
+    assert _block(root / "README.md", "<!-- catalog:", "<!-- end catalog") == \
+        summary_table(catalog())
+    assert _block(root / "docs" / "catalog.md", "<!-- results:", "<!-- end results") == \
+        results_table(catalog())
+
+
+def test_the_tables_count_every_result_once_and_mark_the_goals() -> None:
+    from perfectplay.catalog.table import results_table, summary_table
+
+    results = results_table(catalog()).splitlines()[2:]
+    assert len(results) == sum(len(e.published) for e in catalog())
+    goals = sum(p.goal for e in catalog() for p in e.published)
+    assert sum("a goal" in row for row in results) == goals
+    summary = summary_table(catalog()).splitlines()[2:]
+    assert [row.split("|")[1].strip(" `") for row in summary] == list(catalog_names())

@@ -8,6 +8,7 @@ import dataclasses
 import click
 
 from ..catalog import Listing
+from ..catalog.table import results_table, summary_table
 from ..registry import catalog, get_catalog
 from .base import echo_json
 
@@ -28,7 +29,10 @@ def _text(listing: Listing, size: str) -> str:
 @click.command()
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def games(name: str | None, as_json: bool) -> None:
+@click.option("--markdown", type=click.Choice(["results", "summary"]), default=None,
+              help="Print a Markdown table instead: every published result with how it is "
+                   "reproduced and what that cost here (results), or a row a game (summary).")
+def games(name: str | None, as_json: bool, markdown: str | None) -> None:
     """The famous games built in: each one's rules, parameters (with their defaults and
     ranges), size and published results. Any command that takes FILE.py:Class takes these
     by name, with keyword parameters.
@@ -37,11 +41,16 @@ def games(name: str | None, as_json: bool) -> None:
     Examples:
       perfectplay games
       perfectplay games connect4
+      perfectplay games --markdown results
       perfectplay solve 'connect4(width=5, height=4)'
       perfectplay search 'connect4(width=7, height=6)' --moves 4,4,3
       perfectplay play tictactoe
     """
     entries = [get_catalog(name)] if name else catalog()
+    if markdown is not None:
+        table = results_table if markdown == "results" else summary_table
+        click.echo(table(entries))
+        return
     rows = []
     for entry in entries:
         defaults = entry.arguments()

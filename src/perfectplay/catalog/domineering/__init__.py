@@ -98,14 +98,15 @@ def _published() -> tuple[Published, ...]:
     out = [Published({"rows": 2, "cols": 2}, LMR, value="win", method="search", seconds=0.1,
                      note="the 2 x 2 board is a first-player win")]
     for (m, n), (value, words) in sorted(THEOREMS.items(), key=lambda kv: kv[0][0] * kv[0][1]):
-        if (m, n) in SEARCH_SECONDS:
+        goal = (m, n) not in SEARCH_SECONDS
+        if not goal:
             seconds, note = SEARCH_SECONDS[(m, n)], words
         else:
             seconds, value_only = UNFINISHED[(m, n)]
             note = f"{words}; not reproduced here in {seconds:.0f} s" + (
                 f" (the value alone: {value_only:.0f} s)" if value_only else "")
         out.append(Published({"rows": m, "cols": n}, U14, value=value, method="search",
-                             seconds=seconds, note=note))
+                             seconds=seconds, goal=goal, note=note))
     out.append(Published({"rows": 8, "cols": 8}, BUH, value="win", method="search",
                          seconds=1800.0, goal=True,
                          note="8 x 8, the standard board, is a first-player win; not reached "

@@ -1,0 +1,93 @@
+"""The catalog's published results as Markdown tables, from what each entry records: every
+result with how it is reproduced here and what that cost (``perfectplay games --markdown``,
+the docs' catalog page), and one row a game (the README's table).
+
+The times are the ones each :class:`~.entry.Published` records, measured on this project's
+2-core machine (``python benchmarks/catalog.py`` measures them again); nothing here runs a
+solve, so the tables cost microseconds and a test can hold the docs to them.
+
+>>> from perfectplay.registry import get_catalog
+>>> print(summary_table([get_catalog("tictactoe")]).splitlines()[2])
+| `tictactoe` | Tic-tac-toe | 2 | 2, all within 1 s | none |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .entry import SUITE_SECONDS, CatalogGame, Published
+
+#: The goals the summary names for a game (the rest are counted).
+SHOWN_GOALS = 4
+
+
+def seconds_words(seconds: float) -> str:
+    """A recorded time as a person reads it: ``under 1 s``, ``14 s``, ``3.1 min``, ``2.0 h``.
+
+    >>> [seconds_words(s) for s in (0.2, 14.6, 186.0, 7200.0)]
+    ['under 1 s', '15 s', '3.1 min', '2.0 h']
+    """
+    if seconds < 1:
+        return "under 1 s"
+    if seconds < 120:
+        return f"{seconds:,.0f} s"
+    if seconds < 7200 - 1:
+        return f"{seconds / 60:,.1f} min"
+    return f"{seconds / 3600:,.1f} h"
+
+
+def _how(p: Published) -> str:
+    """How the catalog reproduces a result, and whether the suite does."""
+    method = "strong solve" if p.method == "solve" else "proof search"
+    if p.goal:
+        return f"{method}, a goal"
+    return method + (" (in the suite)" if p.seconds <= SUITE_SECONDS else "")
+
+
+def _status(p: Published) -> str:
+    """What happened here: the recorded time, or how far a goal got."""
+    if p.goal:
+        return p.note or "not reached here"
+    return f"reproduced, {seconds_words(p.seconds)}"
+
+
+def _source_tag(p: Published) -> str:
+    """The source's authors and year, the part before its first comma or quote."""
+    return p.source.split(",")[0].split("'")[0].strip().rstrip(".")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "/").replace("\n", " ")
+
+
+def results_table(entries: Sequence[CatalogGame]) -> str:
+    """Every published result of ``entries``, a row each: the instance as the command line
+    writes it, the claim, its source, how it is reproduced, and the recorded time or how
+    far the goal got. O(results)."""
+    lines = ["| instance | published | source | how | here |", "|---|---|---|---|---|"]
+    for entry in entries:
+        for p in entry.published:
+            call = entry.call(p.args)
+            lines.append("| " + " | ".join(_cell(c) for c in (
+                f"`{call}`", p.claim(), _source_tag(p), _how(p), _status(p))) + " |")
+    return "\n".join(lines)
+
+
+def summary_table(entries: Sequence[CatalogGame]) -> str:
+    """One row a game: how many results it names, how many are reproduced here by the
+    benchmark and the longest of those, and its goals (the instances beyond the benchmark's
+    limits; :func:`results_table` says how far each got). O(results)."""
+    lines = ["| game | title | results | reproduced by the benchmark | goals |",
+             "|---|---|---|---|---|"]
+    for entry in entries:
+        done = [p for p in entry.published if not p.goal]
+        goals = [p for p in entry.published if p.goal]
+        longest = max((p.seconds for p in done), default=0.0)
+        reproduced = f"{len(done)}, all within {seconds_words(longest)}" if done else "none"
+        reproduced = reproduced.replace("within under 1 s", "within 1 s")
+        names = [f"`{entry.call(p.args)}`" for p in goals]
+        missing = ", ".join(names[:SHOWN_GOALS]) + (
+            f" and {len(names) - SHOWN_GOALS} more" if len(names) > SHOWN_GOALS else "")
+        lines.append(f"| `{entry.name}` | {entry.title} | {len(entry.published)} | "
+                     f"{reproduced} | {missing or 'none'} |")
+    return "\n".join(lines)
