@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from typing import Any, Literal
 
 from ..engine import search, solve
@@ -140,6 +141,12 @@ class CatalogGame:
     ``small`` instances and compare every position's value and remoteness along random
     lines of play, moves matched by name; ``size(params) -> str`` says how large an instance
     is (e.g. ``"4,531,985,219,092 positions (Edelkamp & Kissmann 2008)"``).
+
+    ``script`` is the game's own board for the web page: JavaScript shipped in the game's
+    package (package data, found with :func:`importlib.resources.files`, as a seed game's
+    ``WebPage.script``), served at ``/page/catalog/NAME.js``; it registers
+    ``perfectplay.catalogBoards[NAME]`` (see ``web/static/app.js``). None: the page shows
+    the game's ``draw`` text and one button a move.
     """
 
     name: str
@@ -155,6 +162,7 @@ class CatalogGame:
     #: tests run on them): each a mapping of parameters
     small: tuple[Mapping[str, Any], ...] = ()
     examples: tuple[str, ...] = ()
+    script: Traversable | None = None
 
     def arguments(self, args: tuple[Any, ...] = (), kwargs: Mapping[str, Any] | None = None
                   ) -> dict[str, Any]:

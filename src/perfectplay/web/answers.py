@@ -171,5 +171,118 @@ class GamesAnswer(Answer):
     games: list[GameAnswer] = Field(description="Every game the API serves.")
 
 
+
+
+# -- exploring any solved game (:mod:`.explore`) --------------------------------------------------
+#: A value for the player to move, in words (GamesCrafters' words).
+ValueWord = Literal["win", "lose", "tie", "draw"]
+#: Whose turn it is.
+Turn = Literal["first", "second"]
+#: A catalog parameter's type.
+ParamKind = Literal["int", "tuple", "bool", "str"]
+
+
+class ExploreMove(Answer):
+    """One legal move of an explored position, valued for the player who makes it."""
+
+    name: str = Field(description="The move as the game names it (its move_name): send it "
+                      "in `moves` to play it.")
+    value: ValueWord = Field(description="What the move gets its mover under perfect play: "
+                             "win, lose, tie or draw (a scored game: the margin's sign).")
+    margin: int | float | None = Field(description="A scored game: the mover's final margin "
+                                       "after this move (null in a win/lose game).")
+    remoteness: int | None = Field(description="Moves to the end after this one, this one "
+                                   "included, under perfect play (null: a draw, it never "
+                                   "ends).")
+    delta_remoteness: int = Field(description="How much slower a win or a tie, or how much "
+                                  "faster a loss, than the best move of the same value "
+                                  "(0 for the best; GamesCrafters' deltaRemoteness).")
+    words: str = Field(description="The value and remoteness in words: 'win in 3', 'lose by "
+                       "2 in 7', 'draw'.")
+    best: bool = Field(description="Whether the move is a best one (the first listed's value "
+                       "and remoteness).")
+    key: str = Field(description="The key of the position after the move (give it as `p`).")
+
+
+class ExplorePly(Answer):
+    """One move of the `moves` sent, for the value history and its chart."""
+
+    name: str = Field(description="The move as the game names it.")
+    turn: Turn | None = Field(description="Who made it: the first or the second player (null "
+                              "when not known).")
+    before: str = Field(description="The mover's value before the move, in words.")
+    after: str = Field(description="The value the move kept for the mover, in words.")
+    mistake: bool = Field(description="Whether the move lowered the mover's value.")
+    chart_before: float | None = Field(
+        description="The first player's value before the move as a number (a win 1, a loss "
+        "-1, a tie or a draw 0, a margin with the points scored so far), for the chart.")
+    chart_after: float | None = Field(description="The same after the move: a drop is a "
+                                      "mistake of the first player, a rise one of the "
+                                      "second.")
+
+
+class ExploreAnswer(Answer):
+    """``GET /api/explore/{target}/position``: one position of a solved game."""
+
+    target: str = Field(description="The game as its instance is written (the catalog call, "
+                        "or the served game's name).")
+    title: str = Field(description="The game's title.")
+    key: str = Field(description="The position's key (give it back as `p`).")
+    position: str = Field(description="The position as /gamesman writes it: the board on "
+                          "one URL-safe line, `~`, the key.")
+    value: ValueWord = Field(description="The value for the player to move: win, lose, tie "
+                             "or draw.")
+    margin: int | float | None = Field(description="A scored game: the margin still to be "
+                                       "won by the player to move (null otherwise).")
+    remoteness: int | None = Field(description="Moves to the end under perfect play (null: "
+                                   "a draw).")
+    turn: Turn | None = Field(description="Who is to move: the first or the second player "
+                              "(null when neither the game nor the moves say).")
+    summary: str = Field(description="The position in a line: 'Player 1 should win in 13', "
+                         "'Game over: Player 2 won'.")
+    board: str = Field(description="The position drawn by the game (its draw).")
+    over: bool = Field(description="Whether the game is over (no legal move).")
+    moves: list[ExploreMove] = Field(description="Every legal move, best first.")
+    history: list[ExplorePly] = Field(description="The moves sent, each with the values "
+                                      "before and after it (empty without `moves`).")
+
+
+class CatalogParam(Answer):
+    """One parameter of a catalog game."""
+
+    name: str = Field(description="The parameter's name, as the game's call writes it.")
+    kind: ParamKind = Field(
+        description="Its type: an integer, a tuple of integers, a boolean or a string.")
+    default: AnyJson = Field(description="Its value when it is left out.")
+    help: str = Field(description="What it is.")
+    low: int | None = Field(description="The least integer it takes (each element's for a "
+                            "tuple; null: no bound).")
+    high: int | None = Field(description="The greatest integer it takes (null: no bound).")
+
+
+class CatalogEntry(Answer):
+    """One game the page explores."""
+
+    name: str = Field(description="The game's name, as in /api/explore/{name}/position.")
+    title: str = Field(description="The game's title.")
+    rules: str = Field(description="The rules in a sentence or two.")
+    params: list[CatalogParam] = Field(description="Its parameters (none for a served game).")
+    default: str = Field(description="The instance the page opens, as a call such as "
+                         "`connect4(width=4, height=4)` (the target of /api/explore).")
+    limit: str = Field(description="The largest instances the page solves, in words.")
+    script: str | None = Field(description="The address of the game's own board code "
+                               "(JavaScript), or null: its drawing and a button a move.")
+    served: bool = Field(description="Whether this is the game `serve --game` or `--store` "
+                         "serves (already solved), not a catalog game.")
+
+
+class CatalogAnswer(Answer):
+    """``GET /api/catalog``: every catalog game, then the served game."""
+
+    games: list[CatalogEntry] = Field(description="Every game the page explores, in the "
+                                      "registry's order.")
+
+
 #: Every answer's model, as /api/schema lists them under components/schemas.
-ANSWERS: tuple[type[Answer], ...] = (AnalyzeAnswer, PlayAnswer, GamesAnswer, Problem)
+ANSWERS: tuple[type[Answer], ...] = (AnalyzeAnswer, PlayAnswer, GamesAnswer, Problem,
+                                     CatalogAnswer, ExploreAnswer)

@@ -10,6 +10,8 @@
 - ``POST /api/{game}/play``: the position after a list of moves (by name): the position,
   its value and remoteness, and every move with its value and remoteness; the computer's
   replies are played (and listed) until it is a human's turn, as in the terminal.
+- ``GET /api/catalog`` and ``GET /api/explore/{target}/position``: every catalog game (and
+  the served one) explored position by position (:mod:`.explore`).
 - ``GET /gamesman/...`` (with ``serve --store DIR`` or ``--game TARGET``): one solved game
   in the shape of GamesCrafters' Universal Web API (:mod:`.gamescrafters`).
 
@@ -43,13 +45,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from .. import registry
-from ..engine import Value
 from ..engine.protocol import capabilities
 from ..engine.solution import Solved, _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
-from . import gamescrafters
+from . import explore, gamescrafters
 from .answers import (
     ANSWERS,
     AnalyzeAnswer,
@@ -65,6 +66,7 @@ from .answers import (
     Problem,
     ValueJson,
 )
+from .explore import first_player_view
 from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
@@ -87,7 +89,7 @@ HEAVY_PLAY_SIZE = 100
 HEAVY_SLOTS = 2
 #: Seconds a heavy request may take before it is answered 503 and its worker replaced.
 HEAVY_SECONDS = 30.0
-STATIC = {"app.js": "text/javascript", "style.css": "text/css",
+STATIC = {"app.js": "text/javascript", "explore.js": "text/javascript", "style.css": "text/css",
           "favicon.svg": "image/svg+xml"}
 
 
@@ -312,18 +314,6 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
     ).to_json()
 
 
-def _first_player_view(value: Any, mover: int) -> float | None:
-    """A value as a number from the first player's side: a win 1, a tie or a draw 0, a loss
-    -1, a margin as it is (None: never ends)."""
-    if isinstance(value, Value):
-        num = {Value.WIN: 1.0, Value.LOSE: -1.0}.get(value, 0.0)
-    else:
-        num = float(value)
-        if num != num or abs(num) == float("inf"):
-            return None
-    return num if mover == 0 else -num
-
-
 def _ply(table: Table, state: GameState, move: Any, by: Mover,
          so_far: list[float]) -> PlyAnswer:
     """Play ``move`` and describe it for the history and its chart. In a scored game the
@@ -334,13 +324,13 @@ def _ply(table: Table, state: GameState, move: Any, by: Mover,
     chosen = next(mv for mv in state.moves() if mv.move == move)
 
     def chart(value: Any) -> float | None:
-        view = _first_player_view(value, mover)
+        view = first_player_view(value, mover)
         return None if view is None else so_far[0] + view
 
     before, after = chart(oracle.value(pos)), chart(chosen.value)
     payoff = capabilities(game).payoff
     if payoff is not None:
-        so_far[0] += _first_player_view(payoff(pos, move), mover) or 0.0
+        so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
     ply = state.play(move)
     return PlyAnswer(mover=table.player_names[mover], by=by, name=ply.name,
                      before=ply.before, after=ply.after, mistake=ply.mistake,
@@ -508,6 +498,7 @@ def openapi() -> dict[str, Any]:
                 "responses": {"200": _answer("The position, its value and remoteness, "
                                              "every move with its own, and the history.",
                                              PlayAnswer), **_ERRORS}}}
+    paths.update(explore.openapi_paths(_answer, _ERRORS))
     return {"openapi": "3.1.0", "info": {"title": "perfectplay", "version": _version()},
             "paths": paths, "components": {"schemas": _components()}}
 
@@ -686,6 +677,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
     or ``*``) whose pages may read the answers of GET requests (Starlette's
     CORSMiddleware; none by default), for a GamesmanUni served from elsewhere."""
     heavy = HeavyPool(heavy_slots, heavy_seconds)
+    serving = None if gamesman is None else explore.served(gamesman, gamesman_id)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> Any:
@@ -707,6 +699,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/docs", _docs),
         Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
         Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
+        *explore.routes(heavy, serving),
         *([] if gamesman is None else gamescrafters.routes(
             gamesman, gamesman_id,
             str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))),

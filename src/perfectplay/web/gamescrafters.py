@@ -306,21 +306,25 @@ def wrangle_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                         m["deltaRemoteness"]))
 
 
-def instructions(game: Game[Any, Any], name: str) -> str:
-    """The game's rules as Markdown: a catalog game's own rules, else its class's
-    docstring (or its module's), then how the positions are written."""
-    rules = ""
+def rules_of(game: Game[Any, Any], name: str) -> tuple[str, str]:
+    """A served game's title and rules: a catalog game's own, else its class's docstring (or
+    its module's; "" when there is none) under ``name``."""
     module = type(game).__module__
     if module.startswith("perfectplay.catalog."):
         try:
             entry = get_catalog(module.split(".")[2])
-            name, rules = entry.title, entry.rules
+            return entry.title, entry.rules
         except PerfectplayError:
             pass
-    if not rules:
-        home = inspect.getmodule(type(game))  # its own docstring, not one inherited
-        rules = inspect.cleandoc(type(game).__dict__.get("__doc__")
-                                 or getattr(home, "__doc__", None) or "")
+    home = inspect.getmodule(type(game))  # its own docstring, not one inherited
+    return name, inspect.cleandoc(type(game).__dict__.get("__doc__")
+                                  or getattr(home, "__doc__", None) or "")
+
+
+def instructions(game: Game[Any, Any], name: str) -> str:
+    """The game's rules as Markdown (:func:`rules_of`), then how the positions are
+    written."""
+    name, rules = rules_of(game, name)
     return "\n\n".join(part for part in [
         f"# {name}",
         rules or "A game served by perfectplay.",

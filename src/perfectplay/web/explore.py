@@ -1,0 +1,507 @@
+"""Any solved game explored position by position, for the page and any client: every game of
+the catalog (``connect4(width=4, height=4)``, solved in memory in the server's worker, once,
+cached there) and the game ``perfectplay serve --game TARGET`` or ``--store DIR`` serves.
+
+- ``GET /api/catalog``: every catalog game (name, title, rules, parameters with their defaults
+  and limits, the page's default instance and the page's budget in words), in the registry's
+  order, then the served game when there is one;
+- ``GET /api/explore/{target}/position?p=KEY&moves=a,b``: the position ``p`` (its key, or
+  the ``PICTURE~KEY`` string of ``/gamesman``; default: the start), then the ``moves`` given
+  by name: its value in words, its remoteness, whose turn it is, the board (the game's
+  ``draw``), "Player 1 should win in 13", and every legal move by name with its value for
+  the mover, its remoteness and its child's key; with ``moves`` from the start, the value
+  history of those moves (mistakes marked).
+
+A target is checked before any work: its name and parameters by the catalog entry
+(:meth:`~perfectplay.catalog.CatalogGame.arguments`, its ``limit`` included), then by the
+page's budget (:data:`BUDGETS`): an instance too big to solve here in a few seconds is refused
+with 422 and the limit, not sent to the worker to time out. Position strings, value words and
+the order of the moves are those of :mod:`.gamescrafters` (one codec, one value logic).
+
+>>> check_target("connect4(width=4, height=4)").call
+'connect4(width=4, height=4)'
+>>> check_target("connect4(width=7, height=6)")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+perfectplay.errors.LimitError: connect4(width=7, height=6) is too big for the page: ...
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, cast
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import registry
+from ..catalog import CatalogGame, Param
+from ..engine import CompiledGame, Value, solve
+from ..engine.protocol import capabilities
+from ..engine.solution import Solved, game_picture, move_name, move_named
+from ..engine.solve import Method
+from ..engine.target import parse_call
+from ..errors import InputError, LimitError, PerfectplayError
+from ..play.state import rank
+from .answers import (
+    CatalogAnswer,
+    CatalogEntry,
+    CatalogParam,
+    ExploreAnswer,
+    ExploreMove,
+    ExplorePly,
+    ParamKind,
+    Problem,
+    Turn,
+    ValueWord,
+)
+from .gamescrafters import PositionCodec, remoteness_code, rules_of, value_word, wrangle_moves
+from .worker import Busy, HeavyPool, WorkerError
+
+#: The most positions a catalog instance may reach on the page: the backstop for a game
+#: without a budget of its own (a user's registered game); a solve that passes it stops
+#: with a LimitError (422). Connect Four 5x4, the largest within :data:`BUDGETS`, has
+#: 3,945,711.
+PAGE_POSITIONS = 5_000_000
+#: The most moves a ``moves`` list may hold (longer than any catalog game on the page).
+MAX_MOVES = 1_000
+#: Solved instances the worker keeps (Connect Four 5x4 takes about 360 MB, 4x4 about 20).
+CACHED = 4
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What the page solves of one catalog game: ``fits(params)`` says whether an instance
+    is within the budget (a few million positions, solved in about 10 s at most in the
+    worker), ``limit`` says so in words, ``default`` is the instance a tab opens."""
+
+    fits: Callable[[Mapping[str, Any]], bool]
+    limit: str
+    default: Mapping[str, Any]
+
+
+def _cells(a: str, b: str, most: int) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda args: int(args[a]) * int(args[b]) <= most
+
+
+def _nim_positions(args: Mapping[str, Any]) -> int:
+    return math.prod(h + 1 for h in args["heaps"])
+
+
+#: The page's budget per catalog game, from solves measured on 2026-11-26 on this project's
+#: 2-core machine, shared with other work (a compiled game solved by compiled discovery,
+#: ``method="graph"``, which on these sizes beats the tier solver 10-100 times: Connect Four
+#: 4x4 0.05 s against 5.2 s; each new instance first compiles its kernels, about 2 s):
+#: Connect Four 4x4 161,029 positions, 4x5 1,706,255 in 3.1 s, 5x4 3,945,711 in 6.3 s (and
+#: about 360 MB); Kalah (3, 3) 11,470, (4, 3) 1,367,815 in 2.6 s, (3, 5) 215,373 in 2.1 s,
+#: (5, 2) 4,306,560 in 14 s (over), (6, 2) over 6 million (over); Othello 4x4 62,789 in
+#: 2.4 s, 6x6 after 20 moves of Feinstein's line 491,687 in 0.2 s (kernels compiled);
+#: Teeko 3x3 (3 pieces) 5,390, 4x4 with 3 pieces 363,129 in 2.5 s, with 4 pieces 2,400,087
+#: in 7.5 s; hexapawn 5x4 359,894 in 0.2 s (compiled); Domineering 4x4 2,443, 5x5 455,317
+#: in 0.4 s (compiled); Dots and Boxes 2x2 4,209, 2x3 137,051 in 2.3 s, 1x6 542,647 in
+#: 3.1 s; tic-tac-toe 5,478.
+BUDGETS: dict[str, Budget] = {
+    "nim": Budget(lambda a: _nim_positions(a) <= 200_000,
+                  "heaps whose sizes plus one multiply to at most 200,000",
+                  {"heaps": (3, 4, 5)}),
+    "connect4": Budget(_cells("width", "height", 20),
+                       "width x height at most 20 (4x5 or 5x4)",
+                       {"width": 4, "height": 4}),
+    "kalah": Budget(lambda a: int(a["houses"]) <= 4 and int(a["houses"]) * int(a["seeds"])
+                    <= 12, "at most 4 houses and houses x seeds at most 12 (4 houses of 3)",
+                    {"houses": 3, "seeds": 3, "empty_capture": True}),
+    "othello": Budget(lambda a: a["size"] == 4 or (
+        a["size"] == 6 and len(str(a["opening"]).split()) >= 20),
+        "the 4x4 board, or 6x6 after an opening of 20 moves or more",
+        {"size": 4, "opening": ""}),
+    "teeko": Budget(lambda a: int(a["size"]) <= 4, "boards up to 4x4",
+                    {"size": 3, "pieces": 3, "advanced": False, "tiers": False}),
+    "tictactoe": Budget(lambda a: True, "its one board (5,478 positions)", {}),
+    "hexapawn": Budget(_cells("width", "height", 20), "width x height at most 20",
+                       {"width": 3, "height": 3}),
+    "domineering": Budget(_cells("rows", "cols", 25), "rows x cols at most 25 (5x5)",
+                          {"rows": 4, "cols": 4}),
+    "dots_and_boxes": Budget(_cells("rows", "cols", 6), "at most 6 boxes (2x3, 1x6)",
+                             {"rows": 2, "cols": 2}),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A catalog instance the page may solve: its entry, its checked parameters, and its
+    call as the command line writes it (the cache's key)."""
+
+    entry: CatalogGame
+    args: Mapping[str, Any]
+
+    @property
+    def call(self) -> str:
+        return self.entry.call(self.args)
+
+
+def budget(entry: CatalogGame) -> Budget:
+    """The page's budget of a catalog game: its line of :data:`BUDGETS`, else (a game
+    registered by a user) anything up to :data:`PAGE_POSITIONS` positions, opened at its
+    first small instance."""
+    if entry.name in BUDGETS:
+        return BUDGETS[entry.name]
+    start = entry.small[0] if entry.small else {}
+    return Budget(lambda _a: True, f"at most {PAGE_POSITIONS:,} positions", start)
+
+
+def check_target(text: str) -> Target:
+    """The catalog instance ``text`` names (``connect4`` or ``connect4(width=4,
+    height=4)``), its parameters checked by the catalog and then by the page's budget: an
+    :class:`InputError` for a bad name or parameter, a :class:`LimitError` for an instance
+    beyond the page."""
+    if len(text) > 1_000:
+        raise InputError(f"the game is {len(text):,} characters; the page takes 1,000")
+    name, args, kwargs = parse_call(text)
+    entry: CatalogGame = registry.get_catalog(name)
+    values = entry.arguments(args, kwargs)
+    target = Target(entry, values)
+    page = budget(entry)
+    if not page.fits(values):
+        raise LimitError(f"{target.call} is too big for the page: {entry.title} here takes "
+                         f"{page.limit} (`perfectplay solve` or `search` takes more)")
+    return target
+
+
+# -- one position, for any solved game ----------------------------------------------------------
+@dataclass(frozen=True)
+class Explorer:
+    """A solved game and what its answers need: the position codec and its title."""
+
+    solved: Solved
+    codec: PositionCodec
+    name: str
+    title: str
+
+
+@lru_cache(maxsize=CACHED)
+def catalog_explorer(call: str) -> Explorer:
+    """The catalog instance ``call`` solved (in the worker process: once, then cached)."""
+    target = check_target(call)
+    game = target.entry.build(**target.args)
+    method: Method = "graph" if isinstance(game, CompiledGame) else "auto"  # see BUDGETS
+    solved = solve(game, max_positions=PAGE_POSITIONS, progress=False, method=method)
+    return Explorer(solved, PositionCodec(game), call, target.entry.title)
+
+
+def parse_moves(text: str | None) -> list[str]:
+    """Comma-separated move names as a list (blank ones dropped), at most
+    :data:`MAX_MOVES`."""
+    names = [t.strip() for t in (text or "").split(",") if t.strip()]
+    if len(names) > MAX_MOVES:
+        raise LimitError(f"{len(names):,} moves; the page takes at most {MAX_MOVES:,}")
+    return names
+
+
+def explore(ex: Explorer, query: Mapping[str, str | None]) -> dict[str, Any]:
+    """The answer for one position (see the module doc): ``query["p"]`` (a key or a
+    position string; None: the start) then ``query["moves"]`` (comma-separated names)."""
+    solved, game = ex.solved, ex.solved.game
+    text = query.get("p")
+    try:
+        pos = solved.start if text is None else ex.codec.read(text)
+        solved.value(pos)
+    except (KeyError, TypeError):
+        raise InputError(f"the position {str(text)[:60]!r} is not one {ex.title} "
+                         "reaches") from None
+    who = _turns(game, from_start=text is None)
+    history: list[ExplorePly] = []
+    so_far = [0.0]
+    for k, name in enumerate(parse_moves(query.get("moves")), 1):
+        turn = who(pos, k - 1)
+        moves = solved.move_values(pos)
+        move = move_named(game, pos, name) if moves else None
+        if move is None:
+            legal = ", ".join(move_name(game, mv.move) for mv in moves)
+            raise InputError(f"move {k} ({name[:40]!r}) is not legal there; legal: "
+                             f"{legal or 'none (the game is over)'}")
+        history.append(_ply(ex, pos, move, turn, so_far))
+        pos = game.play(pos, move)
+    return _position(ex, pos, who(pos, len(history)), history, so_far[0]).to_json()
+
+
+def _turns(game: Any, from_start: bool) -> Callable[[Any, int], int | None]:
+    """Who moves at a position reached in some plies: the game's ``player`` hook; else the
+    plies' parity when counted from the start; else not known (None)."""
+    player = capabilities(game).player
+    if player is not None:
+        return lambda pos, _plies: int(player(pos))
+    if from_start:
+        return lambda _pos, plies: plies % 2
+    return lambda _pos, _plies: None
+
+
+def _turn_word(turn: int | None) -> Turn | None:
+    return None if turn is None else ("first", "second")[turn]
+
+
+def first_player_view(value: Any, mover: int) -> float | None:
+    """A value as a number from the first player's side: a win 1, a tie or a draw 0, a loss
+    -1, a margin as it is (None: never ends). The value history's charts plot it.
+
+    >>> first_player_view(Value.WIN, 1), first_player_view(-3, 1)
+    (-1.0, 3.0)
+    """
+    if isinstance(value, Value):
+        num = {Value.WIN: 1.0, Value.LOSE: -1.0}.get(value, 0.0)
+    else:
+        num = float(value)
+        if num != num or abs(num) == float("inf"):
+            return None
+    return num if mover == 0 else -num
+
+
+def _ply(ex: Explorer, pos: Any, move: Any, turn: int | None, so_far: list[float]
+         ) -> ExplorePly:
+    """One move of the history: the mover's value before and after, whether it was a
+    mistake (it lowered the mover's value), and both as the first player's numbers."""
+    solved = ex.solved
+    moves = solved.move_values(pos)
+    chosen = next(mv for mv in moves if mv.move == move)
+    before, after = solved.value(pos), chosen.value
+    mover = 0 if turn is None else turn
+
+    def chart(value: Any) -> float | None:
+        view = first_player_view(value, mover)
+        return None if view is None or turn is None else so_far[0] + view
+
+    point = chart(before), chart(after)
+    payoff = capabilities(solved.game).payoff
+    if payoff is not None and turn is not None:
+        so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
+    return ExplorePly(name=move_name(solved.game, move), turn=_turn_word(turn),
+                      before=_words(before, solved.remoteness(pos), solved.scored),
+                      after=_words(after, chosen.remoteness, solved.scored),
+                      mistake=rank(after) < max(rank(mv.value) for mv in moves),
+                      chart_before=point[0], chart_after=point[1])
+
+
+def _word(value: Any, scored: bool) -> ValueWord:
+    """The value's word (:func:`.gamescrafters.value_word`), typed."""
+    return cast(ValueWord, value_word(value, scored))
+
+
+def _margin(value: Any, scored: bool) -> float | int | None:
+    if not scored:
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _words(value: Any, rem: int | None, scored: bool) -> str:
+    """``win in 3``, ``draw``, ``win by 2 in 9``, ``tie in 4``."""
+    word = value_word(value, scored)
+    by = f" by {abs(_margin(value, scored) or 0):g}" if scored and word != "tie" else ""
+    return f"{word}{by}" + ("" if rem is None else f" in {rem}")
+
+
+def summary(value: Any, rem: int | None, scored: bool, turn: int | None, over: bool,
+            so_far: float) -> str:
+    """The position in a line: ``Player 1 should win in 13``; at the end who won.
+
+    >>> summary(Value.WIN, 13, False, 0, False, 0.0)
+    'Player 1 should win in 13'
+    >>> summary(Value.LOSE, 0, False, 1, True, 0.0)
+    'Game over: Player 1 won'
+    """
+    who = "The player to move" if turn is None else f"Player {turn + 1}"
+    if not over:
+        return f"{who} should {_words(value, rem, scored)}"
+    if scored:
+        if turn is None:
+            return "Game over"
+        total = so_far + (first_player_view(value, turn) or 0.0)
+        if total == 0:
+            return "Game over: a tie"
+        return f"Game over: Player {1 if total > 0 else 2} won by {abs(total):g}"
+    word = value_word(value, scored)
+    if word in ("tie", "draw"):
+        return f"Game over: a {word}"
+    if turn is None:
+        return f"Game over: the player to move {'won' if word == 'win' else 'lost'}"
+    winner = turn if word == "win" else 1 - turn
+    return f"Game over: Player {winner + 1} won"
+
+
+def _position(ex: Explorer, pos: Any, turn: int | None, history: list[ExplorePly],
+              so_far: float) -> ExploreAnswer:
+    solved, codec = ex.solved, ex.codec
+    value, rem = solved.value(pos), solved.remoteness(pos)
+    moves = solved.move_values(pos)
+    over = not moves
+    return ExploreAnswer(
+        target=ex.name, title=ex.title, key=codec.key(pos), position=codec.text(pos),
+        value=_word(value, solved.scored), margin=_margin(value, solved.scored),
+        remoteness=rem, turn=_turn_word(turn),
+        summary=summary(value, rem, solved.scored, turn, over, so_far),
+        board=game_picture(solved.game, pos) or repr(pos), over=over,
+        moves=_moves(ex, pos, moves), history=history)
+
+
+def _moves(ex: Explorer, pos: Any, moves: list[Any]) -> list[ExploreMove]:
+    """Every legal move, best first (the engine's order), with UWAPI's deltaRemoteness."""
+    solved, game = ex.solved, ex.solved.game
+    rows: list[dict[str, Any]] = []
+    for mv in moves:
+        word = value_word(mv.value, solved.scored)
+        rows.append({"moveValue": word, "remoteness": remoteness_code(word, mv.remoteness)})
+    wrangle_moves(rows)  # sets each row's deltaRemoteness (its order is UWAPI's, not used)
+    top = (moves[0].value, moves[0].remoteness) if moves else None
+    return [ExploreMove(name=move_name(game, mv.move), value=row["moveValue"],
+                        margin=_margin(mv.value, solved.scored), remoteness=mv.remoteness,
+                        delta_remoteness=row["deltaRemoteness"],
+                        words=_words(mv.value, mv.remoteness, solved.scored),
+                        best=(mv.value, mv.remoteness) == top,
+                        key=ex.codec.key(game.play(pos, mv.move)))
+            for mv, row in zip(moves, rows, strict=True)]
+
+
+# -- the catalog's listing ------------------------------------------------------------------------
+_KINDS: dict[type, ParamKind] = {int: "int", tuple: "tuple", bool: "bool", str: "str"}
+
+
+def _param(p: Param) -> CatalogParam:
+    kind = _KINDS.get(p.kind, "str")
+    default = list(p.default) if isinstance(p.default, tuple) else p.default
+    return CatalogParam(name=p.name, kind=kind, default=default, help=p.help, low=p.low,
+                        high=p.high)
+
+
+def catalog_entry(entry: CatalogGame) -> CatalogEntry:
+    """One catalog game as ``/api/catalog`` lists it."""
+    page = budget(entry)
+    start = entry.arguments((), page.default)
+    return CatalogEntry(name=entry.name, title=entry.title, rules=entry.rules,
+                        params=[_param(p) for p in entry.params],
+                        default=entry.call(start), limit=page.limit,
+                        script=f"/page/catalog/{entry.name}.js"
+                        if entry.script is not None else None, served=False)
+
+
+def served_entry(name: str, title: str, rules: str) -> CatalogEntry:
+    """The game ``serve --game``/``--store`` serves, as ``/api/catalog`` lists it."""
+    return CatalogEntry(name=name, title=title, rules=rules, params=[], default=name,
+                        limit="solved when the server started", script=None, served=True)
+
+
+def catalog(served: CatalogEntry | None = None) -> dict[str, Any]:
+    """``GET /api/catalog``: every catalog game in the registry's order, then the served
+    game."""
+    games = [catalog_entry(entry) for entry in registry.catalog()]
+    return CatalogAnswer(games=games + ([served] if served else [])).to_json()
+
+
+def catalog_answer(call: str, query: dict[str, Any]) -> dict[str, Any]:
+    """The worker's side of ``/api/explore/{target}/position``: ``call`` solved (once) and
+    the position answered; a position not held or a bad move is an :class:`InputError`."""
+    return explore(catalog_explorer(call), query)
+
+
+# -- the routes ---------------------------------------------------------------------------------
+def _problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(Problem(detail=message).to_json(), status_code=status,
+                        headers=headers)
+
+
+@dataclass(frozen=True)
+class Served:
+    """The game ``serve --game``/``--store`` serves, as the page explores it: its explorer
+    (already solved) and its entry in ``/api/catalog``."""
+
+    explorer: Explorer
+    entry: CatalogEntry
+
+
+def served(solved: Solved, gamesman_id: str) -> Served:
+    """The served game under its name: ``gamesman_id`` (``tictactoe``, ``board``), or
+    ``gamesman_id-served`` when that is a catalog game's name, so both are explored."""
+    name = gamesman_id
+    if name in registry.catalog_names():
+        name += "-served"
+    title, rules = rules_of(solved.game, gamesman_id)
+    ex = Explorer(solved, PositionCodec(solved.game), name, title)
+    return Served(ex, served_entry(name, title, rules or "A game served by perfectplay."))
+
+
+def _query(request: Request) -> dict[str, str | None]:
+    return {"p": request.query_params.get("p"), "moves": request.query_params.get("moves")}
+
+
+def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
+    """``/api/catalog``, ``/api/explore/{target}/position`` and each catalog game's board
+    code (``/page/catalog/{name}.js``). A catalog position is answered by the worker
+    (``heavy``), where its instance is solved once; the served game's here."""
+
+    async def listing(_request: Request) -> Response:
+        entry = None if serving is None else serving.entry
+        return JSONResponse(await run_in_threadpool(catalog, entry))
+
+    async def position(request: Request) -> Response:
+        target, query = request.path_params["target"], _query(request)
+        try:
+            if serving is not None and target == serving.explorer.name:
+                return JSONResponse(await run_in_threadpool(explore, serving.explorer, query))
+            name = parse_call(target)[0]
+            if name not in registry.catalog_names():
+                known = ", ".join(registry.catalog_names()
+                                  + ([serving.explorer.name] if serving else []))
+                return _problem(404, f"no game {name[:60]!r} here; the games: {known}")
+            checked = await run_in_threadpool(check_target, target)
+            parse_moves(query["moves"])
+            answer = await heavy.run(catalog_answer, checked.call, query)
+            return Response(answer, media_type="application/json")
+        except Busy as exc:
+            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
+        except (PerfectplayError, WorkerError) as exc:
+            return _problem(422, str(exc))
+
+    async def script(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in registry.catalog_names():
+            return _problem(404, f"no catalog game {name[:60]!r}")
+        entry: CatalogGame = registry.get_catalog(name)
+        if entry.script is None:
+            return _problem(404, f"{entry.title} has no board code of its own")
+        return Response(entry.script.read_text("utf-8"), media_type="text/javascript")
+
+    return [Route("/api/catalog", listing),
+            Route("/api/explore/{target}/position", position),
+            Route("/page/catalog/{name}.js", script)]
+
+
+def openapi_paths(answer: Callable[..., dict[str, Any]], errors: dict[str, Any]
+                  ) -> dict[str, Any]:
+    """This module's routes for ``/api/schema``; ``answer(description, model)`` makes a
+    response entry, ``errors`` the refusals."""
+    p = {"name": "p", "in": "query", "required": False, "schema": {"type": "string"},
+         "description": "The position: its key (or /gamesman's PICTURE~KEY string); the "
+                        "start when left out."}
+    moves = {"name": "moves", "in": "query", "required": False,
+             "schema": {"type": "string"},
+             "description": "Moves to play from it, by name, comma-separated ('2,3,3')."}
+    target = {"name": "target", "in": "path", "required": True,
+              "schema": {"type": "string"},
+              "description": "A catalog game and its parameters as a call, "
+                             "'connect4(width=4, height=4)', or the served game's name."}
+    return {
+        "/api/catalog": {"get": {
+            "summary": "Every catalog game (and the served one): rules, parameters, the "
+                       "page's default instance and its limit.",
+            "responses": {"200": answer("Every game the page explores.", CatalogAnswer)}}},
+        "/api/explore/{target}/position": {"get": {
+            "summary": "One position of a solved game: its value, remoteness, whose turn, "
+                       "the board and every move's value.",
+            "parameters": [target, p, moves],
+            "responses": {
+                "200": answer("The position and every legal move.", ExploreAnswer),
+                "404": answer("No such game: `detail` lists them."),
+                **{k: v for k, v in errors.items() if k != "413"}}}},
+    }

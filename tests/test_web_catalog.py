@@ -1,0 +1,181 @@
+"""The catalog on the web page's API: GET /api/catalog lists every catalog game with the
+page's default instance and budget, and GET /api/explore/{target}/position answers any
+position of a small instance as perfectplay.solve does (value, remoteness, every move's value
+by name, the child's key leading on); bad targets, parameters, positions and moves get a 4xx
+with a message, never a 500; the game `serve --game` serves is explored the same way."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from perfectplay import registry, solve  # noqa: E402
+from perfectplay.engine import Value  # noqa: E402
+from perfectplay.engine.solution import move_name  # noqa: E402
+from perfectplay.engine.target import load_catalog_target  # noqa: E402
+from perfectplay.web import answers  # noqa: E402
+from perfectplay.web.app import create_app  # noqa: E402
+from perfectplay.web.explore import BUDGETS, check_target, summary  # noqa: E402
+from perfectplay.web.gamescrafters import value_word  # noqa: E402
+from test_web_schema import check  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:  # the worker starts and stops with the app
+        yield c
+
+
+def _url(target: str, **query: str) -> str:
+    tail = "&".join(f"{k}={quote(v, safe='')}" for k, v in query.items())
+    return f"/api/explore/{quote(target, safe='')}/position" + (f"?{tail}" if tail else "")
+
+
+def test_the_catalog_lists_every_game_in_the_registrys_order(client):
+    r = client.get("/api/catalog")
+    assert r.status_code == 200
+    games = r.json()["games"]
+    assert [g["name"] for g in games] == [e.name for e in registry.catalog()]
+    answers.CatalogAnswer.model_validate_json(r.content, strict=True)
+    for g in games:
+        assert not g["served"] and g["limit"]
+        check_target(g["default"])  # the page's default is within its own budget
+        entry = registry.get_catalog(g["name"])
+        assert [p["name"] for p in g["params"]] == [p.name for p in entry.params]
+    assert set(BUDGETS) == {e.name for e in registry.catalog()}
+    c4 = next(g for g in games if g["name"] == "connect4")
+    assert c4["default"] == "connect4(width=4, height=4)"
+    assert c4["script"] == "/page/catalog/connect4.js"
+    assert "catalogBoards.connect4" in client.get(c4["script"]).text
+
+
+def _agrees(answer: dict, solved, pos) -> None:
+    """One answered position against the in-memory solution: value, margin, remoteness, and
+    each move's value and remoteness by name, best first."""
+    scored = solved.scored
+    value = solved.value(pos)
+    assert answer["value"] == value_word(value, scored)
+    assert answer["margin"] == (value if scored else None)
+    assert answer["remoteness"] == solved.remoteness(pos)
+    want = [(move_name(solved.game, mv.move), value_word(mv.value, scored), mv.remoteness)
+            for mv in solved.move_values(pos)]
+    got = [(m["name"], m["value"], m["remoteness"]) for m in answer["moves"]]
+    assert got == want
+    assert answer["over"] == (not want)
+
+
+@pytest.mark.parametrize("name", [e.name for e in registry.catalog()])
+def test_each_games_small_instance_agrees_with_solve(client, name):
+    """The start, then the position after the best move (by its key, as the page's links
+    do), then after two moves by name: each as perfectplay.solve answers it."""
+    entry = registry.get_catalog(name)
+    call = entry.call(entry.arguments((), entry.small[0] if entry.small else {}))
+    game = load_catalog_target(call)
+    solved = solve(game, method="python")  # the Python door: apart from the page's solve
+    start = client.get(_url(call))
+    assert start.status_code == 200, start.text
+    answers.ExploreAnswer.model_validate_json(start.content, strict=True)
+    d = start.json()
+    _agrees(d, solved, solved.start)
+    assert d["turn"] == "first" and d["summary"].startswith("Player 1 should ")
+    assert d["board"] and d["history"] == []
+    first = solved.move_values()[0].move
+    child = game.play(solved.start, first)
+    by_key = client.get(_url(call, p=d["moves"][0]["key"]))
+    assert by_key.status_code == 200, by_key.text
+    _agrees(by_key.json(), solved, child)
+    line = [move_name(game, first)]
+    if solved.move_values(child):
+        line.append(move_name(game, solved.move_values(child)[-1].move))  # a worst reply
+    by_moves = client.get(_url(call, moves=",".join(line))).json()
+    pos = solved.start
+    for name_ in line:
+        pos = game.play(pos, next(mv.move for mv in solved.move_values(pos)
+                                  if move_name(game, mv.move) == name_))
+    _agrees(by_moves, solved, pos)
+    assert [h["name"] for h in by_moves["history"]] == line
+    assert by_moves["history"][0]["turn"] == "first" and not by_moves["history"][0]["mistake"]
+
+
+def test_a_whole_game_ends_with_its_solved_value(client):
+    """Tic-tac-toe played by best moves to the end: a tie, as solve says; the history marks
+    no mistake and the chart stays at 0."""
+    moves: list[str] = []
+    while True:
+        d = client.get(_url("tictactoe", moves=",".join(moves))).json()
+        if d["over"]:
+            break
+        moves.append(d["moves"][0]["name"])
+    assert d["summary"] == "Game over: a tie"
+    assert value_word(solve(load_catalog_target("tictactoe"), method="python").value(),
+                      False) == "tie"
+    assert not any(h["mistake"] for h in d["history"])
+    assert {h["chart_before"] for h in d["history"]} == {0.0}
+
+
+def test_a_mistake_is_marked_and_the_chart_moves(client):
+    d = client.get(_url("tictactoe", moves="a1,b1")).json()  # O's b1 loses
+    assert [h["mistake"] for h in d["history"]] == [False, True]
+    assert d["history"][1]["chart_after"] == 1.0 and d["summary"].startswith("Player 1 "
+                                                                              "should win")
+
+
+def test_a_scored_game_says_margins(client):
+    call = "kalah(houses=2, seeds=1)"
+    solved = solve(load_catalog_target(call), method="python")
+    d = client.get(_url(call)).json()
+    assert d["margin"] == solved.value() and all(m["margin"] is not None for m in d["moves"])
+    assert " by " in d["summary"] or d["value"] == "tie"
+
+
+@pytest.mark.parametrize("target,query,status,words", [
+    ("chess", {}, 404, "no game 'chess'"),
+    ("connect4(width=0)", {}, 422, "width must be at least 1"),
+    ("connect4(width=7, height=6)", {}, 422, "too big for the page"),
+    ("connect4(depth=3)", {}, 422, "no parameter 'depth'"),
+    ("connect4(width=__import__('os'))", {}, 422, "must be literals"),
+    ("nim(heaps=(30, 30, 30, 30))", {}, 422, "at most 200,000"),
+    ("tictactoe", {"p": "not a key!"}, 422, "is not a position"),
+    ("tictactoe", {"p": "12345678901"}, 422, "not one"),
+    ("tictactoe", {"moves": "a1,a1"}, 422, "move 2 ('a1') is not legal there"),
+    ("tictactoe", {"moves": "z9"}, 422, "legal: "),
+    ("tictactoe", {"moves": ",".join(["a1"] * 1001)}, 422, "at most 1,000"),
+])
+def test_bad_requests_get_a_4xx_and_a_message(client, target, query, status, words):
+    r = client.get(_url(target, **query))
+    assert r.status_code == status, r.text
+    assert words in r.json()["detail"]
+    answers.Problem.model_validate_json(r.content, strict=True)
+
+
+def test_the_schema_documents_the_routes_and_their_answers(client):
+    doc = client.get("/api/schema").json()
+    op = doc["paths"]["/api/explore/{target}/position"]["get"]
+    assert [p["name"] for p in op["parameters"]] == ["target", "p", "moves"]
+    for path, url in (("/api/explore/{target}/position", _url("tictactoe", moves="b2")),
+                      ("/api/catalog", "/api/catalog")):
+        schema = doc["paths"][path]["get"]["responses"]["200"]["content"][
+            "application/json"]["schema"]
+        check(client.get(url).json(), schema, doc)
+    assert "/api/explore/{target}/position" in client.get("/docs").text
+
+
+def test_the_summary_words():
+    assert summary(2, 9, True, 0, False, 0.0) == "Player 1 should win by 2 in 9"
+    assert summary(0, 0, True, 1, True, -3.0) == "Game over: Player 2 won by 3"
+    assert summary(Value.DRAW, None, False, None, False, 0.0) == \
+        "The player to move should draw"
+
+
+def test_the_served_game_is_explored_under_its_name():
+    solved = solve(load_catalog_target("tictactoe"))
+    with TestClient(create_app(gamesman=solved, gamesman_id="tictactoe")) as c:
+        games = c.get("/api/catalog").json()["games"]
+        assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
+        d = c.get(_url("tictactoe-served", moves="b2")).json()
+        _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
+        assert d["title"] == "Tic-tac-toe" or d["title"]
