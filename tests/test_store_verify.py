@@ -5,11 +5,14 @@ draws; a changed byte in a tier is found, by position."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.coins import CoinsGame
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.store.layout import read_manifest, tier_path
+from perfectplay.store.packed import count_blocks, set_ranks, slot_ranks
 from perfectplay.store.verify import verify_store
 from test_tablebase import LayeredGraph
 
@@ -49,3 +52,19 @@ def test_a_changed_cell_is_found_at_its_position(client, tmp_path):
         tiers = {int(game.rules.tier(game.canonical(int(m.position))))
                  for m in report.mismatches if m.position.isdigit()}
         assert tiers & {changed, changed - 1}, report.explain()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 2**64 - 1), st.sampled_from([0, 1, 2**63, 2**64 - 1])),
+                min_size=1, max_size=40), st.data())
+def test_the_rank_of_a_sampled_slot_is_the_bitmaps_own(words, data):
+    """slot_ranks (a sample's ranks through the rank directory) against unpacking the whole
+    bitmap (set_ranks), on random bitmaps of up to 5 directory blocks."""
+    present = np.array(words, np.uint64)
+    every = set_ranks(present)
+    if every.size == 0:
+        return
+    slots = np.array(data.draw(st.lists(st.integers(0, every.size - 1), max_size=30)),
+                     np.int64)
+    assert slot_ranks(present, count_blocks(present), slots).tolist() == \
+        every[slots].tolist()

@@ -233,7 +233,39 @@ def unranked(t, ranks, unrank):
     return out
 
 
+@njit(cache=True)
+def slot_ranks(present, counts, slots):
+    """The ranks at ``slots`` (the rank of the s-th set bit, for each s): the inverse of
+    :func:`bit_slot`, through the same rank directory (a binary search of ``counts``, then
+    at most BLOCK_WORDS words), so a sample of a tier never unpacks the whole bitmap.
+    O(len(slots) x log(blocks)).
+
+    >>> present = np.zeros(2, np.uint64); present[0] = 0b1011; present[1] = 1
+    >>> slot_ranks(present, count_blocks(present), np.array([0, 1, 2, 3])).tolist()
+    [0, 1, 3, 64]
+    """
+    out = np.empty(slots.size, np.int64)
+    for i in range(slots.size):
+        s = slots[i]
+        b = np.searchsorted(counts, s, side="right") - 1
+        left = s - counts[b]
+        w = b * BLOCK_WORDS
+        word = np.uint64(present[w])
+        c = popcount(word)
+        while left >= c:
+            left -= c
+            w += 1
+            word = np.uint64(present[w])
+            c = popcount(word)
+        while left > 0:  # clear the lowest set bits before the one wanted
+            word &= word - _ONE
+            left -= 1
+        out[i] = w * 64 + popcount((word & (~word + _ONE)) - _ONE)
+    return out
+
+
 def set_ranks(present: np.ndarray) -> np.ndarray:
-    """The ranks whose bits are set, ascending (slot order)."""
+    """The ranks whose bits are set, ascending (slot order). O(bits): for every slot of a
+    tier; a sample uses :func:`slot_ranks`."""
     bits = np.unpackbits(np.ascontiguousarray(present).view(np.uint8), bitorder="little")
     return np.flatnonzero(bits).astype(np.int64)

@@ -20,14 +20,17 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from numba import njit
 
+from ..engine.compiled import ONGOING, CompiledGame, is_compiled
 from ..engine.protocol import Position, Score, Worth, capabilities
 from ..engine.sortedtiers import unmix_all
+from ..engine.status import BAD_MOVE_COUNT, OK, status_error
 from ..engine.values import UnknownPosition, describe
 from ..engine.verify import Child, Mismatch, VerifyReport, _same, implied
 from ..errors import show
 from .layout import checksums, read_manifest, tier_path
-from .packed import set_ranks, unranked
+from .packed import set_ranks, slot_ranks, unranked
 
 
 class PackedStore(Protocol):
@@ -110,9 +113,8 @@ def tier_codes(store: PackedStore, t: int, slots: np.ndarray | None) -> np.ndarr
     """The codes at ``slots`` of tier ``t`` (every slot when None)."""
     table = store.tables[t]
     if table.ranked:
-        ranks = set_ranks(table.present)
-        if slots is not None:
-            ranks = ranks[slots]
+        ranks = set_ranks(table.present) if slots is None else \
+            slot_ranks(table.present, table.counts, slots)
         game = store.game
         return unranked(t, ranks, game.ranking.unrank)
     keys = np.asarray(table.keys)
@@ -138,28 +140,12 @@ def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> 
     """Check the positions of ``codes``: their stored entries against the best of their
     children's, every child looked up in one batch."""
     game = store.game
-    caps = capabilities(game)
-    decode = caps.decode
+    decode = capabilities(game).decode
     positions: list[Position] = [decode(c) if decode else c for c in codes]
+    expand = _expand_compiled if is_compiled(game) else _expand_python
+    ends, kids, child_codes = expand(game, positions)
     stored = store.lookup(codes)
-    ends: list[Worth | None] = []
-    kids: list[list[tuple[int, Any, bool]]] = []
-    child_codes: list[int] = []
-    encode = caps.encode
-    for pos in positions:
-        out = game.outcome(pos)
-        ends.append(out)
-        row: list[tuple[int, Any, bool]] = []
-        if out is None:
-            mover = caps.player(pos) if caps.player is not None else None
-            for move in game.moves(pos):
-                child = game.play(pos, move)
-                pay = caps.payoff(pos, move) if caps.payoff is not None else None
-                passes = mover is None or caps.player(child) != mover  # type: ignore[misc]
-                row.append((len(child_codes), pay, passes))
-                child_codes.append(int(encode(child)) if encode else int(child))
-        kids.append(row)
-    found = store.lookup(child_codes) if child_codes else None
+    found = store.lookup(child_codes) if len(child_codes) else None
     for i, pos in enumerate(positions):
         report.checked += 1
         entry = _entry(stored, i)
@@ -174,6 +160,89 @@ def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> 
             continue
         if not _same(entry, expected):
             report.add(Mismatch(show(pos), describe(*entry), describe(*expected)))
+
+
+#: What the expansion of a batch gives :func:`_check_batch`: each position's outcome (None
+#: while the game goes on), its moves as (index into the child codes, payoff, whether the
+#: move passes the turn), and the children's codes.
+Expansion = tuple[list["Worth | None"], list[list[tuple[int, Any, bool]]], Any]
+
+
+def _expand_python(game: Any, positions: list[Position]) -> Expansion:
+    """The children of ``positions`` through the game's Python hooks, one call a move."""
+    caps = capabilities(game)
+    encode = caps.encode
+    ends: list[Worth | None] = []
+    kids: list[list[tuple[int, Any, bool]]] = []
+    child_codes: list[int] = []
+    for pos in positions:
+        out = game.outcome(pos)
+        ends.append(out)
+        row: list[tuple[int, Any, bool]] = []
+        if out is None:
+            mover = caps.player(pos) if caps.player is not None else None
+            for move in game.moves(pos):
+                child = game.play(pos, move)
+                pay = caps.payoff(pos, move) if caps.payoff is not None else None
+                passes = mover is None or caps.player(child) != mover  # type: ignore[misc]
+                row.append((len(child_codes), pay, passes))
+                child_codes.append(int(encode(child)) if encode else int(child))
+        kids.append(row)
+    return ends, kids, child_codes
+
+
+def _expand_compiled(game: CompiledGame, positions: list[Position]) -> Expansion:
+    """The children of ``positions`` of a compiled game in one kernel call
+    (:func:`expand_codes`); only ended positions go back to Python, for their outcome."""
+    r = game.rules
+    codes = np.asarray(positions, np.int64)
+    status, bad, ongoing, offsets, children, pays, passes = expand_codes(
+        codes, r.moves, r.play, r.outcome, r.payoff, r.player, game.scored, game.has_player,
+        game.max_moves)
+    if status != OK:
+        raise status_error(status, int(bad), game)
+    ends: list[Worth | None] = [None if on else game.outcome(int(c))
+                                for c, on in zip(codes.tolist(), ongoing.tolist(), strict=True)]
+    bounds = offsets.tolist()
+    pay = pays.tolist() if game.scored else None
+    turn = passes.tolist()
+    kids = [[(j, None if pay is None else pay[j], turn[j]) for j in range(lo, hi)]
+            for lo, hi in zip(bounds, bounds[1:], strict=False)]
+    return ends, kids, children
+
+
+@njit
+def expand_codes(codes, moves, play, outcome, payoff, player, scored, with_player,
+                 max_moves):
+    """(status, bad code, ongoing, offsets, children, payoffs, passes) of ``codes``: which
+    positions go on, and the moves of each as CSR arrays (the children's codes, each move's
+    payoff in a scored game, whether it passes the turn). O(positions + moves)."""
+    n = codes.size
+    ongoing = np.zeros(n, np.bool_)
+    offsets = np.zeros(n + 1, np.int64)
+    children = np.empty(n * max_moves, np.int64)
+    pays = np.zeros(n * max_moves if scored else 0, np.int64)
+    passes = np.ones(n * max_moves, np.bool_)
+    buf = np.empty(max_moves + 1, np.int64)
+    m = 0
+    for i in range(n):
+        code = codes[i]
+        if outcome(code) == ONGOING:
+            ongoing[i] = True
+            k = moves(code, buf)
+            if k < 0 or k > max_moves:
+                return BAD_MOVE_COUNT, code, ongoing, offsets, children, pays, passes
+            mover = player(code) if with_player else 0
+            for j in range(k):
+                child = play(code, buf[j])
+                children[m] = child
+                if scored:
+                    pays[m] = payoff(code, buf[j])
+                if with_player:
+                    passes[m] = player(child) != mover
+                m += 1
+        offsets[i + 1] = m
+    return OK, 0, ongoing, offsets, children[:m], pays[:m], passes[:m]
 
 
 def _entry(looked: dict[str, np.ndarray], i: int) -> tuple[Worth, int | None] | None:
