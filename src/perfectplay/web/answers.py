@@ -239,7 +239,12 @@ class ExploreAnswer(Answer):
     turn: Turn | None = Field(description="Who is to move: the first or the second player "
                               "(null when neither the game nor the moves say).")
     summary: str = Field(description="The position in a line: 'Player 1 should win in 13', "
-                         "'Game over: Player 2 won'.")
+                         "'Game over: Player 2 won' (a scored game: the final margin, the "
+                         "points so far included).")
+    points: int | float = Field(description="A scored game: the points scored by the `moves` "
+                                "sent, the first player's minus the second's (0 otherwise); "
+                                "a final margin is these plus `margin` from the mover's "
+                                "side.")
     board: str = Field(description="The position drawn by the game (its draw).")
     over: bool = Field(description="Whether the game is over (no legal move).")
     moves: list[ExploreMove] = Field(description="Every legal move, best first.")

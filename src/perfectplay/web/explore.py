@@ -291,9 +291,7 @@ def _word(value: Any, scored: bool) -> ValueWord:
 
 
 def _margin(value: Any, scored: bool) -> float | int | None:
-    if not scored:
-        return None
-    return int(value) if float(value).is_integer() else float(value)
+    return _number(float(value)) if scored else None
 
 
 def _words(value: Any, rem: int | None, scored: bool) -> str:
@@ -305,30 +303,37 @@ def _words(value: Any, rem: int | None, scored: bool) -> str:
 
 def summary(value: Any, rem: int | None, scored: bool, turn: int | None, over: bool,
             so_far: float) -> str:
-    """The position in a line: ``Player 1 should win in 13``; at the end who won.
+    """The position in a line: ``Player 1 should win in 13``; at the end who won. In a
+    scored game the margin is the final one, ``so_far`` (the first player's points minus
+    the second's until here) included.
 
     >>> summary(Value.WIN, 13, False, 0, False, 0.0)
     'Player 1 should win in 13'
     >>> summary(Value.LOSE, 0, False, 1, True, 0.0)
     'Game over: Player 1 won'
+    >>> summary(1, 10, True, 0, False, 1.0)
+    'Player 1 should win by 2 in 10'
     """
     who = "The player to move" if turn is None else f"Player {turn + 1}"
+    if scored and turn is not None:
+        final = so_far + (first_player_view(value, turn) or 0.0)
+        if over:
+            return "Game over: a tie" if final == 0 else \
+                f"Game over: Player {1 if final > 0 else 2} won by {abs(final):g}"
+        value = _number(final if turn == 0 else -final)
     if not over:
         return f"{who} should {_words(value, rem, scored)}"
-    if scored:
-        if turn is None:
-            return "Game over"
-        total = so_far + (first_player_view(value, turn) or 0.0)
-        if total == 0:
-            return "Game over: a tie"
-        return f"Game over: Player {1 if total > 0 else 2} won by {abs(total):g}"
     word = value_word(value, scored)
-    if word in ("tie", "draw"):
-        return f"Game over: a {word}"
+    if scored or word in ("tie", "draw"):
+        return "Game over" if scored else f"Game over: a {word}"
     if turn is None:
         return f"Game over: the player to move {'won' if word == 'win' else 'lost'}"
     winner = turn if word == "win" else 1 - turn
     return f"Game over: Player {winner + 1} won"
+
+
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
 
 
 def _position(ex: Explorer, pos: Any, turn: int | None, history: list[ExplorePly],
@@ -342,6 +347,7 @@ def _position(ex: Explorer, pos: Any, turn: int | None, history: list[ExplorePly
         value=_word(value, solved.scored), margin=_margin(value, solved.scored),
         remoteness=rem, turn=_turn_word(turn),
         summary=summary(value, rem, solved.scored, turn, over, so_far),
+        points=_number(so_far),
         board=game_picture(solved.game, pos) or repr(pos), over=over,
         moves=_moves(ex, pos, moves), history=history)
 

@@ -29,6 +29,7 @@ Edelkamp and Kissmann 2008).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ..entry import CatalogGame, Method, Param, Published
 from .bitboard import MAX_BITS
@@ -114,6 +115,7 @@ GAME = CatalogGame(
     examples=("search 'connect4(width=7, height=6)' --moves 4,4,3",
               "solve 'connect4(width=5, height=4)'",
               "play 'connect4(width=5, height=4)'"),
+    script=files(__name__).joinpath("web.js"),
 )
 
 __all__ = ["GAME", "MEASURED", "ConnectFour", "ConnectFourPy", "compiled_rules",

@@ -33,6 +33,7 @@ Published results reproduced or aimed at:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ..entry import CatalogGame, Param, Published
 from .rules import PASS, Othello, OthelloBoard8, othello, parse_line
@@ -116,6 +117,7 @@ GAME = CatalogGame(
     small=({"size": 4, "opening": ""}, {"size": 6, "opening": first(FEINSTEIN_LINE, 24)}),
     examples=("solve 'othello(size=4)'", "search 'othello(size=6)' --time 600",
               "play 'othello(size=4)'"),
+    script=files(__name__).joinpath("web.js"),
 )
 
 __all__ = ["FEINSTEIN", "FEINSTEIN_LINE", "GAME", "PASS", "TAKIZAWA", "TAKIZAWA_LINE",

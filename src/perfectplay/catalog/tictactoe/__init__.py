@@ -36,6 +36,7 @@ X to move
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ..entry import CatalogGame, Published
 from .rules import TicTacToe
@@ -71,6 +72,7 @@ GAME = CatalogGame(
     size=_size,
     small=({},),
     examples=("solve tictactoe", "play tictactoe", "search tictactoe --analyze"),
+    script=files(__name__).joinpath("web.js"),
 )
 
 __all__ = ["COUNT", "DUDENEY", "GAME", "TicTacToe", "TicTacToeTwin"]

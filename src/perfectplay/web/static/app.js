@@ -469,7 +469,7 @@ function loadScript(src) {
 
 const boards = {};
 window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, cellName, letters,
-  lines, legalByName, boardRows};
+  lines, legalByName, boardRows, historyChart};
 
 async function main() {
   const games = (await (await fetch("/api/games")).json()).games;
@@ -479,11 +479,13 @@ async function main() {
     const tab = el("button", {"data-tab": game.name}, game.page.tab);
     const sec = section(game);
     tab.onclick = () => {
-      document.querySelectorAll("#tabs button, .tab").forEach((x) => x.classList.remove("active"));
+      document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
       tab.classList.add("active");
       sec.classList.add("active");
     };
-    if (k === 0) { tab.classList.add("active"); sec.classList.add("active"); }
+    if (k === 0 && !/^#play=/.test(location.hash)) {  // explore.js opens a #play= URL
+      tab.classList.add("active"); sec.classList.add("active");
+    }
     tabs.appendChild(tab);
     holder.appendChild(sec);
     const board = boards[game.name] || {};

@@ -1,0 +1,368 @@
+"use strict";
+// The catalog's games on perfectplay's page: one tab per game of GET /api/catalog (the
+// registry's order, after the seed games of app.js; then the game `serve --game`/`--store`
+// serves), each explored through GET /api/explore/TARGET/position?moves=... . The server
+// solves and answers; this file draws the answer and keeps the moves.
+//
+// A tab shows the board (the game's own board code when its catalog entry has a script,
+// served at /page/catalog/NAME.js, which registers perfectplay.catalogBoards[NAME] =
+// {board(d, tab) -> element}; else the game's drawing), one button a legal move named by
+// the game, coloured by its value for the mover as GamesmanUni colours them (win green, lose
+// dark red, tie and draw yellow), faded by how much slower than the best move of its value
+// it is, with its remoteness or margin; the line "Player 1 should win in 13"; undo, redo,
+// restart; the perfect computer or two people with hints; the value history chart with the
+// mistakes marked; the position as the page's URL (#play=TARGET&moves=a,b) and as a typed
+// list of moves.
+
+(() => {
+  const {el} = window.perfectplay;
+  const catalogBoards = {};
+  window.perfectplay.catalogBoards = catalogBoards;
+
+  async function position(target, moves) {
+    const query = moves.length ? `?moves=${encodeURIComponent(moves.join(","))}` : "";
+    const response = await fetch(`/api/explore/${encodeURIComponent(target)}/position${query}`);
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.detail || `the server answered ${response.status}`);
+    return data;
+  }
+
+  // A move's button: its value's colour, faded by its delta remoteness, its remoteness or
+  // margin written on it.
+  // What a move's button says: its remoteness, or in a scored game the mover's final margin
+  // (the points so far and the margin from here).
+  function moveLabel(d, mv) {
+    if (mv.margin === null) return mv.remoteness === null ? "" : String(mv.remoteness);
+    const total = mv.margin + (d.turn === "second" ? -d.points : d.points);
+    return `${total > 0 ? "+" : ""}${total}`;
+  }
+  window.perfectplay.moveLabel = moveLabel;
+
+  function moveButton(mv, label, onclick, hints) {
+    const b = el("button", {class: `movebtn${hints ? ` v-${mv.value}` : ""}${
+      mv.best && hints ? " best" : ""}`, "data-move": mv.name, title: mv.words});
+    b.appendChild(el("span", {class: "name"}, mv.name));
+    if (hints && label) b.appendChild(el("span", {class: "rem"}, label));
+    if (hints) b.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
+    b.onclick = onclick;
+    return b;
+  }
+
+  function paramInput(tab, p, value) {
+    const id = `cat-${tab.name}-${p.name}`;
+    const label = el("label", {title: p.help}, `${p.name} `);
+    let input;
+    if (p.kind === "bool") {
+      input = el("input", {type: "checkbox", id});
+      input.checked = Boolean(value);
+    } else {
+      input = el("input", {id, size: p.kind === "int" ? 3 : 14,
+        type: p.kind === "int" ? "number" : "text"});
+      input.value = Array.isArray(value) ? value.join(", ") : String(value);
+    }
+    label.appendChild(input);
+    return label;
+  }
+
+  function pyLiteral(p, input) {
+    if (p.kind === "bool") return input.checked ? "True" : "False";
+    if (p.kind === "int") return String(Number(input.value));
+    if (p.kind === "tuple") {
+      const items = input.value.split(/[\s,()]+/).filter((x) => x !== "").map(Number);
+      return `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
+    }
+    return JSON.stringify(input.value);
+  }
+
+  // A board drawn as a header of column letters and rows "N cell cell ...", whose moves
+  // are cell names such as "b2" (tic-tac-toe, Othello): a grid, each legal cell coloured by
+  // its move's value and played by a click. Games register it in their web.js.
+  function cellGrid(d, tab, hints) {
+    const lines = d.board.split("\n"), rows = [];
+    let head = null;
+    for (const line of lines) {
+      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+      if (m) rows.push({label: m[1], cells: m[2].trim().split(/\s+/)});
+      else if (!rows.length && /^\s+[a-z](\s+[a-z])*\s*$/.test(line)) {
+        head = line.trim().split(/\s+/);
+      }
+    }
+    if (!head || !rows.length) return el("pre", {class: "board"}, d.board);
+    const byName = {};
+    for (const mv of d.moves) byName[mv.name] = mv;
+    const human = !tab.computer || d.turn !== tab.computer;
+    const table = el("table", {class: "grid cells"});
+    const top = el("tr");
+    top.appendChild(el("th"));
+    head.forEach((c) => top.appendChild(el("th", {}, c)));
+    table.appendChild(top);
+    for (const row of rows) {
+      const tr = el("tr");
+      tr.appendChild(el("th", {}, row.label));
+      row.cells.forEach((ch, k) => {
+        const name = `${head[k]}${row.label}`, mv = byName[name];
+        const td = el("td", {"data-cell": name, class: ch === "." ? "" : `piece-${ch}`},
+          ch === "." ? "" : ch);
+        if (mv && !d.over) {
+          td.title = mv.words;
+          if (hints) {
+            td.classList.add(`v-${mv.value}`);
+            td.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
+          }
+          if (human) { td.classList.add("legal"); td.onclick = () => tab.play(mv.name); }
+        }
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    }
+    const box = el("div");
+    box.appendChild(table);
+    const last = lines[lines.length - 1];
+    if (!/^\s*\d+\s/.test(last)) box.appendChild(el("p", {class: "status"}, last));
+    return box;
+  }
+  window.perfectplay.cellGrid = cellGrid;
+
+  class Tab {
+    constructor(game) {
+      Object.assign(this, {game, name: game.name, target: game.default, moves: [], redo: [],
+        data: null});
+    }
+
+    get mode() { return this.section.querySelector(".mode").value; }
+    get hints() { return this.mode === "both" || this.section.querySelector(".hints").checked; }
+    // the side the computer plays ("first" or "second"), or null for two people
+    get computer() { return {first: "second", second: "first"}[this.mode] || null; }
+
+    build() {
+      const g = this.game, sec = el("section", {id: `tab-cat-${this.name}`, class: "tab",
+        "data-catalog": this.name});
+      sec.appendChild(el("h2", {}, g.title));
+      sec.appendChild(el("p", {class: "intro"}, g.rules));
+      const inst = el("div", {class: "controls instance"});
+      const values = parseDefaults(g);
+      g.params.forEach((p) => inst.appendChild(paramInput(this, p, values[p.name])));
+      if (g.params.length) {
+        const open = el("button", {class: "open"}, "Open");
+        open.onclick = () => this.open(this.call(), []);
+        inst.appendChild(open);
+        inst.appendChild(el("span", {class: "limit"}, ` the page solves: ${g.limit}`));
+      }
+      sec.appendChild(inst);
+      const modes = el("select", {class: "mode"});
+      [["first", "You play first"], ["second", "You play second"],
+        ["both", "Two players, with hints"]].forEach(([v, t]) =>
+        modes.appendChild(el("option", {value: v}, t)));
+      modes.onchange = () => this.refresh();
+      const hints = el("label", {}, " ");
+      const box = el("input", {type: "checkbox", class: "hints"});
+      box.checked = true;
+      box.onchange = () => this.render();
+      hints.append(box, document.createTextNode(" show the moves' values"));
+      const bar = el("div", {class: "controls"});
+      bar.append(modes, hints);
+      for (const [cls, text, fn] of [["undo", "Undo", () => this.undo()],
+        ["redo", "Redo", () => this.redoMove()], ["restart", "Restart", () => this.restart()]]) {
+        const b = el("button", {class: cls}, text);
+        b.onclick = fn;
+        bar.appendChild(b);
+      }
+      sec.appendChild(bar);
+      const typed = el("div", {class: "controls"});
+      const input = el("input", {class: "typed", size: 40,
+        placeholder: "moves from the start, e.g. 2, 3, 3"});
+      const go = el("button", {class: "go"}, "Go to");
+      go.onclick = () => this.open(this.target, input.value.split(/[\s,]+/)
+        .filter((x) => x !== ""));
+      typed.append(input, go);
+      sec.appendChild(typed);
+      sec.appendChild(el("div", {class: "error"}));
+      sec.appendChild(el("p", {class: "summary"}));
+      const columns = el("div", {class: "columns"});
+      columns.append(el("div", {class: "board-holder"}), el("div", {class: "side"}));
+      sec.appendChild(columns);
+      this.section = sec;
+      return sec;
+    }
+
+    call() {
+      const parts = this.game.params.map((p) => `${p.name}=${pyLiteral(p,
+        this.section.querySelector(`#cat-${this.name}-${p.name}`))}`);
+      return parts.length ? `${this.name}(${parts.join(", ")})` : this.name;
+    }
+
+    async open(target, moves) {
+      this.target = target;
+      this.moves = moves;
+      this.redo = [];
+      await this.refresh();
+    }
+
+    restart() { this.open(this.target, []); }
+
+    play(name) {
+      if (this.redo.length && this.redo[this.redo.length - 1] === name) this.redo.pop();
+      else this.redo = [];
+      this.moves = [...this.moves, name];
+      return this.refresh();
+    }
+
+    // the side to move after the first k moves (from the history's movers)
+    turnAt(k) {
+      const h = this.data.history;
+      return k < h.length ? h[k].turn : this.data.turn;
+    }
+
+    undo() {
+      if (!this.moves.length || !this.data) return;
+      do {
+        this.redo.push(this.moves.pop());
+      } while (this.moves.length && this.computer && this.turnAt(this.moves.length) ===
+        this.computer);
+      this.refresh();
+    }
+
+    redoMove() {
+      if (!this.redo.length) return;
+      this.moves = [...this.moves, this.redo.pop()];
+      this.refresh();
+    }
+
+    async refresh() {
+      const error = this.section.querySelector(".error");
+      try {
+        this.data = await position(this.target, this.moves);
+        error.textContent = "";
+      } catch (e) {
+        error.textContent = String(e.message || e);
+        this.section.dataset.ply = String(this.moves.length);
+        return;
+      }
+      this.render();
+      saveHash(this);
+      const d = this.data;
+      if (!d.over && this.computer && d.turn === this.computer) {
+        const best = d.moves.filter((m) => m.best);
+        await this.play((best[0] || d.moves[0]).name);  // the perfect computer
+        return;
+      }
+      this.section.dataset.ply = String(this.moves.length);
+    }
+
+    render() {
+      const d = this.data, sec = this.section, hints = this.hints;
+      sec.querySelector(".summary").textContent = d.summary;
+      const human = !this.computer || d.turn !== this.computer;
+      const board = catalogBoards[this.name];
+      const holder = sec.querySelector(".board-holder");
+      holder.replaceChildren(board ? board.board(d, this, hints)
+        : el("pre", {class: "board"}, d.board));
+      const side = sec.querySelector(".side");
+      side.replaceChildren();
+      if (!d.over) {
+        side.appendChild(el("p", {class: "turn"}, d.turn ? `${d.turn === "first" ? "Player 1"
+          : "Player 2"} to move` : "to move"));
+        const list = el("div", {class: "movelist"});
+        for (const mv of d.moves) {
+          const b = moveButton(mv, moveLabel(d, mv), () => this.play(mv.name), hints);
+          b.disabled = !human;
+          list.appendChild(b);
+        }
+        side.appendChild(list);
+      }
+      if (d.history.length) {
+        side.appendChild(window.perfectplay.historyChart(d.history));
+        const list = el("ol", {class: "history"});
+        d.history.forEach((p) => list.appendChild(el("li", {class: p.mistake ? "mistake" : ""},
+          `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}: ${p.before} -> ${
+            p.after}${p.mistake ? " (mistake)" : ""}`)));
+        side.appendChild(list);
+      }
+      sec.querySelector(".typed").value = this.moves.join(", ");
+    }
+  }
+
+  // the default instance's parameters, read back from its call (the page keeps the call)
+  function parseDefaults(g) {
+    const out = {};
+    g.params.forEach((p) => { out[p.name] = p.default; });
+    const m = /^[^(]*\((.*)\)$/.exec(g.default);
+    if (!m) return out;
+    for (const p of g.params) {
+      const re = new RegExp(`${p.name}=(\\([^)]*\\)|'[^']*'|"[^"]*"|[^,]+)`);
+      const found = re.exec(m[1]);
+      if (!found) continue;
+      const raw = found[1].trim();
+      if (p.kind === "tuple") out[p.name] = raw.replace(/[()]/g, "").split(",")
+        .map((x) => x.trim()).filter((x) => x !== "");
+      else if (p.kind === "bool") out[p.name] = raw === "True";
+      else if (p.kind === "str") out[p.name] = raw.slice(1, -1);
+      else out[p.name] = Number(raw);
+    }
+    return out;
+  }
+
+  function saveHash(tab) {
+    const parts = [`play=${encodeURIComponent(tab.target)}`];
+    if (tab.moves.length) parts.push(`moves=${encodeURIComponent(tab.moves.join(","))}`);
+    history.replaceState(null, "", `#${parts.join("&")}`);
+  }
+
+  function readHash() {
+    const out = {};
+    for (const part of location.hash.replace(/^#/, "").split("&")) {
+      const k = part.indexOf("=");
+      if (k > 0) out[part.slice(0, k)] = decodeURIComponent(part.slice(k + 1));
+    }
+    return out;
+  }
+
+  function activate(button, section) {
+    document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
+    button.classList.add("active");
+    section.classList.add("active");
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve) => {
+      const s = el("script", {src});
+      s.onload = resolve;
+      s.onerror = resolve;  // no board code: the drawing
+      document.head.appendChild(s);
+    });
+  }
+
+  async function main() {
+    const games = (await (await fetch("/api/catalog")).json()).games;
+    await Promise.all(games.filter((g) => g.script).map((g) => loadScript(g.script)));
+    const nav = document.getElementById("catalog-tabs"), holder = document.getElementById("games");
+    const tabs = {};
+    for (const game of games) {
+      const tab = new Tab(game), sec = tab.build();
+      const button = el("button", {"data-catalog": game.name}, game.title);
+      button.onclick = () => {
+        activate(button, sec);
+        if (!tab.data) tab.refresh();
+      };
+      tabs[game.name] = {tab, button, sec};
+      nav.appendChild(button);
+      holder.appendChild(sec);
+    }
+    window.perfectplay.catalogTabs = tabs;
+    const wanted = readHash();
+    if (wanted.play) {
+      const name = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(wanted.play);
+      const entry = name && tabs[name[0]];
+      if (entry) {
+        activate(entry.button, entry.sec);
+        await entry.tab.open(wanted.play, (wanted.moves || "").split(",").filter((x) => x));
+      }
+    }
+    document.body.dataset.catalogReady = "1";
+  }
+
+  // after app.js has built the seed games' tabs (its historyChart is shared)
+  const start = () => (document.body.dataset.ready === "1" ? main()
+    : setTimeout(start, 20));
+  start();
+})();
