@@ -177,3 +177,13 @@ def test_the_tables_count_every_result_once_and_mark_the_goals() -> None:
     assert sum("a goal" in row for row in results) == goals
     summary = summary_table(catalog()).splitlines()[2:]
     assert [row.split("|")[1].strip(" `") for row in summary] == list(catalog_names())
+
+
+def test_a_search_proves_the_remoteness_only_when_the_source_claims_one() -> None:
+    domineering = get_catalog("domineering")
+    value_only = next(p for p in domineering.published if p.args == {"rows": 2, "cols": 3})
+    found = reproduce(domineering, value_only)
+    assert found.agrees and found.value == "win" and found.remoteness is None
+    connect4 = get_catalog("connect4")
+    claimed = next(p for p in connect4.published if p.args == {"width": 7, "height": 4})
+    assert claimed.method == "search" and claimed.remoteness == 28
