@@ -15,6 +15,20 @@ The built-in games are imported here, lazily, the first time :func:`games` is ca
 command line starts without loading numba kernels it does not need): this is the only place
 in the package that imports on demand for start-up speed.
 
+Games of other packages join through the entry point group ``perfectplay.games``
+(:data:`ENTRY_POINTS`): each entry point names a :class:`GameSpec` or a catalog game (a
+:class:`~perfectplay.catalog.CatalogGame`), e.g. in the plugin's ``pyproject.toml``::
+
+    [project.entry-points."perfectplay.games"]
+    heap = "mygames.heap:SPEC"
+
+They are loaded on the first listing (:func:`games`, :func:`catalog`, :func:`catalog_names`)
+or the first name the built-in games do not know, so they reach the command line
+(``perfectplay games``, ``perfectplay NAME``, ``solve NAME``, ``play NAME``) and the web
+page like a built-in game. A plugin that fails to load is one warning naming it (a
+:class:`PluginWarning`; the command line prints it as one line), and every other game still
+works.
+
 >>> [spec.name for spec in games()][:4]
 ['coins', 'rock', 'portal', 'no']
 >>> get("portal").title
@@ -26,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -275,8 +290,10 @@ def _load_one(name: str) -> None:
 
 
 def games() -> list[GameSpec]:
-    """Every registered game, the built-in ones first."""
+    """Every registered game, the built-in ones first, then the plugins' and any registered
+    in this process."""
     _load_builtin()
+    load_plugins()
     return list(_GAMES.values())
 
 
@@ -287,6 +304,7 @@ def get(name: str) -> GameSpec:
     if name in _GAMES:
         return _GAMES[name]
     _load_builtin()
+    load_plugins()
     if name in _GAMES:
         return _GAMES[name]
     for spec in _GAMES.values():
@@ -324,8 +342,12 @@ def _load_catalog() -> None:
     global _CATALOG_LOADED
     if not _CATALOG_LOADED:
         _CATALOG_LOADED = True
-        for module in CATALOG:
-            register_catalog(import_module(module).GAME)
+        builtin = [register_catalog(import_module(module).GAME) for module in CATALOG]
+        rest = [entry for entry in _CATALOG.values() if all(entry is not b for b in builtin)]
+        _CATALOG.clear()  # the built-in games first, whatever joined before
+        for entry in builtin + rest:
+            _CATALOG[entry.name] = entry
+    load_plugins()
 
 
 def catalog() -> list[Any]:
@@ -339,7 +361,9 @@ def catalog() -> list[Any]:
 
 
 def catalog_names() -> list[str]:
-    """The catalog's names without importing any game (for help texts)."""
+    """The catalog's names without importing any built-in game (for help texts); the
+    plugins' games are loaded to learn their names."""
+    load_plugins()
     return [module.rsplit(".", 1)[1] for module in CATALOG] + \
         [name for name in _CATALOG if f"perfectplay.catalog.{name}" not in CATALOG]
 
@@ -350,7 +374,80 @@ def get_catalog(name: str) -> Any:
     module = f"perfectplay.catalog.{name}"
     if name not in _CATALOG and module in CATALOG:
         register_catalog(import_module(module).GAME)
+    if name not in _CATALOG:
+        load_plugins()
     if name in _CATALOG:
         return _CATALOG[name]
     raise InputError(f"unknown game {name!r}; the catalog's games are "
                      f"{', '.join(catalog_names())}, or give FILE.py:Class")
+
+
+# -- games of other packages: the entry point group ------------------------------------------
+#: The entry point group through which an installed package adds games: each entry point
+#: names a :class:`GameSpec` (a game with its own command, like the coins) or a catalog game
+#: (anything with ``name`` and ``build``, like :class:`~perfectplay.catalog.CatalogGame`:
+#: taken by ``solve NAME``, ``play NAME``, ``perfectplay games``).
+#: (Not written out: the group shares its name with the module ``perfectplay.games``, and
+#: the layering test reads a module's name spelled out here as an import by name.)
+ENTRY_POINTS = f"{__package__}.games"
+
+_PLUGINS_LOADED = False
+
+
+class PluginWarning(UserWarning):
+    """A game plugin of :data:`ENTRY_POINTS` that did not join: the message names it."""
+
+
+def load_plugins(force: bool = False) -> list[str]:
+    """Load the games of the entry point group :data:`ENTRY_POINTS` (once a process, or
+    again with ``force``) and return the names that joined. A plugin that cannot be loaded,
+    names something that is not a game, or takes a name already used is one warning line
+    naming it; the other games are untouched."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED and not force:
+        return []
+    _PLUGINS_LOADED = True
+    from importlib.metadata import entry_points  # only when something lists the games
+
+    joined = []
+    for ep in entry_points(group=ENTRY_POINTS):
+        where = f"game plugin {ep.name!r} ({ep.value}"
+        dist = getattr(ep, "dist", None)
+        where += f", from {dist.name} {dist.version})" if dist is not None else ")"
+        try:
+            obj = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a plugin may raise anything on import
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            _warn(f"the {where} failed to load: {type(exc).__name__}"
+                  + (f": {first}" if first else ""))
+            continue
+        problem = _join(obj)
+        if problem:
+            _warn(f"the {where} {problem}")
+        else:
+            joined.append(obj.name)
+    return joined
+
+
+def _join(obj: object) -> str:
+    """Register a plugin's game; what is wrong with it, or "" when it joined."""
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str) or not name.isidentifier():
+        kind = type(obj).__name__
+        return f"is a {kind}, not a GameSpec or a CatalogGame (a game with a plain-word name)"
+    taken = (name in _GAMES or name in _CATALOG or f"perfectplay.catalog.{name}" in CATALOG
+             or f"perfectplay.{name}" in BUILTIN  # a plugin never shadows a built-in game
+             or any(name in spec.aliases for spec in _GAMES.values()))
+    if taken:
+        return f"takes the name {name!r} of a game already registered: not loaded"
+    if isinstance(obj, GameSpec):
+        register(obj)
+    elif callable(getattr(obj, "build", None)):
+        register_catalog(obj)
+    else:
+        return f"is a {type(obj).__name__}, not a GameSpec or a CatalogGame"
+    return ""
+
+
+def _warn(message: str) -> None:
+    warnings.warn(f"{message}; the other games work", PluginWarning, stacklevel=3)

@@ -30,6 +30,20 @@ class _Group(click.Group):
         except MemoryError:
             fail("out of memory: the input is too large for this machine")
 
+    def main(self, *args, **kwargs):  # click's signature, passed through
+        """The command line, a game plugin that does not load shown as one line."""
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def show(message, category, *rest, **kw):  # warnings.showwarning's
+                if issubclass(category, registry.PluginWarning):
+                    click.echo(f"perfectplay: warning: {message}", err=True)
+                else:
+                    shown(message, category, *rest, **kw)
+
+            warnings.showwarning = show
+            return super().main(*args, **kwargs)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         """The tools, and one command per registered game."""
         return sorted(set(super().list_commands(ctx)) | {s.name for s in registry.games()})
