@@ -5,7 +5,8 @@ a 3x3x2 array whose first plane holds the marks of the agent to move and the sec
 opponent's, row-major, so that square ``i`` of the flattened planes is PettingZoo's action
 ``i`` and our position's index ``i``; ``player_1`` moves first (our X).
 
-Run it:  python examples/pettingzoo_tictactoe.py   (needs pettingzoo and pygame)
+Run it:  python examples/pettingzoo_tictactoe.py   (needs pip install 'perfectplay[pettingzoo]',
+which brings pettingzoo, gymnasium and pygame: tictactoe_v3 imports pygame)
 """
 
 from __future__ import annotations

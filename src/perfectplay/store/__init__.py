@@ -40,6 +40,7 @@ from .python import check_tiered, solve_python_store
 from .reader import NotInStore, Store
 from .runner import (
     PYTHON_WEIGHT,
+    MainGuardError,
     Runner,
     Steps,
     StoreJob,
@@ -49,8 +50,8 @@ from .runner import (
 )
 from .sql import analyze, export_parquet, sql
 
-__all__ = ["NotInStore", "SolveStopped", "Store", "StoreError", "Tablebase", "analyze",
-           "export_parquet", "open_store", "query", "solve_tiered", "sql"]
+__all__ = ["MainGuardError", "NotInStore", "SolveStopped", "Store", "StoreError", "Tablebase",
+           "analyze", "export_parquet", "open_store", "query", "solve_tiered", "sql"]
 
 
 @dataclass

@@ -30,11 +30,72 @@ CHUNKS_PER_WORKER = 4
 CONNECT_TIMEOUT = 5
 
 
+class MainGuardError(StoreError, SystemExit):
+    """A local cluster asked for by a script's top-level code outside ``if __name__ ==
+    "__main__":``. Dask starts its workers as new Python processes that import the script
+    again, so they would run that code again and fail (about 150 lines of "An attempt has
+    been made to start a new process before the current process has finished its
+    bootstrapping phase"). Also a :class:`SystemExit`: a script that does not catch it ends
+    with its one line and exit code 1, not a traceback."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.code = f"perfectplay: error: {message}"
+
+
+def unguarded_script_line() -> tuple[str, int] | None:
+    """``(script, line)`` when this call comes from the top-level code of the script Python
+    runs (``__main__`` with a file) outside an ``if __name__ == "__main__":`` block: code a
+    spawned worker process runs again when it imports the script. None otherwise (an
+    interactive session, a notebook, ``python -c``, guarded code)."""
+    import ast
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not path or not str(path).endswith(".py"):
+        return None
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main)
+                                     and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    line = frame.f_lineno
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None  # cannot tell: say nothing rather than something wrong
+    for node in tree.body:
+        if isinstance(node, ast.If) and node.body:
+            test = ast.unparse(node.test)
+            if "__name__" in test and "__main__" in test and \
+                    node.lineno <= line <= (node.end_lineno or node.lineno):
+                return None
+    return str(path), line
+
+
+def _check_spawn_safe() -> None:
+    """A :class:`MainGuardError` before any process is started when the workers would
+    re-run the script that starts them (Dask spawns them unless configured to fork)."""
+    import dask
+
+    method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
+    where = None if method == "fork" else unguarded_script_line()
+    if where is not None:
+        script, line = where
+        raise MainGuardError(
+            f"{Path(script).name}, line {line}: Dask's worker processes import your script "
+            "again and would start the solve again; put the code that solves under "
+            'if __name__ == "__main__":')
+
+
 def client_for(cluster: str | None, workers: int | None) -> Any:
     """A Dask client: a new local cluster of ``workers`` processes (default: the cores), or
-    the scheduler at ``cluster``, reached within CONNECT_TIMEOUT seconds."""
+    the scheduler at ``cluster``, reached within CONNECT_TIMEOUT seconds. A local cluster
+    asked for by a script's unguarded top-level code is a :class:`MainGuardError`."""
     distributed = need("distributed")
     if cluster is None:
+        _check_spawn_safe()
         import warnings
 
         with warnings.catch_warnings():  # "port 8787 in use": another cluster runs here
