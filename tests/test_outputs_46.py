@@ -105,3 +105,37 @@ def test_the_pettingzoo_snippet_needs_no_examples_folder(tmp_path: Path) -> None
     """)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "{'player_0': -1, 'player_1': 1}"
+
+
+# -- item 9: the smaller outputs --------------------------------------------------------------
+def test_no_draws_each_numbered_piece_by_its_own_letter() -> None:
+    from perfectplay import no
+
+    result = no.analyze(no.parse((EXAMPLES / "no_seed.txt").read_text()))
+    board = result.draw()
+    assert "P" not in board.splitlines()[1]  # the pieces are told apart, not all P
+    assert board.splitlines()[1:6] == ["1 54D23", "2 4A212", "3 321*1", "4 B3212", "5 5432E"]
+    assert "A-E the pieces P1-P5 (A is P1, B is P2, ...)" in board
+
+
+def test_a_tie_between_pieces_says_the_rule_that_breaks_it() -> None:
+    from perfectplay import no
+
+    numbered = no.analyze(no.parse((EXAMPLES / "no_seed.txt").read_text())).explain()
+    assert "(3-way tie, broken by the lowest number: P1)" in numbered
+    drawn = no.analyze(no.parse("A.*.B")).explain()
+    assert "broken by reading order (top to bottom, left to right): A" in drawn
+
+
+def test_the_maze_family_makes_varied_answers() -> None:
+    import random
+
+    from perfectplay.registry import problems
+    from perfectplay.rock import analyze, parse_maze
+
+    make = problems()["uva10381"].make
+    rng = random.Random(0)
+    answers = [analyze(parse_maze("\n".join(make(rng, 6, "maze")))).value
+               for _ in range(60)]
+    assert sum(a == 1 for a in answers) <= 6  # was 147 of 200
+    assert len(set(answers)) >= 6

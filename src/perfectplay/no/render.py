@@ -47,8 +47,8 @@ def explain(result: Answer) -> str:
         tied = ", ".join(f"{b.name(i)} at {_cell(b, i)}" for i in ans.pieces)
         steps = "move" if ans.distance == 1 else "moves"
         out = [f"Nearest to the start piece {b.name(b.start)}: {tied}, {ans.distance} "
-               f"{steps}" + (f" ({len(ans.pieces)}-way tie)" if len(ans.pieces) > 1
-                            else "") + "."]
+               f"{steps}" + (f" ({len(ans.pieces)}-way tie, {tie_rule(b, ans.pieces)})"
+                            if len(ans.pieces) > 1 else "") + "."]
     if ans.unreachable:
         out.append("Unreachable: " + ", ".join(b.name(i) for i in ans.unreachable))
     if result.everyone is not None:
@@ -59,6 +59,26 @@ def explain(result: Answer) -> str:
     if result.seed is not None:
         out += ["", *result.seed.lines()]
     return "\n".join(out)
+
+
+def tie_rule(b: NoBoard, tied: list[int]) -> str:
+    """The rule that breaks a tie, and the piece it picks: the lowest number (a drawn board
+    numbers its pieces in reading order).
+
+    >>> from perfectplay.no import parse
+    >>> tie_rule(parse("A.*.B"), [0, 2])
+    'broken by reading order (top to bottom, left to right): A'
+    """
+    first = b.name(min(tied))
+    if b.labels:
+        return f"broken by reading order (top to bottom, left to right): {first}"
+    return f"broken by the lowest number: {first}"
+
+
+def piece_letters(count: int) -> list[str] | None:
+    """The letters a board of numbered pieces (P1, P2, ...) draws them with, A for P1, so
+    that each piece can be found on the drawing; None past 26 pieces (all drawn as P)."""
+    return [chr(ord("A") + k) for k in range(count)] if count <= 26 else None
 
 
 def draw(result: Answer, style: bool = False) -> str:
@@ -74,7 +94,9 @@ def draw(result: Answer, style: bool = False) -> str:
     too_large = undrawn(rows, cols)
     if too_large:
         return too_large
-    return frame_distances(result.cells(), b.labels)
+    if b.labels:
+        return frame_distances(result.cells(), b.labels)
+    return frame_distances(result.cells(), numbered=len(b.pieces))
 
 
 def distance_cells(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
@@ -111,12 +133,21 @@ def draw_distances(grid_shape: tuple[int, int], pieces: np.ndarray, start: int,
     return frame_distances(distance_cells(grid_shape, pieces, start, walls, labels), labels)
 
 
-def frame_distances(rows: list[str], labels: list[str] | None = None) -> str:
+def frame_distances(rows: list[str], labels: list[str] | None = None,
+                    numbered: int = 0) -> str:
     """Distance-map rows with column letters and row numbers as cell names read, and a
-    legend under them."""
+    legend under them. ``numbered``: the count of a board's numbered pieces (P1, P2, ...),
+    drawn as letters (:func:`piece_letters`: A for P1)."""
     cells = [[(ch, ch) for ch in row] for row in rows]
     wide = bool(rows) and len(rows[0]) > 26
-    legend = ("* the start piece, " + ("letters" if labels else "P") + " the other pieces, "
-              "digits the moves from the start (the last digit of numbers over 9), # a wall, "
-              "- out of reach")
+    letters = piece_letters(numbered) if numbered and not labels else None
+    if labels:
+        pieces = "letters the other pieces"
+    elif letters:
+        pieces = (f"{letters[0]}-{letters[-1]} the pieces P1-P{numbered} ({letters[0]} is "
+                  f"P1, {letters[1]} is P2, ...)" if numbered > 1 else "A the piece P1")
+    else:
+        pieces = "P the other pieces"
+    legend = (f"* the start piece, {pieces}, digits the moves from the start (the last "
+              "digit of numbers over 9), # a wall, - out of reach")
     return framed(cells, sep=" " if wide else "") + "\n" + legend

@@ -48,7 +48,8 @@ class NearestResult(HTMLView):
     @cached_property
     def _cells(self) -> list[str]:
         b = self.board
-        return render.distance_cells(b.shape, b.pieces, b.start, b.walls, b.labels)
+        labels = b.labels or render.piece_letters(len(b.pieces))
+        return render.distance_cells(b.shape, b.pieces, b.start, b.walls, labels)
 
     def to_json(self) -> dict[str, Any]:
         b, ans = self.board, self.answer

@@ -15,7 +15,8 @@ import random
 
 import numpy as np
 
-from ..casegen import Case, Problem, grid_maker, shrink_grid, write_grids
+from ..casegen import Case, Problem, grid_maker, grid_rows, shrink_grid, write_grids
+from ..casegen import maze as dfs_maze
 from ..grid import Grid
 from .families import FREE, WALL, climb, corridor_room
 from .model import maze_from_grid, parse_maze
@@ -34,6 +35,39 @@ def _climbed(rng: random.Random, size: int, steps: int = 60) -> Case | None:
     for maze, _ in climb(start, np_rng, steps, heavy=False):
         best = maze
     return None if best is None else best.grid.lines()
+
+
+def _maze(rng: random.Random, size: int) -> Case | None:
+    """A DFS maze (:func:`perfectplay.casegen.maze`) of at least 3 x 3, braided enough that a
+    single block rarely cuts it, with E on a random free cell and X far from it (among the
+    free cells farthest by steps), so the answers vary with the maze instead of being 1 (E
+    next to X: the only mazes a tree-like maze lets through when both are placed at
+    random)."""
+    low = min(3, size)
+    for _ in range(60):
+        rows, cols = rng.randint(low, size), rng.randint(low, size)
+        g = dfs_maze(rng, rows, cols, rng.choice((0.25, 0.35, 0.5)))
+        free = [(r, c) for r in range(rows) for c in range(cols) if g[r, c] == "."]
+        if len(free) < 2:
+            continue
+        e = rng.choice(free)
+        dist = {e: 0}
+        queue = [e]
+        for r, c in queue:  # breadth first: the list grows as it is read
+            for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if 0 <= nr < rows and 0 <= nc < cols and g[nr, nc] == "." and \
+                        (nr, nc) not in dist:
+                    dist[nr, nc] = dist[r, c] + 1
+                    queue.append((nr, nc))
+        far = sorted((d, cell) for cell, d in dist.items() if d > 0)
+        if not far:
+            continue
+        _, x = rng.choice(far[len(far) // 2:])  # the farther half
+        g[e], g[x] = "E", "X"
+        case = grid_rows(g)
+        if _rock_valid(case):
+            return case
+    return None
 
 
 def _corridor(rng: random.Random, size: int) -> Case:
@@ -59,7 +93,8 @@ PROBLEMS: dict[str, Problem] = {
     "uva10381": Problem("uva10381", ("uniform", "maze", "snake", "rooms", "corridor",
                                      "climbed", "largest"),
                         grid_maker("EX", _rock_valid, 0.15, (0.0, 0.1, 0.2, 0.3), 2, ["EX"],
-                                   special={"corridor": _corridor, "climbed": _climbed}),
+                                   special={"corridor": _corridor, "climbed": _climbed,
+                                            "maze": _maze}),
                         write_grids, _rock_valid, shrink_grid("EX"), _rock_explain, r"-?\d+",
                         6, 40, grid=True),
 }
