@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ def expected_lines(problem: str, case: Case) -> list[str]:
     res = judge_run(problem, spec(problem).write([case]))
     if res.errors:  # a generated or shrunk case is always valid; this is a bug if it fires
         raise InputError(f"perfectplay rejected its own case: {res.errors[0]}")
-    return res.lines
+    return [str(line) for line in res.lines]  # a judge may answer with an enum (Winner)
 
 
 def run_once(problem: str, cmd: list[str], case: Case, timeout: float) -> Outcome:
@@ -86,6 +87,7 @@ class Failure:
     index: int  # the generator's index (make_case); people read index + 1
     shrunk_from: Case | None = None
     steps: int = 0
+    stopped: bool = False  # shrinking stopped at its time budget (time-outs are slow)
 
 
 @dataclass
@@ -103,8 +105,11 @@ class StressReport:
             return f"{head} {self.ran} case(s) passed"
         f = self.failure
         o = f.outcome
+        shrunk = f"shrunk in {f.steps} step(s)" + (
+            f" (then stopped: each time-out costs {o.detail.split('within ')[-1]})"
+            if f.stopped else "")
         lines = [f"case {f.index + 1} failed ({o.verdict}" + (f": {o.detail}" if o.detail else "")
-                 + f"); shrunk in {f.steps} step(s) to:", "", sp.write([f.case]).rstrip(), "",
+                 + f"); {shrunk} to:", "", sp.write([f.case]).rstrip(), "",
                  *([io_contract(self.problem) + ".", ""] if o.verdict == CRASH else []),
                  "expected: " + " / ".join(o.expected),
                  "got:      " + (o.got.strip() or "(nothing)"), "", "why:",
@@ -124,17 +129,23 @@ class StressReport:
 
 
 def shrink(problem: str, cmd: list[str], failure: Failure, timeout: float, jobs: int,
-           progress: Callable[[int], None] | None = None) -> Failure:
+           progress: Callable[[int], None] | None = None,
+           budget: float | None = None) -> Failure:
     """Greedy shrinking: take the first candidate (biggest cuts first) that is valid and
-    still fails, until none does. Candidates of one round run in parallel."""
+    still fails, until none does, or until ``budget`` seconds have passed (then the
+    smallest case found so far). Candidates of one round run in parallel."""
     sp = spec(problem)
     case, outcome = failure.case, failure.outcome
     steps = 0
+    ends = None if budget is None else time.monotonic() + budget
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         while True:
             cands = [c for c in sp.shrink(case) if sp.valid(c)]
             found = None
             for start in range(0, len(cands), jobs):
+                if ends is not None and time.monotonic() > ends:
+                    return Failure(case, outcome, failure.index, failure.case, steps,
+                                   stopped=True)
                 batch = cands[start:start + jobs]
                 outs = list(pool.map(lambda c: run_once(problem, cmd, c, timeout), batch))
                 for c, o in zip(batch, outs, strict=True):
@@ -160,8 +171,16 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
     """
     report = StressReport(problem)
     sp = spec(problem)
-    _can_start(problem, cmd, make_case(problem, seed, 0, size, family), timeout)
+    if progress:
+        progress(f"running {' '.join(cmd)} on case 1 (waiting up to {timeout:g} s a case)")
+    first = make_case(problem, seed, 0, size, family)
+    outcome = _can_start(problem, cmd, first, timeout)
     try:
+        if outcome.verdict != OK and sp.valid(first):  # case 1 failed: no need to run it again
+            report.ran = 1
+            report.failure = _shrunk(problem, cmd, Failure(first, outcome, 0), timeout, jobs,
+                                     progress)
+            return report
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for start in range(0, cases, jobs):
                 idx = list(range(start, min(cases, start + jobs)))
@@ -174,10 +193,8 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
                 for i, c, o in zip(idx, batch, outs, strict=True):
                     report.ran += 1
                     if o.verdict != OK:
-                        if progress:
-                            progress(f"case {i + 1}: {o.verdict}; shrinking")
-                        report.failure = Failure(c, o, i)
-                        report.failure = shrink(problem, cmd, report.failure, timeout, jobs)
+                        report.failure = _shrunk(problem, cmd, Failure(c, o, i), timeout,
+                                                 jobs, progress)
                         return report
                 if progress:
                     progress(f"{report.ran} cases passed")
@@ -186,17 +203,39 @@ def stress(problem: str, cmd: list[str], cases: int = 200, seed: int = 0,
     return report
 
 
+def _shrunk(problem: str, cmd: list[str], failure: Failure, timeout: float, jobs: int,
+            progress: Callable[[str], None] | None) -> Failure:
+    """A failure shrunk, saying so on ``progress``: a time-out (each try waits the whole
+    ``timeout``) is shrunk for at most :func:`_shrink_budget` seconds."""
+    o = failure.outcome
+    waits = o.verdict == TIMEOUT
+    if progress:
+        progress(f"case {failure.index + 1}: {o.verdict}" + (
+            f" ({o.detail}); shrinking it, each try waiting up to {timeout:g} s, for at most "
+            f"{_shrink_budget(timeout):g} s" if waits else "; shrinking"))
+    step = None if progress is None else (lambda n: progress(f"shrinking: {n} step(s) so far"))
+    return shrink(problem, cmd, failure, timeout, jobs, step,
+                  _shrink_budget(timeout) if waits else None)
+
+
+def _shrink_budget(timeout: float) -> float:
+    """Seconds a time-out is shrunk for: each try of a hanging program costs the whole
+    ``timeout``, so shrinking one stops after about three rounds of tries."""
+    return max(10.0, 3 * timeout)
+
+
 #: What a shell or Python says when the program itself is missing.
 _NOT_STARTED = ("can't open file", "No such file or directory", "command not found",
                 "not found", "ModuleNotFoundError", "is not recognized")
 
 
-def _can_start(problem: str, cmd: list[str], case: Case, timeout: float) -> None:
-    """One line, before any case is judged, when the program cannot even start (a missing
-    file, a typo in the command): not a crash to shrink."""
+def _can_start(problem: str, cmd: list[str], case: Case, timeout: float) -> Outcome:
+    """Case 1's outcome; one line, before any case is judged, when the program cannot even
+    start (a missing file, a typo in the command): not a crash to shrink."""
     o = run_once(problem, cmd, case, timeout)
     if o.verdict == CRASH and not o.got.strip() and any(w in o.detail for w in _NOT_STARTED):
         raise InputError(f"the program could not start ({o.detail}). {io_contract(problem)}")
+    return o
 
 
 def io_contract(problem: str) -> str:
@@ -235,8 +274,9 @@ def check(problem: str, input_text: str, output_text: str) -> CheckResult:
     if res.errors:
         raise InputError(f"the input is not valid for {problem}: {res.errors[0]}")
     got = [ln.strip() for ln in output_text.strip().splitlines() if ln.strip()]
+    wanted = [str(line) for line in res.lines]  # a judge may answer with an enum (Winner)
     out = CheckResult()
-    for k, want in enumerate(res.lines, 1):
+    for k, want in enumerate(wanted, 1):
         if k > len(got):
             out.append(CaseVerdict(k, False, f"missing; expected {want!r}"))
             continue
@@ -245,10 +285,10 @@ def check(problem: str, input_text: str, output_text: str) -> CheckResult:
             out.append(CaseVerdict(k, True, "ok"))
         else:
             out.append(CaseVerdict(k, False, _first_difference(want, g)))
-    if len(got) > len(res.lines):
-        extra = len(got) - len(res.lines)
-        out.append(CaseVerdict(len(res.lines) + 1, False,
-                               f"{extra} extra line(s), first {got[len(res.lines)]!r}"))
+    if len(got) > len(wanted):
+        extra = len(got) - len(wanted)
+        out.append(CaseVerdict(len(wanted) + 1, False,
+                               f"{extra} extra line(s), first {got[len(wanted)]!r}"))
     return out
 
 

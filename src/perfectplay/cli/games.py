@@ -40,6 +40,7 @@ def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts
                          f"and --file {file})")
     if file is not None:
         return spec.parse(read_text(file), opts)
+    _no_unknown_options(values, spec)
     out = []
     for k, text in enumerate(values, 1):
         try:
@@ -50,6 +51,25 @@ def _read_values(values: tuple[str, ...], file: str | None, spec: GameSpec, opts
         raise InputError(f"no {what}s given: pass the values, e.g. 7 9 2 6")
     assert spec.from_values is not None
     return spec.from_values(out, opts)
+
+
+def _no_unknown_options(values: tuple[str, ...], spec: GameSpec) -> None:
+    """A game whose values are typed as arguments takes unknown options as values (so that
+    -3 is a number): one that looks like an option (``--tabel``, ``-x``) is a usage error
+    naming it, with the nearest option when one is close, not "coin 3: expected an
+    integer"."""
+    import difflib
+
+    flags = [f.flag for f in option_fields(spec.options)] + ["--file", "--json", "--help"]
+    if spec.picture is not None:
+        flags.append("--png")
+    for text in values:
+        if text.startswith("-") and not text.lstrip("-+").replace("_", "").isdigit():
+            name = text.split("=", 1)[0]
+            close = difflib.get_close_matches(name, flags, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else \
+                f"; the options: {', '.join(flags)}"
+            fail(f"{spec.name}: no such option {name}{hint}", 2)
 
 
 def _option_params(spec: GameSpec) -> list[click.Parameter]:
