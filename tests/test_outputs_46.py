@@ -188,3 +188,17 @@ def test_an_unknown_option_of_a_game_is_named_with_a_suggestion() -> None:
     assert out.exit_code == 0, out.output
     out = CliRunner().invoke(main, ["play", "coins", "1", "2", "--tabel"])
     assert out.exit_code == 2 and "no such option --tabel (did you mean --table?)" in out.stderr
+
+
+def test_an_unknown_openspiel_game_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    run = [sys.executable, "-m", "perfectplay", "openspiel"]
+    out = subprocess.run([*run, "connect_fuor"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert out.stderr.splitlines() == [
+        out.stderr.strip()] and "no game 'connect_fuor'" in out.stderr
+    assert "did you mean connect_four?" in out.stderr
+    out = subprocess.run([*run, "tic_tac_toe(x=1)"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
+    assert "Unknown parameter 'x'" in out.stderr

@@ -39,9 +39,12 @@ Needs the ``openspiel`` extra (the PyPI package ``open-spiel``)::
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import sys
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -74,15 +77,55 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The process's stderr (file descriptor 2, where pyspiel's C++ writes) discarded for
+    the block."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _known_name(pyspiel: Any, game: str) -> None:
+    """A one-line :class:`InputError` for a game string whose name OpenSpiel does not know,
+    with the nearest names, before pyspiel prints its whole list of games (and raises it
+    again)."""
+    import difflib
+
+    name = game.partition("(")[0].strip()
+    names = list(pyspiel.registered_names())
+    if name in names:
+        return
+    close = difflib.get_close_matches(name, names, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else \
+        "python -c 'import pyspiel; print(pyspiel.registered_names())' lists them"
+    raise InputError(f"OpenSpiel cannot load {game!r}: it has no game {name!r} among its "
+                     f"{len(names)}; {hint}")
+
+
 def load(game: Any) -> Any:
     """A pyspiel game from a game string (``"connect_four(rows=4,columns=5)"``) or as is,
     checked: a one-line :class:`InputError` for any game the engine cannot solve exactly."""
     pyspiel = _pyspiel()
     if isinstance(game, str):
+        _known_name(pyspiel, game)
         try:
-            game = pyspiel.load_game(game)
-        except Exception as exc:  # pyspiel raises its own errors for unknown names
-            raise InputError(f"OpenSpiel cannot load {game!r}: {exc}") from None
+            with _quiet_stderr():  # pyspiel prints the error it raises: said once, below
+                game = pyspiel.load_game(game)
+        except Exception as exc:  # pyspiel raises its own errors (bad parameters)
+            lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+            said = lines[0] if lines else type(exc).__name__
+            if 1 < len(lines) <= 40:  # "Available parameters are:" and one a line
+                said += " " + ", ".join(lines[1:])
+            elif said.endswith(":"):
+                said += " none"
+            raise InputError(f"OpenSpiel cannot load {game!r}: {said}") from None
     if not isinstance(game, pyspiel.Game):
         raise InputError(f"expected an OpenSpiel game or game string, got "
                          f"{type(game).__name__}")
