@@ -202,3 +202,29 @@ def test_an_unknown_openspiel_game_is_one_line(tmp_path: Path) -> None:
                          timeout=120)
     assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
     assert "Unknown parameter 'x'" in out.stderr
+
+
+def test_play_waits_at_the_end_so_a_final_blunder_can_be_taken_back() -> None:
+    from perfectplay.coins import play_table
+    from perfectplay.play import Session
+
+    said: list[str] = []
+    typed = iter(["L", "/u", "R", "/q"])  # L(1) loses; taken back at the end, R(2) wins
+    Session(play_table([1, 2]), {0}, write=said.append,
+            read=lambda _prompt: next(typed)).run()
+    text = "\n".join(said)
+    assert "the second player wins" in text and Session.AT_END in text
+    assert "took back 2 moves: first to move again" in text
+    assert text.rstrip().endswith(Session.AT_END)
+    assert "the first player wins" in text.split("took back")[1]
+    quiet: list[str] = []
+    ends = iter(["L"])
+
+    def read(_prompt: str) -> str:  # the end of the input at the end of the game: done
+        try:
+            return next(ends)
+        except StopIteration:
+            raise EOFError from None
+
+    Session(play_table([1, 2]), {0}, write=quiet.append, read=read).run()
+    assert quiet[-2] == Session.AT_END

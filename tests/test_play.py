@@ -41,8 +41,10 @@ def test_coins_game_with_hint_undo_and_a_mistake():
     child.expect("first> ")
     child.sendline("1")
     child.expect("Game over: first player 10, second player 8: the first player wins.")
-    child.expect(pexpect.EOF)
+    child.expect("game over> ")  # /u could still take a final blunder back
     assert "<- mistake" not in child.before  # the mistake was undone
+    child.sendline("/q")
+    child.expect(pexpect.EOF)
 
 
 def test_coins_history_marks_the_mistake():
@@ -51,8 +53,10 @@ def test_coins_history_marks_the_mistake():
     child.sendline("L(5)")
     child.expect("first> ")
     child.sendline("1")
-    child.expect(pexpect.EOF)
+    child.expect("game over> ")
     out = child.before
+    child.sendline("/q")
+    child.expect(pexpect.EOF)
     assert "Game over: first player 8, second player 10: the second player wins." in out
     assert "L(5)" in out and "<- mistake" in out
 
@@ -64,8 +68,10 @@ def test_rock_played_as_a_careless_rock():
         if i == 1:
             break
         child.sendline("pass")
-    child.expect(pexpect.EOF)
+    child.expect("game over> ")
     out = child.before
+    child.sendline("/q")
+    child.expect(pexpect.EOF)
     assert "the walker reached the exit after 5 steps (the rock never blocked)." in out
     assert "<- mistake" in out  # passing at a1 gave away the block worth 11
 
@@ -77,10 +83,13 @@ def test_rock_as_walker_against_the_perfect_rock():
         if i == 1:
             break
         child.sendline("1")  # always the best move
+    child.expect("game over> ")
+    out = child.before
+    child.sendline("")  # Enter quits at the end
     child.expect(pexpect.EOF)
     assert re.search(r"the walker reached the exit after 11 steps \(the rock blocked "
-                     r"[a-d][1-8]\)\.", child.before)
-    assert "<- mistake" not in child.before
+                     r"[a-d][1-8]\)\.", out)
+    assert "<- mistake" not in out
 
 
 def test_portal_big_board_uses_the_parity_rule_and_tictactoe_file_game():
@@ -95,8 +104,10 @@ def test_portal_big_board_uses_the_parity_rule_and_tictactoe_file_game():
         if i == 1:
             break
         child.sendline("1")  # the perfect move against a random opponent: never a loss
-    child.expect(pexpect.EOF)
+    child.expect("game over> ")
     ending = "Game over" + child.before
+    child.sendline("/q")
+    child.expect(pexpect.EOF)
     assert "Game over: player 1 wins." in ending or "Game over: a tie." in ending
 
 

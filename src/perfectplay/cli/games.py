@@ -168,7 +168,8 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
 
     Every legal move is shown with its value and remoteness; type a move by its name or
     its number. Commands start with '/' so they never clash with a move: /h hint, /u undo,
-    /r restart, /q quit, /? help. After the game, the value history marks each mistake.
+    /r restart, /q quit, /? help. After the game, the value history marks each mistake,
+    and /u still takes a final blunder back (/r plays again; /q or Enter quits).
     A game of your own may define draw(pos), move_name(move) and parse_move(text).
 
     \b

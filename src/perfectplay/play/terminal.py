@@ -19,9 +19,15 @@ class Session:
                 "/r": "restart", "/restart": "restart", "/q": "quit", "/quit": "quit",
                 "/?": "help", "/help": "help", "?": "help"}
 
+    AT_END = ("the game is over: /u takes back your last move, /r plays again, /q (or "
+              "Enter) quits")
+
     def __init__(self, table: Table, humans: set[int], strength: float = 1.0,
                  seed: int | None = None, write: Callable[[str], None] = print,
-                 read: Callable[[str], str] = input) -> None:
+                 read: Callable[[str], str] = input, linger: bool = True) -> None:
+        #: ``linger``: at the end of the game, wait for /u (take back a final blunder), /r
+        #: or /q instead of returning at once (when a person plays)
+        self.linger = linger
         self.policy = Policy(strength, seed)
         self.state = GameState(table, humans)
         self.table = table
@@ -50,7 +56,9 @@ class Session:
                 self.show()
                 self.write(st.verdict())
                 self.write(st.value_history())
-                return
+                if not (self.linger and st.humans and self.after_the_end()):
+                    return
+                continue
             if st.mover not in st.humans:
                 move = self.policy.choose(st.moves())
                 said = t.announce(st.pos, move) if t.announce is not None else None
@@ -70,6 +78,25 @@ class Session:
                 continue
             if not self.command(text.strip().lower(), text):
                 return
+
+    def after_the_end(self) -> bool:
+        """At the end of the game: True when the person took a move back (/u) or started
+        again (/r), False when they quit (/q, Enter, end of input)."""
+        self.write(self.AT_END)
+        while True:
+            try:
+                text = self.read("game over> ")
+            except EOFError:
+                self.write("")
+                return False
+            typed = text.strip().lower()
+            cmd = self.COMMANDS.get(typed)
+            if not typed or cmd == "quit":
+                return False
+            if cmd in ("undo", "restart"):
+                self.command(typed, text)
+                return True
+            self.write(self.AT_END)
 
     def command(self, typed: str, text: str) -> bool:
         """Carry out a typed command; False when the person quits."""
