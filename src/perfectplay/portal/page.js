@@ -3,7 +3,7 @@
 // through the registry): the board editor's brush, the safe and cut cells, and the board to
 // click in play.
 (() => {
-  const {el, gridTable, gridBoard, cellName} = window.perfectplay;
+  const {el, gridTable, cellName} = window.perfectplay;
 
   function tools() {
     const label = el("label", {}, "Brush ");
@@ -36,5 +36,28 @@
 
   const head = (d) => `${d.result.winner} wins.\n`;
 
-  window.perfectplay.boards.portal = {tools, paint, view, head, board: gridBoard};
+  // The board to click in play: a wall of this game is '+' on its own colour, as the
+  // title says ("'+' = walled in this game"), not black like the board's own walls.
+  const PLACED = "background: #8d6e63; color: #fff; font-weight: bold";
+
+  function board(d, game) {
+    const {boardRows, legalByName} = window.perfectplay;
+    const rows = boardRows(d.board), legal = legalByName(d);
+    return gridTable(rows.length, rows[0].length, (r, c) => {
+      const ch = rows[r][c], name = cellName(r, c), mv = legal[name];
+      const spec = ch === "#" ? {cls: "wall", title: `${name}: a wall from the start`}
+        : ch === "O" ? {text: "O", cls: "portal"}
+        : ch === "+" ? {text: "+", cls: "placed", style: PLACED,
+          title: `${name}: walled in this game`}
+        : {text: ""};
+      if (mv && !d.over) {
+        spec.cls = `${spec.cls || ""} legal`.trim();
+        spec.title = mv.describe;
+        spec.onclick = () => game.play(mv.name);
+      }
+      return spec;
+    });
+  }
+
+  window.perfectplay.boards.portal = {tools, paint, view, head, board};
 })();
