@@ -20,17 +20,26 @@ C4 = "connect4(width=4, height=4)"
 @pytest.fixture(scope="module")
 def page():
     with served_page() as p:
+        # a tab's first position solves its instance in the server's worker: Connect Four
+        # 4x4 compiles its kernels first (about 6 s here, several times that on a loaded
+        # machine), so the waits are longer than Playwright's 30 s
+        p.set_default_timeout(120_000)
         p.wait_for_selector("body[data-catalog-ready='1']")
         yield p
 
 
 def _open(page, name: str) -> None:
     page.click(f"#catalog-tabs button[data-catalog={name}]")
-    page.wait_for_selector(f"#tab-cat-{name}.active[data-ply]")
+    _ply(page, name, None)
 
 
-def _ply(page, name: str, plies: int) -> None:
-    page.wait_for_selector(f"#tab-cat-{name}[data-ply='{plies}']")
+def _ply(page, name: str, plies: int | None) -> None:
+    """Wait until the tab shows the position after ``plies`` moves (any, for None); a
+    refusal shown instead fails at once with its words."""
+    at = "" if plies is None else f"='{plies}'"
+    page.wait_for_selector(f"#tab-cat-{name}.active[data-ply{at}]")
+    error = page.text_content(f"#tab-cat-{name} .error")
+    assert not error, error
 
 
 def test_the_catalog_tabs_follow_the_seed_games(page):

@@ -579,6 +579,12 @@ async def _docs(request: Request) -> Response:
                 line = (f"curl -s {base}{path} -H 'content-type: application/json' "
                         f"-d '{json.dumps(content['example'])}'")
                 parts.append(f"<pre>{html.escape(line)}</pre>")
+            elif "x-example" in op:  # a GET: its example address
+                line = f"curl -s '{base}{op['x-example']}'"
+                parts.append(f"<pre>{html.escape(line)}</pre>")
+            for param in op.get("parameters", []):  # a GET's path and query parameters
+                parts.append(f"<p><code>{html.escape(param['name'])}</code> "
+                             f"({param['in']}): {html.escape(param['description'])}</p>")
             answers = []
             for status, answer in op["responses"].items():
                 ref = answer["content"]["application/json"]["schema"]["$ref"]

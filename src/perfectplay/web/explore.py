@@ -42,13 +42,15 @@ from starlette.routing import Route
 from .. import registry
 from ..catalog import CatalogGame, Param
 from ..engine import CompiledGame, Value, solve
-from ..engine.protocol import capabilities
+from ..engine.protocol import Move, Position, Worth, capabilities
 from ..engine.solution import Solved, game_picture, move_name, move_named
 from ..engine.solve import Method
 from ..engine.target import parse_call
+from ..engine.values import MoveValue
 from ..errors import InputError, LimitError, PerfectplayError
 from ..play.state import rank
 from .answers import (
+    Answer,
     CatalogAnswer,
     CatalogEntry,
     CatalogParam,
@@ -68,10 +70,22 @@ from .worker import Busy, HeavyPool, WorkerError
 #: with a LimitError (422). Connect Four 5x4, the largest within :data:`BUDGETS`, has
 #: 3,945,711.
 PAGE_POSITIONS = 5_000_000
+#: Seconds a catalog position may take in the worker, its instance's solve included (the
+#: largest within :data:`BUDGETS` takes about 10 s here, kernels compiled, but a loaded
+#: machine takes several times that); after that the worker is replaced (503).
+SOLVE_SECONDS = 120.0
 #: The most moves a ``moves`` list may hold (longer than any catalog game on the page).
 MAX_MOVES = 1_000
 #: Solved instances the worker keeps (Connect Four 5x4 takes about 360 MB, 4x4 about 20).
 CACHED = 4
+
+
+#: A catalog game's parameters by name (ints, tuples of ints, strings, booleans), checked.
+Params = Mapping[str, object]
+#: A position's query: ``p`` and ``moves``, each given or None.
+Query = Mapping[str, str | None]
+#: A JSON object (an OpenAPI fragment).
+JsonObject = dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -80,17 +94,26 @@ class Budget:
     is within the budget (a few million positions, solved in about 10 s at most in the
     worker), ``limit`` says so in words, ``default`` is the instance a tab opens."""
 
-    fits: Callable[[Mapping[str, Any]], bool]
+    fits: Callable[[Params], bool]
     limit: str
     default: Mapping[str, Any]
 
 
-def _cells(a: str, b: str, most: int) -> Callable[[Mapping[str, Any]], bool]:
-    return lambda args: int(args[a]) * int(args[b]) <= most
+def _int(args: Params, name: str) -> int:
+    """An integer parameter (the catalog has checked it)."""
+    value = args[name]
+    assert isinstance(value, int)
+    return value
 
 
-def _nim_positions(args: Mapping[str, Any]) -> int:
-    return math.prod(h + 1 for h in args["heaps"])
+def _cells(a: str, b: str, most: int) -> Callable[[Params], bool]:
+    return lambda args: _int(args, a) * _int(args, b) <= most
+
+
+def _nim_positions(args: Params) -> int:
+    heaps = args["heaps"]
+    assert isinstance(heaps, tuple)
+    return math.prod(h + 1 for h in heaps)
 
 
 #: The page's budget per catalog game, from solves measured on 2026-11-26 on this project's
@@ -112,14 +135,14 @@ BUDGETS: dict[str, Budget] = {
     "connect4": Budget(_cells("width", "height", 20),
                        "width x height at most 20 (4x5 or 5x4)",
                        {"width": 4, "height": 4}),
-    "kalah": Budget(lambda a: int(a["houses"]) <= 4 and int(a["houses"]) * int(a["seeds"])
+    "kalah": Budget(lambda a: _int(a, "houses") <= 4 and _int(a, "houses") * _int(a, "seeds")
                     <= 12, "at most 4 houses and houses x seeds at most 12 (4 houses of 3)",
                     {"houses": 3, "seeds": 3, "empty_capture": True}),
     "othello": Budget(lambda a: a["size"] == 4 or (
         a["size"] == 6 and len(str(a["opening"]).split()) >= 20),
         "the 4x4 board, or 6x6 after an opening of 20 moves or more",
         {"size": 4, "opening": ""}),
-    "teeko": Budget(lambda a: int(a["size"]) <= 4, "boards up to 4x4",
+    "teeko": Budget(lambda a: _int(a, "size") <= 4, "boards up to 4x4",
                     {"size": 3, "pieces": 3, "advanced": False, "tiers": False}),
     "tictactoe": Budget(lambda a: True, "its one board (5,478 positions)", {}),
     "hexapawn": Budget(_cells("width", "height", 20), "width x height at most 20",
@@ -137,7 +160,7 @@ class Target:
     call as the command line writes it (the cache's key)."""
 
     entry: CatalogGame
-    args: Mapping[str, Any]
+    args: Params
 
     @property
     def call(self) -> str:
@@ -202,7 +225,7 @@ def parse_moves(text: str | None) -> list[str]:
     return names
 
 
-def explore(ex: Explorer, query: Mapping[str, str | None]) -> dict[str, Any]:
+def explore(ex: Explorer, query: Query) -> dict[str, object]:
     """The answer for one position (see the module doc): ``query["p"]`` (a key or a
     position string; None: the start) then ``query["moves"]`` (comma-separated names)."""
     solved, game = ex.solved, ex.solved.game
@@ -229,7 +252,7 @@ def explore(ex: Explorer, query: Mapping[str, str | None]) -> dict[str, Any]:
     return _position(ex, pos, who(pos, len(history)), history, so_far[0]).to_json()
 
 
-def _turns(game: Any, from_start: bool) -> Callable[[Any, int], int | None]:
+def _turns(game: object, from_start: bool) -> Callable[[Position, int], int | None]:
     """Who moves at a position reached in some plies: the game's ``player`` hook; else the
     plies' parity when counted from the start; else not known (None)."""
     player = capabilities(game).player
@@ -244,7 +267,7 @@ def _turn_word(turn: int | None) -> Turn | None:
     return None if turn is None else ("first", "second")[turn]
 
 
-def first_player_view(value: Any, mover: int) -> float | None:
+def first_player_view(value: Worth, mover: int) -> float | None:
     """A value as a number from the first player's side: a win 1, a tie or a draw 0, a loss
     -1, a margin as it is (None: never ends). The value history's charts plot it.
 
@@ -260,7 +283,7 @@ def first_player_view(value: Any, mover: int) -> float | None:
     return num if mover == 0 else -num
 
 
-def _ply(ex: Explorer, pos: Any, move: Any, turn: int | None, so_far: list[float]
+def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list[float]
          ) -> ExplorePly:
     """One move of the history: the mover's value before and after, whether it was a
     mistake (it lowered the mover's value), and both as the first player's numbers."""
@@ -270,7 +293,7 @@ def _ply(ex: Explorer, pos: Any, move: Any, turn: int | None, so_far: list[float
     before, after = solved.value(pos), chosen.value
     mover = 0 if turn is None else turn
 
-    def chart(value: Any) -> float | None:
+    def chart(value: Worth) -> float | None:
         view = first_player_view(value, mover)
         return None if view is None or turn is None else so_far[0] + view
 
@@ -285,23 +308,26 @@ def _ply(ex: Explorer, pos: Any, move: Any, turn: int | None, so_far: list[float
                       chart_before=point[0], chart_after=point[1])
 
 
-def _word(value: Any, scored: bool) -> ValueWord:
+def _word(value: Worth, scored: bool) -> ValueWord:
     """The value's word (:func:`.gamescrafters.value_word`), typed."""
     return cast(ValueWord, value_word(value, scored))
 
 
-def _margin(value: Any, scored: bool) -> float | int | None:
-    return _number(float(value)) if scored else None
+def _margin(value: Worth, scored: bool) -> float | int | None:
+    if not scored:
+        return None
+    assert not isinstance(value, Value)  # a scored game's value is a margin
+    return _number(float(value))
 
 
-def _words(value: Any, rem: int | None, scored: bool) -> str:
+def _words(value: Worth, rem: int | None, scored: bool) -> str:
     """``win in 3``, ``draw``, ``win by 2 in 9``, ``tie in 4``."""
     word = value_word(value, scored)
     by = f" by {abs(_margin(value, scored) or 0):g}" if scored and word != "tie" else ""
     return f"{word}{by}" + ("" if rem is None else f" in {rem}")
 
 
-def summary(value: Any, rem: int | None, scored: bool, turn: int | None, over: bool,
+def summary(value: Worth, rem: int | None, scored: bool, turn: int | None, over: bool,
             so_far: float) -> str:
     """The position in a line: ``Player 1 should win in 13``; at the end who won. In a
     scored game the margin is the final one, ``so_far`` (the first player's points minus
@@ -336,7 +362,7 @@ def _number(x: float) -> int | float:
     return int(x) if float(x).is_integer() else x
 
 
-def _position(ex: Explorer, pos: Any, turn: int | None, history: list[ExplorePly],
+def _position(ex: Explorer, pos: Position, turn: int | None, history: list[ExplorePly],
               so_far: float) -> ExploreAnswer:
     solved, codec = ex.solved, ex.codec
     value, rem = solved.value(pos), solved.remoteness(pos)
@@ -352,7 +378,7 @@ def _position(ex: Explorer, pos: Any, turn: int | None, history: list[ExplorePly
         moves=_moves(ex, pos, moves), history=history)
 
 
-def _moves(ex: Explorer, pos: Any, moves: list[Any]) -> list[ExploreMove]:
+def _moves(ex: Explorer, pos: Position, moves: list[MoveValue]) -> list[ExploreMove]:
     """Every legal move, best first (the engine's order), with UWAPI's deltaRemoteness."""
     solved, game = ex.solved, ex.solved.game
     rows: list[dict[str, Any]] = []
@@ -398,14 +424,14 @@ def served_entry(name: str, title: str, rules: str) -> CatalogEntry:
                         limit="solved when the server started", script=None, served=True)
 
 
-def catalog(served: CatalogEntry | None = None) -> dict[str, Any]:
+def catalog(served: CatalogEntry | None = None) -> dict[str, object]:
     """``GET /api/catalog``: every catalog game in the registry's order, then the served
     game."""
     games = [catalog_entry(entry) for entry in registry.catalog()]
     return CatalogAnswer(games=games + ([served] if served else [])).to_json()
 
 
-def catalog_answer(call: str, query: dict[str, Any]) -> dict[str, Any]:
+def catalog_answer(call: str, query: Query) -> dict[str, object]:
     """The worker's side of ``/api/explore/{target}/position``: ``call`` solved (once) and
     the position answered; a position not held or a bad move is an :class:`InputError`."""
     return explore(catalog_explorer(call), query)
@@ -462,7 +488,8 @@ def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
                 return _problem(404, f"no game {name[:60]!r} here; the games: {known}")
             checked = await run_in_threadpool(check_target, target)
             parse_moves(query["moves"])
-            answer = await heavy.run(catalog_answer, checked.call, query)
+            answer = await heavy.run(catalog_answer, checked.call, dict(query),
+                                     seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
         except Busy as exc:
             return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
@@ -483,8 +510,8 @@ def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
             Route("/page/catalog/{name}.js", script)]
 
 
-def openapi_paths(answer: Callable[..., dict[str, Any]], errors: dict[str, Any]
-                  ) -> dict[str, Any]:
+def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
+                  errors: Mapping[str, object]) -> JsonObject:
     """This module's routes for ``/api/schema``; ``answer(description, model)`` makes a
     response entry, ``errors`` the refusals."""
     p = {"name": "p", "in": "query", "required": False, "schema": {"type": "string"},
@@ -499,15 +526,17 @@ def openapi_paths(answer: Callable[..., dict[str, Any]], errors: dict[str, Any]
                              "'connect4(width=4, height=4)', or the served game's name."}
     return {
         "/api/catalog": {"get": {
+            "x-example": "/api/catalog",
             "summary": "Every catalog game (and the served one): rules, parameters, the "
                        "page's default instance and its limit.",
             "responses": {"200": answer("Every game the page explores.", CatalogAnswer)}}},
         "/api/explore/{target}/position": {"get": {
+            "x-example": "/api/explore/tictactoe/position?moves=b2,a1",
             "summary": "One position of a solved game: its value, remoteness, whose turn, "
                        "the board and every move's value.",
             "parameters": [target, p, moves],
             "responses": {
                 "200": answer("The position and every legal move.", ExploreAnswer),
-                "404": answer("No such game: `detail` lists them."),
+                "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
     }

@@ -306,7 +306,7 @@ def wrangle_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                         m["deltaRemoteness"]))
 
 
-def rules_of(game: Game[Any, Any], name: str) -> tuple[str, str]:
+def rules_of(game: object, name: str) -> tuple[str, str]:
     """A served game's title and rules: a catalog game's own, else its class's docstring (or
     its module's; "" when there is none) under ``name``."""
     module = type(game).__module__

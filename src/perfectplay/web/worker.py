@@ -216,9 +216,10 @@ class HeavyPool:
             raise Busy("the server is stopping; try again when it is back", retry_after=10)
 
     async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-                  body: dict[str, Any]) -> Any:
+                  body: dict[str, Any], seconds: float | None = None) -> Any:
         """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
-        budget."""
+        budget (``seconds``, default :attr:`seconds`)."""
+        budget = self.seconds if seconds is None else seconds
         self._refuse_if_stopping()
         if self.busy >= self.slots:
             raise Busy(f"the server is busy with {self.busy} large requests; try again in "
@@ -230,11 +231,11 @@ class HeavyPool:
             job = asyncio.get_running_loop().run_in_executor(None, worker.ask, fn, game,
                                                              body)
             try:
-                ok, answer = await asyncio.wait_for(job, self.seconds)
+                ok, answer = await asyncio.wait_for(job, budget)
             except TimeoutError:
                 if self._worker is worker:
                     self.close()  # the worker may run for hours: replace it
-                raise Busy(f"the request took longer than {self.seconds:g} s, the page's "
+                raise Busy(f"the request took longer than {budget:g} s, the page's "
                            "limit for one request (the command line has none)",
                            retry_after=10) from None
             except WorkerGone:

@@ -469,7 +469,7 @@ function loadScript(src) {
 
 const boards = {};
 window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, cellName, letters,
-  lines, legalByName, boardRows, historyChart};
+  lines, legalByName, boardRows, historyChart, loadScript};
 
 async function main() {
   const games = (await (await fetch("/api/games")).json()).games;

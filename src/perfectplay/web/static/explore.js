@@ -15,7 +15,7 @@
 // list of moves.
 
 (() => {
-  const {el} = window.perfectplay;
+  const {el, loadScript} = window.perfectplay;
   const catalogBoards = {};
   window.perfectplay.catalogBoards = catalogBoards;
 
@@ -321,15 +321,6 @@
     document.querySelectorAll("nav button, .tab").forEach((x) => x.classList.remove("active"));
     button.classList.add("active");
     section.classList.add("active");
-  }
-
-  function loadScript(src) {
-    return new Promise((resolve) => {
-      const s = el("script", {src});
-      s.onload = resolve;
-      s.onerror = resolve;  // no board code: the drawing
-      document.head.appendChild(s);
-    });
   }
 
   async function main() {
