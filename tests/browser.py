@@ -24,9 +24,10 @@ def chromium() -> str | None:
 
 
 @contextlib.contextmanager
-def served_page() -> Iterator[Any]:
+def served_page(**app_options: Any) -> Iterator[Any]:
     """A Playwright page at the app's front page, once its tabs are built from
-    /api/games; the server and the browser stop when the block ends."""
+    /api/games; the server and the browser stop when the block ends. ``app_options`` go
+    to ``create_app`` (``gamesman=``, a solved game served as by ``serve --game``)."""
     path = chromium()
     if path is None or not Path(path).exists():
         reason = "no Chromium: set PERFECTPLAY_CHROMIUM or put chromium on PATH"
@@ -41,7 +42,7 @@ def served_page() -> Iterator[Any]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(**app_options), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

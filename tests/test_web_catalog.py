@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
+from browser import served_page  # noqa: E402
 from perfectplay import registry, solve  # noqa: E402
 from perfectplay.engine import Value  # noqa: E402
 from perfectplay.engine.solution import move_name  # noqa: E402
@@ -178,4 +179,25 @@ def test_the_served_game_is_explored_under_its_name():
         assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
         d = c.get(_url("tictactoe-served", moves="b2")).json()
         _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
-        assert d["title"] == "Tic-tac-toe" or d["title"]
+        assert d["title"] == registry.get_catalog("tictactoe").title
+
+
+@pytest.mark.browser
+def test_the_served_game_has_its_tab_on_the_page():
+    """In a browser (tests/browser.py), ``serve --game tictactoe``: its solution (solved
+    once, at start) gets the last tab, under its name (``tictactoe-served``: the catalog's
+    own tab keeps ``tictactoe``), and plays as the catalog's games do."""
+    solved = solve(load_catalog_target("tictactoe"), method="python")
+    with served_page(gamesman=solved, gamesman_id="tictactoe") as p:
+        p.set_default_timeout(120_000)
+        p.wait_for_selector("body[data-catalog-ready='1']")
+        names = [b.get_attribute("data-catalog")
+                 for b in p.query_selector_all("#catalog-tabs button")]
+        assert names == [e.name for e in registry.catalog()] + ["tictactoe-served"]
+        p.click("#catalog-tabs button[data-catalog=tictactoe-served]")
+        sec = "#tab-cat-tictactoe-served"
+        p.wait_for_selector(f"{sec}.active[data-ply='0']")
+        assert "X to move" in p.text_content(f"{sec} pre.board")
+        p.click(f"{sec} .movebtn[data-move=a1]")
+        p.wait_for_selector(f"{sec}[data-ply='2']")
+        assert "a1" in p.text_content(f"{sec} .history")

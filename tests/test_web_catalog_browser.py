@@ -122,3 +122,4 @@ def test_tictactoe_plays_by_its_move_buttons_and_its_grid(page):
     assert page.text_content(f"{sec} table.cells td[data-cell=b2]") == "X"
     assert page.text_content(f"{sec} table.cells td[data-cell={free}]") == "X"
     assert "b2" in page.text_content(f"{sec} .history")
+
