@@ -123,3 +123,17 @@ def test_tictactoe_plays_by_its_move_buttons_and_its_grid(page):
     assert page.text_content(f"{sec} table.cells td[data-cell={free}]") == "X"
     assert "b2" in page.text_content(f"{sec} .history")
 
+
+
+def test_domineering_places_a_domino_by_a_click(page):
+    """Domineering's grid (its web.js): a click on a cell places Vertical's domino from it
+    upward; the computer answers with Horizontal's: four cells covered."""
+    _open(page, "domineering")
+    sec = "#tab-cat-domineering"
+    assert not page.query_selector_all(f"{sec} table.cells td.covered")
+    page.click(f"{sec} table.cells td[data-cell=a1]")
+    _ply(page, "domineering", 2)
+    covered = {td.get_attribute("data-cell")
+               for td in page.query_selector_all(f"{sec} table.cells td.covered")}
+    assert {"a1", "a2"} <= covered and len(covered) == 4
+    assert page.text_content(f"{sec} .history li").startswith("Player 1 a1-a2")

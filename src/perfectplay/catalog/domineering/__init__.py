@@ -43,6 +43,7 @@ position.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ..entry import CatalogGame, Param, Published
 from .rules import MAX_CELLS, Domineering
@@ -144,6 +145,7 @@ GAME = CatalogGame(
     small=({"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
     examples=("solve 'domineering(rows=4, cols=4)'", "search 'domineering(rows=6, cols=6)'",
               "play 'domineering(rows=5, cols=5)'"),
+    script=files(__name__).joinpath("web.js"),
 )
 
 __all__ = ["BUH", "GAME", "LMR", "THEOREMS", "U14", "Domineering", "DomineeringTwin"]

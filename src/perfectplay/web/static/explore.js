@@ -75,9 +75,10 @@
   }
 
   // A board drawn as a header of column letters and rows "N cell cell ...", whose moves
-  // are cell names such as "b2" (tic-tac-toe, Othello): a grid, each legal cell coloured by
-  // its move's value and played by a click. Games register it in their web.js.
-  function cellGrid(d, tab, hints) {
+  // are cell names such as "b2" (tic-tac-toe, Othello), or start with one (Domineering's
+  // "b3-b4": anchor(name) gives the cell): a grid, each cell with one legal move coloured
+  // by its value and played by a click. Games register it in their web.js.
+  function cellGrid(d, tab, hints, anchor = (name) => name) {
     const lines = d.board.split("\n"), rows = [];
     let head = null;
     for (const line of lines) {
@@ -88,8 +89,12 @@
       }
     }
     if (!head || !rows.length) return el("pre", {class: "board"}, d.board);
-    const byName = {};
-    for (const mv of d.moves) byName[mv.name] = mv;
+    const byCell = {}, count = {};
+    for (const mv of d.moves) {
+      const cell = anchor(mv.name);
+      byCell[cell] = mv;
+      count[cell] = (count[cell] || 0) + 1;
+    }
     const human = !tab.computer || d.turn !== tab.computer;
     const table = el("table", {class: "grid cells"});
     const top = el("tr");
@@ -100,9 +105,11 @@
       const tr = el("tr");
       tr.appendChild(el("th", {}, row.label));
       row.cells.forEach((ch, k) => {
-        const name = `${head[k]}${row.label}`, mv = byName[name];
-        const td = el("td", {"data-cell": name, class: ch === "." ? "" : `piece-${ch}`},
-          ch === "." ? "" : ch);
+        const name = `${head[k]}${row.label}`;
+        const mv = count[name] === 1 ? byCell[name] : undefined;  // one move: a click plays it
+        const cls = ch === "." ? "" : /^[A-Za-z0-9]$/.test(ch) ? `piece-${ch}` : "covered";
+        const td = el("td", {"data-cell": name, class: cls}, ch === "." || cls === "covered"
+          ? "" : ch);
         if (mv && !d.over) {
           td.title = mv.words;
           if (hints) {
