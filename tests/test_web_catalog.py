@@ -131,6 +131,15 @@ def test_a_scored_game_says_margins(client):
     d = client.get(_url(call)).json()
     assert d["margin"] == solved.value() and all(m["margin"] is not None for m in d["moves"])
     assert " by " in d["summary"] or d["value"] == "tie"
+    # Kalah(3, 3): a scores and moves again, then c scores but throws the game away; the
+    # history's words and the line say final margins, the points so far included
+    d = client.get(_url("kalah(houses=3, seeds=3)", moves="a,c")).json()
+    assert [(h["turn"], h["before"], h["after"], h["mistake"]) for h in d["history"]] == [
+        ("first", "win by 2 in 11", "win by 2 in 11", False),
+        ("first", "win by 2 in 10", "lose by 2 in 11", True)]
+    assert d["points"] == 2 and d["turn"] == "second"
+    assert d["summary"] == "Player 2 should win by 2 in 10"
+    assert [h["chart_after"] for h in d["history"]] == [2.0, -2.0]
 
 
 @pytest.mark.parametrize("target,query,status,words", [

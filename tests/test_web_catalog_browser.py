@@ -137,3 +137,17 @@ def test_domineering_places_a_domino_by_a_click(page):
                for td in page.query_selector_all(f"{sec} table.cells td.covered")}
     assert {"a1", "a2"} <= covered and len(covered) == 4
     assert page.text_content(f"{sec} .history li").startswith("Player 1 a1-a2")
+
+
+def test_kalah_sows_by_a_click_and_keeps_every_seed(page):
+    """Kalah's board (its web.js): houses and stores; a click on a house of the player to
+    move sows it; whatever the computer answers, the 18 seeds of Kalah(3, 3) are all on
+    the board, in houses or stores."""
+    _open(page, "kalah")
+    sec = "#tab-cat-kalah"
+    assert page.text_content(f"{sec} td[data-store=south]") == "0"
+    page.click(f"{sec} td.house.legal >> nth=0")
+    page.wait_for_function(f"Number(document.querySelector('{sec}').dataset.ply) > 0")
+    seeds = [int(td.text_content().split()[0])
+             for td in page.query_selector_all(f"{sec} table.kalah td")]
+    assert sum(seeds) == 18 and len(seeds) == 8

@@ -210,8 +210,10 @@ class ExplorePly(Answer):
     name: str = Field(description="The move as the game names it.")
     turn: Turn | None = Field(description="Who made it: the first or the second player (null "
                               "when not known).")
-    before: str = Field(description="The mover's value before the move, in words.")
-    after: str = Field(description="The value the move kept for the mover, in words.")
+    before: str = Field(description="The mover's value before the move, in words (a "
+                        "scored game: the final margin, the points so far included).")
+    after: str = Field(description="The value the move kept for the mover, in words (the "
+                       "same way).")
     mistake: bool = Field(description="Whether the move lowered the mover's value.")
     chart_before: float | None = Field(
         description="The first player's value before the move as a number (a win 1, a loss "

@@ -286,12 +286,15 @@ def first_player_view(value: Worth, mover: int) -> float | None:
 def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list[float]
          ) -> ExplorePly:
     """One move of the history: the mover's value before and after, whether it was a
-    mistake (it lowered the mover's value), and both as the first player's numbers."""
+    mistake (it lowered the mover's value), and both as the first player's numbers. In a
+    scored game both are final margins: the points so far (``so_far[0]``, the first
+    player's minus the second's) and the margin from here."""
     solved = ex.solved
     moves = solved.move_values(pos)
     chosen = next(mv for mv in moves if mv.move == move)
     before, after = solved.value(pos), chosen.value
     mover = 0 if turn is None else turn
+    own = 0.0 if turn is None else (so_far[0] if turn == 0 else -so_far[0])
 
     def chart(value: Worth) -> float | None:
         view = first_player_view(value, mover)
@@ -302,10 +305,19 @@ def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list
     if payoff is not None and turn is not None:
         so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
     return ExplorePly(name=move_name(solved.game, move), turn=_turn_word(turn),
-                      before=_words(before, solved.remoteness(pos), solved.scored),
-                      after=_words(after, chosen.remoteness, solved.scored),
+                      before=_final_words(before, own, solved.remoteness(pos), solved.scored),
+                      after=_final_words(after, own, chosen.remoteness, solved.scored),
                       mistake=rank(after) < max(rank(mv.value) for mv in moves),
                       chart_before=point[0], chart_after=point[1])
+
+
+def _final_words(value: Worth, own: float, rem: int | None, scored: bool) -> str:
+    """:func:`_words` of a scored game's final margin: ``own`` (the mover's points so far)
+    added."""
+    if not scored:
+        return _words(value, rem, scored)
+    assert not isinstance(value, Value)  # a scored game's value is a margin
+    return _words(_number(float(value) + own), rem, scored)
 
 
 def _word(value: Worth, scored: bool) -> ValueWord:

@@ -29,6 +29,7 @@ article): Kalah(6, 6) +2 with empty capture; with the standard rule (6, 4) +8 an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 from math import comb
 
 from ..entry import CatalogGame, Param, Published
@@ -105,6 +106,7 @@ GAME = CatalogGame(
     examples=("solve 'kalah(houses=4, seeds=3)'",
               "search 'kalah(houses=6, seeds=3)'",
               "play 'kalah(houses=3, seeds=3)'"),
+    script=files(__name__).joinpath("web.js"),
 )
 
 __all__ = ["GAME", "IRVING", "RAWLINGS", "Kalah", "KalahPy"]
