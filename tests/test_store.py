@@ -167,7 +167,9 @@ def test_query_names_cells_and_draws_the_board(tmp_path):
     assert r.exit_code == 0, r.output
     r = run(main, ["query", store, "--moves", "b1,c3"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("OX..\n....\n.#X.\n") and "best move: " in r.output
+    assert "\n   abcd\n 1 OX..\n 2 ....\n 3 .#X.\n" in r.output and "best move: " in r.output
+    assert r.output.index("best move: ") < r.output.index(" 1 OX..")  # drawn below the words
+    assert "O a portal, # a wall from the start, X a wall placed" in r.output  # the legend
     assert "  move d1: " in r.output and "move 2:" not in r.output
     r = run(main, ["query", store, "--moves", "a1"])
     assert r.exit_code == 1 and "legal: b1, c1" in r.stderr

@@ -47,6 +47,7 @@ import warnings
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 import numpy as np
@@ -92,7 +93,7 @@ def _quiet_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def _known_name(pyspiel: Any, game: str) -> None:
+def _known_name(pyspiel: ModuleType, game: str) -> None:
     """A one-line :class:`InputError` for a game string whose name OpenSpiel does not know,
     with the nearest names, before pyspiel prints its whole list of games (and raises it
     again)."""

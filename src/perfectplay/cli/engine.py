@@ -13,7 +13,7 @@ from ..engine import check_game
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled import CompiledGame
-from ..engine.protocol import capabilities
+from ..engine.protocol import Game, capabilities
 from ..engine.saved import save as save_solution
 from ..engine.savefile import portable_target
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
@@ -114,15 +114,22 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
                        game_ref=portable_target(target), roots=roots,
                        check=check is None)
         stats = tb_analyze(tb.store)
+        # the start's value, as an in-memory solve prints it (an endgame store holds the
+        # last tiers only: no start)
+        start = None if roots is not None else game_call("rules", _store_start, tb.store,
+                                                         game)
         if as_json:
             echo_json({"store": str(tb.store), "tiers": tb.tiers, "resumed": tb.resumed,
-                       "already_solved": tb.already, **stats})
+                       "already_solved": tb.already, **stats,
+                       **({} if start is None else {"start": start[1]})})
         else:
             kept = " (one of each symmetric set)" if capabilities(game).symmetric else ""
             how = ("already solved: nothing to do; " if tb.already else
                    "resumed where the last run stopped; " if tb.resumed else "")
             click.echo(f"{how}solved {tb.positions:,} positions{kept} in {len(tb.tiers)} "
                        f"tiers into {tb.store}")
+            if start is not None:
+                click.echo(start[0])
         return
     _compiling_notice(game)
     solution = game_call("rules", engine_solve, game, max_positions=max_positions)
@@ -135,6 +142,15 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     if save_to is not None:
         written = game_call("rules", save_solution, solution, save_to, target)
         click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
+
+
+def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
+    """The start of a solved store in words (value, best move, every move, with the game's
+    drawing) and as JSON."""
+    with open_store(store, game) as solved:
+        text = solved.explain()
+        picture = solved.draw()
+        return (text + (f"\n\n{picture}" if picture else ""), solved.to_json())
 
 
 def _compiling_notice(game: Any) -> None:

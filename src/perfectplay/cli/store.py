@@ -17,7 +17,7 @@ from ..errors import PerfectplayError
 from ..store import analyze as tb_analyze
 from ..store import export_parquet, open_store
 from ..store import query as tb_query
-from ..store import sql as tb_sql
+from ..store.sql import sql_table
 from ..textio import Token, parse_int
 from .base import echo_json, fail, game_call, load_game, need_extra
 
@@ -106,10 +106,10 @@ def _show_position(solved: Any, position: str | None, moves: str | None,
     if as_json:
         echo_json(game_call("rules", solved.to_json, pos))
         return
-    picture = game_call("draw", solved.draw, pos)
-    if picture:
-        click.echo(picture)
     click.echo(game_call("rules", solved.explain, pos))
+    picture = game_call("draw", solved.draw, pos)
+    if picture:  # below the words, as their header says ("as drawn below")
+        click.echo("\n" + picture)
 
 
 @click.command()
@@ -213,9 +213,11 @@ def sql(store: str, query_text: str, as_json: bool) -> None:
     """
     for module in ("duckdb", "pyarrow"):
         need_extra(module, "SQL queries", "scale")
-    rows = game_call("rules", tb_sql, store, query_text)
+    columns, rows = game_call("rules", sql_table, store, query_text)
     if as_json:
         echo_json([list(r) for r in rows])
         return
+    if columns:  # the column names first, as DuckDB names them
+        click.echo("\t".join(columns))
     for row in rows:
         click.echo("\t".join("" if v is None else str(v) for v in row))

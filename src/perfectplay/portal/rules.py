@@ -98,14 +98,30 @@ class PortalGame:
         names = {self.move_name(b): b for b in range(self.k)}
         return names.get(text.strip().lower())
 
+    #: What :meth:`draw`'s letters mean, printed under the board.
+    LEGEND = "O a portal, # a wall from the start, X a wall placed, . an empty cell"
+
     def draw(self, walls: int) -> str:
         """The board with the walls placed so far as ``X`` (``#``: walls from the start,
-        ``O``: the portals, ``.``: empty)."""
+        ``O``: the portals, ``.``: empty), framed with the cell names' column letters and
+        row numbers, and a legend under it.
+
+        >>> from perfectplay.portal.model import parse_board
+        >>> print(PortalGame(parse_board("O.\\n.O")).draw(1))
+           ab
+         1 OX
+         2 .O
+        O a portal, # a wall from the start, X a wall placed, . an empty cell
+        """
         grid = self.board.grid
         if grid is None:
             return ""
         placed = {grid.coords(self.cells[b]): "X" for b in range(self.k) if walls >> b & 1}
-        return grid.with_cells(placed).text()
+        rows = grid.with_cells(placed).lines()
+        head = ["   " + "".join(chr(97 + c) for c in range(grid.cols))] if grid.cols <= 26 \
+            else []
+        return "\n".join(head + [f"{r + 1:>2} {line}" for r, line in enumerate(rows)]
+                         + [self.LEGEND])
 
     def outcome(self, walls: int) -> Value | None:
         if self.connected(walls):

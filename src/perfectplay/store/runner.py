@@ -54,6 +54,8 @@ def unguarded_script_line() -> tuple[str, int] | None:
     path = getattr(main, "__file__", None)
     if main is None or not path or not str(path).endswith(".py"):
         return None
+    if getattr(getattr(main, "__spec__", None), "name", "").endswith(".__main__"):
+        return None  # python -m package: spawn does not run a package's __main__ again
     frame = sys._getframe(1)
     while frame is not None and not (frame.f_globals is vars(main)
                                      and frame.f_code.co_name == "<module>"):

@@ -88,6 +88,12 @@ def export_parquet(store: str | Path, out: str | Path | None = None) -> Path:
 def sql(store: str | Path, query: str) -> list[tuple[Any, ...]]:
     """Rows of a DuckDB query over the table ``solved`` (position, tier, value,
     remoteness): the store's Parquet export when there is one, else an Arrow view."""
+    return sql_table(store, query)[1]
+
+
+def sql_table(store: str | Path, query: str) -> tuple[list[str], list[tuple[object, ...]]]:
+    """The column names and the rows of a DuckDB query over the table ``solved`` (see
+    :func:`sql`)."""
     duckdb = need("duckdb")
     pa = need("pyarrow")
     s = Store(store)
@@ -99,6 +105,8 @@ def sql(store: str | Path, query: str) -> list[tuple[Any, ...]]:
     else:
         con.register("solved", pa.RecordBatchReader.from_batches(_schema(), _batches(s)))
     try:
-        return list(con.execute(query).fetchall())
+        cursor = con.execute(query)
+        rows = list(cursor.fetchall())
     except duckdb.Error as exc:
         raise StoreError(f"the query failed: {str(exc).splitlines()[0][:300]}") from None
+    return [d[0] for d in cursor.description or ()], rows
