@@ -182,13 +182,15 @@ def test_the_summary_words():
 
 
 def test_the_served_game_is_explored_under_its_name():
-    solved = solve(load_catalog_target("tictactoe"))
-    with TestClient(create_app(gamesman=solved, gamesman_id="tictactoe")) as c:
-        games = c.get("/api/catalog").json()["games"]
-        assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
-        d = c.get(_url("tictactoe-served", moves="b2")).json()
-        _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
-        assert d["title"] == registry.get_catalog("tictactoe").title
+    """``serve --game tictactoe``: its solution, already solved, is answered in the server
+    (no worker: the client starts none) under ``tictactoe-served``."""
+    solved = solve(load_catalog_target("tictactoe"), method="python")
+    c = TestClient(create_app(gamesman=solved, gamesman_id="tictactoe"))
+    games = c.get("/api/catalog").json()["games"]
+    assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
+    d = c.get(_url("tictactoe-served", moves="b2")).json()
+    _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
+    assert d["title"] == registry.get_catalog("tictactoe").title
 
 
 @pytest.mark.browser
