@@ -45,7 +45,9 @@ def test_every_python_block_of_the_readme_runs():
                 continue
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                exec(compile(block, "README.md", "exec"), {})  # noqa: S102
+                # as a script runs: a block under `if __name__ == "__main__":` runs too
+                exec(compile(block, "README.md", "exec"),  # noqa: S102
+                     {"__name__": "__main__"})
             assert _printed_as_said(block, out.getvalue()), (block, out.getvalue())
         for block, proc in started:
             output, err = proc.communicate(timeout=300)

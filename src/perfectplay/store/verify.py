@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.compiled import ONGOING, CompiledGame, is_compiled
-from ..engine.protocol import Position, Score, Worth, capabilities
+from ..engine.protocol import Game, Position, Score, Worth, capabilities
 from ..engine.sortedtiers import unmix_all
 from ..engine.status import BAD_MOVE_COUNT, OK, status_error
 from ..engine.values import UnknownPosition, describe
@@ -168,7 +168,7 @@ def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> 
 Expansion = tuple[list["Worth | None"], list[list[tuple[int, Any, bool]]], Any]
 
 
-def _expand_python(game: Any, positions: list[Position]) -> Expansion:
+def _expand_python(game: Game, positions: list[Position]) -> Expansion:
     """The children of ``positions`` through the game's Python hooks, one call a move."""
     caps = capabilities(game)
     encode = caps.encode
