@@ -17,3 +17,46 @@ def client():
     cluster = c.cluster
     c.close()
     cluster.close()
+
+
+#: The test modules that hold the suite's longest tests, longest first (pytest --durations,
+#: 2026-11-26). They are collected first, each module whole (its module-scoped fixtures,
+#: such as ``client``, are made once a worker) and its slow tests first, so pytest-xdist's
+#: workers start on them together and finish on short tests together: otherwise a long test
+#: drawn last keeps one worker busy while the other idles (a minute and more at the end).
+HEAVY_MODULES = ("test_search.py", "test_catalog_kalah.py", "test_readme.py",
+                 "test_kalah_search.py", "test_outcore.py", "test_compiled.py",
+                 "test_connect4_hooks.py", "test_web_catalog.py", "test_catalog.py",
+                 "test_catalog_domineering.py", "test_saved_target.py")
+
+#: Tests each over 30 s of that run (with the machine under load), started first in their
+#: module.
+HEAVY_TESTS = ("test_random_compiled_games_equal_the_strong_solution",
+               "test_irving_donkers_uiterwijk_who_wins_for_small_boards",
+               "test_every_command_line_of_the_readme_runs",
+               "test_search_with_an_endgame_store_equals_the_strong_solution",
+               "test_random_compiled_games_equal_the_engine",
+               "test_every_python_block_of_the_readme_runs",
+               "test_moves_inside_a_tier_cycles_and_draws_included",
+               "test_acyclic_winlose_games_equal_the_python_engine",
+               "test_every_task_path_on_the_cluster",
+               "test_ctrl_c_stops_with_what_is_proven",
+               "test_an_endgame_store_cut_into_many_tasks_holds_every_root",
+               "test_kalah_by_seeds_stored_moves_inside_its_tiers",
+               "test_endgame_scores_convert_to_the_engines_strong_solution",
+               "test_cli_builds_an_endgame_store_and_searches_with_it",
+               "test_scored_acyclic_games_equal_the_python_engine",
+               "test_each_games_small_instance_agrees_with_solve",
+               "test_the_game_and_its_twin_agree_along_random_lines")
+
+
+def _heavy_first(item: pytest.Item) -> tuple[int, int]:
+    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
+    name = getattr(item, "originalname", None) or item.name
+    rank = HEAVY_MODULES.index(module) if module in HEAVY_MODULES else len(HEAVY_MODULES)
+    return rank, 0 if name in HEAVY_TESTS else 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest first (see HEAVY_MODULES); a stable sort keeps every other order."""
+    items.sort(key=_heavy_first)

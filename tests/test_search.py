@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
@@ -89,16 +89,32 @@ def sample(solution, k: int, seed: int) -> list:
 KINDS = st.sampled_from([(False, False), (False, True), (True, False), (True, True)])
 
 
-# one fixed game of each kind (searched with and without a tier) and four drawn ones
-@settings(max_examples=4, deadline=None)
-@given(GAMES, KINDS, st.booleans())
-@example((18, 120), (False, False), True)  # 50 positions, a loss in 8
-@example((18, 120), (False, True), False)  # 50 positions, a loss in 6
-@example((13, 120), (True, False), False)  # 44 positions, -1 in 4
-@example((22, 120), (True, True), True)  # 51 positions, -2 in 5
-def test_random_compiled_games_equal_the_strong_solution(sn, kind, tiered):
+# one fixed game of each kind (searched with and without a tier) and one drawn game of each
+# kind; a test a kind, so the suite's workers share them (each game compiles its kernels)
+FIXED = {(False, False): ((18, 120), True),  # 50 positions, a loss in 8
+         (False, True): ((18, 120), False),  # 50 positions, a loss in 6
+         (True, False): ((13, 120), False),  # 44 positions, -1 in 4
+         (True, True): ((22, 120), True)}  # 51 positions, -2 in 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(FIXED), ids=["winlose", "player", "scored",
+                                                    "scored-player"])
+@settings(max_examples=1, deadline=None)
+@given(GAMES, st.booleans())
+def test_random_compiled_games_equal_the_strong_solution(kind, sn, tiered):
     """Win/lose/tie and scored games, with and without extra turns (player), with and
     without a declared tier (without it the search checks every line for cycles)."""
+    check_random_game(kind, sn, tiered)
+
+
+@pytest.mark.parametrize("kind", list(FIXED), ids=["winlose", "player", "scored",
+                                                    "scored-player"])
+def test_the_fixed_game_of_each_kind_equals_the_strong_solution(kind):
+    check_random_game(kind, *FIXED[kind])
+
+
+def check_random_game(kind, sn, tiered):
     scored, player = kind
     g = random_game(*sn, scored=scored, player=player, tiered=True)
     ref = solve(g)
