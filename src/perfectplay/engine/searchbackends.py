@@ -302,6 +302,7 @@ class PythonBackend:
         self.probes = 0
         self.order = self.caps.search_moves
         self.bounds = self.caps.static_bounds
+        self.horizon = self.caps.horizon
         self.tiered = self.caps.tier is not None
         self.budget = Budget(None, None)  # each probe's own
         self.line: list[Position] = []  # the positions above the node searched
@@ -372,6 +373,14 @@ class PythonBackend:
                 alpha = 0
                 if alpha >= beta:
                     return alpha, None
+            if known & sk.MUST_LOSE and not self.scored:  # a loss within the horizon
+                # (margins here may be fractions: "below 0" is no bound a null window takes)
+                cap = -(MATE - self.horizon(pos)) if self.horizon is not None \
+                    else -(MATE - LIMIT)
+                if beta > cap:
+                    beta = cap
+                    if alpha >= beta:
+                        return beta, None
         entry = self.table.get(pos)
         hint = None
         if entry is not None:

@@ -15,12 +15,23 @@ finds the engine's own value *and* remoteness (winner fastest, loser slowest):
 
 **Table.** One int64 array of two-slot buckets, 32 bytes each (one cache miss a look-up). A
 slot is two words: the data packs a lower and an upper bound of the score (21 bits each), a
-hint (the best move + 1 when it is in 0..254) and the log2 of the nodes the result cost (its
-"work"); the other word holds the position's key XOR the data, so that a slot torn by two
-threads writing at once reads as a miss (Hyatt and Mann's lockless hashing) and the table
-can be shared by parallel searches with no lock. A new result replaces the slot of the same
-key (bounds merged), else an empty slot, else the slot of the two that cost less work: deep
-results stay.
+hint (the best move + 1 when it is in 0..254, with a bit saying whether the position that
+stored it was its canonical code or a symmetric image of it) and the log2 of the nodes the
+result cost (its "work"); the other word holds the position's key XOR the data, so that a
+slot torn by two threads writing at once reads as a miss (Hyatt and Mann's lockless hashing)
+and the table can be shared by parallel searches with no lock. A new result replaces the slot
+of the same key (bounds merged), else an empty slot, else the slot of the two that cost less
+work: deep results stay. A hint is the move that cut off or reached the exact score; a
+node that failed low keeps the hint it had (its best move is then only the least bad of
+moves that all failed). A hint is used only by a position of the same orientation as the
+one that stored it (a move of a board is not the same move of its mirror image).
+
+**Forced nodes.** A position whose ``search_moves`` lists one move (below the root) is
+passed through: no canonical code, no table look-up or entry, no enhanced cut-off; its score
+is its child's. Connect Four's blocks and lone safe moves are two positions in five of its
+search trees: skipping their table traffic saves a fifth of the time, for a few more nodes
+(their entries answered a few transpositions). Steininger's c4 plays such moves inside its
+static evaluation and does not count them as nodes; they are counted here.
 
 **Threads.** Several threads run the same probe over the shared table; where subtrees are
 big each marks the node it is expanding in a small ``busy`` table, and a thread that meets
@@ -125,8 +136,10 @@ def leaf_slot(leaf, rules, kind, p):
 
 # Enhanced transposition cutoffs (Plaat et al. 1996) where subtrees are big: more than this
 # many plies left (games with a horizon), or this close to the root (the others).
-ETC_HORIZON = 15
+ETC_HORIZON = 10  # 15 until issue 45 (10: 8 % fewer nodes; 5: 12 % fewer, but slower)
 ETC_DEPTH = 8
+BUSY_HORIZON = 15  # (threads) nodes with more plies left mark themselves busy (ABDADA)
+MUST_LOSE = 4  # static_bounds' third flag: the mover loses (see probe)
 HISTORY_MASK = 4095  # the history heuristic counts moves by their low 12 bits
 
 
@@ -139,8 +152,9 @@ def _hash(key):
 
 @njit(cache=True)
 def pack(lo, hi, hint, work):
-    """One table word: the bounds, the hint (move + 1, or 0) and the work (0..63)."""
-    return (_VALID | (work << 50) | (hint << 42) | ((hi + _OFFSET) << 21)
+    """One table word: the bounds, the hint (move + 1, or 0, plus 256 when stored by a
+    position that is not its own canonical code) and the work (0..63)."""
+    return (_VALID | (work << 51) | (hint << 42) | ((hi + _OFFSET) << 21)
             | (lo + _OFFSET))
 
 
@@ -149,7 +163,7 @@ def unpack(word):
     """(lo, hi, hint, work) of a table word."""
     lo = (word & _BOUND) - _OFFSET
     hi = ((word >> 21) & _BOUND) - _OFFSET
-    return lo, hi, (word >> 42) & 0xFF, (word >> 50) & 0x3F
+    return lo, hi, (word >> 42) & 0x1FF, (word >> 51) & 0x3F
 
 
 @njit(cache=True)
@@ -161,7 +175,8 @@ def _bucket(table, key):
 
 @njit(cache=True)
 def tt_probe(table, key):
-    """(found, lo, hi, hint) stored for ``key``: hint is the best move + 1, or 0."""
+    """(found, lo, hi, hint) stored for ``key``: hint is the best move + 1, or 0, plus 256
+    when a symmetric image of the canonical position stored it."""
     b = _bucket(table, key)
     for i in range(b, b + 4, 2):
         word = table[i + 1]
@@ -172,10 +187,12 @@ def tt_probe(table, key):
 
 
 @njit(cache=True)
-def tt_store(table, key, lo, hi, move, work):
-    """Keep bounds ``lo <= score <= hi`` for ``key`` (see the module doc for which slot)."""
+def tt_store(table, key, lo, hi, move, work, image=0):
+    """Keep bounds ``lo <= score <= hi`` for ``key`` (see the module doc for which slot);
+    ``move`` (-1: none, the old hint stays) becomes the hint, marked as stored by a symmetric
+    image of the canonical position when ``image`` is 1."""
     b = _bucket(table, key)
-    hint = move + 1 if 0 <= move < 255 else 0
+    hint = (move + 1) | (image << 8) if 0 <= move < 255 else 0
     target = -1
     for i in range(b, b + 4, 2):
         word = table[i + 1]
@@ -386,7 +403,7 @@ class Workspace(NamedTuple):
     pay: np.ndarray  # its payoff (scored games)
     move: np.ndarray  # the move being searched
     deferred: np.ndarray  # bit i: move i put off while another thread has it
-    marked: np.ndarray  # 1 when the node marks itself in the busy table
+    marked: np.ndarray  # bit 0: the node marks itself in the busy table; bit 1: forced
     history: np.ndarray  # the history heuristic's counters (HISTORY_MASK + 1)
     buf: np.ndarray  # the moves of every ply, max_moves + 1 a ply
 
@@ -437,12 +454,14 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
     :class:`Workspace`.
 
     Each node: outcome (ended: its score), bounds from the score range, the game's
-    ``static_bounds`` (``bounds``) and the table, moves (``smoves``, the game's
-    ``search_moves`` or ``moves``; none at all: a loss, or 0 points, as the engine's solvers
-    say), the table's move first, then the children in order with
-    their window mapped by :func:`child_bound`. Time O(nodes); memory O(max_depth *
-    max_moves) besides the table. Cycles: without ``acyclic`` every child is compared with
-    the line above it (O(depth)) and a repeat stops the search with CYCLE.
+    ``static_bounds`` (``bounds``: cannot win, cannot lose, and ``MUST_LOSE``, a loss
+    within the ``horizon``), moves (``smoves``, the game's ``search_moves`` or ``moves``;
+    none at all: a loss, or 0 points, as the engine's solvers say; one alone below the root:
+    a forced node, passed through with no table), the table, the table's move first, then
+    the children in order with their window mapped by :func:`child_bound`. Time O(nodes);
+    memory O(max_depth * max_moves) besides the table. Cycles: without ``acyclic`` every
+    child is compared with the line above it (O(depth)) and a repeat stops the search with
+    CYCLE.
     """
     moves, smoves, outcome, score = rules.moves, rules.search_moves, rules.outcome, rules.score
     canonical, bounds, horizon = rules.canonical, rules.static_bounds, rules.horizon
@@ -507,7 +526,7 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 if a >= b:
                     ret = b
                     continue
-            known = bounds(p)  # the game's static bounds: cannot win, cannot lose
+            known = bounds(p)  # the game's static bounds: cannot win, cannot lose, loses
             if known & 1 and b > 0:
                 b = 0
                 if a >= b:
@@ -518,9 +537,25 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 if a >= b:
                     ret = a
                     continue
-            k_key = canonical(p) if symmetric else p
+            if known & MUST_LOSE:  # a loss within the horizon (scored: a margin below 0)
+                cap = -1 if scored else -(MATE - horizon(p)) if with_horizon \
+                    else -(MATE - LIMIT)
+                if b > cap:
+                    b = cap
+                    if a >= b:
+                        ret = b
+                        continue
+            base = d * stride
+            k = smoves(p, buf[base:base + stride])
+            if k < 0 or k > max_moves:
+                return BAD_SEARCH_MOVES, p, -1, nodes
+            forced = k == 1 and d > 0  # passed through: no table (see the module doc)
+            found, t_lo, t_hi, hint = False, -INF, INF, 0
+            k_key = p
+            if not forced:
+                k_key = canonical(p) if symmetric else p
+                found, t_lo, t_hi, hint = tt_probe(table, k_key)
             key[d] = k_key
-            found, t_lo, t_hi, hint = tt_probe(table, k_key)
             if found and d > 0:  # the root always searches, so that it names its best move
                 if t_lo >= b:
                     ret = t_lo
@@ -533,10 +568,6 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 if a >= b:  # the table knows the exact score
                     ret = a
                     continue
-            base = d * stride
-            k = smoves(p, buf[base:base + stride])
-            if k < 0 or k > max_moves:
-                return BAD_SEARCH_MOVES, p, -1, nodes
             if k == 0:
                 if moves(p, buf[base:base + stride]) != 0:
                     return BAD_SEARCH_MOVES, p, -1, nodes
@@ -544,16 +575,20 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 continue
             if not kind.ordered and k > 1:
                 _by_history(buf, base, k, history)
-            _to_front(buf, base, k, hint)
-            big = horizon(p) > ETC_HORIZON if with_horizon else d < ETC_DEPTH
-            if d > 0 and big:
+            if (hint >> 8) != (1 if p != k_key else 0):
+                hint = 0  # stored by the mirror image: its move is not this position's
+            _to_front(buf, base, k, hint & 0xFF)
+            left = horizon(p) if with_horizon else 0
+            big = not forced and (left > BUSY_HORIZON if with_horizon else d < ETC_DEPTH)
+            if d > 0 and not forced and (left > ETC_HORIZON if with_horizon
+                                         else d < ETC_DEPTH):
                 cut = _table_cutoff(p, buf, base, k, b, pos, d, rules, kind, table)
                 if cut > -INF:
                     ret = cut
                     continue
             deferred[d] = 0
-            marked[d] = 1 if kind.parallel and big else 0
-            if marked[d]:
+            marked[d] = (1 if kind.parallel and big else 0) | (2 if forced else 0)
+            if marked[d] & 1:
                 busy[_hash(k_key) & (busy.size - 1)] = k_key  # "I am searching this node"
             lo_w[d] = a
             hi_w[d] = b
@@ -595,9 +630,12 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 v = best[d]
                 t_lo = v if v > alpha0[d] else -INF
                 t_hi = v if v < hi_w[d] else INF
-                tt_store(table, key[d], t_lo, t_hi, best_move[d],
-                         log2_work(nodes - start_nodes[d] + 1))
-                if marked[d]:
+                if not marked[d] & 2:  # a forced node keeps no entry
+                    # a node that failed low keeps its old hint: its best is only the least bad
+                    tt_store(table, key[d], t_lo, t_hi, best_move[d] if v > alpha0[d] else -1,
+                             log2_work(nodes - start_nodes[d] + 1),
+                             1 if pos[d] != key[d] else 0)
+                if marked[d] & 1:
                     slot = _hash(key[d]) & (busy.size - 1)
                     if busy[slot] == key[d]:
                         busy[slot] = 0
@@ -608,7 +646,7 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
             status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
             if status != OK:
                 return status, c, -1, nodes
-            if (marked[d] and first_pass and 0 < i < 63
+            if (marked[d] & 1 and first_pass and 0 < i < 63
                     and (index[d] < count[d] or deferred[d] != 0)
                     and _busy(c, busy, rules, kind)):
                 # another thread is searching this child: take the other moves first and

@@ -9,7 +9,8 @@ dropped (the opponent wins on top of it); the rest go best first by how many win
 they leave the mover, centre columns first on a tie. ``horizon`` is the number of empty
 cells: no game lasts longer, and a tie always fills the board. ``static_bounds`` knows a side
 cannot win when it has no line left to complete, or (Allis 1988, claimeven) when the
-opponent can answer every move in the same column on a board of even height.
+opponent can answer every move in the same column on a board of even height; and that it
+loses when, besides, the cells claimeven gives the opponent hold a four.
 
 >>> from perfectplay.catalog.connect4.bitboard import geometry
 >>> g = geometry(7, 6)
@@ -22,6 +23,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...engine import CANNOT_LOSE, CANNOT_WIN
+from ...engine.searchkernel import MUST_LOSE
 from .bitboard import four, lowest_bit_index, popcount, split
 
 
@@ -113,8 +115,11 @@ def static_bounds_of(code, H, bottom, full, even_rows):
     line is left it could complete (its stones and the empty cells hold no four), nor when
     the opponent can answer every move in the same column (Allis' claimeven: even heights
     and an even number of stones): the opponent then gets every even-row cell that is not
-    playable now, the mover at most the rest. The mover cannot lose when the opponent has no
-    line left."""
+    playable now, the mover at most the rest. (A move on an even row, the playable cell of a
+    column of odd height, is answered on the playable cell of another such column: there is
+    an even number of them.) If the opponent's stones and those cells hold a four, the mover
+    loses (``MUST_LOSE``): it never makes four, so the game goes on until the opponent has
+    all of them. The mover cannot lose when the opponent has no line left."""
     mover, mask = split(code, bottom, H + 1)
     empty = full ^ mask
     other = mover ^ mask
@@ -126,6 +131,8 @@ def static_bounds_of(code, H, bottom, full, even_rows):
         theirs = other | (even_rows & empty & ~playable)
         if not four(full & ~theirs, H):
             known |= CANNOT_WIN
+            if four(theirs, H):
+                known |= MUST_LOSE
     if not four(other | empty, H):
         known |= CANNOT_LOSE
     return known

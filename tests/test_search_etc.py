@@ -1,0 +1,70 @@
+"""The search's node savings of issue 45, each checked where it could go wrong: Connect Four's
+``MUST_LOSE`` claim (claimeven's cells hold the opponent's four) against the strong solution
+at every position of 4x4 and 5x4, the table word's hint with its orientation bit, a failed-low
+result keeping the old hint, and forced nodes (one move listed) passed through without a
+table entry while every answer stays the strong solver's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from perfectplay import search, solve
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.engine import LOSE
+from perfectplay.engine import searchkernel as sk
+from perfectplay.engine.search import clear_table
+from test_connect4_hooks import solved
+
+
+@njit
+def _must_lose_claims(codes, vals, static_bounds):
+    """(MUST_LOSE claims, wrong claims) over every position."""
+    claims = wrong = 0
+    for i in range(codes.size):
+        if static_bounds(codes[i]) & sk.MUST_LOSE:
+            claims += 1
+            wrong += vals[i] != LOSE
+    return claims, wrong
+
+
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
+def test_must_lose_holds_at_every_position(w, h):
+    """Every position claimed lost is lost (the solution's value), and claims are made."""
+    game, _, codes, vals, _ = solved(w, h)
+    claims, wrong = _must_lose_claims(codes, vals, game.rules.static_bounds)
+    assert wrong == 0
+    assert claims > 0.01 * codes.size
+
+
+def test_the_table_word_holds_the_hint_and_its_orientation():
+    for hint in (0, 1, 7, 255, 256 + 1, 256 + 255):
+        for work in (0, 1, 40, 63):
+            lo, hi, h, w = sk.unpack(sk.pack(-5, sk.MATE - 3, hint, work))
+            assert (lo, hi, h, w) == (-5, sk.MATE - 3, hint, work)
+
+
+def test_a_result_without_a_move_keeps_the_old_hint():
+    table = np.zeros(64, np.int64)
+    sk.tt_store(table, 12345, 0, 0, 3, 5, 1)
+    assert sk.tt_probe(table, 12345) == (True, 0, 0, 256 + 4)
+    sk.tt_store(table, 12345, -sk.INF, -1, -1, 2, 0)  # failed low: no move to keep
+    found, lo, hi, hint = sk.tt_probe(table, 12345)
+    assert (found, hint) == (True, 256 + 4)
+
+
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
+def test_search_equals_solve_with_forced_nodes_passed_through(w, h):
+    """The positions the search passes through (one move listed) and the others, from a
+    table kept between searches (so hints of every orientation are read): every value
+    and remoteness is the strong solution's."""
+    game = ConnectFour(w, h)
+    ref = solve(game)
+    _, _, codes, _, _ = solved(w, h)
+    rng = np.random.default_rng(45)
+    clear_table()
+    for code in rng.choice(codes, 60, replace=False):
+        r = search(game, int(code))
+        assert (r.value, r.remoteness) == (ref.value(int(code)), ref.remoteness(int(code)))
+    clear_table()
