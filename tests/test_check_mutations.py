@@ -30,6 +30,7 @@ from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
 from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, CompiledGame, check_game
+from perfectplay.engine.searchkernel import MUST_LOSE
 from perfectplay.portal import PortalGame, parse_board
 from test_tablebase import LayeredGraph
 
@@ -379,6 +380,8 @@ def c_mutations(name: str) -> list[tuple[str, str, Callable[[], CompiledGame]]]:
                 flag(g.rules.static_bounds, CANNOT_WIN))),
             ("static_bounds", "false CANNOT_LOSE", m("static_bounds", static_bounds=lambda g:
                 flag(g.rules.static_bounds, CANNOT_LOSE))),
+            ("static_bounds", "false MUST_LOSE", m("static_bounds", static_bounds=lambda g:
+                flag(g.rules.static_bounds, MUST_LOSE))),
             ("static_bounds", "random", m("static_bounds", static_bounds=lambda g:
                 noisy(g.rules.static_bounds))),
             ("horizon", "one too small", m("horizon", horizon=lambda g:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -455,7 +456,15 @@ def test_ctrl_c_stops_with_what_is_proven():
             break
     assert proc.returncode == 3, err
     assert "stopped by: interrupt" in out and "NOT EXACT" in out
-    assert "Traceback" not in err
+    assert "Traceback" not in _without_lost_interrupts(err), err
+
+
+def _without_lost_interrupts(err: str) -> str:
+    """stderr without Python's report of a SIGINT that landed in a finalizer while numba
+    compiled ("Exception ignored in ...", ending with KeyboardInterrupt): that signal was
+    lost, which is why _interrupt_search sends another."""
+    return re.sub(r"Exception ignored in[^\n]*\n(?:.*\n)*?KeyboardInterrupt[^\n]*\n?", "",
+                  err)
 
 
 def test_one_hash_in_the_package():

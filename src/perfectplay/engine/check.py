@@ -18,6 +18,7 @@ from .compiled import CANNOT_LOSE, CANNOT_WIN, CompiledGame
 from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
 from .protocol import Game, Move, Position, Value, Worth, capabilities
+from .searchkernel import MUST_LOSE
 from .solution import Solved
 from .solve import solve
 
@@ -83,7 +84,8 @@ def check_game(game: Any, max_positions: int = 100_000, *,
       spread of up to 3,000 positions) ends as the position does and has moves to the
       same canonical children with the same payoffs and turn changes;
     - ``search_moves`` lists legal moves only, and at least one where there are moves;
-    - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE, true at ended positions;
+    - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE | MUST_LOSE, true at ended
+      positions;
     - ``horizon`` is >= 0, 0 at a tie, >= 1 where there are moves; when the whole game was
       walked, no game from the position lasts longer and every tie from it lasts exactly
       that long.
@@ -95,7 +97,8 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     ``canonical(p)`` has the value and remoteness of ``p`` (images the start cannot reach
     are counted in a note); a best move ``search_moves`` lists is as good (value, then
     remoteness) as the best legal move; every ``static_bounds`` claim holds (CANNOT_WIN:
-    not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0); a scored game's
+    not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0; MUST_LOSE: a loss, a
+    margin < 0); a scored game's
     margin lies within ``margin_bound``. When the game is bigger a note says these were
     not checked.
 
@@ -761,17 +764,18 @@ class _Hooks:
                 self.listed[pos] = got  # some move left out: is a listed one as good?
 
     def check_static_bounds(self) -> None:
-        """Flags are CANNOT_WIN (1) and CANNOT_LOSE (2); at an ended position they agree
-        with its outcome (other positions: :meth:`check_values`)."""
+        """Flags are CANNOT_WIN (1), CANNOT_LOSE (2) and MUST_LOSE (4); at an ended position
+        they agree with its outcome (other positions: :meth:`check_values`)."""
         assert self.static_bounds is not None
         self.flags: dict[Position, int] = {}
         for pos in self.sample:
             f = self.call("static_bounds", self.static_bounds, pos)
             if f is _FAILED:
                 continue
-            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 3:
+            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 7:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
-                                              "flags are CANNOT_WIN (1) | CANNOT_LOSE (2)")
+                                              "flags are CANNOT_WIN (1) | CANNOT_LOSE (2) | "
+                                              "MUST_LOSE (4)")
                 continue
             f = self.flags[pos] = int(f)
             if pos in self.walk.ended:
@@ -783,7 +787,8 @@ class _Hooks:
         won = value is Value.WIN or (not isinstance(value, Value) and value > 0)
         lost = value is Value.LOSE or (not isinstance(value, Value) and value < 0)
         for flag, name, false in ((CANNOT_WIN, "CANNOT_WIN", won),
-                                  (CANNOT_LOSE, "CANNOT_LOSE", lost)):
+                                  (CANNOT_LOSE, "CANNOT_LOSE", lost),
+                                  (MUST_LOSE, "MUST_LOSE", not lost)):
             if flags & flag and false:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) claims {name}, but "
                                               f"the position is worth {show(_short(value))} "
