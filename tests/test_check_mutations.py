@@ -29,8 +29,7 @@ from tictactoe import TicTacToe
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
-from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, CompiledGame, check_game
-from perfectplay.engine.searchkernel import MUST_LOSE
+from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE, CompiledGame, check_game
 from perfectplay.portal import PortalGame, parse_board
 from test_tablebase import LayeredGraph
 

@@ -83,8 +83,8 @@ def summary_table(entries: Sequence[CatalogGame]) -> str:
         done = [p for p in entry.published if not p.goal]
         goals = [p for p in entry.published if p.goal]
         longest = max((p.seconds for p in done), default=0.0)
-        reproduced = f"{len(done)}, all within {seconds_words(longest)}" if done else "none"
-        reproduced = reproduced.replace("within under 1 s", "within 1 s")
+        within = "1 s" if longest < 1 else seconds_words(longest)
+        reproduced = f"{len(done)}, all within {within}" if done else "none"
         names = [f"`{entry.call(p.args)}`" for p in goals]
         missing = ", ".join(names[:SHOWN_GOALS]) + (
             f" and {len(names) - SHOWN_GOALS} more" if len(names) > SHOWN_GOALS else "")

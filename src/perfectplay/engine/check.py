@@ -14,11 +14,20 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import GameError, show
-from .compiled import CANNOT_LOSE, CANNOT_WIN, CompiledGame
+from .compiled import CompiledGame
 from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
-from .protocol import Game, Move, Position, Value, Worth, capabilities
-from .searchkernel import MUST_LOSE
+from .protocol import (
+    CANNOT_LOSE,
+    CANNOT_WIN,
+    MUST_LOSE,
+    Game,
+    Move,
+    Position,
+    Value,
+    Worth,
+    capabilities,
+)
 from .solution import Solved
 from .solve import solve
 

@@ -83,7 +83,13 @@ from numba.core.registry import CPUDispatcher
 from ..errors import GameError, show
 from .codetable import EMPTY, id_intern_one, id_rehash
 from .jitmemo import canonical
-from .protocol import LOSE_CODE, TIE_CODE, UNKNOWN, WIN_CODE, Value
+from .protocol import (
+    LOSE_CODE,
+    TIE_CODE,
+    UNKNOWN,
+    WIN_CODE,
+    Value,
+)
 from .status import (
     BAD_CODE,
     BAD_MOVE_COUNT,
@@ -94,7 +100,6 @@ from .status import (
 )
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
-CANNOT_WIN, CANNOT_LOSE = 1, 2  # static_bounds' flags
 _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
 INT64_MAX = 2**63 - 1
 

@@ -67,6 +67,9 @@ _FLIP = {Value.WIN: Value.LOSE, Value.LOSE: Value.WIN, Value.TIE: Value.TIE,
          Value.DRAW: Value.DRAW}
 # Codes used in the engine's arrays: 0 = not yet known.
 UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE, DRAW_CODE = 0, 1, 2, 3, 4
+#: ``static_bounds``' flags, what is known of a position without search: the mover cannot
+#: win, cannot lose, must lose (a loss within the horizon; scored: a margin below 0).
+CANNOT_WIN, CANNOT_LOSE, MUST_LOSE = 1, 2, 4
 _CODE = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE,
          Value.DRAW: DRAW_CODE}
 _FROM_CODE = {v: k for k, v in _CODE.items()}

@@ -55,6 +55,7 @@ from numba import njit
 
 from ..bits import lowest_bit
 from .codetable import mix
+from .protocol import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
@@ -139,7 +140,6 @@ def leaf_slot(leaf, rules, kind, p):
 ETC_HORIZON = 10  # 15 until issue 45 (10: 8 % fewer nodes; 5: 12 % fewer, but slower)
 ETC_DEPTH = 8
 BUSY_HORIZON = 15  # (threads) nodes with more plies left mark themselves busy (ABDADA)
-MUST_LOSE = 4  # static_bounds' third flag: the mover loses (see probe)
 HISTORY_MASK = 4095  # the history heuristic counts moves by their low 12 bits
 
 
@@ -527,12 +527,12 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                     ret = b
                     continue
             known = bounds(p)  # the game's static bounds: cannot win, cannot lose, loses
-            if known & 1 and b > 0:
+            if known & CANNOT_WIN and b > 0:
                 b = 0
                 if a >= b:
                     ret = b
                     continue
-            if known & 2 and a < 0:
+            if known & CANNOT_LOSE and a < 0:
                 a = 0
                 if a >= b:
                     ret = a

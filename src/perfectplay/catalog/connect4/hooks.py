@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...engine import CANNOT_LOSE, CANNOT_WIN
-from ...engine.searchkernel import MUST_LOSE
+from ...engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE
 from .bitboard import four, lowest_bit_index, popcount, split
 
 
