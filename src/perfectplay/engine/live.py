@@ -1,0 +1,333 @@
+"""Live analysis: every legal move's value, then its remoteness, as each is proven.
+
+A front end (the terminal's ``play``, the web page's worker) asks for every move of a
+position of a game too big to solve whole (standard Connect Four, Kalah(6,4)) and wants to
+show answers as they come, not after the slowest move. :func:`analyze_moves` is a plain
+iterator of :class:`MoveReport` events:
+
+1. every move whose child an opening **book** (a store of the game's first tiers, see
+   :mod:`perfectplay.store.book`) or an **endgame** store holds, exact at once;
+2. every other move's **value** (win, lose or tie; a scored game's margin), proven by
+   null-window searches of its child with one transposition table kept across the moves
+   (a value costs two null windows, its remoteness a few more, so all values come first);
+3. every move's **remoteness**: the child's exact score (a win or loss carries it), a tie's
+   from the game's ``horizon`` or the walk of the moves that keep it.
+
+A ``stop`` event or the ``time_limit`` ends the stream with one last report per unfinished
+move carrying the bounds proven so far (``exact`` False), never a guess. The answers are the
+engine's: the same value and remoteness as :func:`perfectplay.engine.solve` and
+:func:`perfectplay.engine.search` (``analyze=True``) give, which the tests check.
+
+>>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
+...     def initial(self): return 7
+...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+...     def play(self, n, k): return n - k
+...     def outcome(self, n): return None
+>>> [(r.name, r.words) for r in analyze_moves(Subtract(), 7) if r.exact]
+[('1', 'win in 5'), ('2', 'lose in 4')]
+
+Complexity: a proof search per move that no store holds (see
+:func:`perfectplay.engine.search`), its subtrees shared through the table; a store look-up
+(O(1)) per move that one holds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import GameError, show
+from . import searchkernel as sk
+from .compiled import CompiledGame
+from .protocol import Game, Move, Position, Value, Worth, capabilities
+from .scored import scored_option
+from .search import _check_options, _Search
+from .searchbackends import (
+    Budget,
+    CompiledBackend,
+    PythonBackend,
+    SearchBackend,
+    Stopped,
+    edge,
+    legal_moves,
+    parent_score,
+)
+from .searchresult import SearchScore, bound_words, score_words, value_of
+from .solution import move_name
+from .values import describe
+
+__all__ = ["SOURCES", "MoveReport", "StoreLike", "analyze_moves"]
+
+#: Where a report's answer comes from.
+SOURCES = ("book", "store", "search")
+
+
+class StoreLike(Protocol):
+    """What :func:`analyze_moves` reads a book or an endgame store through: the engine's
+    read interface (:class:`~perfectplay.engine.Solved`; a store from
+    :func:`perfectplay.store.open_store`), ``value`` and ``remoteness`` raising a KeyError
+    for a position it does not hold."""
+
+    def value(self, pos: Position | None = None) -> Worth: ...
+
+    def remoteness(self, pos: Position | None = None) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """One event about one legal move, for the player who makes it.
+
+    ``value`` is what the mover gets (a :class:`~perfectplay.engine.Value`, or the point
+    margin of a scored game), None while unknown; ``remoteness`` the moves to the end, this
+    one included, None until proven (and for a draw). ``lower`` and ``upper`` bound the
+    move's score in words (``score_words``: 'win in 3', 'tie', '+4', '-inf'); they are equal
+    once it is exact. ``exact``: value and remoteness are both final. ``source``: "book",
+    "store" (an endgame store) or "search".
+    """
+
+    move: Move
+    name: str
+    value: Worth | None
+    remoteness: int | None
+    lower: str
+    upper: str
+    exact: bool
+    source: str
+
+    @property
+    def words(self) -> str:
+        """The answer in words: 'win in 5', 'tie' (remoteness still being proven), or the
+        bounds ('at least tie')."""
+        if self.value is not None:
+            if self.remoteness is None and self.value is not Value.DRAW and not self.exact:
+                return describe(self.value, None)
+            return describe(self.value, self.remoteness)
+        return bound_words(self.lower, self.upper)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: the move's name, value as a word or a number, remoteness, bounds."""
+        value: Any = self.value.value if isinstance(self.value, Value) else self.value
+        return {"move": self.name, "value": value, "remoteness": self.remoteness,
+                "lower": self.lower, "upper": self.upper, "exact": self.exact,
+                "source": self.source, "words": self.words}
+
+
+class _Budget(Budget):
+    """The search's budget, also ended by a ``stop`` event."""
+
+    def __init__(self, time_limit: float | None, stop: threading.Event | None) -> None:
+        super().__init__(time_limit, None)
+        self.stop = stop
+
+    def out_of_time(self) -> bool:
+        return super().out_of_time() or (self.stop is not None and self.stop.is_set())
+
+
+class _Move:
+    """What is known of one move while the analysis runs (scores in the child's terms)."""
+
+    def __init__(self, move: Move, name: str, child: Position, passes: bool,
+                 pay: SearchScore, lo: SearchScore, hi: SearchScore) -> None:
+        self.move, self.name, self.child = move, name, child
+        self.passes, self.pay = passes, pay
+        self.lo, self.hi = lo, hi
+        self.value: Worth | None = None
+        self.rem: int | None = None
+        self.done = False
+
+
+def analyze_moves(game: Game, position: Position | None = None, *,
+                  book: StoreLike | None = None, endgame: StoreLike | None = None,
+                  time_limit: float | None = None, table_mb: float = 64, workers: int = 1,
+                  stop: threading.Event | None = None) -> Iterator[MoveReport]:
+    """Every legal move of ``position`` (default: the start) with its value, then its
+    remoteness, as a stream of :class:`MoveReport` (see the module doc for the order).
+
+    ``book`` and ``endgame``: stores of the game (an opening book, an endgame store) read
+    before anything is searched; ``endgame`` also serves the search's leaves (compiled
+    games), as in ``search(..., endgame=...)``. ``time_limit`` (seconds, the whole
+    analysis) and ``stop`` (set from another thread) end the stream early with bounds;
+    ``table_mb`` and ``workers`` as for :func:`~perfectplay.engine.search`. A searched
+    move is reported twice (its value with bounds, then exact, or once when both come
+    together); a stopped analysis ends with a report of its bounds for each unfinished
+    move. Numba compiling the kernels (once a process) is not counted in ``time_limit``.
+
+    >>> class Take:  # take 1 from a heap of 3; who cannot move loses
+    ...     def initial(self): return 3
+    ...     def moves(self, n): return [1] if n else []
+    ...     def play(self, n, k): return n - k
+    ...     def outcome(self, n): return None
+    >>> [r.words for r in analyze_moves(Take())]
+    ['win', 'win in 3']
+    """
+    _check_options(table_mb, workers, time_limit, None, 10_000)
+    if position is None:
+        position = game.initial()
+    caps = capabilities(game)
+    if isinstance(game, CompiledGame):
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
+    elif endgame is not None:
+        raise GameError("an endgame store helps compiled games only")
+    backend = _backend(game, table_mb, workers, endgame)
+    try:
+        yield from _stream(game, caps.scored, position, book, endgame, backend,
+                           time_limit, stop)
+    finally:
+        backend.close()
+
+
+def _backend(game: Game, table_mb: float, workers: int,
+             endgame: StoreLike | None) -> SearchBackend:
+    if not isinstance(game, CompiledGame):
+        return PythonBackend(game, 10_000)
+    leaf = None
+    if endgame is not None:
+        name = getattr(endgame, "game_name", None)
+        if name is not None and name != game.name:
+            raise GameError(f"the endgame store holds {name}, not {game.name}")
+        make = getattr(endgame, "leaf", None)
+        if not callable(make):
+            raise GameError(f"endgame must be a store (open_store), not "
+                            f"{type(endgame).__name__}")
+        leaf = make()
+        if not isinstance(leaf, sk.Leaf):
+            raise GameError("endgame.leaf() did not give the search's leaves")
+    return CompiledBackend(game, table_mb, workers, 10_000, None, leaf)
+
+
+def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None,
+            endgame: StoreLike | None, backend: SearchBackend, time_limit: float | None,
+            stop: threading.Event | None) -> Iterator[MoveReport]:
+    run = _Search(game, backend, _Budget(time_limit, stop))
+    caps = run.caps
+    if run.ended(position) is not None:
+        return
+    full = run.bounds()
+    moves = []
+    for move in legal_moves(game, position):
+        child, passes, pay = edge(game, caps, position, move)
+        moves.append(_Move(move, move_name(game, move), child, passes, pay, *full))
+    # 1. the stores
+    searched = []
+    for m in moves:
+        for store, source in ((book, "book"), (endgame, "store")):
+            if store is not None and _from_store(m, store, scored):
+                yield _report(m, scored, source)
+                break
+        else:
+            searched.append(m)
+    if not searched:
+        return
+    backend.warm(searched[0].child, True)  # numba compiles once a process: not timed
+    run.budget = _Budget(time_limit, stop)
+    try:
+        # 2. values
+        for m in searched:
+            _prove_value(run, m, scored)
+            yield _report(m, scored, "search")
+        # 3. remoteness
+        for m in searched:
+            if not m.done:
+                _prove_remoteness(run, m, scored)
+                yield _report(m, scored, "search")
+    except Stopped:
+        for m in searched:
+            if not m.done:
+                yield _report(m, scored, "search")
+
+
+def _from_store(m: _Move, store: StoreLike, scored: bool) -> bool:
+    """Fill ``m`` from a store that holds its child: True, else False."""
+    try:
+        value = store.value(m.child)
+        rem = store.remoteness(m.child)
+    except KeyError:
+        return False
+    _exact_from_child(m, value, rem, scored)
+    return True
+
+
+def _exact_from_child(m: _Move, value: Worth, rem: int | None, scored: bool) -> None:
+    """The move's value and remoteness from its child's (the mover's terms)."""
+    if scored:
+        if isinstance(value, Value):  # a scored game's tie is a margin of 0
+            value = 0
+        m.value, r = scored_option(m.pay, value, rem or 0, m.passes)
+        m.rem = None if rem is None else r
+    else:
+        if not isinstance(value, Value):
+            raise GameError(f"a store of a win/lose game answered {show(value)}")
+        m.value = value.flipped() if m.passes else value
+        m.rem = None if rem is None else rem + 1
+    m.done = True
+
+
+def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
+    """The move's value: two null windows of a win/lose game's child (better than a tie?
+    worse?), the exact margin of a scored game's; a win or loss comes with its remoteness."""
+    if scored:
+        lo, hi, _ = run.pin(m.child)
+        m.lo = m.hi = lo
+        m.value = parent_score(lo, m.passes, m.pay, True)
+        return
+    end = run.ended(m.child)
+    if end is not None or not legal_moves(run.game, m.child):
+        lo, _, _ = run.pin(m.child)
+        _settle(m, lo, run)
+        return
+    if m.child in run.exact_scores:
+        _settle(m, run.exact_scores[m.child], run)
+        return
+    s, _ = run.backend.probe(m.child, 0, 1, run.budget)
+    if s >= 1:
+        m.lo = max(m.lo, s)
+    else:
+        m.hi = min(m.hi, s)
+        s, _ = run.backend.probe(m.child, -1, 0, run.budget)
+        if s <= -1:
+            m.hi = min(m.hi, s)
+        else:
+            m.lo = max(m.lo, s)
+    if m.lo == m.hi:
+        _settle(m, m.lo, run)
+        return
+    child_value = Value.WIN if m.lo > 0 else Value.LOSE if m.hi < 0 else Value.TIE
+    m.value = child_value.flipped() if m.passes else child_value
+
+
+def _prove_remoteness(run: _Search, m: _Move, scored: bool) -> None:
+    """The move's exact score (a few null windows more, the table warm), then a tie's or a
+    margin's remoteness by the game's horizon or the walk."""
+    lo, _, _ = run.pin(m.child)
+    m.lo = m.hi = lo
+    if scored:
+        rem, _ = run.remoteness(m.child, lo)
+        m.value, m.rem = scored_option(m.pay, lo, rem, m.passes)
+        m.done = True
+        return
+    _settle(m, lo, run)
+
+
+def _settle(m: _Move, s: SearchScore, run: _Search) -> None:
+    """A win/lose game's move from its child's exact score ``s``."""
+    m.lo = m.hi = s
+    value, rem = value_of(parent_score(s, m.passes, m.pay, False), False)
+    if rem is None:
+        rem = run.remoteness(m.child, s)[0] + 1
+    m.value, m.rem, m.done = value, rem, True
+
+
+def _report(m: _Move, scored: bool, source: str) -> MoveReport:
+    if m.done and scored:
+        lo = hi = score_words(m.value, True)  # type: ignore[arg-type]  # a margin
+    else:
+        a = parent_score(m.lo, m.passes, m.pay, scored)
+        b = parent_score(m.hi, m.passes, m.pay, scored)
+        lo, hi = score_words(min(a, b), scored), score_words(max(a, b), scored)
+        if m.done and not scored:
+            lo = hi = describe(m.value, m.rem) if m.value is not None else lo
+    return MoveReport(move=m.move, name=m.name, value=m.value, remoteness=m.rem, lower=lo,
+                      upper=hi, exact=m.done, source=source)
