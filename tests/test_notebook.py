@@ -3,6 +3,7 @@ an HTML card holding its real values, the moves table and the drawing, escaped."
 
 from __future__ import annotations
 
+import re
 from html import unescape
 from pathlib import Path
 
@@ -99,3 +100,40 @@ def test_a_view_never_fails_on_a_broken_drawing(name, monkeypatch):
 
     monkeypatch.setattr(type(result), "draw", broken)
     assert result.explain() in text_of(result._repr_html_())
+
+
+def _cells(html: str) -> dict[str, str]:
+    """A card's facts: each header cell and the cell beside it."""
+    return dict(re.findall(r"<th[^>]*>([^<]*)</th><td[^>]*>([^<]*)</td>", unescape(html)))
+
+
+def test_a_search_card_names_its_best_move_and_separates_its_numbers():
+    """The card speaks the user's words (issue 46, item 3): the best move by the game's name,
+    never its internal code; keys as words; numbers with separators; flags as yes or no."""
+    from perfectplay.games import tictactoe
+
+    result = search(tictactoe(), analyze=True)
+    facts = _cells(result._repr_html_())
+    assert facts["best move"] == "b2" == tictactoe().move_name(result.best_move)
+    assert "best_move" not in facts and "best move name" not in facts
+    assert facts["exact"] == "yes" and facts["value"] == "tie"
+    assert facts["nodes"] == f"{result.nodes:,}"
+    assert "position" not in facts  # a code; the board is drawn
+
+
+def test_moves_and_numbers_are_words_not_reprs():
+    """A game without move_name names its moves by repr ('L'): the card shows L; a count
+    past a thousand has its separators, a margin keeps its sign."""
+    from perfectplay.coins import CoinsGame
+    from perfectplay.notebook import facts_of, words
+
+    html = solve(CoinsGame([3, 2, 2, 3]))._repr_html_()
+    rows = dict(re.findall(r"<tr><td[^>]*>([^<]*)</td><td[^>]*>([^<]*)</td></tr>",
+                           unescape(html)))
+    assert set(rows) == {"L", "R"}
+    assert "'" not in "".join(rows)
+    assert words(139837) == "139,837" and words("+3") == "+3" and words(False) == "no"
+    assert words(perfectplay.Value.WIN) == "win"
+    assert facts_of({"nodes_per_second": 139837, "board": "a\nb", "exact": True,
+                     "best_move": 3, "best_move_name": "d", "note": None}) == [
+        ("nodes per second", "139,837"), ("exact", "yes"), ("best move", "d")]
