@@ -145,7 +145,7 @@ def test_a_scored_game_says_margins(client):
 @pytest.mark.parametrize("target,query,status,words", [
     ("chess", {}, 404, "no game 'chess'"),
     ("connect4(width=0)", {}, 422, "width must be at least 1"),
-    ("connect4(width=7, height=6)", {}, 422, "too big for the page"),
+    ("othello(size=6)", {}, 422, "too big for the page"),  # 7x6 Connect Four is live
     ("connect4(depth=3)", {}, 422, "no parameter 'depth'"),
     ("connect4(width=__import__('os'))", {}, 422, "must be literals"),
     ("nim(heaps=(30, 30, 30, 30))", {}, 422, "at most 200,000"),

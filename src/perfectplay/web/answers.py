@@ -187,8 +187,10 @@ class ExploreMove(Answer):
 
     name: str = Field(description="The move as the game names it (its move_name): send it "
                       "in `moves` to play it.")
-    value: ValueWord = Field(description="What the move gets its mover under perfect play: "
-                             "win, lose, tie or draw (a scored game: the margin's sign).")
+    value: ValueWord | None = Field(description="What the move gets its mover under perfect "
+                                    "play: win, lose, tie or draw (a scored game: the "
+                                    "margin's sign); null in a live answer (`live`), whose "
+                                    "values come from `/analysis`.")
     margin: int | float | None = Field(description="A scored game: the mover's final margin "
                                        "after this move (null in a win/lose game).")
     remoteness: int | None = Field(description="Moves to the end after this one, this one "
@@ -232,8 +234,8 @@ class ExploreAnswer(Answer):
     key: str = Field(description="The position's key (give it back as `p`).")
     position: str = Field(description="The position as /gamesman writes it: the board on "
                           "one URL-safe line, `~`, the key.")
-    value: ValueWord = Field(description="The value for the player to move: win, lose, tie "
-                             "or draw.")
+    value: ValueWord | None = Field(description="The value for the player to move: win, lose, "
+                                    "tie or draw; null in a live answer (`live`).")
     margin: int | float | None = Field(description="A scored game: the margin still to be "
                                        "won by the player to move (null otherwise).")
     remoteness: int | None = Field(description="Moves to the end under perfect play (null: "
@@ -251,7 +253,15 @@ class ExploreAnswer(Answer):
     over: bool = Field(description="Whether the game is over (no legal move).")
     moves: list[ExploreMove] = Field(description="Every legal move, best first.")
     history: list[ExplorePly] = Field(description="The moves sent, each with the values "
-                                      "before and after it (empty without `moves`).")
+                                      "before and after it (empty without `moves`; in a "
+                                      "live answer the values are left blank).")
+    live: bool = Field(default=False, description="Whether the game is too big to solve "
+                       "here and is answered live: the values of the moves are streamed by "
+                       "`GET /api/explore/{target}/analysis` (the position's own are null "
+                       "here).")
+    computer: str | None = Field(default=None, description="With `strength`: the move the "
+                                 "computer plays here at that strength (see the page's "
+                                 "'Computer' setting), by name; null when the game is over.")
 
 
 class CatalogParam(Answer):

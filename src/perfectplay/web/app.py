@@ -674,14 +674,16 @@ async def _favicon(_request: Request) -> Response:
 
 def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS,
                gamesman: Solved | None = None, gamesman_id: str = "game",
-               cors: Sequence[str] = ()) -> Starlette:
+               cors: Sequence[str] = (), live_stores: Sequence[str] = ()) -> Starlette:
     """The ASGI app: the page, its assets and the JSON API; heavy requests go to one worker
     process (started with the server, stopped with it), ``heavy_slots`` at a time, each
     within ``heavy_seconds``. ``gamesman``: a solved game (a store, a Solution) served
     read-only under ``/gamesman`` in GamesCrafters' shape (:mod:`.gamescrafters`), with the
     id ``perfectplay-`` + ``gamesman_id``. ``cors``: the origins (``http://localhost:3000``,
     or ``*``) whose pages may read the answers of GET requests (Starlette's
-    CORSMiddleware; none by default), for a GamesmanUni served from elsewhere."""
+    CORSMiddleware; none by default), for a GamesmanUni served from elsewhere.
+    ``live_stores``: solved stores (an opening book, an endgame store) the live analysis of
+    a game too big for the page reads before it searches (:mod:`.live`)."""
     heavy = HeavyPool(heavy_slots, heavy_seconds)
     serving = None if gamesman is None else explore.served(gamesman, gamesman_id)
 
@@ -705,7 +707,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/docs", _docs),
         Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
         Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
-        *explore.routes(heavy, serving),
+        *explore.routes(heavy, serving, live_stores),
         *([] if gamesman is None else gamescrafters.routes(
             gamesman, gamesman_id,
             str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))),

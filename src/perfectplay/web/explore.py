@@ -28,15 +28,16 @@ perfectplay.errors.LimitError: connect4(width=7, height=6) is too big for the pa
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .. import registry
@@ -49,6 +50,7 @@ from ..engine.target import parse_call
 from ..engine.values import MoveValue
 from ..errors import InputError, LimitError, PerfectplayError
 from ..play.state import rank
+from . import live
 from .answers import (
     Answer,
     CatalogAnswer,
@@ -59,10 +61,23 @@ from .answers import (
     ExplorePly,
     ParamKind,
     Problem,
-    Turn,
     ValueWord,
 )
+from .computer import check_strength, choose_move
 from .gamescrafters import PositionCodec, remoteness_code, rules_of, value_word, wrangle_moves
+from .notation import read_paste
+from .positions import (
+    Params,
+    Query,
+    Target,
+    first_player_view,
+    margin,
+    number,
+    parse_moves,
+    summary,
+    turn_word,
+    words,
+)
 from .worker import Busy, HeavyPool, WorkerError
 
 #: The most positions a catalog instance may reach on the page: the backstop for a game
@@ -74,16 +89,10 @@ PAGE_POSITIONS = 5_000_000
 #: largest within :data:`BUDGETS` takes about 10 s here, kernels compiled, but a loaded
 #: machine takes several times that); after that the worker is replaced (503).
 SOLVE_SECONDS = 120.0
-#: The most moves a ``moves`` list may hold (longer than any catalog game on the page).
-MAX_MOVES = 1_000
 #: Solved instances the worker keeps (Connect Four 5x4 takes about 360 MB, 4x4 about 20).
 CACHED = 4
 
 
-#: A catalog game's parameters by name (ints, tuples of ints, strings, booleans), checked.
-Params = Mapping[str, object]
-#: A position's query: ``p`` and ``moves``, each given or None.
-Query = Mapping[str, str | None]
 #: A JSON object (an OpenAPI fragment).
 JsonObject = dict[str, object]
 
@@ -154,19 +163,6 @@ BUDGETS: dict[str, Budget] = {
 }
 
 
-@dataclass(frozen=True)
-class Target:
-    """A catalog instance the page may solve: its entry, its checked parameters, and its
-    call as the command line writes it (the cache's key)."""
-
-    entry: CatalogGame
-    args: Params
-
-    @property
-    def call(self) -> str:
-        return self.entry.call(self.args)
-
-
 def budget(entry: CatalogGame) -> Budget:
     """The page's budget of a catalog game: its line of :data:`BUDGETS`, else (a game
     registered by a user) anything up to :data:`PAGE_POSITIONS` positions, opened at its
@@ -195,6 +191,24 @@ def check_target(text: str) -> Target:
     return target
 
 
+def is_live(text: str) -> bool:
+    """Whether the page answers the catalog instance ``text`` live (:mod:`.live`): it is
+    beyond the page's solve budget, and :data:`.live.LIVE` takes it; False for anything
+    else, a bad name included (the solve path then says what is wrong)."""
+    try:
+        check_target(text)
+        return False
+    except LimitError:
+        pass
+    except PerfectplayError:  # a bad name or parameter: the solve path's message
+        return False
+    try:
+        live.check_live(text)
+    except PerfectplayError:
+        return False
+    return True
+
+
 # -- one position, for any solved game ----------------------------------------------------------
 @dataclass(frozen=True)
 class Explorer:
@@ -214,15 +228,6 @@ def catalog_explorer(call: str) -> Explorer:
     method: Method = "graph" if isinstance(game, CompiledGame) else "auto"  # see BUDGETS
     solved = solve(game, max_positions=PAGE_POSITIONS, progress=False, method=method)
     return Explorer(solved, PositionCodec(game), call, target.entry.title)
-
-
-def parse_moves(text: str | None) -> list[str]:
-    """Comma-separated move names as a list (blank ones dropped), at most
-    :data:`MAX_MOVES`."""
-    names = [t.strip() for t in (text or "").split(",") if t.strip()]
-    if len(names) > MAX_MOVES:
-        raise LimitError(f"{len(names):,} moves; the page takes at most {MAX_MOVES:,}")
-    return names
 
 
 def explore(ex: Explorer, query: Query) -> dict[str, object]:
@@ -249,7 +254,13 @@ def explore(ex: Explorer, query: Query) -> dict[str, object]:
                              f"{legal or 'none (the game is over)'}")
         history.append(_ply(ex, pos, move, turn, so_far))
         pos = game.play(pos, move)
-    return _position(ex, pos, who(pos, len(history)), history, so_far[0]).to_json()
+    answer = _position(ex, pos, who(pos, len(history)), history, so_far[0])
+    strength = query.get("strength")
+    if strength is not None:
+        answer.computer = None if answer.over else choose_move(
+            [(m.name, m.value or "", m.margin, m.remoteness) for m in answer.moves],
+            check_strength(strength), query.get("seed"), len(history))
+    return answer.to_json()
 
 
 def _turns(game: object, from_start: bool) -> Callable[[Position, int], int | None]:
@@ -261,26 +272,6 @@ def _turns(game: object, from_start: bool) -> Callable[[Position, int], int | No
     if from_start:
         return lambda _pos, plies: plies % 2
     return lambda _pos, _plies: None
-
-
-def _turn_word(turn: int | None) -> Turn | None:
-    return None if turn is None else ("first", "second")[turn]
-
-
-def first_player_view(value: Worth, mover: int) -> float | None:
-    """A value as a number from the first player's side: a win 1, a tie or a draw 0, a loss
-    -1, a margin as it is (None: never ends). The value history's charts plot it.
-
-    >>> first_player_view(Value.WIN, 1), first_player_view(-3, 1)
-    (-1.0, 3.0)
-    """
-    if isinstance(value, Value):
-        num = {Value.WIN: 1.0, Value.LOSE: -1.0}.get(value, 0.0)
-    else:
-        num = float(value)
-        if num != num or abs(num) == float("inf"):
-            return None
-    return num if mover == 0 else -num
 
 
 def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list[float]
@@ -304,7 +295,7 @@ def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list
     payoff = capabilities(solved.game).payoff
     if payoff is not None and turn is not None:
         so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
-    return ExplorePly(name=move_name(solved.game, move), turn=_turn_word(turn),
+    return ExplorePly(name=move_name(solved.game, move), turn=turn_word(turn),
                       before=_final_words(before, own, solved.remoteness(pos), solved.scored),
                       after=_final_words(after, own, chosen.remoteness, solved.scored),
                       mistake=rank(after) < max(rank(mv.value) for mv in moves),
@@ -315,63 +306,14 @@ def _final_words(value: Worth, own: float, rem: int | None, scored: bool) -> str
     """:func:`_words` of a scored game's final margin: ``own`` (the mover's points so far)
     added."""
     if not scored:
-        return _words(value, rem, scored)
+        return words(value, rem, scored)
     assert not isinstance(value, Value)  # a scored game's value is a margin
-    return _words(_number(float(value) + own), rem, scored)
+    return words(number(float(value) + own), rem, scored)
 
 
 def _word(value: Worth, scored: bool) -> ValueWord:
     """The value's word (:func:`.gamescrafters.value_word`), typed."""
     return cast(ValueWord, value_word(value, scored))
-
-
-def _margin(value: Worth, scored: bool) -> float | int | None:
-    if not scored:
-        return None
-    assert not isinstance(value, Value)  # a scored game's value is a margin
-    return _number(float(value))
-
-
-def _words(value: Worth, rem: int | None, scored: bool) -> str:
-    """``win in 3``, ``draw``, ``win by 2 in 9``, ``tie in 4``."""
-    word = value_word(value, scored)
-    by = f" by {abs(_margin(value, scored) or 0):g}" if scored and word != "tie" else ""
-    return f"{word}{by}" + ("" if rem is None else f" in {rem}")
-
-
-def summary(value: Worth, rem: int | None, scored: bool, turn: int | None, over: bool,
-            so_far: float) -> str:
-    """The position in a line: ``Player 1 should win in 13``; at the end who won. In a
-    scored game the margin is the final one, ``so_far`` (the first player's points minus
-    the second's until here) included.
-
-    >>> summary(Value.WIN, 13, False, 0, False, 0.0)
-    'Player 1 should win in 13'
-    >>> summary(Value.LOSE, 0, False, 1, True, 0.0)
-    'Game over: Player 1 won'
-    >>> summary(1, 10, True, 0, False, 1.0)
-    'Player 1 should win by 2 in 10'
-    """
-    who = "The player to move" if turn is None else f"Player {turn + 1}"
-    if scored and turn is not None:
-        final = so_far + (first_player_view(value, turn) or 0.0)
-        if over:
-            return "Game over: a tie" if final == 0 else \
-                f"Game over: Player {1 if final > 0 else 2} won by {abs(final):g}"
-        value = _number(final if turn == 0 else -final)
-    if not over:
-        return f"{who} should {_words(value, rem, scored)}"
-    word = value_word(value, scored)
-    if scored or word in ("tie", "draw"):
-        return "Game over" if scored else f"Game over: a {word}"
-    if turn is None:
-        return f"Game over: the player to move {'won' if word == 'win' else 'lost'}"
-    winner = turn if word == "win" else 1 - turn
-    return f"Game over: Player {winner + 1} won"
-
-
-def _number(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else x
 
 
 def _position(ex: Explorer, pos: Position, turn: int | None, history: list[ExplorePly],
@@ -382,10 +324,10 @@ def _position(ex: Explorer, pos: Position, turn: int | None, history: list[Explo
     over = not moves
     return ExploreAnswer(
         target=ex.name, title=ex.title, key=codec.key(pos), position=codec.text(pos),
-        value=_word(value, solved.scored), margin=_margin(value, solved.scored),
-        remoteness=rem, turn=_turn_word(turn),
+        value=_word(value, solved.scored), margin=margin(value, solved.scored),
+        remoteness=rem, turn=turn_word(turn),
         summary=summary(value, rem, solved.scored, turn, over, so_far),
-        points=_number(so_far),
+        points=number(so_far),
         board=game_picture(solved.game, pos) or repr(pos), over=over,
         moves=_moves(ex, pos, moves), history=history)
 
@@ -400,9 +342,9 @@ def _moves(ex: Explorer, pos: Position, moves: list[MoveValue]) -> list[ExploreM
     wrangle_moves(rows)  # sets each row's deltaRemoteness (its order is UWAPI's, not used)
     top = (moves[0].value, moves[0].remoteness) if moves else None
     return [ExploreMove(name=move_name(game, mv.move), value=row["moveValue"],
-                        margin=_margin(mv.value, solved.scored), remoteness=mv.remoteness,
+                        margin=margin(mv.value, solved.scored), remoteness=mv.remoteness,
                         delta_remoteness=row["deltaRemoteness"],
-                        words=_words(mv.value, mv.remoteness, solved.scored),
+                        words=words(mv.value, mv.remoteness, solved.scored),
                         best=(mv.value, mv.remoteness) == top,
                         key=ex.codec.key(game.play(pos, mv.move)))
             for mv, row in zip(moves, rows, strict=True)]
@@ -476,17 +418,33 @@ def served(solved: Solved, gamesman_id: str) -> Served:
 
 
 def _query(request: Request) -> dict[str, str | None]:
-    return {"p": request.query_params.get("p"), "moves": request.query_params.get("moves")}
+    return {k: request.query_params.get(k) for k in ("p", "moves", "strength", "seed")}
 
 
-def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
-    """``/api/catalog``, ``/api/explore/{target}/position`` and each catalog game's board
-    code (``/page/catalog/{name}.js``). A catalog position is answered by the worker
-    (``heavy``), where its instance is solved once; the served game's here."""
+def catalog_paste(call: str, body: Mapping[str, object]) -> dict[str, object]:
+    """The worker's side of ``/api/explore/{target}/read``: the paste ``body["text"]`` read
+    (:func:`.notation.read_paste`) on the instance ``call`` (solved, or built for a live
+    target)."""
+    name = parse_call(call)[0]
+    game = live.live_game(call)[0] if is_live(call) else catalog_explorer(call).solved.game
+    return read_paste(name, game, str(body.get("text") or ""))
 
+
+def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] = ()
+           ) -> list[Route]:
+    """``/api/catalog``, ``/api/explore/{target}/position``, ``/analysis`` (a live
+    target's moves, streamed: :mod:`.live`), ``/read`` (a paste) and each catalog game's
+    board code (``/page/catalog/{name}.js``). A catalog position is answered by the worker
+    (``heavy``), where its instance is solved once; the served game's here.
+    ``live_stores``: stores the live analysis reads (books, endgame stores)."""
     async def listing(_request: Request) -> Response:
         entry = None if serving is None else serving.entry
         return JSONResponse(await run_in_threadpool(catalog, entry))
+
+    def unknown(name: str) -> Response:
+        known = ", ".join(registry.catalog_names()
+                          + ([serving.explorer.name] if serving else []))
+        return _problem(404, f"no game {name[:60]!r} here; the games: {known}")
 
     async def position(request: Request) -> Response:
         target, query = request.path_params["target"], _query(request)
@@ -495,12 +453,70 @@ def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
                 return JSONResponse(await run_in_threadpool(explore, serving.explorer, query))
             name = parse_call(target)[0]
             if name not in registry.catalog_names():
-                known = ", ".join(registry.catalog_names()
-                                  + ([serving.explorer.name] if serving else []))
-                return _problem(404, f"no game {name[:60]!r} here; the games: {known}")
-            checked = await run_in_threadpool(check_target, target)
+                return unknown(name)
             parse_moves(query["moves"])
-            answer = await heavy.run(catalog_answer, checked.call, dict(query),
+            if query["strength"] is not None:
+                check_strength(query["strength"])
+            if await run_in_threadpool(is_live, target):
+                checked = await run_in_threadpool(live.check_live, target)
+                answer = await heavy.run(live.live_position, checked.call, dict(query),
+                                         seconds=live.LIVE_SECONDS)
+            else:
+                checked = await run_in_threadpool(check_target, target)
+                answer = await heavy.run(catalog_answer, checked.call, dict(query),
+                                         seconds=SOLVE_SECONDS)
+            return Response(answer, media_type="application/json")
+        except Busy as exc:
+            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
+        except (PerfectplayError, WorkerError) as exc:
+            return _problem(422, str(exc))
+
+    async def analysis(request: Request) -> Response:
+        target, query = request.path_params["target"], _query(request)
+        try:
+            name = parse_call(target)[0]
+            if name not in registry.catalog_names():
+                return unknown(name)
+            parse_moves(query["moves"])
+            if query["strength"] is not None:
+                check_strength(query["strength"])
+            points = request.query_params.get("points")
+            checked = await run_in_threadpool(live.check_live, target)
+        except PerfectplayError as exc:
+            return _problem(422, str(exc))
+        body = {**query, "stores": list(live_stores), "points": points}
+        lines = heavy.stream(live.live_analysis, checked.call, body,
+                             seconds=live.LIVE_SECONDS)
+
+        async def ndjson() -> AsyncGenerator[bytes, None]:
+            try:
+                async for line in lines:
+                    yield line + b"\n"
+            except Busy as exc:
+                yield _line({"kind": "error", "detail": str(exc)})
+            except (PerfectplayError, WorkerError) as exc:
+                yield _line({"kind": "error", "detail": str(exc)})
+            finally:
+                await lines.aclose()  # the client left: the worker's search is cancelled
+
+        return StreamingResponse(ndjson(), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def paste(request: Request) -> Response:
+        target = request.path_params["target"]
+        text = request.query_params.get("text") or ""
+        try:
+            if serving is not None and target == serving.explorer.name:
+                game = serving.explorer.solved.game
+                return JSONResponse(await run_in_threadpool(read_paste, "", game, text))
+            name = parse_call(target)[0]
+            if name not in registry.catalog_names():
+                return unknown(name)
+            if await run_in_threadpool(is_live, target):
+                call = (await run_in_threadpool(live.check_live, target)).call
+            else:
+                call = (await run_in_threadpool(check_target, target)).call
+            answer = await heavy.run(catalog_paste, call, {"text": text},
                                      seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
         except Busy as exc:
@@ -519,7 +535,13 @@ def routes(heavy: HeavyPool, serving: Served | None) -> list[Route]:
 
     return [Route("/api/catalog", listing),
             Route("/api/explore/{target}/position", position),
+            Route("/api/explore/{target}/analysis", analysis),
+            Route("/api/explore/{target}/read", paste),
             Route("/page/catalog/{name}.js", script)]
+
+
+def _line(obj: Mapping[str, object]) -> bytes:
+    return json.dumps(obj, ensure_ascii=False).encode("utf-8") + b"\n"
 
 
 def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],

@@ -25,12 +25,14 @@ requests it held (503) and is replaced by the next one.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import multiprocessing
+import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
 from typing import Any
@@ -42,6 +44,9 @@ from ..errors import PerfectplayError
 STARTUP_SECONDS = 120.0
 #: How long a stopped worker gets to end after SIGTERM before it is killed outright.
 STOP_SECONDS = 5.0
+#: How long a cancelled stream (a search the page no longer wants) may take to stop in the
+#: worker before the worker is killed and replaced: cancelling is real either way.
+CANCEL_SECONDS = 3.0
 
 
 class Busy(Exception):
@@ -106,19 +111,74 @@ def sigint_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, handler)
 
 
+#: A streaming request's function: (game, body, stop) -> the JSON-ready things it yields.
+Streamer = Callable[[str, Mapping[str, object], threading.Event], Iterator[object]]
+#: A message of a stream on the pipe: ("item", bytes), ("end", ok, text) or ("gone",).
+Message = tuple[object, ...]
+
+
+def stream_call(fn: Streamer, game: str, body: Mapping[str, object], stop: threading.Event
+                ) -> Iterator[Message]:
+    """Run the streaming ``fn(game, body, stop)`` in the worker: ("item", JSON bytes) for
+    each thing it yields, then ("end", ok, message) as :func:`call` reports its end (ok
+    True: finished or stopped by ``stop``)."""
+    try:
+        for item in fn(game, body, stop):
+            yield "item", json.dumps(item, ensure_ascii=False, allow_nan=False,
+                                     separators=(",", ":")).encode("utf-8")
+        yield "end", True, None
+    except (PerfectplayError, ValueError) as exc:
+        yield "end", False, str(exc)
+    except Exception as exc:  # noqa: BLE001 - the server reports it, the worker lives on
+        yield "end", None, f"{type(exc).__name__}: {exc}"
+
+
 def serve_requests(conn: Connection) -> None:
     """The worker's life: ignore SIGINT, warm up, say so, then answer each request the
-    server sends until the server closes the pipe (or stops the worker)."""
+    server sends until the server closes the pipe (or stops the worker).
+
+    A reader thread takes every message off the pipe: a request goes to the queue this
+    (main) thread answers in order, a ``("cancel", id)`` sets the stop event of stream
+    ``id`` if it is the one running (a cancel that arrives after its stream ended is
+    dropped), so a search the page abandoned stops within its next check of the event."""
     ignore_sigint()
     with suppress(Exception):  # a failing demo is that game's requests' problem
         warm()
     conn.send(True)
-    while True:
+    jobs: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
+    running: dict[int, threading.Event] = {}
+    lock = threading.Lock()
+
+    def read() -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                jobs.put(None)  # the server is gone
+                return
+            if message[0] == "cancel":
+                with lock:
+                    stop = running.get(message[1])
+                if stop is not None:
+                    stop.set()
+            else:
+                jobs.put(message)
+
+    threading.Thread(target=read, daemon=True, name="perfectplay-heavy-reader").start()
+    while (job := jobs.get()) is not None:
+        if job[0] == "call":
+            conn.send(call(*job[1:]))
+            continue
+        _, ident, fn, game, body = job
+        stop = threading.Event()
+        with lock:
+            running[ident] = stop
         try:
-            fn, game, body = conn.recv()
-        except (EOFError, OSError):
-            return  # the server is gone
-        conn.send(call(fn, game, body))
+            for message in stream_call(fn, game, body, stop):
+                conn.send(message)
+        finally:
+            with lock:
+                del running[ident]
 
 
 class _Worker:
@@ -134,7 +194,8 @@ class _Worker:
             self.process.start()
         child.close()  # the worker's end lives in the worker only: its death is our EOF
         self.ready = threading.Event()  # set once the warm-up is over (or the worker gone)
-        self.turn = threading.Lock()
+        self.turn = threading.Lock()  # one request on the pipe at a time
+        self.sending = threading.Lock()  # a cancel is sent while a stream holds the turn
         threading.Thread(target=self._wait_ready, daemon=True,
                          name="perfectplay-heavy-ready").start()
 
@@ -149,11 +210,34 @@ class _Worker:
         self.ready.wait()
         with self.turn:
             try:
-                self.conn.send((fn, game, body))
+                with self.sending:
+                    self.conn.send(("call", fn, game, body))
                 answer: tuple[bool | None, Any] = self.conn.recv()
             except (EOFError, OSError):
                 raise WorkerGone from None
             return answer
+
+    def stream(self, ident: int, fn: Streamer, game: str, body: Mapping[str, object],
+               push: Callable[[Message], None]) -> None:
+        """:func:`stream_call` in the worker, each message handed to ``push`` as it comes
+        (blocking: run it in a thread); ``("gone",)`` if the worker ends first."""
+        self.ready.wait()
+        with self.turn:
+            try:
+                with self.sending:
+                    self.conn.send(("stream", ident, fn, game, body))
+                while True:
+                    message: Message = self.conn.recv()
+                    push(message)
+                    if message[0] == "end":
+                        return
+            except (EOFError, OSError):
+                push(("gone",))
+
+    def cancel(self, ident: int) -> None:
+        """Ask the worker to stop stream ``ident`` (dropped there if it has ended)."""
+        with suppress(OSError), self.sending:
+            self.conn.send(("cancel", ident))
 
     def stop(self) -> None:
         """End the worker: SIGTERM (it dies at once, even inside a compiled kernel), SIGKILL
@@ -175,6 +259,7 @@ class HeavyPool:
         self.busy = 0
         self.stopping = False
         self._worker: _Worker | None = None
+        self._ids = itertools.count(1)
 
     def start(self) -> None:
         """Start the worker now (the server's start-up) and let it import the games."""
@@ -252,3 +337,71 @@ class HeavyPool:
             return answer
         finally:
             self.busy -= 1
+
+    async def stream(self, fn: Streamer, game: str, body: Mapping[str, object],
+                     seconds: float | None = None) -> AsyncGenerator[bytes, None]:
+        """``fn(game, body, stop)`` in the worker, each thing it yields as JSON bytes as
+        soon as the worker sends it, within the cap and the time budget. Leaving the loop
+        early (the client went away, a new position was asked) cancels the stream: the
+        worker's ``stop`` event is set, and a worker that has not stopped within
+        :data:`CANCEL_SECONDS` is killed and replaced, so an abandoned search never holds
+        it."""
+        budget = self.seconds if seconds is None else seconds
+        self._refuse_if_stopping()
+        if self.busy >= self.slots:
+            raise Busy(f"the server is busy with {self.busy} large requests; try again in "
+                       "a few seconds", retry_after=5)
+        self.busy += 1
+        try:
+            worker = await self._started()
+            self._refuse_if_stopping()
+            loop = asyncio.get_running_loop()
+            messages: asyncio.Queue[Message] = asyncio.Queue()
+            ident = next(self._ids)
+
+            def push(message: Message) -> None:
+                loop.call_soon_threadsafe(messages.put_nowait, message)
+
+            job = loop.run_in_executor(None, worker.stream, ident, fn, game, body, push)
+            deadline = time.monotonic() + budget
+            ended = False
+            try:
+                while True:
+                    try:
+                        message = await asyncio.wait_for(
+                            messages.get(), max(0.0, deadline - time.monotonic()))
+                    except TimeoutError:
+                        ended = True
+                        if self._worker is worker:
+                            self.close()
+                        raise Busy(f"the request took longer than {budget:g} s, the page's "
+                                   "limit for one request", retry_after=10) from None
+                    if message[0] == "item":
+                        assert isinstance(message[1], bytes)
+                        yield message[1]
+                        continue
+                    ended = True
+                    if message[0] == "gone":
+                        self._refuse_if_stopping()
+                        if self._worker is worker:
+                            self.close()
+                        raise Busy("the worker for large requests stopped before it "
+                                   "answered (it is being restarted); try again in a few "
+                                   "seconds", retry_after=5)
+                    _, ok, text = message
+                    if ok is None:
+                        raise RuntimeError(f"the worker failed: {text}")
+                    if not ok:
+                        raise WorkerError(text)
+                    return
+            finally:
+                if not ended:  # abandoned: stop the search, and make sure it stops
+                    worker.cancel(ident)
+                    loop.call_later(CANCEL_SECONDS, self._reap, worker, job)
+        finally:
+            self.busy -= 1
+
+    def _reap(self, worker: _Worker, job: asyncio.Future[None]) -> None:
+        """A cancelled stream that is still running in ``worker``: kill and replace it."""
+        if not job.done() and self._worker is worker:
+            self.close()

@@ -19,13 +19,57 @@
   const catalogBoards = {};
   window.perfectplay.catalogBoards = catalogBoards;
 
-  async function position(target, moves) {
-    const query = moves.length ? `?moves=${encodeURIComponent(moves.join(","))}` : "";
-    const response = await fetch(`/api/explore/${encodeURIComponent(target)}/position${query}`);
+  // GET /api/explore/TARGET/WHAT?query, its JSON (a refusal thrown with its words)
+  async function getJson(target, what, params) {
+    const query = new URLSearchParams(params).toString();
+    const response = await fetch(`/api/explore/${encodeURIComponent(target)}/${what}${
+      query ? `?${query}` : ""}`);
     const data = await response.json();
     if (!response.ok) throw new Error(data.detail || `the server answered ${response.status}`);
     return data;
   }
+
+  // The query of a position: its base position (a key, or none: the start), the moves
+  // from there, and the computer's strength and seed (the server names its move).
+  function positionQuery(tab) {
+    const q = {};
+    if (tab.base) q.p = tab.base;
+    if (tab.moves.length) q.moves = tab.moves.join(",");
+    if (tab.computer) { q.strength = String(tab.strength); q.seed = String(tab.seed); }
+    return q;
+  }
+
+  // A live position's analysis (GET .../analysis, JSON lines): each line handed to
+  // onLine as it comes; aborted by signal (a new position was asked).
+  async function analysis(tab, onLine, signal) {
+    const q = positionQuery(tab);
+    if (tab.data && tab.data.points) q.points = String(tab.data.points);
+    const query = new URLSearchParams(q).toString();
+    const response = await fetch(`/api/explore/${encodeURIComponent(tab.target)}/analysis${
+      query ? `?${query}` : ""}`, {signal});
+    if (!response.ok) {
+      const data = await response.json();
+      throw new Error(data.detail || `the server answered ${response.status}`);
+    }
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, {stream: true});
+      let k;
+      while ((k = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, k).trim();
+        buffer = buffer.slice(k + 1);
+        if (line) onLine(JSON.parse(line));
+      }
+    }
+  }
+
+  // The computer's move at a strength from 0 to 1 (see web/computer.py: 1 perfect, less
+  // a random value-keeping move or, with chance 1 - strength, any move)
+  const STRENGTHS = [["1", "perfect"], ["0.75", "strong"], ["0.5", "fair"],
+    ["0.25", "weak"], ["0", "random"]];
 
   // A move's button: its value's colour, faded by its delta remoteness, its remoteness or
   // margin written on it.
@@ -39,8 +83,13 @@
   window.perfectplay.moveLabel = moveLabel;
 
   function moveButton(mv, label, onclick, hints) {
-    const b = el("button", {class: `movebtn${hints ? ` v-${mv.value}` : ""}${
-      mv.best && hints ? " best" : ""}`, "data-move": mv.name, title: mv.words});
+    const searching = mv.value === null || mv.exact === false;
+    const b = el("button", {class: `movebtn${hints && mv.value ? ` v-${mv.value}` : ""}${
+      mv.best && hints ? " best" : ""}${searching ? " searching" : ""}`, "data-move": mv.name,
+    "data-value": mv.value || "", "data-remoteness": mv.remoteness === null ? ""
+      : String(mv.remoteness), title: mv.bounds ? `${mv.words} (proven so far: ${
+      mv.bounds[0]} .. ${mv.bounds[1]})` : mv.words});
+    if (searching && hints && !label) label = "…";
     b.appendChild(el("span", {class: "name"}, mv.name));
     if (hints && label) b.appendChild(el("span", {class: "rem"}, label));
     if (hints) b.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
@@ -132,14 +181,15 @@
 
   class Tab {
     constructor(game) {
-      Object.assign(this, {game, name: game.name, target: game.default, moves: [], redo: [],
-        data: null});
+      Object.assign(this, {game, name: game.name, target: game.default, base: null,
+        moves: [], redo: [], data: null, live: null, seed: Math.floor(Math.random() * 1e9)});
     }
 
     get mode() { return this.section.querySelector(".mode").value; }
     get hints() { return this.mode === "both" || this.section.querySelector(".hints").checked; }
     // the side the computer plays ("first" or "second"), or null for two people
     get computer() { return {first: "second", second: "first"}[this.mode] || null; }
+    get strength() { return Number(this.section.querySelector(".strength").value); }
 
     build() {
       const g = this.game, sec = el("section", {id: `tab-cat-${this.name}`, class: "tab",
@@ -161,13 +211,18 @@
         ["both", "Two players, with hints"]].forEach(([v, t]) =>
         modes.appendChild(el("option", {value: v}, t)));
       modes.onchange = () => this.refresh();
+      const strength = el("label", {}, "Computer ");
+      const level = el("select", {class: "strength", title: "perfect: always a best move; "
+        + "weaker: with chance s a random move that keeps the value, else any move"});
+      STRENGTHS.forEach(([v, t]) => level.appendChild(el("option", {value: v}, t)));
+      strength.appendChild(level);
       const hints = el("label", {}, " ");
       const box = el("input", {type: "checkbox", class: "hints"});
       box.checked = true;
       box.onchange = () => this.render();
       hints.append(box, document.createTextNode(" show the moves' values"));
       const bar = el("div", {class: "controls"});
-      bar.append(modes, hints);
+      bar.append(modes, strength, hints);
       for (const [cls, text, fn] of [["undo", "Undo", () => this.undo()],
         ["redo", "Redo", () => this.redoMove()], ["restart", "Restart", () => this.restart()]]) {
         const b = el("button", {class: cls}, text);
@@ -177,10 +232,11 @@
       sec.appendChild(bar);
       const typed = el("div", {class: "controls"});
       const input = el("input", {class: "typed", size: 40,
-        placeholder: "moves from the start, e.g. 2, 3, 3"});
+        placeholder: g.name === "connect4" ? "moves (4, 4, 5) or Pons' digits (4453)"
+          : g.name === "tictactoe" ? "moves (b2, a1) or a board (x...o...x)"
+            : "moves from the start, e.g. 2, 3, 3"});
       const go = el("button", {class: "go"}, "Go to");
-      go.onclick = () => this.open(this.target, input.value.split(/[\s,]+/)
-        .filter((x) => x !== ""));
+      go.onclick = () => this.paste(input.value);
       typed.append(input, go);
       sec.appendChild(typed);
       sec.appendChild(el("div", {class: "error"}));
@@ -198,14 +254,27 @@
       return parts.length ? `${this.name}(${parts.join(", ")})` : this.name;
     }
 
-    async open(target, moves) {
+    async open(target, moves, base = null) {
       this.target = target;
+      this.base = base;
       this.moves = moves;
       this.redo = [];
       await this.refresh();
     }
 
-    restart() { this.open(this.target, []); }
+    // a pasted position: moves, or the game's own notation (the server reads it)
+    async paste(text) {
+      const error = this.section.querySelector(".error");
+      try {
+        const read = await getJson(this.target, "read", {text});
+        error.textContent = "";
+        await this.open(this.target, read.moves, read.key);
+      } catch (e) {
+        error.textContent = String(e.message || e);
+      }
+    }
+
+    restart() { this.open(this.target, [], this.base); }
 
     play(name) {
       if (this.redo.length && this.redo[this.redo.length - 1] === name) this.redo.pop();
@@ -237,8 +306,10 @@
 
     async refresh() {
       const error = this.section.querySelector(".error");
+      if (this.live) this.live.abort();  // a new position: the old search stops
+      this.live = null;
       try {
-        this.data = await position(this.target, this.moves);
+        this.data = await getJson(this.target, "position", positionQuery(this));
         error.textContent = "";
       } catch (e) {
         error.textContent = String(e.message || e);
@@ -248,12 +319,68 @@
       this.render();
       saveHash(this);
       const d = this.data;
-      if (!d.over && this.computer && d.turn === this.computer) {
-        const best = d.moves.filter((m) => m.best);
-        await this.play((best[0] || d.moves[0]).name);  // the perfect computer
+      if (d.live && !d.over) {
+        this.section.dataset.analysed = "0";
+        this.section.dataset.ply = String(this.moves.length);
+        this.analyse(d);
         return;
       }
+      if (await this.computerPlays(d.computer)) return;
       this.section.dataset.ply = String(this.moves.length);
+    }
+
+    // the computer's move, if it is its turn (the server chose it at this strength)
+    async computerPlays(name) {
+      const d = this.data;
+      if (d.over || !this.computer || d.turn !== this.computer || !name) return false;
+      await this.play(name);
+      return true;
+    }
+
+    // A live position: each move's button updated as its answer arrives (value first,
+    // remoteness after, bounds while searching), then the position's value.
+    async analyse(d) {
+      const controller = new AbortController();
+      this.live = controller;
+      const byName = {};
+      d.moves.forEach((m) => { byName[m.name] = m; });
+      const sec = this.section;
+      let done = null;
+      try {
+        await analysis(this, (line) => {
+          if (this.data !== d) return;
+          if (line.kind === "move") {
+            Object.assign(byName[line.name], {value: line.value, margin: line.margin,
+              remoteness: line.remoteness, words: line.words, exact: line.exact,
+              source: line.source, bounds: line.exact ? null : [line.lower, line.upper]});
+            this.render();
+          } else if (line.kind === "done") {
+            done = line;
+          } else if (line.kind === "error") {
+            throw new Error(line.detail);
+          }
+        }, controller.signal);
+      } catch (e) {
+        if (controller.signal.aborted) return;
+        sec.querySelector(".error").textContent = String(e.message || e);
+      }
+      if (this.data !== d || controller.signal.aborted) return;
+      this.live = null;
+      if (done) {
+        d.summary = done.summary;
+        if (done.exact) {
+          Object.assign(d, {value: done.value, margin: done.margin,
+            remoteness: done.remoteness});
+          d.moves.forEach((m) => {
+            m.best = done.best.includes(m.name);
+            m.delta_remoteness = done.delta[m.name] || 0;
+          });
+        }
+        d.analysis_seconds = done.seconds;
+      }
+      this.render();
+      sec.dataset.analysed = done && done.exact ? "1" : "partial";
+      if (done && await this.computerPlays(done.computer)) return;
     }
 
     render() {
@@ -311,6 +438,7 @@
 
   function saveHash(tab) {
     const parts = [`play=${encodeURIComponent(tab.target)}`];
+    if (tab.base) parts.push(`p=${encodeURIComponent(tab.base)}`);
     if (tab.moves.length) parts.push(`moves=${encodeURIComponent(tab.moves.join(","))}`);
     history.replaceState(null, "", `#${parts.join("&")}`);
   }
@@ -353,7 +481,8 @@
       const entry = name && tabs[name[0]];
       if (entry) {
         activate(entry.button, entry.sec);
-        await entry.tab.open(wanted.play, (wanted.moves || "").split(",").filter((x) => x));
+        await entry.tab.open(wanted.play, (wanted.moves || "").split(",").filter((x) => x),
+          wanted.p || null);
       }
     }
     document.body.dataset.catalogReady = "1";

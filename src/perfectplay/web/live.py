@@ -1,0 +1,287 @@
+"""Games too big to solve on the page, answered live: standard Connect Four (7x6) and
+Kalah(6, 4), position by position, every move's value and remoteness streamed from the
+server's worker as each is proven.
+
+- ``GET /api/explore/{target}/position`` of a live target answers at once with the board,
+  whose turn it is and the legal moves by name, their values not yet known (``live``
+  true, ``value`` null);
+- ``GET /api/explore/{target}/analysis?p=KEY&moves=a,b`` streams the analysis as JSON
+  lines (``application/x-ndjson``), one object a line: ``{"kind": "move", ...}`` for every
+  report of :func:`perfectplay.engine.live.analyze_moves` (a move's value first, its
+  remoteness after, bounds while it is searched; moves an opening book or an endgame store
+  holds at once), then one ``{"kind": "done", ...}`` with the position's value and
+  summary (and the computer's move when ``strength`` is given), or ``{"kind": "error"}``.
+
+The search runs in the server's heavy worker (:mod:`.worker`), within
+:data:`ANALYSIS_SECONDS` (the stream then ends with the bounds proven so far). A client that
+goes away, or asks for a new position (the page aborts the old request), cancels the
+search: the worker's stop event is set, and a worker that has not stopped within
+:data:`.worker.CANCEL_SECONDS` is replaced.
+
+Stores: ``create_app(live_stores=[DIR, ...])`` names solved stores the analysis reads before
+it searches: a store built from the start (an opening book, ``perfectplay book``) as
+``book``, one built from roots (an endgame store, ``solve --store --endgame``) as
+``endgame``; each is used for the instance whose game it holds (its manifest's name).
+
+>>> live_budget(check_live("connect4(width=7, height=6)")).limit
+'any board the catalog takes (Tromp key in one int64); each analysis stops after 60 s'
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
+
+from .. import registry
+from ..catalog import CatalogGame
+from ..engine import Value
+from ..engine.live import MoveReport, analyze_moves
+from ..engine.protocol import Game, Position, Score, Worth, capabilities
+from ..engine.solution import game_picture, move_name, move_named
+from ..engine.target import parse_call
+from ..errors import InputError, LimitError
+from ..store import open_store
+from ..store.layout import read_manifest
+from ..store.reader import Store
+from .answers import ExploreAnswer, ExploreMove, ExplorePly, ValueWord
+from .computer import choose_move
+from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
+from .positions import Params, Query, Target, parse_moves, summary, turn_word
+
+#: Seconds one live analysis may search (the page then shows the bounds proven).
+ANALYSIS_SECONDS = 60.0
+#: Seconds the worker may take for a live request in all: the analysis, the kernels'
+#: compilation on the first request of an instance (not counted in the analysis' time) and
+#: opening its stores.
+LIVE_SECONDS = 180.0
+#: The transposition table of one analysis, in MB (64: the search's default, which
+#: answers Pons' midgame positions in milliseconds).
+TABLE_MB = 64
+
+
+@dataclass(frozen=True)
+class LiveBudget:
+    """Which instances of a catalog game the page answers live, and in words."""
+
+    fits: Callable[[Params], bool]
+    limit: str
+
+
+#: The catalog games answered live when an instance is beyond the page's solve budget.
+LIVE: dict[str, LiveBudget] = {
+    "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (Tromp key in one "
+                           f"int64); each analysis stops after {ANALYSIS_SECONDS:g} s"),
+    "kalah": LiveBudget(lambda a: cast(int, a["houses"]) <= 6 and cast(int, a["seeds"]) <= 6,
+                        "up to 6 houses of 6 seeds, searched (an endgame store helps: "
+                        f"serve it with live_stores); each analysis stops after "
+                        f"{ANALYSIS_SECONDS:g} s"),
+}
+
+
+def live_budget(target: Target) -> LiveBudget:
+    """The live budget of a checked target's game (a KeyError for a game not in
+    :data:`LIVE`)."""
+    return LIVE[target.entry.name]
+
+
+def check_live(text: str) -> Target:
+    """The catalog instance ``text`` names, if the page answers it live: an
+    :class:`InputError` for a bad name or parameter, a :class:`LimitError` for an instance
+    neither solved nor answered live here."""
+    if len(text) > 1_000:
+        raise InputError(f"the game is {len(text):,} characters; the page takes 1,000")
+    name, args, kwargs = parse_call(text)
+    entry: CatalogGame = registry.get_catalog(name)
+    target = Target(entry, entry.arguments(args, kwargs))
+    live = LIVE.get(entry.name)
+    if live is None or not live.fits(target.args):
+        raise LimitError(f"{target.call} is too big for the page, solved or live")
+    return target
+
+
+# -- in the worker ------------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def live_game(call: str) -> tuple[Game, PositionCodec, str]:
+    """The instance ``call`` built (once a worker: its kernels compile), its position codec
+    and its title."""
+    target = check_live(call)
+    game = target.entry.build(**target.args)
+    return game, PositionCodec(game), target.entry.title
+
+
+@lru_cache(maxsize=8)
+def _open(path: str) -> tuple[Store, bool]:
+    """The store at ``path`` (opened once a worker) and whether it was built from roots."""
+    return open_store(path), bool(read_manifest(path).get("roots"))
+
+
+def stores_for(game: Game, paths: Sequence[str]) -> tuple[Store | None, Store | None]:
+    """(book, endgame): the first of the stores at ``paths`` that holds ``game`` and was
+    built from its start, and the first built from roots (None where there is none)."""
+    book = endgame = None
+    name = getattr(game, "name", None)
+    for path in paths:
+        store, rooted = _open(path)
+        if store.game_name != name:
+            continue
+        if rooted and endgame is None:
+            endgame = store
+        elif not rooted and book is None:
+            book = store
+    return book, endgame
+
+
+def _as_query(body: Mapping[str, object]) -> Query:
+    """The ``p`` and ``moves`` of a worker's body, as a query."""
+    return {k: None if body.get(k) is None else str(body.get(k)) for k in ("p", "moves")}
+
+
+def _walk(game: Game, codec: PositionCodec, title: str, query: Query
+          ) -> tuple[Position, list[tuple[Position, str, int | None]],
+                     Callable[[Position, int], int | None]]:
+    """The position ``query`` names and the moves played to it (position before, name,
+    who moved), every move checked legal."""
+    text = query.get("p")
+    try:
+        pos = game.initial() if text is None else codec.read(text)
+        legal = list(game.moves(pos)) if game.outcome(pos) is None else []
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"the position {str(text)[:60]!r} is not one of {title}") from None
+    player = capabilities(game).player
+
+    def who(p: Position, plies: int) -> int | None:
+        if player is not None:
+            return int(player(p))
+        return plies % 2 if text is None else None
+
+    played = []
+    for k, name in enumerate(parse_moves(query.get("moves")), 1):
+        move = move_named(game, pos, name) if legal else None
+        if move is None:
+            names = ", ".join(move_name(game, m) for m in legal)
+            raise InputError(f"move {k} ({name[:40]!r}) is not legal there; legal: "
+                             f"{names or 'none (the game is over)'}")
+        played.append((pos, name, who(pos, k - 1)))
+        pos = game.play(pos, move)
+        legal = list(game.moves(pos)) if game.outcome(pos) is None else []
+    return pos, played, who
+
+
+def live_position(call: str, query: Query) -> dict[str, object]:
+    """The worker's side of ``/position`` for a live target: the board, whose turn, the
+    moves by name (their values come from the analysis stream)."""
+    game, codec, title = live_game(call)
+    pos, played, who = _walk(game, codec, title, query)
+    over = game.outcome(pos) is not None or not list(game.moves(pos))
+    turn = who(pos, len(played))
+    moves = [] if over else list(game.moves(pos))
+    scored = capabilities(game).scored
+    points = 0.0
+    payoff = capabilities(game).payoff
+    history = []
+    for before, name, mover in played:
+        history.append(ExplorePly(name=name, turn=turn_word(mover), before="", after="",
+                                  mistake=False, chart_before=None, chart_after=None))
+        if payoff is not None and mover is not None:
+            move = move_named(game, before, name)
+            gain = float(payoff(before, move))
+            points += gain if mover == 0 else -gain
+    line = "searching ..."
+    if over:
+        end = game.outcome(pos)
+        value: Worth = end if end is not None else Value.LOSE
+        line = summary(value, 0, scored, turn, True, points)
+    return ExploreAnswer(
+        target=call, title=title, key=codec.key(pos), position=codec.text(pos),
+        value=None, margin=None, remoteness=None, turn=turn_word(turn), summary=line,
+        points=int(points) if points.is_integer() else points,
+        board=game_picture(game, pos) or repr(pos), over=over,
+        moves=[ExploreMove(name=move_name(game, m), value=None, margin=None, remoteness=None,
+                           delta_remoteness=0, words="searching ...", best=False,
+                           key=codec.key(game.play(pos, m))) for m in moves],
+        history=history, live=True).to_json()
+
+
+def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
+                  ) -> Iterator[dict[str, object]]:
+    """The worker's side of ``/analysis``: every report of ``analyze_moves`` as a JSON
+    object, then the position's value (see the module doc). ``body``: the query (``p``,
+    ``moves``), ``stores`` (paths), ``seconds`` (the analysis' limit), ``strength`` and
+    ``seed`` (the computer's move, chosen when the analysis is complete)."""
+    game, codec, title = live_game(call)
+    pos, played, who = _walk(game, codec, title, _as_query(body))
+    turn = who(pos, len(played))
+    scored = capabilities(game).scored
+    paths = body.get("stores") or ()
+    assert isinstance(paths, list | tuple)
+    book, endgame = stores_for(game, [str(p) for p in paths])
+    started = time.monotonic()
+    last: dict[str, MoveReport] = {}
+    for report in analyze_moves(game, pos, book=book, endgame=endgame,
+                                time_limit=float(str(body.get("seconds") or
+                                                     ANALYSIS_SECONDS)),
+                                table_mb=TABLE_MB, stop=stop):
+        last[report.name] = report
+        word = None if report.value is None else value_word(report.value, scored)
+        yield {"kind": "move", "name": report.name, "value": word,
+               "margin": _margin(report.value, scored), "remoteness": report.remoteness,
+               "lower": report.lower, "upper": report.upper, "exact": report.exact,
+               "source": report.source, "words": report.words,
+               "seconds": round(time.monotonic() - started, 3)}
+    yield _done(codec, pos, turn, scored, last, stop.is_set(), started, body, len(played))
+
+
+def _margin(value: Worth | None, scored: bool) -> int | float | None:
+    if not scored or value is None or isinstance(value, Value):
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
+          reports: Mapping[str, MoveReport], stopped: bool, started: float,
+          body: Mapping[str, object], plies: int) -> dict[str, object]:
+    """The stream's last line: the position's value and remoteness from its moves' (when
+    every one is exact), the best moves, each move's delta remoteness, the summary, and
+    the computer's choice when asked."""
+    seconds = round(time.monotonic() - started, 3)
+    exact = bool(reports) and all(r.exact for r in reports.values())
+    out: dict[str, object] = {"kind": "done", "exact": exact, "stopped": stopped,
+                              "seconds": seconds, "key": codec.key(pos)}
+    if not exact:
+        out["summary"] = ("stopped before every move was proven: the moves show what is "
+                          "proven (bounds)")
+        return out
+    known = {name: r.value for name, r in reports.items() if r.value is not None}
+    ranked = sorted((r for r in reports.values() if r.name in known),
+                    key=lambda r: Score(known[r.name], r.remoteness), reverse=True)
+    top = ranked[0]
+    assert top.value is not None  # every report is exact
+    rows = [{"moveValue": value_word(r.value, scored),
+             "remoteness": remoteness_code(value_word(r.value, scored), r.remoteness)}
+            for r in ranked]
+    wrangle_moves(rows)
+    out["value"] = value_word(top.value, scored)
+    out["margin"] = _margin(top.value, scored)
+    out["remoteness"] = top.remoteness
+    out["best"] = [r.name for r in ranked
+                   if (r.value, r.remoteness) == (top.value, top.remoteness)]
+    out["delta"] = {r.name: row["deltaRemoteness"] for r, row in zip(ranked, rows,
+                                                                     strict=True)}
+    out["summary"] = summary(top.value, top.remoteness, scored, turn, False,
+                             float(str(body.get("points") or 0)))
+    strength = body.get("strength")
+    if strength is not None:
+        choices = [(r.name, value_word(r.value, scored), r.value, r.remoteness)
+                   for r in ranked]
+        out["computer"] = choose_move(choices, str(strength), body.get("seed"),
+                                      plies)
+    return out
+
+
+def word(value: Worth, scored: bool) -> ValueWord:
+    """The value's word, typed."""
+    return cast(ValueWord, value_word(value, scored))

@@ -1,0 +1,131 @@
+"""The page's computer player (web/computer.py) and what the page's paste box reads
+(web/notation.py), without a server.
+
+- the perfect computer never lets a won position go: from every tic-tac-toe position it
+  wins, whatever the other side answers (every reply tried), the game ends in its win, and
+  in the number of moves the solution says; its move is the one the position route names;
+- a weaker computer's choices have the distribution its documentation gives (a move that
+  keeps the value: s / k + (1 - s) / n; any other: (1 - s) / n), counted over seeds;
+- pastes: Pons' column digits (the test sets' own strings, 1-based), a tic-tac-toe board,
+  move names, and one clear line for a bad one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache, lru_cache
+from pathlib import Path
+
+import pytest
+
+from perfectplay import solve
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.catalog.connect4.notation import position_from_moves
+from perfectplay.catalog.tictactoe import TicTacToe
+from perfectplay.engine import Value
+from perfectplay.engine.solution import move_name
+from perfectplay.errors import InputError
+from perfectplay.web.computer import choose_move, keeps_value
+from perfectplay.web.explore import Explorer, explore
+from perfectplay.web.gamescrafters import PositionCodec
+from perfectplay.web.notation import read_paste
+
+
+@lru_cache(maxsize=1)
+def _tictactoe() -> Explorer:
+    game = TicTacToe()
+    return Explorer(solve(game, method="graph", progress=False), PositionCodec(game),
+                    "tictactoe", "Tic-tac-toe")
+
+
+def test_the_perfect_computer_never_lets_a_won_position_go():
+    ex = _tictactoe()
+    solved, game = ex.solved, ex.solved.game
+    won = [p for p in solved.positions() if solved.value(p) is Value.WIN]
+    assert len(won) > 1_000
+
+    @cache
+    def plies_to_win(pos: int) -> int:
+        """The computer (to move at ``pos``) plays the route's perfect move; every reply
+        of the other side is tried: the most plies it takes to win (an AssertionError if
+        any line does not end in its win)."""
+        name = explore(ex, {"p": str(pos), "strength": "1", "seed": "0"})["computer"]
+        move = next(m for m in game.moves(pos) if move_name(game, m) == name)
+        after = game.play(pos, move)
+        if game.outcome(after) is not None:
+            assert game.outcome(after) is Value.LOSE  # the other side has lost
+            return 1
+        return 1 + max(1 + plies_to_win(game.play(after, reply))
+                       for reply in game.moves(after))
+
+    for pos in won[::7]:  # a seventh of them, spread over the game: a few hundred
+        assert plies_to_win(pos) == solved.remoteness(pos), game.draw(pos)
+
+
+def test_a_weaker_computer_chooses_as_documented():
+    """Three moves keep a win (of 7), at strength 0.6: each has 0.6 / 3 + 0.4 / 7, every
+    other 0.4 / 7; counted over 20,000 seeds (5 standard deviations of slack)."""
+    moves = [("4", "win", None, 3), ("3", "win", None, 9), ("5", "win", None, 11),
+             ("1", "tie", None, 30), ("2", "lose", None, 8), ("6", "lose", None, 4),
+             ("7", "lose", None, 2)]
+    assert [m[0] for m in keeps_value(moves)] == ["4", "3", "5"]
+    n, s = 20_000, 0.6
+    counts = Counter(choose_move(moves, s, seed=k, ply=5) for k in range(n))
+    for name, *_ in moves:
+        p = s / 3 + (1 - s) / 7 if name in "435" else (1 - s) / 7
+        assert abs(counts[name] / n - p) < 5 * (p * (1 - p) / n) ** 0.5, (name, counts)
+    # the draw is the seed's: the same seed and ply choose the same move
+    assert [choose_move(moves, s, seed=9, ply=k) for k in range(20)] == \
+        [choose_move(moves, s, seed=9, ply=k) for k in range(20)]
+    assert {choose_move(moves, 1.0, seed=k) for k in range(50)} == {"4"}
+    uniform = Counter(choose_move(moves, 0.0, seed=k, ply=0) for k in range(7_000))
+    assert set(uniform) == {m[0] for m in moves}
+    with pytest.raises(InputError, match="from 0 to 1"):
+        choose_move(moves, 1.5)
+
+
+def test_a_scored_games_weaker_computer_keeps_the_margin_not_just_the_sign():
+    moves = [("a", "win", 4, 9), ("b", "win", 4, 12), ("c", "win", 2, 5)]
+    assert [m[0] for m in keeps_value(moves)] == ["a", "b"]
+
+
+def _pons_line(name: str, k: int) -> tuple[str, int]:
+    text = (Path(__file__).parent / "data" / "connect4" / name).read_text().splitlines()[k]
+    moves, score = text.split()
+    return moves, int(score)
+
+
+def test_pons_digits_are_read_as_columns_from_one():
+    """Pons' own strings are 1-based (the test files here are 0-based, Steininger's
+    renumbering): the file's line with each digit plus one is the same position."""
+    game = ConnectFour(7, 6)
+    zero_based, _ = _pons_line("7x6_midgame_L1.txt", 0)
+    pons = "".join(str(int(c) + 1) for c in zero_based)
+    read = read_paste("connect4", game, pons)
+    assert read["moves"] == list(pons) and read["key"] is None
+    pos = game.initial()
+    for name in read["moves"]:
+        pos = game.play(pos, int(name) - 1)
+    assert pos == position_from_moves(game, zero_based)
+    assert read_paste("connect4", game, "4, 4 5")["moves"] == ["4", "4", "5"]
+
+
+def test_a_tictactoe_board_is_read_whole():
+    read = read_paste("tictactoe", TicTacToe(), "X.. | .O. | ..x")
+    game = TicTacToe()
+    pos = game.play(game.play(game.play(game.initial(), 0), 4), 8)
+    assert read == {"moves": [], "key": str(pos), "notation": "a board"}
+
+
+@pytest.mark.parametrize(("name", "text", "words"), [
+    ("connect4", "4483", "'8' is not a column (1..7)"),
+    ("connect4", "1111111", "column 1 is full"),
+    ("connect4", "4, 9", "move 2 ('9') is not legal there; legal: 1, 2, 3, 4, 5, 6, 7"),
+    ("tictactoe", "xxx......", "X has as many marks as O or one more (X 3, O 0)"),
+    ("tictactoe", "b2 b2", "move 2 ('b2') is not legal there"),
+])
+def test_a_bad_paste_gets_one_line_saying_why(name, text, words):
+    game = ConnectFour(7, 6) if name == "connect4" else TicTacToe()
+    with pytest.raises(InputError) as info:
+        read_paste(name, game, text)
+    assert words in str(info.value) and "\n" not in str(info.value)
