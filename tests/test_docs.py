@@ -1,0 +1,291 @@
+"""The documentation as a reader meets it: the site builds in strict mode (a broken link,
+anchor or cross-reference fails), and every code block of the README and of every page
+under docs/ runs as written: each ``python`` block (its ``# output`` comments checked),
+each ``perfectplay`` command line, each ``curl`` line (posted to the web app). A line or
+block that is not run is named here with why; a bare code block holds commands only (an
+output or a listing is a ``text`` block), so nothing is left out silently.
+
+The same line on two pages runs once, so the README's tour costs nothing beside the pages
+it repeats."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+
+
+def pages() -> list[Path]:
+    """The README, then every page of the site, in a fixed order."""
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def fenced(path: Path) -> list[tuple[str, str]]:
+    """Every fenced block of a page: (its language, its text)."""
+    return re.findall(r"^```(\w*)\n(.*?)^```", path.read_text("utf-8"), flags=re.S | re.M)
+
+
+#: Languages shown and never run, each with why.
+NOT_RUN_LANGUAGES = {
+    "text": "an output or a listing, not a command",
+    "toml": "a plugin's pyproject.toml, a file to write",
+    "pycon": "a docstring's example (the doctests run them)",
+}
+
+#: Python blocks that take long on their own (found by a word they contain), each with why:
+#: each runs in a process of its own, started first, beside the other blocks.
+BLOCKS_APART = {
+    "kalah(houses=6, seeds=3)": "an endgame store of 251,940 boards, then a search reading it "
+    "(15 s)",
+}
+
+#: Command lines not run here (by how they start), each with why.
+NOT_RUN = {
+    "pip install": "installs (the set-up check in a fresh environment does it)",
+    "python -m venv": "makes a virtual environment (the set-up check does it)",
+    "perfectplay search 'connect4(width=7, height=6)'": "minutes of search",
+    "perfectplay solve 'connect4(width=5, height=5)'": "70 million positions",
+    "perfectplay serve": "a server; its curl lines are posted to the app below",
+    "perfectplay solve 'kalah(houses=6, seeds=4)'": "an endgame store of 60 million "
+    "positions (6 minutes)",
+    "perfectplay search 'kalah(houses=6, seeds=4)'": "two minutes of search",
+}
+#: What a line is expected to end with, when that is not success.
+EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start"}
+
+#: Lines that take long on their own, each with why: each runs as the shell runs it
+#: (``python -m perfectplay``, which covers the script's own start), in a process of its own
+#: started first, beside the other lines (the machine's second core).
+APART = {
+    "perfectplay solve 'kalah(houses=4, seeds=3)'": "numba compiles the game's rules "
+    "and the kernels for them, then 1.4 million positions (30 s)",
+}
+
+
+def python_blocks() -> list[str]:
+    """Every distinct ``python`` block of the README and the pages, in order."""
+    seen: dict[str, None] = {}
+    for page in pages():
+        for lang, block in fenced(page):
+            if lang == "python":
+                seen.setdefault(block)
+    return list(seen)
+
+
+def command_lines() -> list[str]:
+    """Every distinct line of the bare blocks (commands), in order; comments left out."""
+    seen: dict[str, None] = {}
+    for page in pages():
+        for lang, block in fenced(page):
+            if lang:
+                continue
+            for ln in block.splitlines():
+                if ln.strip() and not ln.startswith("#"):
+                    seen.setdefault(ln)
+    return list(seen)
+
+
+def _printed_as_said(block: str, output: str) -> bool:
+    """Whether ``output`` starts with the block's ``# output`` comment lines, if any (a block
+    whose last lines are "# output" comments after a print)."""
+    printed = [ln[2:] for ln in block.splitlines() if ln.startswith("# ")]
+    return not printed or output.split("\n")[: len(printed)] == printed
+
+
+def _strip(line: str) -> str:
+    """A command line as a shell runs it: the comment gone, ``[optional parts]`` dropped."""
+    line = re.sub(r"\s+#\s.*$", "", line)
+    return re.sub(r"\s\[[^\]]*\]", "", line).strip()
+
+
+def test_every_block_is_run_or_says_why_not() -> None:
+    """A fenced block is python (run), bare (commands, run), or of a language shown for a
+    reason; every bare line is a command this file runs or names."""
+    for page in pages():
+        for lang, _ in fenced(page):
+            assert lang in ("", "python", *NOT_RUN_LANGUAGES), (page, lang)
+    for line in command_lines():
+        assert line.startswith(("perfectplay ", "curl ")) or any(
+            line.startswith(k) for k in NOT_RUN), line
+
+
+def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
+    """``mkdocs build --strict``: every page in the nav, every link and anchor found, every
+    cross-reference of the API reference resolved (the docstrings' roles included)."""
+    if shutil.which("mkdocs") is None and not _importable("mkdocs"):
+        pytest.fail("mkdocs is not installed: install the docs extra (pip install '.[docs]')")
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                          "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text("utf-8")
+    assert ":func:" not in api and ":class:" not in api  # the roles became links
+    assert 'class="autorefs autorefs-internal"' in api
+
+
+def _importable(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path,
+                                                                   caplog: Any) -> None:
+    """docs/ext/sphinx_roles.py on a two-module package: a role names its object by its full
+    path (``~`` and relative names too), doctests become code blocks, and a role naming
+    nothing is a warning (which fails the strict build)."""
+    griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra")
+    sys.path.insert(0, str(DOCS / "ext"))
+    try:
+        from sphinx_roles import SphinxRoles
+    finally:
+        sys.path.remove(str(DOCS / "ext"))
+    pkg = tmp_path / "perfectplay"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('"""See :func:`~.inner.solve` and :mod:`perfectplay.inner`.'
+                                     '\n\n>>> 1 + 1\n2\n"""\n')
+    (pkg / "inner.py").write_text('"""Uses :class:`Thing`, not :func:`nowhere`."""\n\n'
+                                  'class Thing:\n    """A thing."""\n\n\n'
+                                  'def solve():\n    """Solve."""\n')
+    ext = SphinxRoles()
+    with caplog.at_level("WARNING"):
+        loaded = griffe.load("perfectplay", search_paths=[str(tmp_path)],
+                             extensions=griffe.load_extensions(ext), docstring_parser="sphinx")
+    top = loaded.docstring.value
+    assert '<autoref identifier="perfectplay.inner.solve" optional><code>solve()</code>' in top
+    assert 'identifier="perfectplay.inner" optional' in top
+    assert "```pycon\n>>> 1 + 1\n2\n```" in top
+    inner = loaded["inner"].docstring.value
+    assert 'identifier="perfectplay.inner.Thing"' in inner and "`nowhere()`" in inner
+    assert ext.unresolved == ["perfectplay.inner: :func:`nowhere`"]
+    assert "names nothing in perfectplay" in caplog.text
+
+
+def test_every_python_block_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = python_blocks()
+    assert len(blocks) >= 15
+    apart = [b for b in blocks if any(word in b for word in BLOCKS_APART)]
+    assert len(apart) == len(BLOCKS_APART), "a block of BLOCKS_APART is no longer in the docs"
+    monkeypatch.chdir(ROOT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    started = [(block, subprocess.Popen([sys.executable, "-c", block], cwd=ROOT,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env))
+               for block in apart]
+    try:
+        for block in blocks:
+            if block in apart:
+                continue
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                # as a script runs: a block under `if __name__ == "__main__":` runs too
+                exec(compile(block, "docs", "exec"), {"__name__": "__main__"})  # noqa: S102
+            assert _printed_as_said(block, out.getvalue()), (block, out.getvalue())
+        for block, proc in started:
+            output, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, (block, err[-1500:])
+            assert _printed_as_said(block, output), (block, output)
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
+def test_every_command_line_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``perfectplay`` line of the README and the pages, in order, in a fresh folder
+    beside the examples (a store made by one line is queried by the next), exits 0, except
+    the lines named above.
+
+    The lines run in this one process, through the same click command the ``perfectplay``
+    script calls (one interpreter and one set of compiled kernels for 60 lines, not 60
+    fresh interpreters of 2-3 s each), except the long lines of APART, which run at the
+    same time in processes of their own, on the machine's second core."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    commands = [ln for ln in command_lines() if ln.startswith("perfectplay ")
+                and not any(ln.startswith(k) for k in NOT_RUN)]
+    assert len(commands) >= 40
+    apart = [ln for ln in commands if any(ln.startswith(k) for k in APART)]
+    assert len(apart) == len(APART), "a line of APART is no longer in the docs"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    started = [(line, subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", *shlex.split(_strip(line))[1:]], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env)) for line in apart]
+    try:
+        runner = CliRunner()
+        for line in commands:
+            if line in apart:
+                continue
+            args = shlex.split(_strip(line))
+            stdin = "/q\n" if args[1] == "play" else ""
+            result = runner.invoke(main, args[1:], input=stdin)
+            said = result.stdout + result.stderr
+            if result.exception is not None and not isinstance(result.exception, SystemExit):
+                said += "".join(traceback.format_exception(result.exception))
+            expected = next((v for k, v in EXPECTED_FAILURE.items() if line.endswith(k)), None)
+            if expected:
+                assert result.exit_code == 1 and expected in result.stderr, (line, said[-1500:])
+            else:
+                assert result.exit_code == 0, (line, said[-2000:])
+        for line, proc in started:
+            out, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, (line, out[-500:], err[-1500:])
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
+def test_every_curl_line_is_answered() -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from tictactoe import TicTacToe
+
+    from perfectplay.engine import solve
+    from perfectplay.web.app import create_app
+
+    client = TestClient(create_app(gamesman=solve(TicTacToe()), gamesman_id="tictactoe"))
+    curls = [ln for ln in command_lines() if ln.startswith("curl ")]
+    assert len(curls) >= 4
+    for line in curls:
+        args = shlex.split(re.sub(r"\s+#\s.*$", "", line))  # a trailing comment gone
+        path = "/" + args[2].split("/", 1)[1]
+        if "-d" not in args:  # a GET (the GamesCrafters shape, as serve --game serves it)
+            r = client.get(path)
+        else:
+            r = client.post(path, json=json.loads(args[args.index("-d") + 1]))
+        assert r.status_code == 200, (line, r.text)
+
+
+def test_every_page_is_in_the_nav_and_every_link_of_the_readme_exists() -> None:
+    """The README links into docs/ by relative paths (GitHub shows them; the site is built
+    from docs/): each target exists, and each page of docs/ is in mkdocs.yml's nav."""
+    links = re.findall(r"\]\(((?!https?:)[^)#\s]+)(?:#[^)]*)?\)", README.read_text("utf-8"))
+    assert len(links) >= 15
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    nav = (ROOT / "mkdocs.yml").read_text("utf-8")
+    listed = set(re.findall(r":\s+([\w/.-]+\.md)\s*$", nav, flags=re.M))
+    on_disk = {str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")}
+    assert on_disk - listed == set()
