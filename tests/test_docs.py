@@ -10,16 +10,12 @@ it repeats."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -174,88 +170,6 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     assert 'identifier="perfectplay.inner.Thing"' in inner and "`nowhere()`" in inner
     assert ext.unresolved == ["perfectplay.inner: :func:`nowhere`"]
     assert "names nothing in perfectplay" in caplog.text
-
-
-def test_every_python_block_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    blocks = python_blocks()
-    assert len(blocks) >= 15
-    apart = [b for b in blocks if any(word in b for word in BLOCKS_APART)]
-    assert len(apart) == len(BLOCKS_APART), "a block of BLOCKS_APART is no longer in the docs"
-    monkeypatch.chdir(ROOT)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    started = [(block, subprocess.Popen([sys.executable, "-c", block], cwd=ROOT,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, env=env))
-               for block in apart]
-    try:
-        for block in blocks:
-            if block in apart:
-                continue
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                # as a script runs: a block under `if __name__ == "__main__":` runs too
-                exec(compile(block, "docs", "exec"), {"__name__": "__main__"})  # noqa: S102
-            assert _printed_as_said(block, out.getvalue()), (block, out.getvalue())
-        for block, proc in started:
-            output, err = proc.communicate(timeout=300)
-            assert proc.returncode == 0, (block, err[-1500:])
-            assert _printed_as_said(block, output), (block, output)
-    finally:
-        for _, proc in started:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-
-
-def test_every_command_line_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every ``perfectplay`` line of the README and the pages, in order, in a fresh folder
-    beside the examples (a store made by one line is queried by the next), exits 0, except
-    the lines named above.
-
-    The lines run in this one process, through the same click command the ``perfectplay``
-    script calls (one interpreter and one set of compiled kernels for 60 lines, not 60
-    fresh interpreters of 2-3 s each), except the long lines of APART, which run at the
-    same time in processes of their own, on the machine's second core."""
-    from click.testing import CliRunner
-
-    from perfectplay.cli import main
-
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
-    monkeypatch.chdir(tmp_path)
-    commands = [ln for ln in command_lines() if ln.startswith("perfectplay ")
-                and not any(ln.startswith(k) for k in NOT_RUN)]
-    assert len(commands) >= 40
-    apart = [ln for ln in commands if any(ln.startswith(k) for k in APART)]
-    assert len(apart) == len(APART), "a line of APART is no longer in the docs"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    started = [(line, subprocess.Popen(
-        [sys.executable, "-m", "perfectplay", *shlex.split(_strip(line))[1:]], cwd=tmp_path,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env)) for line in apart]
-    try:
-        runner = CliRunner()
-        for line in commands:
-            if line in apart:
-                continue
-            args = shlex.split(_strip(line))
-            stdin = "/q\n" if args[1] == "play" else ""
-            result = runner.invoke(main, args[1:], input=stdin)
-            said = result.stdout + result.stderr
-            if result.exception is not None and not isinstance(result.exception, SystemExit):
-                said += "".join(traceback.format_exception(result.exception))
-            expected = next((v for k, v in EXPECTED_FAILURE.items() if line.endswith(k)), None)
-            if expected:
-                assert result.exit_code == 1 and expected in result.stderr, (line, said[-1500:])
-            else:
-                assert result.exit_code == 0, (line, said[-2000:])
-        for line, proc in started:
-            out, err = proc.communicate(timeout=300)
-            assert proc.returncode == 0, (line, out[-500:], err[-1500:])
-    finally:
-        for _, proc in started:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
 
 
 def test_every_curl_line_is_answered() -> None:

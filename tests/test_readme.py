@@ -1,13 +1,34 @@
-"""The README is the front door: short, in the user's words, every file it names there.
-
-Its code blocks run with the docs pages' (``tests/test_docs.py`` runs every python block,
-command line and curl line of the README and of docs/, each distinct one once)."""
+"""The README is the front door: short, in the user's words, every file it names there;
+and every python block and command line of the README and of the docs pages runs as
+written, each distinct one once (the rules of what runs, and what does not and why, are in
+``tests/test_docs.py``, which also builds the site and posts the curl lines)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import re
+import shlex
+import subprocess
+import sys
+import traceback
+from pathlib import Path
 
-from test_docs import ROOT, pages, python_blocks
+import pytest
+
+from test_docs import (
+    APART,
+    BLOCKS_APART,
+    EXPECTED_FAILURE,
+    NOT_RUN,
+    ROOT,
+    _printed_as_said,
+    _strip,
+    command_lines,
+    pages,
+    python_blocks,
+)
 
 README = ROOT / "README.md"
 
@@ -57,3 +78,89 @@ def test_the_readme_defines_its_terms_before_using_them() -> None:
     for term in ("certified draw", "remoteness", "proof search", "store", "seed"):
         assert re.search(rf"^## .*{term}", glossary, flags=re.I | re.M), term
     assert link < text.index("## Set-up")
+
+
+def test_every_python_block_of_the_readme_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every python block of the README and of the docs pages (each distinct one once), as
+    a script runs it, its ``# output`` comments checked (the name kept from when the README
+    held them all: tests/conftest.py starts it first)."""
+    blocks = python_blocks()
+    assert len(blocks) >= 15
+    apart = [b for b in blocks if any(word in b for word in BLOCKS_APART)]
+    assert len(apart) == len(BLOCKS_APART), "a block of BLOCKS_APART is no longer in the docs"
+    monkeypatch.chdir(ROOT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    started = [(block, subprocess.Popen([sys.executable, "-c", block], cwd=ROOT,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env))
+               for block in apart]
+    try:
+        for block in blocks:
+            if block in apart:
+                continue
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                # as a script runs: a block under `if __name__ == "__main__":` runs too
+                exec(compile(block, "docs", "exec"), {"__name__": "__main__"})  # noqa: S102
+            assert _printed_as_said(block, out.getvalue()), (block, out.getvalue())
+        for block, proc in started:
+            output, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, (block, err[-1500:])
+            assert _printed_as_said(block, output), (block, output)
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
+def test_every_command_line_of_the_readme_runs(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``perfectplay`` line of the README and the docs pages, in order, in a fresh folder
+    beside the examples (a store made by one line is queried by the next), exits 0, except
+    the lines named above.
+
+    The lines run in this one process, through the same click command the ``perfectplay``
+    script calls (one interpreter and one set of compiled kernels for 60 lines, not 60
+    fresh interpreters of 2-3 s each), except the long lines of APART, which run at the
+    same time in processes of their own, on the machine's second core."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    commands = [ln for ln in command_lines() if ln.startswith("perfectplay ")
+                and not any(ln.startswith(k) for k in NOT_RUN)]
+    assert len(commands) >= 40
+    apart = [ln for ln in commands if any(ln.startswith(k) for k in APART)]
+    assert len(apart) == len(APART), "a line of APART is no longer in the docs"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    started = [(line, subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", *shlex.split(_strip(line))[1:]], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env)) for line in apart]
+    try:
+        runner = CliRunner()
+        for line in commands:
+            if line in apart:
+                continue
+            args = shlex.split(_strip(line))
+            stdin = "/q\n" if args[1] == "play" else ""
+            result = runner.invoke(main, args[1:], input=stdin)
+            said = result.stdout + result.stderr
+            if result.exception is not None and not isinstance(result.exception, SystemExit):
+                said += "".join(traceback.format_exception(result.exception))
+            expected = next((v for k, v in EXPECTED_FAILURE.items() if line.endswith(k)), None)
+            if expected:
+                assert result.exit_code == 1 and expected in result.stderr, (line, said[-1500:])
+            else:
+                assert result.exit_code == 0, (line, said[-2000:])
+        for line, proc in started:
+            out, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, (line, out[-500:], err[-1500:])
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()

@@ -98,8 +98,8 @@ class SphinxRoles(griffe.Extension):
 
         fix(pkg)
 
-    def _resolve(self, pkg: Any, obj: Any, target: str,
-                 index: dict[str, list[str]]) -> str | None:
+    def _resolve(self, pkg: Any, obj: Any, target: str, index: dict[str, list[str]],
+                 kind: str = "obj") -> str | None:
         module = obj if obj.is_module else obj.module
         candidates: list[str] = []
         if target.startswith("."):
@@ -119,6 +119,10 @@ class SphinxRoles(griffe.Extension):
             candidates.append(target)
         for path in candidates:
             found = _lookup(pkg, path)
+            if found is not None and found.is_module and kind != "mod":
+                # ``perfectplay.solve``: the function, exported under its module's name
+                inner = found.members.get(found.name)
+                found = inner if inner is not None and not inner.is_alias else None
             if found is not None:
                 return str(found.path)
         last = target.lstrip(".").split(".")
@@ -165,7 +169,7 @@ class SphinxRoles(griffe.Extension):
                 shown = target.split(".")[-1] if short else target.lstrip(".")
             if match.group(1) in ("func", "meth") and not shown.endswith(")"):
                 shown += "()"
-            path = self._resolve(pkg, obj, target, index)
+            path = self._resolve(pkg, obj, target, index, match.group(1))
             head = target.split(".")[0]
             if path is None and head and head != pkg.name and (
                     _external(head) or hasattr(builtins, head)):
