@@ -11,7 +11,7 @@ import click
 
 from .. import registry
 from ..errors import InputError, PerfectplayError
-from . import catalog, contest, engine, games, serve, store
+from . import book, catalog, contest, engine, games, serve, store
 from .base import fail
 from .games import game_command
 
@@ -85,7 +85,7 @@ COMMANDS: tuple[click.Command, ...] = (
     engine.solve, engine.search, engine.openspiel_command,
     store.query, store.verify, store.analyze, store.export, store.sql,
     contest.judge, contest.gen, contest.stress, contest.check,
-    serve.serve,
+    serve.serve, book.book,
 )
 for _command in COMMANDS:
     main.add_command(_command)

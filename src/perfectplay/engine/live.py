@@ -54,7 +54,14 @@ from .searchbackends import (
     legal_moves,
     parent_score,
 )
-from .searchresult import SearchScore, bound_words, score_words, value_of
+from .searchresult import (
+    TRIVIAL_LOWER,
+    TRIVIAL_UPPER,
+    SearchScore,
+    bound_words,
+    score_words,
+    value_of,
+)
 from .solution import move_name
 from .values import describe
 
@@ -133,6 +140,7 @@ class _Move:
         self.move, self.name, self.child = move, name, child
         self.passes, self.pay = passes, pay
         self.lo, self.hi = lo, hi
+        self.full = (lo, hi)  # what nothing proven means
         self.value: Worth | None = None
         self.rem: int | None = None
         self.done = False
@@ -324,9 +332,12 @@ def _report(m: _Move, scored: bool, source: str) -> MoveReport:
     if m.done and scored:
         lo = hi = score_words(m.value, True)  # type: ignore[arg-type]  # a margin
     else:
-        a = parent_score(m.lo, m.passes, m.pay, scored)
-        b = parent_score(m.hi, m.passes, m.pay, scored)
-        lo, hi = score_words(min(a, b), scored), score_words(max(a, b), scored)
+        ends = sorted([(parent_score(m.lo, m.passes, m.pay, scored), m.lo == m.full[0]),
+                       (parent_score(m.hi, m.passes, m.pay, scored), m.hi == m.full[1])],
+                      key=lambda end: end[0])
+        # a bound nothing has moved yet is said as "nothing proven" words (bound_words')
+        lo = TRIVIAL_LOWER[scored] if ends[0][1] else score_words(ends[0][0], scored)
+        hi = TRIVIAL_UPPER[scored] if ends[1][1] else score_words(ends[1][0], scored)
         if m.done and not scored:
             lo = hi = describe(m.value, m.rem) if m.value is not None else lo
     return MoveReport(move=m.move, name=m.name, value=m.value, remoteness=m.rem, lower=lo,

@@ -1,0 +1,417 @@
+"""Opening books: the exact value and remoteness of every position within N plies of the
+start, written as a store, so a game too big to solve (standard Connect Four) answers its
+openings at once and searches only past them.
+
+A book is an ordinary store (:mod:`perfectplay.store.layout`: the game's tiers, a palette
+id a position, positions by rank or by key), read through the one read interface
+(:func:`perfectplay.store.open_store`, :meth:`Store.lookup`, ``value``, ``remoteness``,
+``move_values``); its manifest says ``"book": {"plies": N}``. Only positions reached in at
+most N plies are held (canonical under the game's symmetry), and every one is exact:
+
+1. *enumerate* the positions ply by ply from the start (canonical codes, each counted at
+   the first ply it is reached);
+2. *search* every position of the last ply (:func:`perfectplay.engine.search`, one
+   transposition table kept across them all), saved in chunks of :data:`CHUNK` so a killed
+   build resumes where it stopped;
+3. *derive* the plies before it by minimax over their children, which are all in the
+   book: exact, and thousands of times cheaper than searching them (the engine's
+   convention: the best move by :class:`~perfectplay.engine.protocol.Score`, winner
+   fastest, loser slowest). A position with a child not yet valued (a game whose moves can
+   reach a shallower ply, as Kalah's extra turns can) is searched instead;
+4. *pack* each tier as a store packs it and write the manifest last.
+
+>>> from perfectplay.games import connect4  # doctest: +SKIP
+>>> build_book(connect4(width=7, height=6), 4, "book/")  # doctest: +SKIP
+Book(store=PosixPath('book'), plies=4, positions=..., searched=..., ...)
+
+Complexity: O(P x b) to enumerate and derive the P positions (b moves each), plus one
+proof search per position of the last ply (the whole cost; see the README's measures).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine.compiled import CompiledGame
+from ..engine.protocol import Score, Value, Worth, capabilities
+from ..engine.scored import scored_option
+from ..engine.search import search
+from ..engine.sortedtiers import build_index, index_bits, mix_all
+from ..errors import GameError, LimitError, show
+from ..progress import Progress
+from .layout import (
+    FORMAT,
+    WIDTHS,
+    SolveStopped,
+    StoreError,
+    finish,
+    margin_text,
+    read_manifest,
+    save_array,
+    tier_path,
+    write_manifest,
+)
+from .packed import count_blocks, mark_present
+from .reader import Store
+
+__all__ = ["CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", "Book", "book_layers",
+           "build_book", "find_book"]
+
+#: Positions of the last ply searched between two saves (a kill loses at most these).
+CHUNK = 32
+#: The most positions a book may hold (checked while enumerating, before any search).
+MAX_BOOK_POSITIONS = 20_000_000
+#: The deepest book.
+MAX_PLIES = 200
+#: The searched positions are saved at least this often (seconds).
+SAVE_SECONDS = 30.0
+#: A line of progress at most this often (seconds).
+REPORT_SECONDS = 5.0
+
+
+@dataclass
+class Book:
+    """A finished book: where, how deep, how many positions (``searched``: those of the
+    last ply, proven by search), the bytes of its tier files, and what this run did
+    (``resumed``: searched chunks an earlier run had saved; ``already``: it was done)."""
+
+    store: Path
+    plies: int
+    positions: int
+    searched: int
+    bytes: int
+    seconds: float
+    resumed: int = 0
+    already: bool = False
+
+
+def book_layers(game: CompiledGame, plies: int) -> list[np.ndarray]:
+    """The canonical codes first reached at each ply 0..``plies`` from the start (each
+    sorted). O(positions x moves); a LimitError past :data:`MAX_BOOK_POSITIONS`."""
+    check_plies(plies)
+    start = game.canonical(game.initial())
+    seen = {start}
+    layers = [np.array([start], np.int64)]
+    for _ply in range(plies):
+        nxt: list[int] = []
+        for code in layers[-1].tolist():
+            for move in game.moves(code):
+                child = game.canonical(game.play(code, move))
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append(child)
+        if len(seen) > MAX_BOOK_POSITIONS:
+            raise LimitError(f"a book of {plies} plies holds more than "
+                             f"{MAX_BOOK_POSITIONS:,} positions; choose fewer plies")
+        layers.append(np.array(sorted(nxt), np.int64))
+    return layers
+
+
+def check_plies(plies: int) -> None:
+    """A LimitError unless ``plies`` is an int from 0 to :data:`MAX_PLIES`."""
+    if isinstance(plies, bool) or not isinstance(plies, int | np.integer) or \
+            not 0 <= plies <= MAX_PLIES:
+        raise LimitError(f"plies must be an int from 0 to {MAX_PLIES}, not {show(plies)}")
+
+
+def build_book(game: CompiledGame, plies: int, out: str | Path, *,
+               game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
+               progress: Callable[[str], None] | None = None, bar: bool | None = None,
+               stop_after: int | None = None) -> Book:
+    """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
+    (see the module doc). ``game_ref`` (a catalog target such as
+    ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
+    rebuilds the game; ``workers`` and ``table_mb`` go to each search (one table kept for
+    the whole build); ``progress`` gets a line now and then (positions done of all, the
+    rate, the time left), ``bar`` a progress bar on a terminal; ``stop_after`` stops
+    (:class:`SolveStopped`) after that many chunks, as a kill would.
+
+    A folder holding another game's book, or a book of other plies, is refused.
+    """
+    if not isinstance(game, CompiledGame):
+        raise StoreError("a book is built for a compiled game (the catalog's Connect Four, "
+                         "Kalah, ...): a Python game is small enough to solve")
+    if not game.tiered:
+        raise StoreError(f"{game.name} has no tier function; a book is a store and needs one")
+    check_plies(plies)
+    root = Path(out)
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{out} is a file, not a folder for a book")
+    name = capabilities(game).name
+    manifest = read_manifest(root)
+    began = time.monotonic()
+    if manifest:
+        _check_same(manifest, root, name, plies)
+        if manifest.get("done"):
+            entries = manifest["tiers"]
+            return Book(root, plies, sum(e["size"] for e in entries),
+                        int(manifest["book"]["searched"]), _bytes(root), 0.0, already=True)
+    else:
+        manifest = {"format": FORMAT, "game": game_ref, "name": name, "scored": game.scored,
+                    "backend": "compiled", "book": {"plies": plies}}
+        try:
+            (root / "work").mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot make the book {out}: {exc.strerror or exc}") from None
+        write_manifest(root, manifest)
+    say = progress or (lambda _line: None)
+    layers = book_layers(game, plies)
+    total = sum(layer.size for layer in layers)
+    say(f"{total:,} positions in {plies} plies; {layers[-1].size:,} of them on ply "
+        f"{plies} to search")
+    vals, rems, resumed = _search_last(game, layers[-1], root / "work", workers, table_mb,
+                                       say, bar, stop_after)
+    known = _derive(game, layers, vals, rems, workers, table_mb)
+    _write(game, root, manifest, known)
+    manifest = read_manifest(root)
+    manifest["book"] = {"plies": plies, "searched": int(layers[-1].size),
+                        "positions": total}
+    finish(root, manifest)
+    shutil.rmtree(root / "work", ignore_errors=True)
+    return Book(root, plies, total, int(layers[-1].size), _bytes(root),
+                time.monotonic() - began, resumed=resumed)
+
+
+def _check_same(manifest: dict[str, Any], root: Path, name: str, plies: int) -> None:
+    book = manifest.get("book")
+    if not isinstance(book, dict):
+        raise StoreError(f"{root} holds a store, not a book: choose another folder")
+    if manifest.get("name") != name:
+        raise StoreError(f"{root} holds a book of {manifest.get('name')}, not of {name}: "
+                         "choose another folder")
+    if book.get("plies") != plies:
+        raise StoreError(f"{root} holds a book of {book.get('plies')} plies, not {plies}: "
+                         "choose another folder, or delete it to build again")
+
+
+def _bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in (root / "tiers").glob("*.*"))
+
+
+def _search_last(game: CompiledGame, codes: np.ndarray, work: Path, workers: int,
+                 table_mb: float, say: Callable[[str], None], bar: bool | None,
+                 stop_after: int | None) -> tuple[np.ndarray, np.ndarray, int]:
+    """Value codes (or margins) and remoteness (-1: none) of every position of the last
+    ply, searched in order; saved every :data:`CHUNK` positions or :data:`SAVE_SECONDS`
+    (a file ``done-LO-HI.npy`` a chunk), and what earlier runs saved read back. Returns
+    them with the number of positions read back."""
+    n = codes.size
+    vals = np.zeros(n, np.int64)
+    rems = np.full(n, -1, np.int64)
+    have = np.zeros(n, bool)
+    for path in sorted(work.glob("done-*.npy")):
+        a, b = (int(x) for x in path.stem.split("-")[1:3])
+        saved = np.load(path)
+        if saved.shape == (2, b - a) and b <= n:
+            vals[a:b], rems[a:b] = saved
+            have[a:b] = True
+    resumed = int(have.sum())
+    if resumed:
+        say(f"resuming: {resumed:,} positions of the last ply were searched before")
+    began = last_report = last_save = time.monotonic()
+    chunks = 0
+    todo = np.flatnonzero(~have).tolist()
+    with Progress(f"book: searching the last ply ({n:,} positions)", total=n, enabled=bar,
+                  logger="perfectplay.store") as shown:
+        shown.update(resumed)
+        lo: int | None = None
+        for k, i in enumerate(todo):
+            if lo is None:
+                if stop_after is not None and chunks >= stop_after:
+                    raise SolveStopped(f"stopped after {chunks} chunks; run again to resume")
+                lo = i
+            vals[i], rems[i] = _searched(game, int(codes[i]), workers, table_mb)
+            now = time.monotonic()
+            last_of_run = k + 1 == len(todo) or todo[k + 1] != i + 1
+            if last_of_run or i + 1 - lo >= CHUNK or now - last_save >= SAVE_SECONDS:
+                _save_chunk(work, lo, i + 1, vals, rems)
+                lo, last_save, chunks = None, now, chunks + 1
+            shown.update(resumed + k + 1)
+            if now - last_report >= REPORT_SECONDS or k + 1 == len(todo):
+                last_report = now
+                say(_rate_line(resumed + k + 1, n, k + 1, now - began))
+    return vals, rems, resumed
+
+
+def _save_chunk(work: Path, lo: int, hi: int, vals: np.ndarray, rems: np.ndarray) -> None:
+    """Positions lo..hi-1 of the last ply, saved whole or not at all."""
+    tmp = work / f"part-{lo:09d}-{hi:09d}.npy"
+    np.save(tmp, np.stack([vals[lo:hi], rems[lo:hi]]))
+    tmp.replace(work / f"done-{lo:09d}-{hi:09d}.npy")
+
+
+def _rate_line(done: int, n: int, searched: int, seconds: float) -> str:
+    """'1,234 / 8,000 positions, 12.5 a second, about 9 min left'."""
+    rate = searched / seconds if seconds > 0 else 0.0
+    left = (n - done) / rate if rate > 0 else float("inf")
+    when = "done" if done == n else (f"about {_duration(left)} left" if rate > 0 else "")
+    return f"searched {done:,} / {n:,} positions, {rate:,.1f} a second, {when}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _searched(game: CompiledGame, code: int, workers: int, table_mb: float) -> tuple[int, int]:
+    """(value code or margin, remoteness) of one position: its outcome if it has ended,
+    else by search."""
+    end = game.outcome(code)
+    if end is not None or not game.moves(code):
+        value, rem = _ended(game, end)
+        return _pack_value(value, game.scored), rem
+    r = search(game, code, table_mb=table_mb, workers=workers)
+    if not r.exact or r.value is None:
+        raise GameError(f"the search of {show(code)} did not finish")
+    return _pack_value(r.value, game.scored), -1 if r.remoteness is None else r.remoteness
+
+
+def _ended(game: CompiledGame, end: Worth | None) -> tuple[Worth, int]:
+    if end is None:  # no legal move and no outcome: the mover loses (scored: no points)
+        return (0 if game.scored else Value.LOSE), 0
+    return end, 0
+
+
+def _pack_value(value: Worth, scored: bool) -> int:
+    if scored:
+        return 0 if isinstance(value, Value) else int(value)
+    assert isinstance(value, Value)
+    return value.code
+
+
+def _unpack_value(v: int, scored: bool) -> Worth:
+    return int(v) if scored else Value.from_code(int(v))
+
+
+def _derive(game: CompiledGame, layers: list[np.ndarray], vals: np.ndarray, rems: np.ndarray,
+            workers: int, table_mb: float) -> dict[int, tuple[int, int]]:
+    """(packed value, remoteness) of every book position: the last ply's as searched, each
+    ply before it by minimax over its children (searched when a child is not valued yet)."""
+    known: dict[int, tuple[int, int]] = {
+        int(c): (int(v), int(r)) for c, v, r in zip(layers[-1].tolist(), vals.tolist(),
+                                                    rems.tolist(), strict=True)}
+    caps = capabilities(game)
+    for layer in reversed(layers[:-1]):
+        for code in layer.tolist():
+            got = _minimax(game, caps, code, known)
+            known[code] = got if got is not None else _searched(game, code, workers,
+                                                                table_mb)
+    return known
+
+
+def _minimax(game: CompiledGame, caps: Any, code: int,
+             known: dict[int, tuple[int, int]]) -> tuple[int, int] | None:
+    """(packed value, remoteness) of ``code`` from its children's, or None when one of
+    them is not known."""
+    end = game.outcome(code)
+    moves = game.moves(code)
+    if end is not None or not moves:
+        final, zero = _ended(game, end)
+        return _pack_value(final, game.scored), zero
+    who = caps.player(code) if caps.player is not None else None
+    best: tuple[Score, Worth, int | None] | None = None
+    for move in moves:
+        child = game.play(code, move)
+        got = known.get(game.canonical(child))
+        if got is None:
+            return None
+        value, crem = _unpack_value(got[0], game.scored), got[1]
+        passes = who is None or caps.player(child) != who
+        rem: int | None = None if crem < 0 else crem + 1
+        mine: Worth
+        if game.scored:
+            pay = caps.payoff(code, move) if caps.payoff is not None else 0
+            mine, _ = scored_option(pay, value, crem, passes)
+        else:
+            assert isinstance(value, Value)
+            mine = value.flipped() if passes else value
+        score = Score(mine, rem)
+        if best is None or score.key > best[0].key:
+            best = (score, mine, rem)
+    assert best is not None
+    return _pack_value(best[1], game.scored), -1 if best[2] is None else best[2]
+
+
+def _write(game: CompiledGame, root: Path, manifest: dict[str, Any],
+           known: dict[int, tuple[int, int]]) -> None:
+    """Every tier's files (as a store packs them) and the manifest's ``packed`` entries."""
+    codes = np.fromiter(known.keys(), np.int64, len(known))
+    packed = np.array(list(known.values()), np.int64).reshape(-1, 2)
+    tiers = np.array([game._tier(c) for c in codes.tolist()], np.int64)
+    (root / "tiers").mkdir(exist_ok=True)
+    entries = []
+    for t in np.unique(tiers).tolist():
+        at = np.flatnonzero(tiers == t)
+        entries.append(_write_tier(game, root, t, codes[at], packed[at]))
+    manifest["packed"] = entries
+    write_manifest(root, manifest)
+
+
+def _write_tier(game: CompiledGame, root: Path, t: int, codes: np.ndarray,
+                packed: np.ndarray) -> dict[str, Any]:
+    """One tier's files: palette ids in slot order, positions by rank (when ranks are dense
+    enough to cost less than keys) or by sorted keys. Returns the manifest entry."""
+    pairs: dict[tuple[int, int], int] = {}
+    ids = np.array([pairs.setdefault((int(v), int(r)), len(pairs))
+                    for v, r in packed.tolist()], np.int64)
+    width = 1 if len(pairs) <= 1 << 8 else 2 if len(pairs) <= 1 << 16 else 4
+    palette = [[margin_text(v) if game.scored else Value.from_code(v).value, r]
+               for v, r in pairs]
+    entry: dict[str, Any] = {"tier": t, "size": int(codes.size), "width": width,
+                             "palette": palette}
+    ranks = None
+    if game.has_rank:
+        rank = game.ranking.rank
+        ranks = np.array([int(rank(np.int64(c))) for c in codes.tolist()], np.int64)
+        span = int(ranks.max()) + 1
+        if span > 72 * codes.size:  # a bit a rank would cost more than a key a position
+            ranks = None
+    if ranks is not None:
+        order = np.argsort(ranks, kind="stable")
+        present = np.zeros(-(-span // 64), np.uint64)
+        if not mark_present(ranks[order], present):
+            raise GameError(f"{game.name}: rank gives two positions of tier {t} one number")
+        save_array(tier_path(root, t, "present"), present)
+        save_array(tier_path(root, t, "counts"), count_blocks(present))
+        entry["span"] = span
+    else:
+        keys = mix_all(codes)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        bits = index_bits(codes.size)
+        save_array(tier_path(root, t, "keys"), keys)
+        save_array(tier_path(root, t, "index"), build_index(keys, bits))
+        entry["bits"] = bits
+    save_array(tier_path(root, t, "cells"), ids[order].astype(WIDTHS[width]))
+    return entry
+
+
+def find_book(game: CompiledGame) -> Store | None:
+    """The book shipped with ``game``'s package (a folder ``books/NAME`` beside the module
+    that defines it, NAME its name with only letters, digits and dashes), opened, or None.
+    Standard Connect Four ships one: ``find_book(connect4(width=7, height=6))``."""
+    module = type(game).__module__
+    package = module.rpartition(".")[0] or module
+    folder = re.sub(r"[^A-Za-z0-9]+", "-", capabilities(game).name).strip("-")
+    try:
+        path = Path(str(resources.files(package) / "books" / folder))
+    except (ModuleNotFoundError, TypeError):
+        return None
+    if not (path / "manifest.json").exists():
+        return None
+    store = Store(path, game)
+    if store.game_name != capabilities(game).name:
+        return None
+    return store

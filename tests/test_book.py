@@ -1,0 +1,105 @@
+"""Opening books (perfectplay.store.book): every position within N plies, exact, as a store.
+The last ply is searched and the plies before it derived by minimax; both are checked
+against the strong solution of small boards (solve), position by position, and the
+positions held against an independent enumeration by the Python twin."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
+from perfectplay.cli import main
+from perfectplay.engine import solve
+from perfectplay.errors import LimitError
+from perfectplay.store import SolveStopped, StoreError, open_store
+from perfectplay.store.book import build_book, find_book
+
+
+@pytest.fixture(scope="module")
+def c4():
+    game = ConnectFour(4, 4)
+    return game, solve(game)
+
+
+def twin_positions(w: int, h: int, plies: int) -> set[tuple[str, ...]]:
+    """Every position of ConnectFourPy within ``plies`` plies (a mirror image is the same
+    position), found apart from the compiled game."""
+    twin = ConnectFourPy(w, h)
+    layer = {twin.initial()}
+    seen = set(layer)
+    for _ in range(plies):
+        nxt = set()
+        for pos in layer:
+            if twin.outcome(pos) is None:
+                nxt |= {twin.play(pos, m) for m in twin.moves(pos)}
+        layer = nxt - seen
+        seen |= layer
+    return {min(p, p[::-1]) for p in seen}
+
+
+def test_a_book_holds_every_position_within_its_plies_exactly(c4, tmp_path):
+    game, solution = c4
+    book = build_book(game, 5, tmp_path / "bk")
+    assert book.positions == len(twin_positions(4, 4, 5))
+    with open_store(tmp_path / "bk", game) as store:
+        shallow, deep = [], []
+        for pos in solution.positions():
+            (shallow if game.stones(pos)[1] <= 5 else deep).append(pos)
+        got = store.lookup(shallow)  # searched (ply 5) or derived (plies 0-4)
+        assert got["found"].all()
+        for pos, value, rem in zip(shallow, got["value"], got["remoteness"], strict=True):
+            assert (value, rem) == (solution.value(pos), solution.remoteness(pos)), pos
+        assert len(shallow) > book.positions  # mirror images too
+        assert not store.lookup(deep[::97])["found"].any()
+        start = game.initial()
+        assert store.move_values(start) == solution.move_values(start)
+        assert store.lookup([start])["found"].all()
+
+
+def test_a_killed_build_resumes_to_the_same_book(c4, tmp_path, monkeypatch):
+    game, _ = c4
+    monkeypatch.setattr("perfectplay.store.book.CHUNK", 10)
+    with pytest.raises(SolveStopped):
+        build_book(game, 4, tmp_path / "a", stop_after=2)
+    assert len(list((tmp_path / "a" / "work").glob("done-*.npy"))) == 2
+    lines = []
+    again = build_book(game, 4, tmp_path / "a", progress=lines.append)
+    assert again.resumed == 20 and any("resuming: 20 positions" in x for x in lines)
+    build_book(game, 4, tmp_path / "b")
+    for name in ("tiers", "checksums"):
+        a = json.loads((tmp_path / "a" / "manifest.json").read_text())[name]
+        b = json.loads((tmp_path / "b" / "manifest.json").read_text())[name]
+        assert a == b
+    assert build_book(game, 4, tmp_path / "a").already
+
+
+def test_bad_requests_are_one_clear_error(c4, tmp_path):
+    game, _ = c4
+    with pytest.raises(LimitError, match="plies must be"):
+        build_book(game, -1, tmp_path / "x")
+    build_book(game, 2, tmp_path / "bk")
+    with pytest.raises(StoreError, match="book of 2 plies, not 3"):
+        build_book(game, 3, tmp_path / "bk")
+    with pytest.raises(StoreError, match="not of ConnectFour"):
+        build_book(ConnectFour(5, 4), 2, tmp_path / "bk")
+    with pytest.raises(StoreError, match="compiled game"):
+        build_book(ConnectFourPy(4, 4), 2, tmp_path / "y")
+
+
+def test_the_command_builds_a_book_that_query_reads(tmp_path):
+    out = str(tmp_path / "bk")
+    run = CliRunner().invoke(main, ["book", "connect4(width=4, height=4)", "--plies", "3",
+                                    "--out", out, "--json"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output[run.output.index("{"):])
+    assert data["plies"] == 3 and data["positions"] == len(twin_positions(4, 4, 3))
+    run = CliRunner().invoke(main, ["query", out, "--moves", "2,2", "--json"])
+    assert run.exit_code == 0, run.output
+    run = CliRunner().invoke(main, ["book", "nosuchgame", "--plies", "3", "--out", out])
+    assert run.exit_code != 0 and "unknown game" in run.output
+
+
+def test_no_book_is_found_for_a_board_that_ships_none(c4):
+    game, _ = c4
+    assert find_book(game) is None

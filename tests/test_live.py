@@ -1,0 +1,179 @@
+"""Live per-move analysis (perfectplay.engine.live): every move's value, then its
+remoteness, from a book, an endgame store or search, checked against independent answers:
+the strong solution of small boards (solve), and Pascal Pons's published scores of 7x6
+test positions (tests/data/connect4, converted by from_pons_score)."""
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
+from perfectplay.catalog.kalah import Kalah
+from perfectplay.engine import solve
+from perfectplay.engine.live import MoveReport, analyze_moves
+from perfectplay.engine.protocol import Score
+from perfectplay.errors import GameError, LimitError
+from perfectplay.store import open_store, solve_tiered
+from perfectplay.store.book import build_book
+
+DATA = Path(__file__).parent / "data" / "connect4"
+
+
+@pytest.fixture(scope="module")
+def c4():
+    game = ConnectFour(4, 4)
+    return game, solve(game)
+
+
+def random_positions(game, count: int, most: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = game.initial()
+        for _ in range(rng.randrange(most + 1)):
+            if game.outcome(pos) is not None:
+                break
+            pos = game.play(pos, rng.choice(game.moves(pos)))
+        if game.outcome(pos) is None:
+            out.append(pos)
+    return out
+
+
+def final(reports: list[MoveReport]) -> dict:
+    """The last report of each move, as (value, remoteness)."""
+    last = {}
+    for r in reports:
+        last[r.move] = r
+    assert all(r.exact for r in last.values())
+    return {m: (r.value, r.remoteness) for m, r in last.items()}
+
+
+def solved_moves(solution, pos) -> dict:
+    return {mv.move: (mv.value, mv.remoteness) for mv in solution.move_values(pos)}
+
+
+def check_order(reports: list[MoveReport]) -> None:
+    """Values before remoteness: every searched move's value is reported before any
+    searched move's remoteness is; a move's reports never contradict each other."""
+    searched = [r for r in reports if r.source == "search"]
+    first_exact_after_value = None
+    for i, r in enumerate(searched):
+        assert r.value is not None
+        if r.remoteness is None:  # a value alone: no exact-only report came before it
+            assert first_exact_after_value is None
+        elif first_exact_after_value is None and any(
+                s.move == r.move for s in searched[:i]):
+            first_exact_after_value = i
+    by_move: dict = {}
+    for r in reports:
+        if r.move in by_move and by_move[r.move] is not None:
+            assert r.value == by_move[r.move]
+        by_move[r.move] = r.value
+
+
+def test_every_move_of_random_4x4_positions_equals_the_solution(c4):
+    game, solution = c4
+    for pos in random_positions(game, 14, 12, seed=1):
+        reports = list(analyze_moves(game, pos))
+        assert {r.name for r in reports} == {game.move_name(m) for m in game.moves(pos)}
+        assert final(reports) == solved_moves(solution, pos), pos
+        check_order(reports)
+
+
+def test_the_book_answers_its_own_children_and_search_the_rest(c4, tmp_path):
+    game, solution = c4
+    build_book(game, 3, tmp_path / "bk")
+    with open_store(tmp_path / "bk", game) as book:
+        for pos in random_positions(game, 6, 3, seed=2):
+            reports = list(analyze_moves(game, pos, book=book))
+            stones = game.stones(pos)[1]
+            sources = {r.source for r in reports}
+            assert sources == ({"book"} if stones < 3 else {"search"}), (pos, sources)
+            assert final(reports) == solved_moves(solution, pos)
+
+
+def test_a_stop_event_ends_with_honest_bounds(c4):
+    game, solution = c4
+    stop = threading.Event()
+    stop.set()
+    reports = list(analyze_moves(game, stop=stop))
+    assert len(reports) == 4
+    for r in reports:  # nothing proven: the bounds are every value
+        assert (r.value, r.exact, r.lower, r.upper) == (None, False, "lose in 1", "win in 1")
+        assert r.words == "nothing is proven of its value"
+
+
+def test_a_time_limit_ends_with_bounds_too(c4):
+    game, _ = c4
+    reports = list(analyze_moves(game, time_limit=1e-9))
+    assert [(r.value, r.exact) for r in reports] == [(None, False)] * 4
+
+
+@pytest.mark.parametrize("name", ["endgame_L1", "midgame_L1"])
+def test_the_best_move_of_pons_positions_has_pons_score(name):
+    """Pons's score of a 7x6 position (his test sets) is the value and remoteness of its
+    best move, as every move is analysed live."""
+    game = ConnectFour(7, 6)
+    rows = (DATA / f"7x6_{name}.txt").read_text().split("\n")[:4]
+    for row in rows:
+        moves, score = row.split()
+        pos = position_from_moves(game, moves)
+        got = final(list(analyze_moves(game, pos)))
+        best = max(got.values(), key=lambda vr: Score(*vr).key)
+        assert best == from_pons_score(int(score), len(moves)), row
+
+
+def test_kalah_with_an_endgame_store_equals_the_solution(client, tmp_path):
+    game = Kalah(3, 2)
+    solution = solve(game)
+    solve_tiered(game, tmp_path / "eg", roots=game.endgame_positions(4), client=client)
+    with open_store(tmp_path / "eg", game) as store:
+        sources = set()
+        for pos in random_positions(game, 8, 30, seed=3):
+            reports = list(analyze_moves(game, pos, endgame=store))
+            assert final(reports) == solved_moves(solution, pos), pos
+            sources |= {r.source for r in reports}
+        assert {"store", "search"} <= sources
+
+
+def test_a_python_game_equals_its_solution():
+    class Subtract:  # take 1, 2 or 3 from a heap of 10; who cannot move loses
+        def initial(self):
+            return 10
+
+        def moves(self, n):
+            return [k for k in (1, 2, 3) if k <= n]
+
+        def play(self, n, k):
+            return n - k
+
+        def outcome(self, n):
+            return None
+
+    game = Subtract()
+    solution = solve(game)
+    for pos in range(1, 11):
+        assert final(list(analyze_moves(game, pos))) == solved_moves(solution, pos)
+    assert list(analyze_moves(game, 0)) == []  # no move, no report
+
+
+def test_bad_options_are_one_clear_error(c4):
+    game, _ = c4
+    with pytest.raises(LimitError, match="table_mb"):
+        next(analyze_moves(game, table_mb=-1))
+    with pytest.raises(GameError, match="int code"):
+        next(analyze_moves(game, "(1, 2)"))
+    with pytest.raises(GameError, match="holds"):
+        next(analyze_moves(game, endgame=type("S", (), {"game_name": "Other"})()))
+
+
+def test_reports_say_their_answer_in_words(c4):
+    game, _ = c4
+    reports = list(analyze_moves(game))
+    data = reports[-1].to_json()
+    assert set(data) == {"move", "value", "remoteness", "lower", "upper", "exact", "source",
+                         "words"}
+    assert data["value"] in ("win", "lose", "tie") and isinstance(data["remoteness"], int)
+    assert data["words"] == f"{data['value']} in {data['remoteness']}"
