@@ -301,5 +301,59 @@ class CatalogAnswer(Answer):
 
 
 #: Every answer's model, as /api/schema lists them under components/schemas.
+class AnalysisLine(Answer):
+    """One line of ``GET /api/explore/{target}/analysis`` (JSON lines): a move's report
+    (``kind`` "move"), the position's value at the end ("done"), or a refusal ("error")."""
+
+    kind: Literal["move", "done", "error"] = Field(
+        description="What the line is: a move's report, the end, or an error.")
+    name: str | None = Field(default=None, description="move: the move, as the game names "
+                             "it.")
+    value: ValueWord | None = Field(default=None, description="move: what the move gets its "
+                                    "mover (null while unknown); done: the position's value "
+                                    "for the player to move.")
+    margin: int | float | None = Field(default=None, description="A scored game's margin "
+                                       "(null in a win/lose game or while unknown).")
+    remoteness: int | None = Field(default=None, description="Moves to the end (null until "
+                                   "proven, and for a draw).")
+    lower: str | None = Field(default=None, description="move: the lowest the move's score "
+                              "can be, in words ('lose in 12', 'tie', '-3').")
+    upper: str | None = Field(default=None, description="move: the highest it can be; equal "
+                              "to `lower` once exact.")
+    exact: bool | None = Field(default=None, description="move: value and remoteness are "
+                               "final; done: every move's is.")
+    source: Literal["book", "store", "search"] | None = Field(
+        default=None, description="move: where the answer comes from: the opening book, "
+        "an endgame store, or the search.")
+    words: str | None = Field(default=None, description="move: the answer in words ('win "
+                              "in 5', 'at least tie').")
+    seconds: float | None = Field(default=None, description="Seconds since the analysis "
+                                  "started (the kernels' compilation included).")
+    stopped: bool | None = Field(default=None, description="done: whether the analysis was "
+                                 "stopped (its time limit) before every move was exact.")
+    key: str | None = Field(default=None, description="done: the position's key.")
+    best: list[str] | None = Field(default=None, description="done: the best moves (the "
+                                   "best value, then the best remoteness).")
+    delta: dict[str, int] | None = Field(default=None, description="done: each move's "
+                                         "delta remoteness (GamesCrafters' deltaRemoteness).")
+    summary: str | None = Field(default=None, description="done: the position in a line "
+                                "('Player 1 should win in 13').")
+    computer: str | None = Field(default=None, description="done, with `strength`: the "
+                                 "computer's move at that strength.")
+    detail: str | None = Field(default=None, description="error: what went wrong, in words.")
+
+
+class PasteAnswer(Answer):
+    """``GET /api/explore/{target}/read``: a pasted position, read."""
+
+    moves: list[str] = Field(description="The moves from the start (or from `key`), by "
+                             "name: send them as `moves`.")
+    key: str | None = Field(description="A position given whole (a tic-tac-toe board): its "
+                            "key, to send as `p`; null for moves from the start.")
+    notation: str = Field(description="How the paste was read: 'moves', \"Pons' column "
+                          "digits\", 'a board'.")
+
+
 ANSWERS: tuple[type[Answer], ...] = (AnalyzeAnswer, PlayAnswer, GamesAnswer, Problem,
-                                     CatalogAnswer, ExploreAnswer)
+                                     CatalogAnswer, ExploreAnswer, AnalysisLine,
+                                     PasteAnswer)

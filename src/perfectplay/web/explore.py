@@ -52,6 +52,7 @@ from ..errors import InputError, LimitError, PerfectplayError
 from ..play.state import rank
 from . import live
 from .answers import (
+    AnalysisLine,
     Answer,
     CatalogAnswer,
     CatalogEntry,
@@ -60,6 +61,7 @@ from .answers import (
     ExploreMove,
     ExplorePly,
     ParamKind,
+    PasteAnswer,
     Problem,
     ValueWord,
 )
@@ -427,7 +429,8 @@ def catalog_paste(call: str, body: Mapping[str, object]) -> dict[str, object]:
     target)."""
     name = parse_call(call)[0]
     game = live.live_game(call)[0] if is_live(call) else catalog_explorer(call).solved.game
-    return read_paste(name, game, str(body.get("text") or ""))
+    return PasteAnswer.model_validate(read_paste(name, game, str(body.get("text") or ""))
+                                      ).to_json()
 
 
 def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] = ()
@@ -493,9 +496,9 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                 async for line in lines:
                     yield line + b"\n"
             except Busy as exc:
-                yield _line({"kind": "error", "detail": str(exc)})
+                yield _line(AnalysisLine(kind="error", detail=str(exc)).to_json())
             except (PerfectplayError, WorkerError) as exc:
-                yield _line({"kind": "error", "detail": str(exc)})
+                yield _line(AnalysisLine(kind="error", detail=str(exc)).to_json())
             finally:
                 await lines.aclose()  # the client left: the worker's search is cancelled
 
@@ -508,7 +511,8 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
         try:
             if serving is not None and target == serving.explorer.name:
                 game = serving.explorer.solved.game
-                return JSONResponse(await run_in_threadpool(read_paste, "", game, text))
+                read = await run_in_threadpool(read_paste, "", game, text)
+                return JSONResponse(PasteAnswer.model_validate(read).to_json())
             name = parse_call(target)[0]
             if name not in registry.catalog_names():
                 return unknown(name)
@@ -554,6 +558,14 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
     moves = {"name": "moves", "in": "query", "required": False,
              "schema": {"type": "string"},
              "description": "Moves to play from it, by name, comma-separated ('2,3,3')."}
+    strength = {"name": "strength", "in": "query", "required": False,
+                "schema": {"type": "string"},
+                "description": "The computer's strength from 0 to 1 (1: perfect; s < 1: with "
+                               "chance s a random move that keeps the value, else any "
+                               "move): the answer names its move here (`computer`)."}
+    seed = {"name": "seed", "in": "query", "required": False, "schema": {"type": "string"},
+            "description": "Seeds the computer's draw (with the moves played), so a game "
+                           "replays the same way."}
     target = {"name": "target", "in": "path", "required": True,
               "schema": {"type": "string"},
               "description": "A catalog game and its parameters as a call, "
@@ -568,9 +580,35 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
             "x-example": "/api/explore/tictactoe/position?moves=b2,a1",
             "summary": "One position of a solved game: its value, remoteness, whose turn, "
                        "the board and every move's value.",
-            "parameters": [target, p, moves],
+            "parameters": [target, p, moves, strength, seed],
             "responses": {
                 "200": answer("The position and every legal move.", ExploreAnswer),
+                "404": answer("No such game: `detail` lists them.", Problem),
+                **{k: v for k, v in errors.items() if k != "413"}}}},
+        "/api/explore/{target}/analysis": {"get": {
+            "x-example": "/api/explore/connect4%28width%3D7%2C%20height%3D6%29/analysis"
+                         "?moves=5,5,5,4,2,2,4,3,3,3,2,3,4,5,1,1,7,6,4,4,1,5,1,1,5",
+            "summary": "A live position (a game too big to solve here: 7x6 Connect Four, "
+                       "Kalah with 6 houses): every move's value, then its remoteness, as "
+                       "JSON lines (application/x-ndjson), each as soon as it is proven; "
+                       "then a line 'done' with the position's value. Leaving cancels the "
+                       "search.",
+            "parameters": [target, p, moves, strength, seed],
+            "responses": {
+                "200": answer("JSON lines, each of this shape (`kind`: move, done or "
+                              "error).", AnalysisLine),
+                "404": answer("No such game: `detail` lists them.", Problem),
+                **{k: v for k, v in errors.items() if k != "413"}}}},
+        "/api/explore/{target}/read": {"get": {
+            "x-example": "/api/explore/tictactoe/read?text=x...o...x",
+            "summary": "A pasted position read: moves by name, or the game's own notation "
+                       "(Connect Four: Pons' column digits from 1, '4453'; tic-tac-toe: a "
+                       "9-character board).",
+            "parameters": [target, {"name": "text", "in": "query", "required": True,
+                                    "schema": {"type": "string"},
+                                    "description": "What was pasted."}],
+            "responses": {
+                "200": answer("The moves (or the position's key) to open.", PasteAnswer),
                 "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
     }

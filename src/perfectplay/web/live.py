@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import Literal, cast
 
 from .. import registry
 from ..catalog import CatalogGame
@@ -47,7 +47,7 @@ from ..errors import InputError, LimitError
 from ..store import open_store
 from ..store.layout import read_manifest
 from ..store.reader import Store
-from .answers import ExploreAnswer, ExploreMove, ExplorePly, ValueWord
+from .answers import AnalysisLine, ExploreAnswer, ExploreMove, ExplorePly, ValueWord
 from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
 from .positions import Params, Query, Target, parse_moves, summary, turn_word
@@ -58,6 +58,8 @@ ANALYSIS_SECONDS = 60.0
 #: compilation on the first request of an instance (not counted in the analysis' time) and
 #: opening its stores.
 LIVE_SECONDS = 180.0
+#: Where a move's answer comes from (an opening book, an endgame store, the search).
+Source = Literal["book", "store", "search"]
 #: The transposition table of one analysis, in MB (64: the search's default, which
 #: answers Pons' midgame positions in milliseconds).
 TABLE_MB = 64
@@ -114,24 +116,25 @@ def live_game(call: str) -> tuple[Game, PositionCodec, str]:
 
 
 @lru_cache(maxsize=8)
-def _open(path: str) -> tuple[Store, bool]:
-    """The store at ``path`` (opened once a worker) and whether it was built from roots."""
-    return open_store(path), bool(read_manifest(path).get("roots"))
+def _open(path: str, call: str) -> Store:
+    """The store at ``path`` of the live instance ``call``, opened once a worker."""
+    return open_store(path, live_game(call)[0])
 
 
-def stores_for(game: Game, paths: Sequence[str]) -> tuple[Store | None, Store | None]:
-    """(book, endgame): the first of the stores at ``paths`` that holds ``game`` and was
-    built from its start, and the first built from roots (None where there is none)."""
+def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Store | None]:
+    """(book, endgame) for the live instance ``call``: the first of the stores at
+    ``paths`` that holds its game (the manifest's name) and was built from its start, and
+    the first built from roots (None where there is none)."""
     book = endgame = None
-    name = getattr(game, "name", None)
+    name = getattr(live_game(call)[0], "name", None)
     for path in paths:
-        store, rooted = _open(path)
-        if store.game_name != name:
+        manifest = read_manifest(path)
+        if manifest.get("name") != name:
             continue
-        if rooted and endgame is None:
-            endgame = store
-        elif not rooted and book is None:
-            book = store
+        if manifest.get("roots") and endgame is None:
+            endgame = _open(path, call)
+        elif not manifest.get("roots") and book is None:
+            book = _open(path, call)
     return book, endgame
 
 
@@ -218,7 +221,7 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
     scored = capabilities(game).scored
     paths = body.get("stores") or ()
     assert isinstance(paths, list | tuple)
-    book, endgame = stores_for(game, [str(p) for p in paths])
+    book, endgame = stores_for(call, [str(p) for p in paths])
     started = time.monotonic()
     last: dict[str, MoveReport] = {}
     for report in analyze_moves(game, pos, book=book, endgame=endgame,
@@ -226,13 +229,15 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
                                                      ANALYSIS_SECONDS)),
                                 table_mb=TABLE_MB, stop=stop):
         last[report.name] = report
-        word = None if report.value is None else value_word(report.value, scored)
-        yield {"kind": "move", "name": report.name, "value": word,
-               "margin": _margin(report.value, scored), "remoteness": report.remoteness,
-               "lower": report.lower, "upper": report.upper, "exact": report.exact,
-               "source": report.source, "words": report.words,
-               "seconds": round(time.monotonic() - started, 3)}
-    yield _done(codec, pos, turn, scored, last, stop.is_set(), started, body, len(played))
+        word = None if report.value is None else word_of(report.value, scored)
+        yield AnalysisLine(kind="move", name=report.name, value=word,
+                           margin=_margin(report.value, scored),
+                           remoteness=report.remoteness, lower=report.lower,
+                           upper=report.upper, exact=report.exact,
+                           source=cast(Source, report.source), words=report.words,
+                           seconds=round(time.monotonic() - started, 3)).to_json()
+    done = _done(codec, pos, turn, scored, last, stop.is_set(), started, body, len(played))
+    yield AnalysisLine.model_validate(done).to_json()
 
 
 def _margin(value: Worth | None, scored: bool) -> int | float | None:
@@ -282,6 +287,6 @@ def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
     return out
 
 
-def word(value: Worth, scored: bool) -> ValueWord:
+def word_of(value: Worth, scored: bool) -> ValueWord:
     """The value's word, typed."""
     return cast(ValueWord, value_word(value, scored))

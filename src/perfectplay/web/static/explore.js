@@ -87,7 +87,8 @@
     const b = el("button", {class: `movebtn${hints && mv.value ? ` v-${mv.value}` : ""}${
       mv.best && hints ? " best" : ""}${searching ? " searching" : ""}`, "data-move": mv.name,
     "data-value": mv.value || "", "data-remoteness": mv.remoteness === null ? ""
-      : String(mv.remoteness), title: mv.bounds ? `${mv.words} (proven so far: ${
+      : String(mv.remoteness), "data-margin": mv.margin === null ? "" : String(mv.margin),
+    "data-source": mv.source || "", title: mv.bounds ? `${mv.words} (proven so far: ${
       mv.bounds[0]} .. ${mv.bounds[1]})` : mv.words});
     if (searching && hints && !label) label = "…";
     b.appendChild(el("span", {class: "name"}, mv.name));
@@ -263,14 +264,18 @@
     }
 
     // a pasted position: moves, or the game's own notation (the server reads it)
+    // (a live search is stopped first: the one worker reads the paste)
     async paste(text) {
       const error = this.section.querySelector(".error");
+      const searching = this.live;
+      if (searching) { searching.abort(); this.live = null; }
       try {
         const read = await getJson(this.target, "read", {text});
         error.textContent = "";
         await this.open(this.target, read.moves, read.key);
       } catch (e) {
         error.textContent = String(e.message || e);
+        if (searching && this.data) this.analyse(this.data);  // back to the position's
       }
     }
 
@@ -440,6 +445,7 @@
     const parts = [`play=${encodeURIComponent(tab.target)}`];
     if (tab.base) parts.push(`p=${encodeURIComponent(tab.base)}`);
     if (tab.moves.length) parts.push(`moves=${encodeURIComponent(tab.moves.join(","))}`);
+    if (tab.mode !== "first") parts.push(`mode=${tab.mode}`);
     history.replaceState(null, "", `#${parts.join("&")}`);
   }
 
@@ -481,6 +487,9 @@
       const entry = name && tabs[name[0]];
       if (entry) {
         activate(entry.button, entry.sec);
+        if (["first", "second", "both"].includes(wanted.mode)) {
+          entry.sec.querySelector(".mode").value = wanted.mode;
+        }
         await entry.tab.open(wanted.play, (wanted.moves || "").split(",").filter((x) => x),
           wanted.p || null);
       }

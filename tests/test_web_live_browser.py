@@ -1,0 +1,269 @@
+"""Games too big to solve on the page, answered live (web/live.py), a store served as by
+``serve --store``, the paste box, the computer's strength and a phone-sized window, in a
+real browser (Chromium through Playwright, see tests/browser.py): one server and one
+browser for the module.
+
+- standard Connect Four (7x6) opened from its URL at Pascal Pons' published test positions
+  (tests/data/connect4, his sets as Steininger's solver ships them): the position's value
+  and remoteness, from the seven moves the page shows, are Pons' score (converted by
+  ``from_pons_score``), and at end-game positions each of the seven moves is checked
+  against an independent solve of the Python twin (ConnectFourPy, no search);
+- a new position cancels the old search for real: the empty board's analysis (a minute or
+  more of search) abandoned, the next position is answered at once by the same worker;
+- Kalah(6, 1) with its endgame store, every move's margin against ``solve``;
+- a Connect Four 4x4 store built by ``solve_tiered`` and served: moves played on its tab,
+  every value against ``solve``;
+- pasted positions (Pons' digits, a tic-tac-toe board, a bad paste's message), a weaker
+  computer, and a 390x844 window with nothing wider than the screen.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from browser import served_page
+from perfectplay import solve
+from perfectplay.catalog.connect4 import ConnectFour
+from perfectplay.catalog.connect4.notation import from_pons_score
+from perfectplay.catalog.connect4.twin import ConnectFourPy
+from perfectplay.engine import Value
+from perfectplay.engine.protocol import Score
+from perfectplay.engine.solution import move_name
+from perfectplay.engine.target import load_catalog_target
+from perfectplay.store import open_store, solve_tiered
+from perfectplay.web.gamescrafters import value_word
+
+pytestmark = pytest.mark.browser
+
+C7 = "connect4(width=7, height=6)"
+KALAH = "kalah(houses=6, seeds=1, empty_capture=True)"
+DATA = Path(__file__).parent / "data" / "connect4"
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory, client):
+    root = tmp_path_factory.mktemp("stores")
+    solve_tiered(ConnectFour(4, 4), root / "c4", client=client)
+    kalah = load_catalog_target(KALAH)
+    solve_tiered(kalah, root / "kalah-eg", roots=kalah.endgame_positions(6), client=client)
+    with open_store(root / "c4", ConnectFour(4, 4)) as store, \
+            served_page(gamesman=store, gamesman_id="c4store",
+                        live_stores=[str(root / "kalah-eg")]) as p:
+        # the first live position compiles the 7x6 search in the server's worker (10-30 s
+        # on a loaded machine), so the waits are longer than Playwright's 30 s
+        p.set_default_timeout(180_000)
+        p.wait_for_selector("body[data-catalog-ready='1']")
+        yield p
+
+
+def _base(page) -> str:
+    return page.url.split("#")[0].rstrip("/")
+
+
+def _open_url(page, target: str, moves: list[str], mode: str = "both") -> str:
+    """Open ``target`` after ``moves`` from the page's URL (two people: no computer
+    moves); the tab's selector."""
+    name = target.split("(")[0]
+    tail = f"&moves={quote(','.join(moves))}" if moves else ""
+    page.goto(f"{_base(page)}/#play={quote(target)}{tail}&mode={mode}")
+    page.reload()
+    page.wait_for_selector("body[data-catalog-ready='1']")
+    sec = f"#tab-cat-{name}"
+    page.wait_for_selector(f"{sec}.active[data-ply='{len(moves)}']")
+    return sec
+
+
+def _analysed(page, sec: str) -> dict[str, tuple[str, int | None, str]]:
+    """Wait for the live analysis to finish; each move's (value, remoteness, margin) as
+    the page's buttons show them."""
+    page.wait_for_selector(f"{sec}[data-analysed='1']")
+    error = page.text_content(f"{sec} .error")
+    assert not error, error
+    out = {}
+    for b in page.query_selector_all(f"{sec} .movebtn"):
+        rem = b.get_attribute("data-remoteness")
+        out[b.get_attribute("data-move")] = (b.get_attribute("data-value"),
+                                             int(rem) if rem else None,
+                                             b.get_attribute("data-margin"))
+    return out
+
+
+def _pons(name: str, count: int, plies: int) -> list[tuple[str, int]]:
+    """The first ``count`` positions of a Pons set with at least ``plies`` stones."""
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        moves, score = line.split()
+        if len(moves) >= plies:
+            out.append((moves, int(score)))
+    return out[:count]
+
+
+class _From:
+    """The Python twin from a given position (the twin's start is the empty board)."""
+
+    def __init__(self, twin: ConnectFourPy, start: tuple[str, ...]) -> None:
+        self.twin, self.start = twin, start
+        self.moves, self.play, self.outcome = twin.moves, twin.play, twin.outcome
+
+    def initial(self) -> tuple[str, ...]:
+        return self.start
+
+
+def _best(moves: dict[str, tuple[str, int | None, str]]) -> tuple[str, int | None]:
+    words = {"win": Value.WIN, "lose": Value.LOSE, "tie": Value.TIE, "draw": Value.DRAW}
+    value, rem, _ = max(moves.values(), key=lambda m: Score(words[m[0]], m[1]))
+    return value, rem
+
+
+def test_pons_positions_from_their_urls(page):
+    """Two end-game positions (36+ stones: every move checked by the twin's exhaustive
+    solve) and two middle-game ones (20+ stones: the position's value and remoteness,
+    the best of the seven moves, against Pons' score)."""
+    twin = ConnectFourPy(7, 6)
+    cases = _pons("7x6_endgame_L1.txt", 2, 30) + _pons("7x6_midgame_L1.txt", 2, 20)
+    for moves, score in cases:
+        sec = _open_url(page, C7, [str(int(c) + 1) for c in moves])  # Pons' 1-based names
+        shown = _analysed(page, sec)
+        value, rem = from_pons_score(score, len(moves))
+        assert _best(shown) == (value.value, rem), moves
+        assert page.text_content(f"{sec} .summary").endswith(
+            f"should {value.value} in {rem}")
+        pos = twin.initial()
+        for c in moves:
+            pos = twin.play(pos, int(c))
+        assert sorted(shown) == [move_name(twin, c) for c in twin.moves(pos)]
+        if len(moves) >= 30:  # a few empty cells: the twin solves each child exhaustively
+            solved = solve(_From(twin, pos), method="python", progress=False)
+            for mv in solved.move_values(pos):
+                assert shown[move_name(twin, mv.move)][:2] == (mv.value.value,
+                                                               mv.remoteness), moves
+
+
+def _lines(url: str, timeout: float):
+    return urllib.request.urlopen(url, timeout=timeout)
+
+
+def test_a_new_position_cancels_the_old_search(page):
+    """The empty board's analysis takes a minute or more: abandoned after a second, the
+    next position is answered at once, by the same worker process (its search stopped;
+    it was not killed and replaced)."""
+    base = f"{_base(page)}/api/explore/{quote(C7)}/analysis"
+    workers = {p.pid for p in multiprocessing.active_children()}
+    slow = _lines(base, 30)
+    time.sleep(1.0)
+    slow.close()  # the page aborts its request the same way
+    moves, score = _pons("7x6_midgame_L1.txt", 1, 20)[0]
+    started = time.monotonic()
+    with _lines(f"{base}?moves={','.join(str(int(c) + 1) for c in moves)}", 60) as r:
+        lines = [json.loads(line) for line in r]
+    seconds = time.monotonic() - started
+    done = lines[-1]
+    assert done["kind"] == "done" and done["exact"], lines[-3:]
+    value, rem = from_pons_score(score, len(moves))
+    assert (done["value"], done["remoteness"]) == (value.value, rem)
+    assert seconds < 10, f"{seconds:.1f} s: the abandoned search held the worker"
+    assert {p.pid for p in multiprocessing.active_children()} == workers
+
+
+def test_kalah_with_its_endgame_store(page):
+    """Kalah(6, 1) is beyond the page's solve budget (6 houses): it is answered live, with
+    the endgame store of its positions with at most 6 seeds in play as the search's
+    leaves; every move's final margin at the start and after two moves is solve's."""
+    game = load_catalog_target(KALAH)
+    solved = solve(game, method="graph", progress=False)
+    pos = solved.start
+    played: list[str] = []
+    for _ in range(3):
+        sec = _open_url(page, KALAH, played)
+        shown = _analysed(page, sec)
+        want = {move_name(game, mv.move): (value_word(mv.value, True), mv.value)
+                for mv in solved.move_values(pos)}
+        assert {k: (v[0], int(v[2])) for k, v in shown.items()} == want
+        first = next(iter(want))
+        played.append(first)
+        pos = game.play(pos, next(m for m in game.moves(pos) if move_name(game, m) == first))
+
+
+def test_a_served_store_plays_on_its_tab(page):
+    """The Connect Four 4x4 store (solve_tiered), served as ``serve --store`` serves it,
+    gets its own tab; six moves played by its buttons, every move's value and remoteness
+    on the way is solve's."""
+    game = ConnectFour(4, 4)
+    solved = solve(game, method="graph", progress=False)
+    sec = _open_url(page, "c4store", [])
+    pos = solved.start
+    for k in range(6):
+        want = {move_name(game, mv.move): (value_word(mv.value, False), str(mv.remoteness))
+                for mv in solved.move_values(pos)}
+        shown = {b.get_attribute("data-move"): (b.get_attribute("data-value"),
+                                                b.get_attribute("data-remoteness"))
+                 for b in page.query_selector_all(f"{sec} .movebtn")}
+        assert shown == want
+        name = sorted(want)[k % len(want)]  # not always the best
+        page.click(f"{sec} .movebtn[data-move='{name}']")
+        page.wait_for_selector(f"{sec}[data-ply='{k + 1}']")
+        pos = game.play(pos, int(name) - 1)
+
+
+def test_pasted_positions(page):
+    """Pons' digits on standard Connect Four, a bad paste's line, a tic-tac-toe board."""
+    sec = _open_url(page, C7, ["4"])
+    page.fill(f"{sec} .typed", "4453")
+    page.click(f"{sec} .go")
+    page.wait_for_selector(f"{sec}[data-ply='4']")
+    assert page.input_value(f"{sec} .typed") == "4, 4, 5, 3"
+    assert page.query_selector(f"{sec} td[data-cell='4,2'].O")
+    assert page.query_selector(f"{sec} td[data-cell='3,1'].O")
+    page.fill(f"{sec} .typed", "4483")
+    page.click(f"{sec} .go")
+    page.wait_for_function(f"document.querySelector('{sec} .error').textContent !== ''")
+    assert page.text_content(f"{sec} .error") == (
+        "'4483' read as Pons' column digits (1 to 7, one a move): move 3 of '4483': '8' is "
+        "not a column (1..7)")
+    sec = _open_url(page, "tictactoe", [])
+    page.fill(f"{sec} .typed", "x.. .o. ..x")
+    page.click(f"{sec} .go")
+    page.wait_for_selector(f"{sec} td[data-cell=c3].piece-X")
+    assert page.text_content(f"{sec} td[data-cell=b2]") == "O"
+    assert page.text_content(f"{sec} td[data-cell=a1]") == "X"
+    assert page.text_content(f"{sec} .summary").endswith("should tie in 6")
+    assert "&p=" in page.url
+
+
+def test_a_weaker_computer_answers(page):
+    """At strength 'random' the computer still answers each move (any legal one)."""
+    sec = _open_url(page, "tictactoe", [], mode="first")
+    page.select_option(f"{sec} .strength", "0")
+    page.click(f"{sec} .movebtn[data-move=a1]")
+    page.wait_for_selector(f"{sec}[data-ply='2']")
+    assert len(page.query_selector_all(f"{sec} .history li")) == 2
+
+
+def test_a_phone_sized_window(page):
+    """390x844: the 7x6 board and its move buttons fit without horizontal scrolling, and
+    a move button plays."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(180_000)
+    try:
+        moves, _ = _pons("7x6_midgame_L1.txt", 1, 20)[0]
+        phone.goto(page.url.split("#")[0])
+        page_moves = [str(int(c) + 1) for c in moves]
+        sec = _open_url(phone, C7, page_moves)
+        _analysed(phone, sec)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide"
+        for what in (f"{sec} table.c4", f"{sec} .movelist"):
+            box = phone.query_selector(what).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (what, box)
+        name = phone.get_attribute(f"{sec} .movebtn >> nth=0", "data-move")
+        phone.click(f"{sec} .movebtn[data-move='{name}']")
+        phone.wait_for_selector(f"{sec}[data-ply='{len(page_moves) + 1}']")
+    finally:
+        phone.close()
