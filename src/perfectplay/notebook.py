@@ -16,6 +16,7 @@ quotes of its repr; a number with thousands separators; yes or no for a flag.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import Enum
 from html import escape
 from typing import Any
@@ -56,9 +57,9 @@ class HTMLView:
                     text=obj.explain())
 
 
-def _picture(obj: Any) -> str:
+def _picture(obj: object) -> str:
     try:
-        return str(obj.draw())
+        return str(getattr(obj, "draw")())  # noqa: B009 - any result with a draw()
     except Exception:  # noqa: BLE001 - a view never fails: no picture then
         return ""
 
@@ -68,7 +69,7 @@ _QUOTED = re.compile(r"""^(['"])([^'"\\]*)\1$""")
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
 
-def words(value: Any) -> str:
+def words(value: object) -> str:
     """A value as a person reads it: an integer with thousands separators (also one given
     as digits), a float to three significant digits, yes or no for a bool, an enum by its
     value, a quoted word (a string's repr, as a game without ``move_name`` names a move)
@@ -94,7 +95,7 @@ def words(value: Any) -> str:
     return text
 
 
-def facts_of(data: dict[str, Any], most: int = 10) -> list[tuple[str, str]]:
+def facts_of(data: Mapping[str, object], most: int = 10) -> list[tuple[str, str]]:
     """A result's JSON as a card's facts, in the user's words: short scalar fields only
     (a drawing and the explanation have their own blocks), ``snake_case`` keys as words,
     and a field that has a name beside it (``best_move`` and ``best_move_name``) shown by
