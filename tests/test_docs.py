@@ -143,8 +143,9 @@ def _importable(name: str) -> bool:
 def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path,
                                                                    caplog: Any) -> None:
     """docs/ext/sphinx_roles.py on a two-module package: a role names its object by its full
-    path (``~`` and relative names too), doctests become code blocks, and a role naming
-    nothing is a warning (which fails the strict build)."""
+    path (``~`` and relative names too), doctests become code blocks, a list gets the blank
+    line Markdown needs, and a role naming nothing is a warning (which fails the strict
+    build)."""
     griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra")
     sys.path.insert(0, str(DOCS / "ext"))
     try:
@@ -155,7 +156,8 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     pkg.mkdir()
     (pkg / "__init__.py").write_text('"""See :func:`~.inner.solve` and :mod:`perfectplay.inner`.'
                                      '\n\n>>> 1 + 1\n2\n"""\n')
-    (pkg / "inner.py").write_text('"""Uses :class:`Thing`, not :func:`nowhere`."""\n\n'
+    (pkg / "inner.py").write_text('"""Uses :class:`Thing`, not :func:`nowhere`:\n- one\n'
+                                  '- two\n"""\n\n'
                                   'class Thing:\n    """A thing."""\n\n\n'
                                   'def solve():\n    """Solve."""\n')
     ext = SphinxRoles()
@@ -168,6 +170,7 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     assert "```pycon\n>>> 1 + 1\n2\n```" in top
     inner = loaded["inner"].docstring.value
     assert 'identifier="perfectplay.inner.Thing"' in inner and "`nowhere()`" in inner
+    assert inner.endswith("`nowhere()`:\n\n- one\n- two")  # Markdown's blank line before a list
     assert ext.unresolved == ["perfectplay.inner: :func:`nowhere`"]
     assert "names nothing in perfectplay" in caplog.text
 

@@ -185,7 +185,7 @@ class SphinxRoles(griffe.Extension):
                     f"<code>{html.escape(shown)}</code></autoref>")
 
         text = _ROLE.sub(role, _no_reference_links(text))
-        return _doctests(text)
+        return _lists(_doctests(text))
 
 
 def _no_reference_links(text: str) -> str:
@@ -199,6 +199,28 @@ def _no_reference_links(text: str) -> str:
         parts = re.split(r"(`+[^`]*`+)", line)
         out.append("".join(p if p.startswith("`") else p.replace("][", "]\\[")
                            for p in parts))
+    return "\n".join(out)
+
+
+_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+\.) \S")
+
+
+def _lists(text: str) -> str:
+    """A blank line before a list that follows a paragraph line (reST reads the list,
+    Markdown only after a blank line); code fences left alone."""
+    out: list[str] = []
+    in_list = in_code = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        item = not in_code and _ITEM.match(line) is not None
+        if item and not in_list and out and out[-1].strip():
+            out.append("")
+        if item:
+            in_list = True
+        elif not line.strip() or not line.startswith((" ", "\t")):
+            in_list = False
+        out.append(line)
     return "\n".join(out)
 
 
