@@ -103,3 +103,34 @@ def test_the_command_builds_a_book_that_query_reads(tmp_path):
 def test_no_book_is_found_for_a_board_that_ships_none(c4):
     game, _ = c4
     assert find_book(game) is None
+
+
+def _listed(output: str) -> list[tuple[str, str]]:
+    """The (move, value) lines of play's first move list."""
+    lines = output.split("to move:", 1)[1].splitlines()[1:]
+    out = []
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 3 or not parts[0].endswith("."):
+            break
+        out.append((parts[1], " ".join(parts[2:])))
+    return out
+
+
+def test_play_answers_live_and_from_a_store_as_the_solution_says(c4, tmp_path):
+    game, solution = c4
+    want = sorted((game.move_name(mv.move), mv.describe())
+                  for mv in solution.move_values(game.initial()))
+    run = CliRunner().invoke(main, ["play", "connect4(width=4, height=4)", "--live"],
+                             input="2\n/q\n")
+    assert run.exit_code == 0, run.output
+    assert sorted(_listed(run.output)) == want
+    assert "player 2 (computer) plays" in run.output
+    build_book(game, 2, tmp_path / "bk", game_ref="connect4(width=4, height=4)")
+    run = CliRunner().invoke(main, ["play", "--store", str(tmp_path / "bk")],
+                             input="1\n1\n1\n/q\n")  # past the book's 2 plies: searched
+    assert run.exit_code == 0, run.output
+    assert sorted(_listed(run.output)) == want
+    assert run.output.count("to move:") >= 3
+    run = CliRunner().invoke(main, ["play", "--live", "examples/tictactoe.py:TicTacToe"])
+    assert run.exit_code != 0 and "cannot be played live" in run.output

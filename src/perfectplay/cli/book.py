@@ -1,13 +1,19 @@
 """The ``book`` command: an opening book of a compiled game (every position within N plies,
-exact), built into a store folder, resumably (:func:`perfectplay.store.book.build_book`)."""
+exact), built into a store folder, resumably (:func:`perfectplay.store.book.build_book`);
+and the tables ``play`` uses for a game answered live (its book, then search) or a store."""
 
 from __future__ import annotations
 
 import click
 
+from .. import registry
 from ..engine.compiled import CompiledGame
+from ..engine.protocol import Game, capabilities
 from ..engine.savefile import portable_target
-from ..store.book import MAX_PLIES, build_book
+from ..engine.target import parse_call
+from ..play import Table, live_table
+from ..store import open_store
+from ..store.book import MAX_PLIES, build_book, find_book
 from .base import echo_json, fail, load_game
 
 
@@ -57,3 +63,40 @@ def book(target: str, plies: int, out: str, workers: int, table_mb: float,
     click.echo(f"book of {result.plies} plies in {out}: {result.positions:,} positions "
                f"({result.searched:,} searched on the last ply), {result.bytes:,} bytes, "
                f"{result.seconds:,.1f} s")
+
+
+def live_play_table(target: str, game: Game, live: bool) -> Table | None:
+    """The play table of a catalog or user game answered live (its shipped opening book,
+    then search), or None when it is better solved whole: asked for (``live``), or a
+    catalog instance that the catalog reproduces by search, or one it neither lists nor
+    calls small; only a compiled game with tiers (acyclic, so search ends) is played
+    live."""
+    if not (isinstance(game, CompiledGame) and game.tiered):
+        if live:
+            fail(f"{target} cannot be played live: live search needs a compiled game with "
+                 "tiers (acyclic); play it without --live to solve it whole")
+        return None
+    if not (live or _searched_by_the_catalog(target)):
+        return None
+    return live_table(game, target, book=find_book(game))
+
+
+def _searched_by_the_catalog(target: str) -> bool:
+    if ".py:" in target:
+        return False
+    name, args, kwargs = parse_call(target)
+    entry = registry.get_catalog(name)
+    values = entry.arguments(args, kwargs)
+    for published in entry.published:
+        if dict(published.args) == values:
+            return published.method == "search"
+    return all(dict(small) != values for small in entry.small)
+
+
+def store_play_table(path: str, target: str | None) -> Table:
+    """The play table of a store (an opening book, or a whole solved store): positions it
+    holds read from it, the rest searched live."""
+    game = None if target is None else load_game(target)
+    store = open_store(path, game)
+    title = store.target or capabilities(store.game).name
+    return live_table(store.game, f"{title} (store {path})", book=store)

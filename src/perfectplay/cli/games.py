@@ -16,6 +16,7 @@ from ..play import Session, user_table
 from ..registry import GameSpec, option_fields
 from ..textio import Token, parse_int
 from .base import fail, game_call, load_game, picture_path, read_text, render
+from .book import live_play_table, store_play_table
 
 
 # -- demo ------------------------------------------------------------------------------------
@@ -151,8 +152,14 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
 
 # -- play ------------------------------------------------------------------------------------
 @click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("game_name", metavar="GAME")
+@click.argument("game_name", metavar="GAME", required=False)
 @click.argument("args", nargs=-1)
+@click.option("--store", "store", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Play the game of this store (or opening book): what it holds is read, "
+              "the rest searched live.")
+@click.option("--live", is_flag=True, help="Answer by live search (and the game's opening "
+              "book) instead of solving the whole game first: for compiled games too big to "
+              "solve (standard Connect Four is played live by default).")
 @click.option("--first/--second", default=True, help="Play first (default) or second.")
 @click.option("--as", "side", default=None, help="Play this side, by the name the game "
               "gives it (The Rock: walker or rock).")
@@ -161,8 +168,9 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
 @click.option("--strength", type=click.FloatRange(0, 1), default=1.0, show_default=True,
               help="Chance that the computer plays the perfect move (else a random one).")
 @click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
-def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
-         two_humans: bool, strength: float, seed: int | None) -> None:
+def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: bool,
+         first: bool, side: str | None, two_humans: bool, strength: float,
+         seed: int | None) -> None:
     """Play against the perfect strategy: a game's name and its input as for the game's own
     command (its options too, e.g. --kind king), or FILE.py:Class.
 
@@ -179,11 +187,19 @@ def play(game_name: str, args: tuple[str, ...], first: bool, side: str | None,
       perfectplay play portal examples/portal_seed.txt --second --strength 0.7
       perfectplay play tictactoe
       perfectplay play 'connect4(width=5, height=4)'
+      perfectplay play 'connect4(width=7, height=6)'      # its opening book, then search
+      perfectplay play --store c4book/
       perfectplay play examples/tictactoe.py:TicTacToe
     """
-    user = ":" in game_name or _is_catalog_game(game_name)
-    if user:
-        table = game_call("rules", user_table, load_game(game_name), game_name)
+    user = store is not None or ":" in (game_name or "") or _is_catalog_game(game_name or "")
+    if store is not None:
+        table = store_play_table(store, game_name)
+    elif game_name is None:
+        fail("give a GAME to play, or --store DIR", 2)
+    elif user:
+        game = load_game(game_name)
+        table = live_play_table(game_name, game, live) or \
+            game_call("rules", user_table, game, game_name)
     else:
         table = _play_table(game_name, args)
     human = 0 if first else 1

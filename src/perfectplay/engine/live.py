@@ -33,15 +33,16 @@ Complexity: a proof search per move that no store holds (see
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..errors import GameError, show
+from ..errors import GameError, InputError, show
 from . import searchkernel as sk
 from .compiled import CompiledGame
-from .protocol import Game, Move, Position, Value, Worth, capabilities
+from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from .scored import scored_option
 from .search import _check_options, _Search
 from .searchbackends import (
@@ -62,10 +63,10 @@ from .searchresult import (
     score_words,
     value_of,
 )
-from .solution import move_name
-from .values import describe
+from .solution import Solved, move_name
+from .values import Counts, MoveValue, describe
 
-__all__ = ["SOURCES", "MoveReport", "StoreLike", "analyze_moves"]
+__all__ = ["SOURCES", "LiveOracle", "MoveReport", "StoreLike", "analyze_moves"]
 
 #: Where a report's answer comes from.
 SOURCES = ("book", "store", "search")
@@ -113,9 +114,9 @@ class MoveReport:
             return describe(self.value, self.remoteness)
         return bound_words(self.lower, self.upper)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON-ready: the move's name, value as a word or a number, remoteness, bounds."""
-        value: Any = self.value.value if isinstance(self.value, Value) else self.value
+        value: object = self.value.value if isinstance(self.value, Value) else self.value
         return {"move": self.name, "value": value, "remoteness": self.remoteness,
                 "lower": self.lower, "upper": self.upper, "exact": self.exact,
                 "source": self.source, "words": self.words}
@@ -342,3 +343,79 @@ def _report(m: _Move, scored: bool, source: str) -> MoveReport:
             lo = hi = describe(m.value, m.rem) if m.value is not None else lo
     return MoveReport(move=m.move, name=m.name, value=m.value, remoteness=m.rem, lower=lo,
                       upper=hi, exact=m.done, source=source)
+
+
+class LiveOracle(Solved):
+    """The engine's read interface (:class:`~perfectplay.engine.Solved`) over any position
+    of a game too big to solve: a position or move the ``book`` (or ``endgame`` store)
+    holds is read, any other is searched live (:func:`analyze_moves`, one table kept
+    across the game), and every answer is kept. What ``perfectplay play`` plays standard
+    Connect Four with; each answer is exact (no time limit), so a deep position may take
+    the search's time.
+
+    >>> class Take:  # take 1 or 2 from a heap of 5; who cannot move loses
+    ...     def initial(self): return 5
+    ...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+    ...     def play(self, n, k): return n - k
+    ...     def outcome(self, n): return None
+    >>> oracle = LiveOracle(Take())
+    >>> oracle.value(), oracle.remoteness(), [m.describe() for m in oracle.move_values()]
+    (<Value.WIN: 'win'>, 3, ['win in 3', 'lose in 4'])
+    """
+
+    def __init__(self, game: Game, *, book: StoreLike | None = None,
+                 endgame: StoreLike | None = None, table_mb: float = 64,
+                 workers: int = 1) -> None:
+        self.game = game
+        self.book, self.endgame = book, endgame
+        self.table_mb, self.workers = table_mb, workers
+        self._scored = capabilities(game).scored
+        self._moves: dict[Position, list[MoveValue]] = {}
+        self._values: dict[Position, tuple[Worth, int | None]] = {}
+
+    @property
+    def scored(self) -> bool:
+        return self._scored
+
+    def _entry(self, pos: Position) -> tuple[Worth, int | None]:
+        if pos in self._values:
+            return self._values[pos]
+        got: tuple[Worth, int | None] | None = None
+        for store in (self.book, self.endgame):
+            if store is not None and got is None:
+                with contextlib.suppress(KeyError):
+                    got = store.value(pos), store.remoteness(pos)
+        if got is None:
+            end = self.game.outcome(pos)
+            moves = self.move_values(pos)
+            if end is not None:  # a scored game's tie is a margin of 0
+                got = (0 if self.scored and isinstance(end, Value) else end), 0
+            elif not moves:
+                got = (0 if self.scored else Value.LOSE), 0
+            else:
+                got = moves[0].value, moves[0].remoteness
+        self._values[pos] = got
+        return got
+
+    def move_values(self, pos: Position | None = None) -> list[MoveValue]:
+        """Every move from ``pos`` with the value and remoteness it gives its mover, best
+        first (equal ones in the game's order), proven live where no store holds them."""
+        here = self._here(pos)
+        if here not in self._moves:
+            last: dict[Move, MoveReport] = {}
+            for r in analyze_moves(self.game, here, book=self.book, endgame=self.endgame,
+                                   table_mb=self.table_mb, workers=self.workers):
+                last[r.move] = r
+            out = [MoveValue(r.move, r.value, r.remoteness) for r in last.values()
+                   if r.value is not None]
+            if len(out) != len(last):  # cannot happen without a time limit or a stop
+                raise GameError("the live analysis stopped before every move was proven")
+            out.sort(key=lambda mv: Score(mv.value, mv.remoteness).key, reverse=True)
+            self._moves[here] = out
+        return self._moves[here]
+
+    def counts(self) -> Counts:
+        raise InputError("a live analysis cannot count the positions of the game")
+
+    def _summary(self) -> list[str]:
+        return ["answers come from the book where it holds them, else from live search"]

@@ -3,7 +3,8 @@
 A :class:`Table` says how one game looks and is typed (the engine game, an oracle that knows
 every position's value, how to draw a position and name a move, and who moves). Each game
 package builds its own (its :class:`~perfectplay.registry.GameSpec`'s ``play``);
-:func:`user_table` builds one for a game you wrote. The :class:`Session` runs the game: it
+:func:`user_table` builds one for a game you wrote, :func:`live_table` one for a game too
+big to solve (an opening book, a store, live search). The :class:`Session` runs the game: it
 shows each position with every legal move's value and remoteness (GamesCrafters style: "win
 in 3", "lose in 5", "draw"), lets the human move, ask for a hint, undo or restart, answers
 with the computer's move (perfect, or random with a chosen chance), and after the game
@@ -25,7 +26,7 @@ from typing import Any
 
 from .. import registry
 from .state import GameState, Oracle, Ply, Policy, Table, rank
-from .tables import user_table
+from .tables import live_table, user_table
 from .terminal import Session
 
 #: Names that moved into the game packages: old name -> (game, its name there). Kept for
@@ -54,4 +55,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'perfectplay.play' has no attribute {name!r}")
 
 
-__all__ = ["GameState", "Oracle", "Ply", "Policy", "Session", "Table", "rank", "user_table"]
+__all__ = ["GameState", "Oracle", "Ply", "Policy", "Session", "Table", "live_table", "rank",
+           "user_table"]

@@ -1,20 +1,36 @@
 """A user's game in play: its :class:`~.state.Table`, with the game's optional ``draw(pos)``,
-``move_name(move)`` and ``parse_move(text)`` hooks. (The bundled games build their own
-tables in their packages' ``playtable`` modules.)"""
+``move_name(move)`` and ``parse_move(text)`` hooks, solved whole, or answered live (an
+opening book or a store where it holds the position, search elsewhere: standard Connect
+Four, Kalah(6, 4)). (The bundled games build their own tables in their packages'
+``playtable`` modules.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..engine import solve
+from ..engine.live import LiveOracle, StoreLike
 from ..engine.protocol import Game, capabilities
 from ..errors import show
-from .state import Table
+from .state import Oracle, Table
 
 
-def user_table(game: Game[Any, Any], title: str) -> Table:
-    """How a game written in Python looks in play, solved whole by the engine."""
-    sol = solve(game)
+def live_table(game: Game[Any, Any], title: str, book: StoreLike | None = None,
+               endgame: StoreLike | None = None, table_mb: float = 64,
+               workers: int = 1) -> Table:
+    """How a game too big to solve looks in play: every move's value and remoteness from
+    ``book`` (a store: an opening book, or a whole solved store) where it holds the child,
+    from ``endgame`` likewise, else proven by live search
+    (:class:`~perfectplay.engine.live.LiveOracle`)."""
+    oracle = LiveOracle(game, book=book, endgame=endgame, table_mb=table_mb,
+                        workers=workers)
+    return user_table(game, title, oracle)
+
+
+def user_table(game: Game[Any, Any], title: str, oracle: Oracle | None = None) -> Table:
+    """How a game written in Python looks in play, solved whole by the engine (or answered
+    by ``oracle``)."""
+    sol = solve(game) if oracle is None else oracle
     # optional hooks (read once): who moves, a picture, a move's name, reading a typed move
     caps = capabilities(game)
     player, name, parse = caps.player, caps.move_name, caps.parse_move

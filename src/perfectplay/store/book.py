@@ -37,12 +37,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ..engine.compiled import CompiledGame
-from ..engine.protocol import Score, Value, Worth, capabilities
+from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
 from ..engine.scored import scored_option
 from ..engine.search import search
 from ..engine.sortedtiers import build_index, index_bits, mix_all
@@ -181,7 +180,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                 time.monotonic() - began, resumed=resumed)
 
 
-def _check_same(manifest: dict[str, Any], root: Path, name: str, plies: int) -> None:
+def _check_same(manifest: dict[str, object], root: Path, name: str, plies: int) -> None:
     book = manifest.get("book")
     if not isinstance(book, dict):
         raise StoreError(f"{root} holds a store, not a book: choose another folder")
@@ -311,7 +310,7 @@ def _derive(game: CompiledGame, layers: list[np.ndarray], vals: np.ndarray, rems
     return known
 
 
-def _minimax(game: CompiledGame, caps: Any, code: int,
+def _minimax(game: CompiledGame, caps: Capabilities, code: int,
              known: dict[int, tuple[int, int]]) -> tuple[int, int] | None:
     """(packed value, remoteness) of ``code`` from its children's, or None when one of
     them is not known."""
@@ -320,7 +319,8 @@ def _minimax(game: CompiledGame, caps: Any, code: int,
     if end is not None or not moves:
         final, zero = _ended(game, end)
         return _pack_value(final, game.scored), zero
-    who = caps.player(code) if caps.player is not None else None
+    player = caps.player
+    who = player(code) if player is not None else None
     best: tuple[Score, Worth, int | None] | None = None
     for move in moves:
         child = game.play(code, move)
@@ -328,7 +328,7 @@ def _minimax(game: CompiledGame, caps: Any, code: int,
         if got is None:
             return None
         value, crem = _unpack_value(got[0], game.scored), got[1]
-        passes = who is None or caps.player(child) != who
+        passes = player is None or player(child) != who
         rem: int | None = None if crem < 0 else crem + 1
         mine: Worth
         if game.scored:
@@ -344,7 +344,7 @@ def _minimax(game: CompiledGame, caps: Any, code: int,
     return _pack_value(best[1], game.scored), -1 if best[2] is None else best[2]
 
 
-def _write(game: CompiledGame, root: Path, manifest: dict[str, Any],
+def _write(game: CompiledGame, root: Path, manifest: dict[str, object],
            known: dict[int, tuple[int, int]]) -> None:
     """Every tier's files (as a store packs them) and the manifest's ``packed`` entries."""
     codes = np.fromiter(known.keys(), np.int64, len(known))
@@ -360,7 +360,7 @@ def _write(game: CompiledGame, root: Path, manifest: dict[str, Any],
 
 
 def _write_tier(game: CompiledGame, root: Path, t: int, codes: np.ndarray,
-                packed: np.ndarray) -> dict[str, Any]:
+                packed: np.ndarray) -> dict[str, object]:
     """One tier's files: palette ids in slot order, positions by rank (when ranks are dense
     enough to cost less than keys) or by sorted keys. Returns the manifest entry."""
     pairs: dict[tuple[int, int], int] = {}
@@ -369,7 +369,7 @@ def _write_tier(game: CompiledGame, root: Path, t: int, codes: np.ndarray,
     width = 1 if len(pairs) <= 1 << 8 else 2 if len(pairs) <= 1 << 16 else 4
     palette = [[margin_text(v) if game.scored else Value.from_code(v).value, r]
                for v, r in pairs]
-    entry: dict[str, Any] = {"tier": t, "size": int(codes.size), "width": width,
+    entry: dict[str, object] = {"tier": t, "size": int(codes.size), "width": width,
                              "palette": palette}
     ranks = None
     if game.has_rank:
