@@ -145,7 +145,7 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     """docs/ext/sphinx_roles.py on a two-module package: a role names its object by its full
     path (``~`` and relative names too), doctests become code blocks, a list gets the blank
     line Markdown needs, and a role naming nothing is a warning (which fails the strict
-    build)."""
+    build) in a public docstring (a private one is never rendered)."""
     if not _importable("griffe"):
         pytest.fail("griffe is not installed: install the docs extra (pip install '.[docs]')")
     import griffe
@@ -161,7 +161,8 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     (pkg / "inner.py").write_text('"""Uses :class:`Thing`, not :func:`nowhere`:\n- one\n'
                                   '- two\n"""\n\n'
                                   'class Thing:\n    """A thing."""\n\n\n'
-                                  'def solve():\n    """Solve."""\n')
+                                  'def solve():\n    """Solve."""\n\n\n'
+                                  'def _private():\n    """Not :func:`rendered`."""\n')
     ext = SphinxRoles()
     with caplog.at_level("WARNING"):
         loaded = griffe.load("perfectplay", search_paths=[str(tmp_path)],
@@ -173,8 +174,9 @@ def test_the_roles_extension_links_names_and_refuses_a_broken_one(tmp_path: Path
     inner = loaded["inner"].docstring.value
     assert 'identifier="perfectplay.inner.Thing"' in inner and "`nowhere()`" in inner
     assert inner.endswith("`nowhere()`:\n\n- one\n- two")  # Markdown's blank line before a list
-    assert ext.unresolved == ["perfectplay.inner: :func:`nowhere`"]
-    assert "names nothing in perfectplay" in caplog.text
+    assert ext.unresolved == ["perfectplay.inner: :func:`nowhere`",
+                              "perfectplay.inner._private: :func:`rendered`"]
+    assert caplog.text.count("names nothing in perfectplay") == 1  # not the private one
 
 
 def test_every_curl_line_is_answered() -> None:

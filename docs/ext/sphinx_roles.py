@@ -6,8 +6,8 @@ renders Markdown. Once the package is loaded, this rewrites every docstring:
   ``:exc:``, ``:obj:``; ``~`` shows the last name only; ``.name`` and ``..name`` are relative
   to the module, as in a Python import) becomes a cross-reference to the object's full path,
   a link wherever the reference documents that object, plain code where it does not (a
-  private module); a role naming nothing in the package is a warning, so
-  ``mkdocs build --strict`` fails on it;
+  private module); a role naming nothing in the package, in a public docstring, is a
+  warning, so ``mkdocs build --strict`` fails on it (a private one is never rendered);
 - doctest examples (``>>>`` lines and their output) become ``pycon`` code blocks.
 
 The docstrings themselves stay as they are (no hand edits of hundreds of roles).
@@ -178,8 +178,10 @@ class SphinxRoles(griffe.Extension):
                 return f"`{shown}`"
             if path is None:
                 self.unresolved.append(f"{obj.path}: {match.group(0)}")
-                _log.warning("docstring of %s: %s names nothing in perfectplay",
-                             obj.path, match.group(0))
+                if not any(part.startswith("_") for part in obj.path.split(".")):
+                    # a public docstring (a private one is never rendered)
+                    _log.warning("docstring of %s: %s names nothing in perfectplay",
+                                 obj.path, match.group(0))
                 return f"`{shown}`"
             return (f'<autoref identifier="{html.escape(path)}" optional>'
                     f"<code>{html.escape(shown)}</code></autoref>")
