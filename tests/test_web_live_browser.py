@@ -10,7 +10,7 @@ browser for the module.
   against an independent solve of the Python twin (ConnectFourPy, no search);
 - a new position cancels the old search for real: the empty board's analysis (a minute or
   more of search) abandoned, the next position is answered at once by the same worker;
-- Kalah(6, 1) with its endgame store, every move's margin against ``solve``;
+- Kalah(6, 1) with its endgame store, on the same path, every move as the store holds it;
 - a Connect Four 4x4 store built by ``solve_tiered`` and served: moves played on its tab,
   every value against ``solve``;
 - pasted positions (Pons' digits, a tic-tac-toe board, a bad paste's message), a weaker
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import random
 import time
 import urllib.request
 from pathlib import Path
@@ -60,6 +61,7 @@ def page(tmp_path_factory, client):
         # on a loaded machine), so the waits are longer than Playwright's 30 s
         p.set_default_timeout(180_000)
         p.wait_for_selector("body[data-catalog-ready='1']")
+        p.stores = root
         yield p
 
 
@@ -172,23 +174,43 @@ def test_a_new_position_cancels_the_old_search(page):
     assert {p.pid for p in multiprocessing.active_children()} == workers
 
 
+def _within(game, seeds: int, rng: random.Random) -> list[str]:
+    """Moves of random play from the start to a position, not over, with at most
+    ``seeds`` seeds left in the houses."""
+    while True:
+        pos, names = game.initial(), []
+        while game.outcome(pos) is None and list(game.moves(pos)):
+            if sum(game.houses_of(pos)[0]) <= seeds:
+                return names
+            move = rng.choice(list(game.moves(pos)))
+            pos, names = game.play(pos, move), names + [move_name(game, move)]
+
+
 def test_kalah_with_its_endgame_store(page):
-    """Kalah(6, 1) is beyond the page's solve budget (6 houses): it is answered live, with
-    the endgame store of its positions with at most 6 seeds in play as the search's
-    leaves; every move's final margin at the start and after two moves is solve's."""
+    """Kalah(6, 1) is beyond the page's solve budget (6 houses): it is answered live, on
+    the same streaming path as Connect Four, with its endgame store (every position with at
+    most 6 seeds in the houses, built by solve_tiered) read before any search: at a
+    position of random play within it, every move comes from the store ("store") with the
+    margin and remoteness the store holds for it. (The search that reads the store at its
+    leaves is checked against solve in tests/test_live.py; here the page's path.)"""
     game = load_catalog_target(KALAH)
-    solved = solve(game, method="graph", progress=False)
-    pos = solved.start
-    played: list[str] = []
-    for _ in range(3):
-        sec = _open_url(page, KALAH, played)
-        shown = _analysed(page, sec)
-        want = {move_name(game, mv.move): (value_word(mv.value, True), mv.value)
-                for mv in solved.move_values(pos)}
-        assert {k: (v[0], int(v[2])) for k, v in shown.items()} == want
-        first = next(iter(want))
-        played.append(first)
-        pos = game.play(pos, next(m for m in game.moves(pos) if move_name(game, m) == first))
+    played = _within(game, 6, random.Random(3))
+    sec = _open_url(page, KALAH, played)
+    page.wait_for_selector(f"{sec}[data-analysed='1']")
+    pos = game.initial()
+    for name in played:
+        pos = game.play(pos, next(m for m in game.moves(pos) if move_name(game, m) == name))
+    with open_store(page.stores / "kalah-eg", game) as store:
+        want = {move_name(game, mv.move): (value_word(mv.value, True), str(mv.value),
+                                           str(mv.remoteness), "store")
+                for mv in store.move_values(pos)}
+    shown = {b.get_attribute("data-move"): (b.get_attribute("data-value"),
+                                            b.get_attribute("data-margin"),
+                                            b.get_attribute("data-remoteness"),
+                                            b.get_attribute("data-source"))
+             for b in page.query_selector_all(f"{sec} .movebtn")}
+    points = page.evaluate("window.perfectplay.catalogTabs.kalah.tab.data.points")
+    assert shown == want, (played, points)
 
 
 def test_a_served_store_plays_on_its_tab(page):

@@ -369,7 +369,9 @@ def catalog_entry(entry: CatalogGame) -> CatalogEntry:
     start = entry.arguments((), page.default)
     return CatalogEntry(name=entry.name, title=entry.title, rules=entry.rules,
                         params=[_param(p) for p in entry.params],
-                        default=entry.call(start), limit=page.limit,
+                        default=entry.call(start), limit=page.limit + (
+                            f"; larger, answered live by search: {live.LIVE[entry.name].limit}"
+                            if entry.name in live.LIVE else ""),
                         script=f"/page/catalog/{entry.name}.js"
                         if entry.script is not None else None, served=False)
 

@@ -38,13 +38,14 @@ from typing import Literal, cast
 
 from .. import registry
 from ..catalog import CatalogGame
-from ..engine import Value
+from ..engine import CompiledGame, Value
 from ..engine.live import MoveReport, analyze_moves
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
 from ..engine.solution import game_picture, move_name, move_named
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
 from ..store import open_store
+from ..store.book import find_book
 from ..store.layout import read_manifest
 from ..store.reader import Store
 from .answers import AnalysisLine, ExploreAnswer, ExploreMove, ExplorePly, ValueWord
@@ -78,8 +79,8 @@ LIVE: dict[str, LiveBudget] = {
     "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (Tromp key in one "
                            f"int64); each analysis stops after {ANALYSIS_SECONDS:g} s"),
     "kalah": LiveBudget(lambda a: cast(int, a["houses"]) <= 6 and cast(int, a["seeds"]) <= 6,
-                        "up to 6 houses of 6 seeds, searched (an endgame store helps: "
-                        f"serve it with live_stores); each analysis stops after "
+                        "up to 6 houses of 6 seeds (an endgame store served with the "
+                        f"page speeds it up); each analysis stops after "
                         f"{ANALYSIS_SECONDS:g} s"),
 }
 
@@ -121,10 +122,19 @@ def _open(path: str, call: str) -> Store:
     return open_store(path, live_game(call)[0])
 
 
+@lru_cache(maxsize=4)
+def shipped_book(call: str) -> Store | None:
+    """The opening book shipped with the live instance ``call``'s package
+    (:func:`perfectplay.store.book.find_book`: standard Connect Four's), or None."""
+    game = live_game(call)[0]
+    return find_book(game) if isinstance(game, CompiledGame) else None
+
+
 def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Store | None]:
     """(book, endgame) for the live instance ``call``: the first of the stores at
-    ``paths`` that holds its game (the manifest's name) and was built from its start, and
-    the first built from roots (None where there is none)."""
+    ``paths`` that holds its game (the manifest's name) and was built from its start (else
+    the book its package ships), and the first built from roots (None where there is
+    none)."""
     book = endgame = None
     name = getattr(live_game(call)[0], "name", None)
     for path in paths:
@@ -135,7 +145,7 @@ def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Store | N
             endgame = _open(path, call)
         elif not manifest.get("roots") and book is None:
             book = _open(path, call)
-    return book, endgame
+    return book if book is not None else shipped_book(call), endgame
 
 
 def _as_query(body: Mapping[str, object]) -> Query:

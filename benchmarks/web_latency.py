@@ -1,0 +1,179 @@
+"""The web page's latency, through HTTP as a browser asks (issue 44's targets):
+
+1. **standard Connect Four (7x6), live**: every move's value and remoteness of positions
+   reached by random play from the start, each from ``GET /api/explore/.../position`` to
+   the last line (``done``) of ``GET /api/explore/.../analysis``; p50 and p95 of the full
+   answer, and of the first move's line (target: p95 <= 2 s, goal 0.3 s);
+2. **the page's first load of a game** once the server is warm: the page, its scripts,
+   ``/api/catalog`` and each catalog game's first position (its default instance; target
+   <= 1 s), each solved once before it is timed.
+
+    python benchmarks/web_latency.py                       # 40 positions, 8 to 30 plies
+    python benchmarks/web_latency.py --book book/ --min-plies 0 --positions 100
+    python benchmarks/web_latency.py --json
+
+The server is the real one (uvicorn, the heavy worker process) on a free local port; the
+7x6 search kernels are compiled by a first analysis before anything is timed. Random play:
+uniform among the legal moves, seeded (``--seed``), to a number of plies drawn uniformly in
+[--min-plies, --max-plies] (a game that ends sooner is drawn again). Every answer is
+checked exact (a stopped analysis is reported, never counted as an answer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import statistics
+import threading
+import time
+import urllib.request
+from urllib.parse import quote, urlencode
+
+C7 = "connect4(width=7, height=6)"
+
+
+def _serve(book: str | None) -> tuple[str, object, threading.Thread]:
+    import uvicorn
+
+    from perfectplay.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(live_stores=[book] if book else [])
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+def _get(url: str, timeout: float = 600) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read()
+
+
+def analyse(base: str, moves: list[str]) -> tuple[float, float, dict[str, object]]:
+    """(seconds to the first move's line, seconds to the end, the done line) of one
+    position, the position route included, as the page asks."""
+    query = f"?{urlencode({'moves': ','.join(moves)})}" if moves else ""
+    began = time.perf_counter()
+    _get(f"{base}/api/explore/{quote(C7)}/position{query}")
+    first = None
+    done: dict[str, object] = {}
+    with urllib.request.urlopen(f"{base}/api/explore/{quote(C7)}/analysis{query}",
+                                timeout=600) as r:
+        for raw in r:
+            line = json.loads(raw)
+            if first is None and line["kind"] == "move":
+                first = time.perf_counter() - began
+            if line["kind"] in ("done", "error"):
+                done = line
+    total = time.perf_counter() - began
+    return first if first is not None else total, total, done
+
+
+def random_positions(n: int, low: int, high: int, seed: int) -> list[list[str]]:
+    """``n`` move lists of random play (uniform moves) with low..high plies, not over."""
+    from perfectplay.catalog.connect4.twin import ConnectFourPy
+
+    twin, rng, out = ConnectFourPy(7, 6), random.Random(seed), []
+    while len(out) < n:
+        plies = rng.randint(low, high)
+        pos, moves = twin.initial(), []
+        for _ in range(plies):
+            if twin.outcome(pos) is not None:
+                break
+            c = rng.choice(twin.moves(pos))
+            pos, moves = twin.play(pos, c), moves + [str(c + 1)]
+        if twin.outcome(pos) is None and len(moves) == plies:
+            out.append(moves)
+    return out
+
+
+def first_loads(base: str) -> dict[str, float]:
+    """Each catalog game's first load, warm: the page and its scripts, the catalog, the
+    game's board code and its default position (solved once before)."""
+    games = json.loads(_get(f"{base}/api/catalog"))["games"]
+    out = {}
+    for g in games:
+        position = f"{base}/api/explore/{quote(g['default'])}/position"
+        _get(position)  # solved once in the worker (not timed: the server is warm)
+        began = time.perf_counter()
+        for path in ("/", "/static/app.js", "/static/explore.js", "/static/style.css",
+                     "/api/games", "/api/catalog"):
+            _get(base + path)
+        if g["script"]:
+            _get(base + g["script"])
+        _get(position)
+        out[g["name"]] = time.perf_counter() - began
+    return out
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--min-plies", type=int, default=8)
+    ap.add_argument("--max-plies", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--book", default=None, help="an opening book (perfectplay book ...)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    base, server, thread = _serve(args.book)
+    try:
+        began = time.perf_counter()
+        analyse(base, [str(int(c) + 1) for c in "4443113222123400653304004"])  # compiles
+        warm = time.perf_counter() - began
+        firsts, totals, stopped, rows = [], [], 0, []
+        for moves in random_positions(args.positions, args.min_plies, args.max_plies,
+                                      args.seed):
+            first, total, done = analyse(base, moves)
+            if not done.get("exact"):
+                stopped += 1
+            else:
+                firsts.append(first)
+                totals.append(total)
+            rows.append({"plies": len(moves), "first": round(first, 3),
+                         "total": round(total, 3), "exact": bool(done.get("exact"))})
+        loads = first_loads(base)
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+        thread.join(30)
+    report = {
+        "warm_up_seconds": round(warm, 1), "positions": len(rows), "stopped": stopped,
+        "plies": [args.min_plies, args.max_plies], "book": args.book,
+        "full_p50": round(statistics.median(totals), 3) if totals else None,
+        "full_p95": round(_pct(totals, 0.95), 3) if totals else None,
+        "full_max": round(max(totals), 3) if totals else None,
+        "first_p50": round(statistics.median(firsts), 3) if firsts else None,
+        "first_p95": round(_pct(firsts, 0.95), 3) if firsts else None,
+        "first_load_p50": round(statistics.median(loads.values()), 3),
+        "first_load_max": round(max(loads.values()), 3),
+        "first_load": {k: round(v, 3) for k, v in loads.items()}, "rows": rows}
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    print(f"7x6 Connect Four, {len(rows)} positions of random play ({args.min_plies}-"
+          f"{args.max_plies} plies), book: {args.book or 'none'}; compile/warm-up "
+          f"{warm:.1f} s")
+    print(f"  full answer (all moves, value and remoteness): p50 {report['full_p50']} s, "
+          f"p95 {report['full_p95']} s, max {report['full_max']} s; stopped {stopped}")
+    print(f"  first move's line: p50 {report['first_p50']} s, p95 {report['first_p95']} s")
+    slow = sorted(rows, key=lambda r: -r["total"])[:5]
+    print("  slowest: " + ", ".join(f"{r['plies']} plies {r['total']} s" for r in slow))
+    print(f"page's first load of a game (warm): p50 {report['first_load_p50']} s, max "
+          f"{report['first_load_max']} s")
+    print("  " + ", ".join(f"{k} {v:.3f} s" for k, v in loads.items()))
+
+
+if __name__ == "__main__":
+    main()
