@@ -1,5 +1,5 @@
 """Live per-move analysis (perfectplay.engine.live): every move's value, then its
-remoteness, from a book, an endgame store or search, checked against independent answers:
+remoteness, from a book, a store or search, checked against independent answers:
 the strong solution of small boards (solve), and Pascal Pons's published scores of 7x6
 test positions (tests/data/connect4, converted by from_pons_score)."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
-from perfectplay.catalog.kalah import Kalah
+from perfectplay.coins.rules import CoinsGame
 from perfectplay.engine import solve
 from perfectplay.engine.live import MoveReport, analyze_moves
 from perfectplay.engine.protocol import Score
 from perfectplay.errors import GameError, LimitError
-from perfectplay.store import open_store, solve_tiered
+from perfectplay.store import open_store
 from perfectplay.store.book import build_book
 
 DATA = Path(__file__).parent / "data" / "connect4"
@@ -125,17 +125,18 @@ def test_the_best_move_of_pons_positions_has_pons_score(name):
         assert best == from_pons_score(int(score), len(moves)), row
 
 
-def test_kalah_with_an_endgame_store_equals_the_solution(client, tmp_path):
-    game = Kalah(3, 2)
+def test_a_scored_game_equals_its_solution_searched_or_read_from_a_store():
+    """Margins (coins in a line: take an end coin, the difference of the totals), by search
+    and by a store (the whole solution as the book): every move as solve says."""
+    game = CoinsGame([7, 9, 2, 6, 4, 3, 5, 1])
     solution = solve(game)
-    solve_tiered(game, tmp_path / "eg", roots=game.endgame_positions(4), client=client)
-    with open_store(tmp_path / "eg", game) as store:
-        sources = set()
-        for pos in random_positions(game, 8, 30, seed=3):
-            reports = list(analyze_moves(game, pos, endgame=store))
-            assert final(reports) == solved_moves(solution, pos), pos
-            sources |= {r.source for r in reports}
-        assert {"store", "search"} <= sources
+    for pos in [(0, 8), (1, 7), (2, 5), (3, 4)]:
+        want = solved_moves(solution, pos)
+        assert final(list(analyze_moves(game, pos))) == want
+        reports = list(analyze_moves(game, pos, book=solution))
+        assert {r.source for r in reports} == {"book"} and final(reports) == want
+    assert solution.value((0, 8)) == max(v for v, _ in
+                                         final(list(analyze_moves(game, (0, 8)))).values())
 
 
 def test_a_python_game_equals_its_solution():
