@@ -154,6 +154,7 @@ def test_a_scored_game_says_margins(client):
     ("tictactoe", {"moves": "a1,a1"}, 422, "move 2 ('a1') is not legal there"),
     ("tictactoe", {"moves": "z9"}, 422, "legal: "),
     ("tictactoe", {"moves": ",".join(["a1"] * 1001)}, 422, "at most 1,000"),
+    ("tictactoe", {"strength": "2"}, 422, "strength must be a number from 0 to 1"),
 ])
 def test_bad_requests_get_a_4xx_and_a_message(client, target, query, status, words):
     r = client.get(_url(target, **query))
@@ -165,7 +166,13 @@ def test_bad_requests_get_a_4xx_and_a_message(client, target, query, status, wor
 def test_the_schema_documents_the_routes_and_their_answers(client):
     doc = client.get("/api/schema").json()
     op = doc["paths"]["/api/explore/{target}/position"]["get"]
-    assert [p["name"] for p in op["parameters"]] == ["target", "p", "moves"]
+    assert [p["name"] for p in op["parameters"]] == ["target", "p", "moves", "strength",
+                                                     "seed"]
+    for route in ("analysis", "read"):
+        assert f"/api/explore/{{target}}/{route}" in doc["paths"]
+    read = doc["paths"]["/api/explore/{target}/read"]["get"]["responses"]["200"]
+    check(client.get("/api/explore/tictactoe/read?text=b2,a1").json(),
+          read["content"]["application/json"]["schema"], doc)
     for path, url in (("/api/explore/{target}/position", _url("tictactoe", moves="b2")),
                       ("/api/catalog", "/api/catalog")):
         schema = doc["paths"][path]["get"]["responses"]["200"]["content"][
