@@ -13,6 +13,7 @@ import shlex
 import subprocess
 import sys
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,22 @@ from test_docs import (
 )
 
 README = ROOT / "README.md"
+
+
+@contextlib.contextmanager
+def _logging_restored() -> Iterator[None]:
+    """A block that configures logging (the logging page's ``basicConfig``) leaves this
+    process's logging as it found it."""
+    import logging
+
+    loggers = [logging.getLogger(), logging.getLogger("perfectplay")]
+    saved = [(lg, lg.level, lg.handlers[:]) for lg in loggers]
+    try:
+        yield
+    finally:
+        for lg, level, handlers in saved:
+            lg.setLevel(level)
+            lg.handlers[:] = handlers
 
 
 def test_the_readme_is_a_front_door() -> None:
@@ -99,7 +116,7 @@ def test_every_python_block_of_the_readme_runs(monkeypatch: pytest.MonkeyPatch) 
             if block in apart:
                 continue
             out = io.StringIO()
-            with contextlib.redirect_stdout(out):
+            with contextlib.redirect_stdout(out), _logging_restored():
                 # as a script runs: a block under `if __name__ == "__main__":` runs too
                 exec(compile(block, "docs", "exec"), {"__name__": "__main__"})  # noqa: S102
             assert _printed_as_said(block, out.getvalue()), (block, out.getvalue())
