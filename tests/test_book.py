@@ -134,3 +134,12 @@ def test_play_answers_live_and_from_a_store_as_the_solution_says(c4, tmp_path):
     assert run.output.count("to move:") >= 3
     run = CliRunner().invoke(main, ["play", "--live", "examples/tictactoe.py:TicTacToe"])
     assert run.exit_code != 0 and "cannot be played live" in run.output
+
+
+def test_play_goes_live_for_the_instances_the_catalog_searches():
+    from perfectplay.cli.book import _searched_by_the_catalog
+
+    assert _searched_by_the_catalog("connect4(width=7, height=6)")  # Steininger's, by search
+    assert _searched_by_the_catalog("connect4(width=8, height=6)")  # unlisted and big
+    assert not _searched_by_the_catalog("connect4(width=4, height=4)")  # solved whole
+    assert not _searched_by_the_catalog("examples/tictactoe.py:TicTacToe")

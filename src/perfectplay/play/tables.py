@@ -24,7 +24,14 @@ def live_table(game: Game[Any, Any], title: str, book: StoreLike | None = None,
     (:class:`~perfectplay.engine.live.LiveOracle`)."""
     oracle = LiveOracle(game, book=book, endgame=endgame, table_mb=table_mb,
                         workers=workers)
-    return user_table(game, title, oracle)
+    table = user_table(game, title, oracle)
+    table.legend = ("values come from the opening book where it holds them; the rest are "
+                    "proven by search as you play (a position far from the book can take a "
+                    "while)" if book is not None else
+                    "no opening book: every value is proven by search as you play (near "
+                    "the start of a big game that can take minutes; perfectplay book "
+                    "builds one)")
+    return table
 
 
 def user_table(game: Game[Any, Any], title: str, oracle: Oracle | None = None) -> Table:
