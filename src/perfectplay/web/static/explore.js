@@ -347,6 +347,7 @@
     async analyse(d) {
       const controller = new AbortController();
       this.live = controller;
+      this.render();
       const byName = {};
       d.moves.forEach((m) => { byName[m.name] = m; });
       const sec = this.section;
@@ -401,6 +402,12 @@
       if (!d.over) {
         side.appendChild(el("p", {class: "turn"}, d.turn ? `${d.turn === "first" ? "Player 1"
           : "Player 2"} to move` : "to move"));
+        if (d.live) {
+          side.appendChild(el("p", {class: "live"}, this.live
+            ? "searching: each move's value first, then its remoteness ..."
+            : d.analysis_seconds !== undefined ? `answered live in ${
+              d.analysis_seconds.toFixed(2)} s` : ""));
+        }
         const list = el("div", {class: "movelist"});
         for (const mv of d.moves) {
           const b = moveButton(mv, moveLabel(d, mv), () => this.play(mv.name), hints);
@@ -413,8 +420,8 @@
         side.appendChild(window.perfectplay.historyChart(d.history));
         const list = el("ol", {class: "history"});
         d.history.forEach((p) => list.appendChild(el("li", {class: p.mistake ? "mistake" : ""},
-          `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}: ${p.before} -> ${
-            p.after}${p.mistake ? " (mistake)" : ""}`)));
+          `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}${p.before ? `: ${
+            p.before} -> ${p.after}` : ""}${p.mistake ? " (mistake)" : ""}`)));
         side.appendChild(list);
       }
       sec.querySelector(".typed").value = this.moves.join(", ");
