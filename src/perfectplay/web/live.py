@@ -24,7 +24,7 @@ it searches: a store built from the start (an opening book, ``perfectplay book``
 ``endgame``; each is used for the instance whose game it holds (its manifest's name).
 
 >>> live_budget(check_live("connect4(width=7, height=6)")).limit
-'any board the catalog takes (Tromp key in one int64); each analysis stops after 60 s'
+'any board the catalog takes (Tromp key in one int64); each analysis stops after 20 s'
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
 from .positions import Params, Query, Target, parse_moves, summary, turn_word
 
-#: Seconds one live analysis may search (the page then shows the bounds proven).
-ANALYSIS_SECONDS = 60.0
+#: Seconds one live analysis may search (the page then shows the bounds proven): less
+#: than the page's budget for the seed games' heavy requests (``app.HEAVY_SECONDS``, 30 s),
+#: which may wait behind it in the one worker and would otherwise replace it.
+ANALYSIS_SECONDS = 20.0
 #: Seconds the worker may take for a live request in all: the analysis, the kernels'
 #: compilation on the first request of an instance (not counted in the analysis' time) and
 #: opening its stores.
