@@ -82,6 +82,19 @@ def _open_url(page, target: str, moves: list[str], mode: str = "both") -> str:
     return sec
 
 
+def _go(page, target: str, moves: list[str]) -> str:
+    """Open another position on the tab already showing ``target`` (as a click, a paste
+    or the URL does: the tab's ``open``), without loading the page again."""
+    name = target.split("(")[0]
+    sec = f"#tab-cat-{name}"
+    page.evaluate("([name, target, moves]) => { const t = window.perfectplay.catalogTabs["
+                  "name].tab; t.section.removeAttribute('data-ply'); "
+                  "t.section.removeAttribute('data-analysed'); t.open(target, moves); }",
+                  [name, target, moves])
+    page.wait_for_selector(f"{sec}.active[data-ply='{len(moves)}']")
+    return sec
+
+
 def _analysed(page, sec: str) -> dict[str, tuple[str, int | None, str]]:
     """Wait for the live analysis to finish; each move's (value, remoteness, margin) as
     the page's buttons show them."""
@@ -130,8 +143,9 @@ def test_pons_positions_from_their_urls(page):
     the best of the seven moves, against Pons' score)."""
     twin = ConnectFourPy(7, 6)
     cases = _pons("7x6_endgame_L1.txt", 2, 30) + _pons("7x6_midgame_L1.txt", 2, 20)
-    for moves, score in cases:
-        sec = _open_url(page, C7, [str(int(c) + 1) for c in moves])  # Pons' 1-based names
+    for k, (moves, score) in enumerate(cases):
+        names = [str(int(c) + 1) for c in moves]  # Pons' 1-based names
+        sec = _open_url(page, C7, names) if k == 0 else _go(page, C7, names)
         shown = _analysed(page, sec)
         value, rem = from_pons_score(score, len(moves))
         assert _best(shown) == (value.value, rem), moves
