@@ -50,8 +50,22 @@ BLOCKS_APART = {
     "(15 s)",
 }
 
+#: Python blocks not run here (found by a word they contain), each with why.
+BLOCKS_NOT_RUN = {
+    "build_book(connect4(width=7, height=6)": "searches every position two plies into "
+    "standard Connect Four (tests/test_book.py builds small books the same way)",
+}
+
 #: Command lines not run here (by how they start), each with why.
 NOT_RUN = {
+    "perfectplay book 'connect4(width=7, height=6)'": "searches every position four plies "
+    "into standard Connect Four, a long build (tests/test_book.py builds small books)",
+    "perfectplay query c4book/": "reads the book of the line above",
+    "perfectplay play --store c4book/": "plays the book of the line above",
+    "perfectplay play 'connect4(width=7, height=6)'": "standard Connect Four searched live, "
+    "minutes near the start (tests/test_live.py plays it)",
+    "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/analysis": "a live "
+    "search streamed for up to 20 s (tests/test_web_live*.py stream it)",
     "pip install": "installs (the set-up check in a fresh environment does it)",
     "python -m venv": "makes a virtual environment (the set-up check does it)",
     "perfectplay search 'connect4(width=7, height=6)'": "minutes of search",
@@ -74,11 +88,12 @@ APART = {
 
 
 def python_blocks() -> list[str]:
-    """Every distinct ``python`` block of the README and the pages, in order."""
+    """Every distinct ``python`` block of the README and the pages, in order, but those of
+    BLOCKS_NOT_RUN."""
     seen: dict[str, None] = {}
     for page in pages():
         for lang, block in fenced(page):
-            if lang == "python":
+            if lang == "python" and not any(word in block for word in BLOCKS_NOT_RUN):
                 seen.setdefault(block)
     return list(seen)
 
@@ -118,6 +133,11 @@ def test_every_block_is_run_or_says_why_not() -> None:
     for line in command_lines():
         assert line.startswith(("perfectplay ", "curl ")) or any(
             line.startswith(k) for k in NOT_RUN), line
+    every = "".join(b for page in pages() for lang, b in fenced(page) if lang == "python")
+    assert [w for w in BLOCKS_NOT_RUN if w not in every] == [], "no longer in the docs"
+    lines = command_lines()
+    assert [k for k in NOT_RUN if not any(ln.startswith(k) for ln in lines)] == [], \
+        "a line of NOT_RUN is no longer in the docs"
 
 
 def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
@@ -188,7 +208,8 @@ def test_every_curl_line_is_answered() -> None:
     from perfectplay.web.app import create_app
 
     client = TestClient(create_app(gamesman=solve(TicTacToe()), gamesman_id="tictactoe"))
-    curls = [ln for ln in command_lines() if ln.startswith("curl ")]
+    curls = [ln for ln in command_lines() if ln.startswith("curl ")
+             and not any(ln.startswith(k) for k in NOT_RUN)]
     assert len(curls) >= 4
     for line in curls:
         args = shlex.split(re.sub(r"\s+#\s.*$", "", line))  # a trailing comment gone
