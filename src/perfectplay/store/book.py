@@ -249,18 +249,21 @@ def _save_chunk(work: Path, lo: int, hi: int, vals: np.ndarray, rems: np.ndarray
 
 
 def _rate_line(done: int, n: int, searched: int, seconds: float) -> str:
-    """'1,234 / 8,000 positions, 12.5 a second, about 9 min left'."""
+    """'1,234 / 8,000 positions, 12.5 a second, about 9 min left' (a slow search: 'one
+    every 3.4 min')."""
     rate = searched / seconds if seconds > 0 else 0.0
     left = (n - done) / rate if rate > 0 else float("inf")
     when = "done" if done == n else (f"about {_duration(left)} left" if rate > 0 else "")
-    return f"searched {done:,} / {n:,} positions, {rate:,.1f} a second, {when}"
+    pace = f"{rate:,.1f} a second" if rate >= 1 or rate == 0 else \
+        f"one every {_duration(1 / rate)}"
+    return f"searched {done:,} / {n:,} positions, {pace}, {when}"
 
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
+        return f"{seconds / 60:.1f} min" if seconds < 600 else f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
 
 
