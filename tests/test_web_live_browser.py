@@ -249,8 +249,12 @@ def test_a_served_store_plays_on_its_tab(page):
 
 
 def test_pasted_positions(page):
-    """Pons' digits on standard Connect Four, a bad paste's line, a tic-tac-toe board."""
-    sec = _open_url(page, C7, ["4"])
+    """Standard Connect Four opened by the tab's own button; Pons' digits pasted there, a
+    bad paste's line, a tic-tac-toe board."""
+    sec = _open_url(page, "connect4(width=4, height=4)", [])
+    page.click(f"{sec} .live-open")
+    page.wait_for_selector(f"{sec} table.c4 td[data-cell='7,6']")
+    assert page.text_content(f"{sec} .live-open") == f"Open {C7} (live)"
     page.fill(f"{sec} .typed", "4453")
     page.click(f"{sec} .go")
     page.wait_for_selector(f"{sec}[data-ply='4']")

@@ -373,7 +373,9 @@ def catalog_entry(entry: CatalogGame) -> CatalogEntry:
                             f"; larger, answered live by search: {live.LIVE[entry.name].limit}"
                             if entry.name in live.LIVE else ""),
                         script=f"/page/catalog/{entry.name}.js"
-                        if entry.script is not None else None, served=False)
+                        if entry.script is not None else None, served=False,
+                        live=entry.call(entry.arguments((), live.LIVE[entry.name].standard))
+                        if entry.name in live.LIVE else None)
 
 
 def served_entry(name: str, title: str, rules: str) -> CatalogEntry:

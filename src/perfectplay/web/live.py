@@ -74,16 +74,18 @@ class LiveBudget:
 
     fits: Callable[[Params], bool]
     limit: str
+    standard: Mapping[str, object]  # the instance the tab offers (its parameters)
 
 
 #: The catalog games answered live when an instance is beyond the page's solve budget.
 LIVE: dict[str, LiveBudget] = {
     "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (Tromp key in one "
-                           f"int64); each analysis stops after {ANALYSIS_SECONDS:g} s"),
+                           f"int64); each analysis stops after {ANALYSIS_SECONDS:g} s",
+                           {"width": 7, "height": 6}),
     "kalah": LiveBudget(lambda a: cast(int, a["houses"]) <= 6 and cast(int, a["seeds"]) <= 6,
                         "up to 6 houses of 6 seeds (an endgame store served with the "
                         f"page speeds it up); each analysis stops after "
-                        f"{ANALYSIS_SECONDS:g} s"),
+                        f"{ANALYSIS_SECONDS:g} s", {"houses": 6, "seeds": 4}),
 }
 
 

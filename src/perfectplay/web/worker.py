@@ -45,8 +45,12 @@ STARTUP_SECONDS = 120.0
 #: How long a stopped worker gets to end after SIGTERM before it is killed outright.
 STOP_SECONDS = 5.0
 #: How long a cancelled stream (a search the page no longer wants) may take to stop in the
-#: worker before the worker is killed and replaced: cancelling is real either way.
-CANCEL_SECONDS = 3.0
+#: worker before the worker is killed and replaced: cancelling is real either way. A search
+#: sees its stop event within milliseconds; the grace is for the one thing no event
+#: interrupts, numba compiling an instance's kernels on its first request (10-35 s measured
+#: for 7x6 Connect Four on a loaded 2-core machine), which a replaced worker would only
+#: have to do again.
+CANCEL_SECONDS = 60.0
 
 
 class Busy(Exception):

@@ -204,6 +204,12 @@
         const open = el("button", {class: "open"}, "Open");
         open.onclick = () => this.open(this.call(), []);
         inst.appendChild(open);
+        if (g.live) {
+          const standard = el("button", {class: "live-open", title: "too big to solve here: "
+            + "each move's value is searched live"}, `Open ${g.live} (live)`);
+          standard.onclick = () => this.open(g.live, []);
+          inst.appendChild(standard);
+        }
         inst.appendChild(el("span", {class: "limit"}, ` the page solves: ${g.limit}`));
       }
       sec.appendChild(inst);
