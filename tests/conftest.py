@@ -1,7 +1,7 @@
 """pytest configuration: the scripts in tests/wrong/ are programs under test, run by the
-stress tester as subprocesses; they must not be collected or imported. ``client`` is a real
-local Dask cluster of two workers, one per test module that asks for it (the stores'
-tests)."""
+stress tester as subprocesses; they must not be collected or imported. ``client`` is a local
+Dask cluster of two worker threads and ``process_client`` one of two worker processes, each
+made once a test module that asks for it (the stores' tests)."""
 
 import pytest
 
@@ -10,6 +10,25 @@ collect_ignore_glob = ["wrong/*"]
 
 @pytest.fixture(scope="module")
 def client():
+    """A local Dask cluster of two workers as threads of this process: the tasks run the
+    same code as on worker processes, but the game's numba kernels, compiled once here, serve
+    them (worker processes would each compile every game's kernels again: most of the
+    stores' tests' time). What only separate processes test (pickling a game defined in a
+    test, a worker's own import of the package) asks for ``process_client``."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                           dashboard_address=None, silence_logs=40)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def process_client():
+    """A real local cluster of two worker processes, made as users get it
+    (:func:`perfectplay.store.runner.client_for`)."""
     from perfectplay.store.runner import client_for as _client
 
     c = _client(None, 2)

@@ -254,12 +254,13 @@ def test_inside_tiers_reach_draws_and_scored_cycles_are_refused(client, tmp_path
     assert refused
 
 
-def test_every_task_path_on_the_cluster(client, tmp_path, tiny):
+def test_every_task_path_on_the_cluster(process_client, tmp_path, tiny):
     """Kalah (scored, extra turns) and Connect Four with the thresholds cut down, so the
-    gathers, expansions and solves all run as several cluster tasks."""
+    gathers, expansions and solves all run as several cluster tasks, on worker processes
+    as users get them (the games pickled, the package imported there)."""
     for game in (Kalah(2, 2), ConnectFour(3, 4)):
         store = tmp_path / game.name.replace(" ", "")
-        solve_tiered(game, store, client=client)
+        solve_tiered(game, store, client=process_client)
         same_as_engine(game, store)
 
 
