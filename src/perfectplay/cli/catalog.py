@@ -8,7 +8,9 @@ import dataclasses
 import click
 
 from ..catalog import Listing
+from ..catalog.pages import game_page
 from ..catalog.table import results_table, summary_table
+from ..errors import InputError
 from ..registry import catalog, get_catalog
 from .base import echo_json
 
@@ -29,9 +31,10 @@ def _text(listing: Listing, size: str) -> str:
 @click.command()
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@click.option("--markdown", type=click.Choice(["results", "summary"]), default=None,
-              help="Print a Markdown table instead: every published result with how it is "
-                   "reproduced and what that cost here (results), or a row a game (summary).")
+@click.option("--markdown", type=click.Choice(["results", "summary", "page"]), default=None,
+              help="Print Markdown instead: a table of every published result with how it "
+                   "is reproduced and what that cost here (results), a row a game "
+                   "(summary), or NAME's documentation page (page).")
 def games(name: str | None, as_json: bool, markdown: str | None) -> None:
     """The famous games built in: each one's rules, parameters (with their defaults and
     ranges), size and published results. Any command that takes FILE.py:Class takes these
@@ -42,11 +45,18 @@ def games(name: str | None, as_json: bool, markdown: str | None) -> None:
       perfectplay games
       perfectplay games connect4
       perfectplay games --markdown results
+      perfectplay games kalah --markdown page > docs/games/catalog/kalah.md
       perfectplay solve 'connect4(width=5, height=4)'
       perfectplay search 'connect4(width=7, height=6)' --moves 4,4,3
       perfectplay play tictactoe
     """
     entries = [get_catalog(name)] if name else catalog()
+    if markdown == "page":
+        if not name:
+            raise InputError("--markdown page prints one game's page: name the game "
+                             "(perfectplay games kalah --markdown page)")
+        click.echo(game_page(entries[0]), nl=False)
+        return
     if markdown is not None:
         table = results_table if markdown == "results" else summary_table
         click.echo(table(entries))
