@@ -265,18 +265,22 @@ def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
           body: Mapping[str, object], plies: int) -> dict[str, object]:
     """The stream's last line: the position's value and remoteness from its moves' (when
     every one is exact), the best moves, each move's delta remoteness, the summary, and
-    the computer's choice when asked."""
+    the computer's choice when asked (an analysis stopped before every move was exact:
+    the best move whose value was proven, its remoteness unknown counted as 0)."""
     seconds = round(time.monotonic() - started, 3)
     exact = bool(reports) and all(r.exact for r in reports.values())
     out: dict[str, object] = {"kind": "done", "exact": exact, "stopped": stopped,
                               "seconds": seconds, "key": codec.key(pos)}
-    if not exact:
-        out["summary"] = ("stopped before every move was proven: the moves show what is "
-                          "proven (bounds)")
-        return out
     known = {name: r.value for name, r in reports.items() if r.value is not None}
     ranked = sorted((r for r in reports.values() if r.name in known),
                     key=lambda r: Score(known[r.name], r.remoteness), reverse=True)
+    if not exact:
+        out["summary"] = ("stopped before every move was proven: the moves show what is "
+                          "proven (bounds)")
+        if body.get("strength") is not None and reports:
+            # the computer still moves: the best move whose value is proven, else any
+            out["computer"] = (ranked[0] if ranked else next(iter(reports.values()))).name
+        return out
     top = ranked[0]
     assert top.value is not None  # every report is exact
     rows = [{"moveValue": value_word(r.value, scored),
