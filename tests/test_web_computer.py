@@ -6,6 +6,8 @@
   in the number of moves the solution says; its move is the one the position route names;
 - a weaker computer's choices have the distribution its documentation gives (a move that
   keeps the value: s / k + (1 - s) / n; any other: (1 - s) / n), counted over seeds;
+- a live analysis' last line: the position's value, the best moves, the computer's move
+  (also when the analysis stopped);
 - pastes: Pons' column digits (the test sets' own strings, 1-based), a tic-tac-toe board,
   move names, and one clear line for a bad one.
 """
@@ -23,8 +25,10 @@ from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.connect4.notation import position_from_moves
 from perfectplay.catalog.tictactoe import TicTacToe
 from perfectplay.engine import Value
+from perfectplay.engine.live import MoveReport
 from perfectplay.engine.solution import move_name
 from perfectplay.errors import InputError
+from perfectplay.web import live
 from perfectplay.web.computer import choose_move, keeps_value
 from perfectplay.web.explore import Explorer, explore
 from perfectplay.web.gamescrafters import PositionCodec
@@ -129,3 +133,27 @@ def test_a_bad_paste_gets_one_line_saying_why(name, text, words):
     with pytest.raises(InputError) as info:
         read_paste(name, game, text)
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def _report(name: str, value, rem, exact: bool = True) -> MoveReport:
+    words = "nothing proven" if value is None else value.value
+    return MoveReport(move=int(name), name=name, value=value, remoteness=rem, lower=words,
+                      upper=words, exact=exact, source="search")
+
+
+def test_a_live_analysis_ends_with_the_positions_value_and_the_computers_move():
+    """The stream's last line (web/live.py): the position's value is its best move's (the
+    engine's order: a win as quick as possible), each move's delta remoteness is UWAPI's,
+    and the computer plays the best move; an analysis stopped before every move was exact
+    still names a move for the computer: the best whose value is proven."""
+    game = TicTacToe()
+    codec, pos = PositionCodec(game), game.initial()
+    reports = {"1": _report("1", Value.WIN, 7), "2": _report("2", Value.WIN, 5),
+               "3": _report("3", Value.LOSE, 4)}
+    done = live._done(codec, pos, 0, False, reports, False, 0.0, {"strength": "1"}, 0)
+    assert (done["value"], done["remoteness"], done["best"]) == ("win", 5, ["2"])
+    assert done["delta"] == {"2": 0, "1": 2, "3": 0}
+    assert done["summary"] == "Player 1 should win in 5" and done["computer"] == "2"
+    reports["2"] = _report("2", None, None, exact=False)
+    done = live._done(codec, pos, 0, False, reports, True, 0.0, {"strength": "1"}, 0)
+    assert not done["exact"] and "value" not in done and done["computer"] == "1"
