@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
 from perfectplay.cli import main
-from perfectplay.engine import solve
+from perfectplay.engine import Value, solve
 from perfectplay.errors import LimitError
 from perfectplay.store import SolveStopped, StoreError, open_store
 from perfectplay.store.book import build_book, find_book
@@ -143,3 +143,18 @@ def test_play_goes_live_for_the_instances_the_catalog_searches():
     assert _searched_by_the_catalog("connect4(width=8, height=6)")  # unlisted and big
     assert not _searched_by_the_catalog("connect4(width=4, height=4)")  # solved whole
     assert not _searched_by_the_catalog("examples/tictactoe.py:TicTacToe")
+
+
+def test_the_shipped_7x6_book_gives_the_published_first_moves():
+    """Standard Connect Four's book ships in the wheel (perfectplay book built it): from the
+    start, only the middle column wins, on ply 41; the columns beside it (3 and 5) tie and
+    the outer four lose (Allis 1988; Tromp)."""
+    game = ConnectFour(7, 6)
+    book = find_book(game)
+    assert book is not None and json.loads(
+        (book.path / "manifest.json").read_text())["book"]["plies"] >= 1
+    assert (book.value(), book.remoteness()) == (Value.WIN, 41)
+    got = {game.move_name(mv.move): mv.value for mv in book.move_values()}
+    assert got == {"4": Value.WIN, "3": Value.TIE, "5": Value.TIE, "1": Value.LOSE,
+                   "2": Value.LOSE, "6": Value.LOSE, "7": Value.LOSE}
+    assert book.move_values()[0].remoteness == 41
