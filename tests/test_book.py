@@ -38,6 +38,7 @@ def twin_positions(w: int, h: int, plies: int) -> set[tuple[str, ...]]:
     return {min(p, p[::-1]) for p in seen}
 
 
+@pytest.mark.slow
 def test_a_book_holds_every_position_within_its_plies_exactly(c4, tmp_path):
     game, solution = c4
     book = build_book(game, 5, tmp_path / "bk")

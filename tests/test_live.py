@@ -111,6 +111,7 @@ def test_a_time_limit_ends_with_bounds_too(c4):
     assert [(r.value, r.exact) for r in reports] == [(None, False)] * 4
 
 
+@pytest.mark.slow  # compiles the 7x6 search (about 10 s of CPU)
 @pytest.mark.parametrize("name", ["endgame_L1", "midgame_L1"])
 def test_the_best_move_of_pons_positions_has_pons_score(name):
     """Pons's score of a 7x6 position (his test sets) is the value and remoteness of its
