@@ -41,6 +41,7 @@ from ..catalog import CatalogGame
 from ..engine import CompiledGame, Value
 from ..engine.live import MoveReport, analyze_moves
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
+from ..engine.searchkernel import Leaf
 from ..engine.solution import game_picture, move_name, move_named
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
@@ -120,10 +121,41 @@ def live_game(call: str) -> tuple[Game, PositionCodec, str]:
     return game, PositionCodec(game), target.entry.title
 
 
+class Endgame:
+    """An endgame store as the analysis reads it, its leaves (the arrays the search looks
+    positions up in, :meth:`Store.leaf`) loaded once a worker instead of once an analysis
+    (0.2-0.4 s for Kalah(6, 4)'s 12-seed store, measured)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.game_name = store.game_name
+        self._leaf: Leaf | None = None
+
+    def value(self, pos: Position | None = None) -> Worth:
+        """The store's value of ``pos`` (a KeyError for one it does not hold)."""
+        return self.store.value(pos)
+
+    def remoteness(self, pos: Position | None = None) -> int | None:
+        """The store's remoteness of ``pos``."""
+        return self.store.remoteness(pos)
+
+    def leaf(self) -> Leaf:
+        """The search's leaves, loaded on the first call."""
+        if self._leaf is None:
+            self._leaf = cast(Leaf, self.store.leaf())
+        return self._leaf
+
+
 @lru_cache(maxsize=8)
 def _open(path: str, call: str) -> Store:
     """The store at ``path`` of the live instance ``call``, opened once a worker."""
     return open_store(path, live_game(call)[0])
+
+
+@lru_cache(maxsize=8)
+def _endgame(path: str, call: str) -> Endgame:
+    """The endgame store at ``path`` of ``call``, its leaves kept once loaded."""
+    return Endgame(_open(path, call))
 
 
 @lru_cache(maxsize=4)
@@ -134,7 +166,7 @@ def shipped_book(call: str) -> Store | None:
     return find_book(game) if isinstance(game, CompiledGame) else None
 
 
-def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Store | None]:
+def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Endgame | None]:
     """(book, endgame) for the live instance ``call``: the first of the stores at
     ``paths`` that holds its game (the manifest's name) and was built from its start (else
     the book its package ships), and the first built from roots (None where there is
@@ -146,7 +178,7 @@ def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Store | N
         if manifest.get("name") != name:
             continue
         if manifest.get("roots") and endgame is None:
-            endgame = _open(path, call)
+            endgame = _endgame(path, call)
         elif not manifest.get("roots") and book is None:
             book = _open(path, call)
     return book if book is not None else shipped_book(call), endgame
