@@ -155,6 +155,9 @@ def test_a_scored_game_says_margins(client):
     ("tictactoe", {"moves": "z9"}, 422, "legal: "),
     ("tictactoe", {"moves": ",".join(["a1"] * 1001)}, 422, "at most 1,000"),
     ("tictactoe", {"strength": "2"}, 422, "strength must be a number from 0 to 1"),
+    # a full column's name is refused, not read as the move numbered so (the next column)
+    ("connect4(width=4, height=4)", {"moves": "1,1,1,1,1"}, 422,
+     "move 5 ('1') is not legal there; legal: 2, 3, 4"),
 ])
 def test_bad_requests_get_a_4xx_and_a_message(client, target, query, status, words):
     r = client.get(_url(target, **query))

@@ -125,6 +125,7 @@ def test_a_tictactoe_board_is_read_whole():
     ("connect4", "4483", "'8' is not a column (1..7)"),
     ("connect4", "1111111", "column 1 is full"),
     ("connect4", "4, 9", "move 2 ('9') is not legal there; legal: 1, 2, 3, 4, 5, 6, 7"),
+    ("connect4", "4,4,4,4,4,4,4", "move 7 ('4') is not legal there; legal: 1, 2, 3, 5, 6, 7"),
     ("tictactoe", "xxx......", "X has as many marks as O or one more (X 3, O 0)"),
     ("tictactoe", "b2 b2", "move 2 ('b2') is not legal there"),
 ])

@@ -23,6 +23,7 @@ import json
 import multiprocessing
 import random
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
@@ -171,13 +172,16 @@ def test_a_new_position_cancels_the_old_search(page):
     next position is answered at once, by the same worker process (its search stopped;
     it was not killed and replaced)."""
     base = f"{_base(page)}/api/explore/{quote(C7)}/analysis"
+    moves, score = _pons("7x6_midgame_L1.txt", 1, 20)[0]
+    quick = f"{base}?moves={','.join(str(int(c) + 1) for c in moves)}"
+    with _lines(quick, 180) as r:  # the search compiled (once a worker: no event stops it)
+        r.read()
     workers = {p.pid for p in multiprocessing.active_children()}
     slow = _lines(base, 30)
     time.sleep(1.0)
     slow.close()  # the page aborts its request the same way
-    moves, score = _pons("7x6_midgame_L1.txt", 1, 20)[0]
     started = time.monotonic()
-    with _lines(f"{base}?moves={','.join(str(int(c) + 1) for c in moves)}", 60) as r:
+    with _lines(quick, 60) as r:
         lines = [json.loads(line) for line in r]
     seconds = time.monotonic() - started
     done = lines[-1]
@@ -186,6 +190,10 @@ def test_a_new_position_cancels_the_old_search(page):
     assert (done["value"], done["remoteness"]) == (value.value, rem)
     assert seconds < 10, f"{seconds:.1f} s: the abandoned search held the worker"
     assert {p.pid for p in multiprocessing.active_children()} == workers
+    with pytest.raises(urllib.error.HTTPError) as bad:  # checked before the stream starts
+        _lines(f"{base}?moves=4,4,4,4,4,4,4", 60)
+    assert bad.value.code == 422
+    assert "move 7 ('4') is not legal there" in json.loads(bad.value.read())["detail"]
 
 
 def _within(game, seeds: int, rng: random.Random) -> list[str]:

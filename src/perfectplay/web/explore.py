@@ -44,7 +44,7 @@ from .. import registry
 from ..catalog import CatalogGame, Param
 from ..engine import CompiledGame, Value, solve
 from ..engine.protocol import Move, Position, Worth, capabilities
-from ..engine.solution import Solved, game_picture, move_name, move_named
+from ..engine.solution import Solved, game_picture, move_name
 from ..engine.solve import Method
 from ..engine.target import parse_call
 from ..engine.values import MoveValue
@@ -73,6 +73,7 @@ from .positions import (
     Query,
     Target,
     first_player_view,
+    legal_move,
     margin,
     number,
     parse_moves,
@@ -249,7 +250,7 @@ def explore(ex: Explorer, query: Query) -> dict[str, object]:
     for k, name in enumerate(parse_moves(query.get("moves")), 1):
         turn = who(pos, k - 1)
         moves = solved.move_values(pos)
-        move = move_named(game, pos, name) if moves else None
+        move = legal_move(game, pos, name) if moves else None
         if move is None:
             legal = ", ".join(move_name(game, mv.move) for mv in moves)
             raise InputError(f"move {k} ({name[:40]!r}) is not legal there; legal: "
@@ -489,7 +490,13 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                 check_strength(query["strength"])
             points = request.query_params.get("points")
             checked = await run_in_threadpool(live.check_live, target)
-        except PerfectplayError as exc:
+            # the position and the moves checked before the stream starts (a 422, not a
+            # line): the worker reads them in milliseconds
+            await heavy.run(live.live_position, checked.call, dict(query),
+                            seconds=live.LIVE_SECONDS)
+        except Busy as exc:
+            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
+        except (PerfectplayError, WorkerError) as exc:
             return _problem(422, str(exc))
         body = {**query, "stores": list(live_stores), "points": points}
         lines = heavy.stream(live.live_analysis, checked.call, body,

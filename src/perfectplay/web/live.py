@@ -42,7 +42,7 @@ from ..engine import CompiledGame, Value
 from ..engine.live import MoveReport, analyze_moves
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
 from ..engine.searchkernel import Leaf
-from ..engine.solution import game_picture, move_name, move_named
+from ..engine.solution import game_picture, move_name
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
 from ..store import open_store
@@ -52,7 +52,7 @@ from ..store.reader import Store
 from .answers import AnalysisLine, ExploreAnswer, ExploreMove, ExplorePly, ValueWord
 from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
-from .positions import Params, Query, Target, parse_moves, summary, turn_word
+from .positions import Params, Query, Target, legal_move, parse_moves, summary, turn_word
 
 #: Seconds one live analysis may search (the page then shows the bounds proven): less
 #: than the page's budget for the seed games' heavy requests (``app.HEAVY_SECONDS``, 30 s),
@@ -209,7 +209,7 @@ def _walk(game: Game, codec: PositionCodec, title: str, query: Query
 
     played = []
     for k, name in enumerate(parse_moves(query.get("moves")), 1):
-        move = move_named(game, pos, name) if legal else None
+        move = legal_move(game, pos, name) if legal else None
         if move is None:
             names = ", ".join(move_name(game, m) for m in legal)
             raise InputError(f"move {k} ({name[:40]!r}) is not legal there; legal: "
@@ -236,7 +236,7 @@ def live_position(call: str, query: Query) -> dict[str, object]:
         history.append(ExplorePly(name=name, turn=turn_word(mover), before="", after="",
                                   mistake=False, chart_before=None, chart_after=None))
         if payoff is not None and mover is not None:
-            move = move_named(game, before, name)
+            move = legal_move(game, before, name)
             gain = float(payoff(before, move))
             points += gain if mover == 0 else -gain
     line = "searching ..."

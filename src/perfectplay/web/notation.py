@@ -27,8 +27,9 @@ import re
 from ..catalog.connect4 import ConnectFour
 from ..catalog.connect4.notation import position_from_moves
 from ..engine.protocol import Game
-from ..engine.solution import move_name, move_named
+from ..engine.solution import move_name
 from ..errors import InputError
+from .positions import legal_move
 
 #: The longest paste read (longer than any game's move list on the page).
 MAX_PASTE = 10_000
@@ -89,7 +90,7 @@ def _check_moves(game: Game, names: list[str]) -> None:
     pos = game.initial()
     for k, name in enumerate(names, 1):
         over = game.outcome(pos) is not None or not list(game.moves(pos))
-        move = None if over else move_named(game, pos, name)
+        move = None if over else legal_move(game, pos, name)
         if move is None:
             legal = [] if over else [move_name(game, m) for m in game.moves(pos)]
             raise InputError(f"move {k} ({name[:40]!r}) is not legal there; legal: "

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..catalog import CatalogGame
 from ..engine import Value
-from ..engine.protocol import Worth
+from ..engine.protocol import Game, Move, Position, Worth, capabilities
+from ..engine.solution import move_name
 from ..errors import LimitError
 from .answers import Turn
 from .gamescrafters import value_word
@@ -47,6 +48,28 @@ def parse_moves(text: str | None) -> list[str]:
     if len(names) > MAX_MOVES:
         raise LimitError(f"{len(names):,} moves; the page takes at most {MAX_MOVES:,}")
     return names
+
+
+def legal_move(game: Game, pos: Position, name: str) -> Move | None:
+    """The legal move of ``pos`` whose name (``move_name``) is ``name``, or that the game's
+    ``parse_move`` reads from it; else None.
+
+    By name only, because the page sends names: the engine's ``move_named`` also reads a
+    move's ``str``, so in Connect Four "4" on a full fourth column would be taken as the
+    move numbered 4 (the fifth column) instead of refused.
+
+    >>> from perfectplay.catalog.connect4 import ConnectFour
+    >>> game = ConnectFour(4, 1)
+    >>> legal_move(game, game.play(game.initial(), 3), "4") is None
+    True
+    """
+    legal = list(game.moves(pos))
+    for move in legal:
+        if move_name(game, move) == name:
+            return move
+    parse = capabilities(game).parse_move  # the game's own other spellings ("B2")
+    move = None if parse is None else parse(name)
+    return move if move is not None and move in legal else None
 
 
 def turn_word(turn: int | None) -> Turn | None:
