@@ -16,7 +16,7 @@ from perfectplay.engine.live import MoveReport, analyze_moves
 from perfectplay.engine.protocol import Score
 from perfectplay.errors import GameError, LimitError
 from perfectplay.store import open_store
-from perfectplay.store.book import build_book
+from perfectplay.store.book import build_book, find_book
 
 DATA = Path(__file__).parent / "data" / "connect4"
 
@@ -179,3 +179,12 @@ def test_reports_say_their_answer_in_words(c4):
                          "words"}
     assert data["value"] in ("win", "lose", "tie") and isinstance(data["remoteness"], int)
     assert data["words"] == f"{data['value']} in {data['remoteness']}"
+
+
+def test_the_7x6_start_is_read_from_the_shipped_book_without_a_search():
+    game = ConnectFour(7, 6)
+    reports = list(analyze_moves(game, book=find_book(game)))
+    assert [r.source for r in reports] == ["book"] * 7 and all(r.exact for r in reports)
+    words = {r.name: r.words for r in reports}
+    assert words["4"] == "win in 41"  # the middle column, on ply 41 (Allis 1988; Tromp)
+    assert {words[c].split()[0] for c in "35"} == {"tie"}

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -180,12 +180,32 @@ def analyze_moves(game: Game, position: Position | None = None, *,
             raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
     elif endgame is not None:
         raise GameError("an endgame store helps compiled games only")
-    backend = _backend(game, table_mb, workers, endgame)
+    _check_endgame(game, endgame)
+    made: list[SearchBackend] = []  # made when a move needs search (not for a book's)
+
+    def backend() -> SearchBackend:
+        if not made:
+            made.append(_backend(game, table_mb, workers, endgame))
+        return made[0]
+
     try:
         yield from _stream(game, caps.scored, position, book, endgame, backend,
                            time_limit, stop)
     finally:
-        backend.close()
+        for b in made:
+            b.close()
+
+
+def _check_endgame(game: Game, endgame: StoreLike | None) -> None:
+    """A GameError for an endgame store of another game, or not a store (before any work)."""
+    if endgame is None:
+        return
+    name = getattr(endgame, "game_name", None)
+    if name is not None and name != capabilities(game).name:
+        raise GameError(f"the endgame store holds {name}, not {capabilities(game).name}")
+    if not callable(getattr(endgame, "leaf", None)):
+        raise GameError(f"endgame must be a store (open_store), not "
+                        f"{type(endgame).__name__}")
 
 
 def _backend(game: Game, table_mb: float, workers: int,
@@ -194,31 +214,22 @@ def _backend(game: Game, table_mb: float, workers: int,
         return PythonBackend(game, 10_000)
     leaf = None
     if endgame is not None:
-        name = getattr(endgame, "game_name", None)
-        if name is not None and name != game.name:
-            raise GameError(f"the endgame store holds {name}, not {game.name}")
-        make = getattr(endgame, "leaf", None)
-        if not callable(make):
-            raise GameError(f"endgame must be a store (open_store), not "
-                            f"{type(endgame).__name__}")
-        leaf = make()
+        leaf = endgame.leaf()  # type: ignore[attr-defined]  # checked by _check_endgame
         if not isinstance(leaf, sk.Leaf):
             raise GameError("endgame.leaf() did not give the search's leaves")
     return CompiledBackend(game, table_mb, workers, 10_000, None, leaf)
 
 
 def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None,
-            endgame: StoreLike | None, backend: SearchBackend, time_limit: float | None,
-            stop: threading.Event | None) -> Iterator[MoveReport]:
-    run = _Search(game, backend, _Budget(time_limit, stop))
-    caps = run.caps
-    if run.ended(position) is not None:
+            endgame: StoreLike | None, backend: Callable[[], SearchBackend],
+            time_limit: float | None, stop: threading.Event | None) -> Iterator[MoveReport]:
+    caps = capabilities(game)
+    if game.outcome(position) is not None:
         return
-    full = run.bounds()
     moves = []
     for move in legal_moves(game, position):
         child, passes, pay = edge(game, caps, position, move)
-        moves.append(_Move(move, move_name(game, move), child, passes, pay, *full))
+        moves.append(_Move(move, move_name(game, move), child, passes, pay, 0, 0))
     # 1. the stores
     searched = []
     for m in moves:
@@ -230,8 +241,11 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
             searched.append(m)
     if not searched:
         return
-    backend.warm(searched[0].child, True)  # numba compiles once a process: not timed
-    run.budget = _Budget(time_limit, stop)
+    engine = backend()
+    engine.warm(searched[0].child, True)  # numba compiles once a process: not timed
+    run = _Search(game, engine, _Budget(time_limit, stop))  # the clock starts here
+    for m in searched:
+        m.lo, m.hi = m.full = run.bounds()
     try:
         # 2. values
         for m in searched:
