@@ -15,8 +15,6 @@ costs microseconds.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .entry import CatalogGame, Listing, Param
 from .table import results_table
 
@@ -47,7 +45,7 @@ def _allowed(p: Param) -> str:
     return f"each {span}" if p.kind is tuple else span
 
 
-def _literal(value: Any) -> str:
+def _literal(value: object) -> str:
     return f"`{value!r}`"
 
 

@@ -31,8 +31,14 @@ from .base import fail, game_call, load_game, need_extra
 @click.option("--cors", "origins", multiple=True, metavar="ORIGIN",
               help="Let pages from ORIGIN (http://localhost:3000, or *) read the answers "
               "of GET requests: a GamesmanUni run elsewhere. Repeatable; none by default.")
+@click.option("--live-store", "live_stores", multiple=True, metavar="DIR",
+              type=click.Path(file_okay=False, exists=True),
+              help="A solved store the page's live analysis of a big game reads before it "
+                   "searches: an opening book (perfectplay book) or an endgame store "
+                   "(solve --store DIR --endgame K), matched to its game by name. "
+                   "Repeatable.")
 def serve(host: str, port: int, store: str | None, target: str | None,
-          origins: tuple[str, ...]) -> None:
+          origins: tuple[str, ...], live_stores: tuple[str, ...]) -> None:
     """Serve the web page: play and explore every game in a browser (needs
     perfectplay[web]). With --store or --game, one solved game is also served read-only
     under /gamesman/perfectplay-NAME/ in the shape GamesCrafters' front end (GamesmanUni)
@@ -42,6 +48,7 @@ def serve(host: str, port: int, store: str | None, target: str | None,
     Examples:
       perfectplay serve --port 8000     # then open http://127.0.0.1:8000
       perfectplay serve --game tictactoe --cors http://localhost:3000
+      perfectplay serve --live-store kalah-endgame/   # Kalah(6, 4) live, its endgame read
       # then GET http://127.0.0.1:8000/gamesman/perfectplay-tictactoe/standard/positions/
     """
     for module in ("starlette", "uvicorn", "pydantic"):
@@ -53,6 +60,8 @@ def serve(host: str, port: int, store: str | None, target: str | None,
             fail(f"--cors {origin!r} is not an origin: give scheme://host[:port] as the "
                  "browser shows it (http://localhost:3000, no path, no trailing /), or *", 2)
     gamesman, gid = _served_game(store, target)
+    for folder in live_stores:  # each must open as a store, before the server starts
+        _check_store(folder)
     from ..web.app import create_app
     from ..web.gamescrafters import served_id
     from ..web.serving import run_until_stopped
@@ -64,7 +73,10 @@ def serve(host: str, port: int, store: str | None, target: str | None,
                    err=True)
     try:
         stopped_by = run_until_stopped(create_app(gamesman=gamesman, gamesman_id=gid,
-                                                  cors=origins), host, port)
+                                                  cors=origins,
+                                                  live_stores=[str(Path(d).resolve())
+                                                               for d in live_stores]),
+                                       host, port)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     if stopped_by is not None:
@@ -79,6 +91,12 @@ ORIGIN = re.compile(r"https?://[^/\s?#]+")
 #: 128 + 2 for a command the user interrupted (as every other command here); SIGTERM (kill,
 #: systemd, docker stop) with 0, the asked-for end of a service, which is its normal end.
 STOP_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 0}
+
+
+def _check_store(folder: str) -> None:
+    """A --live-store folder opens as a store (else a StoreError says why, in one line)."""
+    with open_store(folder):
+        pass
 
 
 def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
