@@ -10,9 +10,12 @@ Sets (each position searched from an empty table, one worker, ``--table-mb`` MB)
 - ``boards``: the empty board of small boards (5x6, 7x5, 6x6), every answer checked
   against Steininger's and Tromp's table (``OUTCOMES``).
 
-For each set: positions, total nodes, the process's user CPU seconds spent searching (the
-kernels are compiled first and not counted), and any wrong answer. ``--json FILE`` writes
-every position's nodes too, so two runs compare position by position (``--compare FILE``).
+For each set: positions, total nodes, the branching nodes among them (nodes that chose
+among two or more moves: about what Steininger's c4 counts, as it plays forced moves and
+reads ended games and table cut-offs without a node), the process's user CPU seconds spent
+searching (the kernels are compiled first and not counted), and any wrong answer.
+``--json FILE`` writes every position's nodes too, so two runs compare position by position
+(``--compare FILE``).
 
     python benchmarks/search_nodes.py                       # every set
     python benchmarks/search_nodes.py --sets boards --json base.json
@@ -90,15 +93,18 @@ def main() -> None:
         for _, game, _, _ in todo:
             perfectplay.search(game, game.play(game.initial(), 0), node_limit=1000,
                                table_mb=args.table_mb)
-        nodes, seconds = 0, 0.0
+        nodes, branching, seconds = 0, 0, 0.0
         record[name] = {}
+        record[name + ":branching"] = {}
         for label, game, code, expected in todo:
             clear_table()
             t = cpu()
             r = perfectplay.search(game, code, table_mb=args.table_mb)
             seconds += cpu() - t
             nodes += r.nodes
+            branching += r.branching
             record[name][label] = r.nodes
+            record[name + ":branching"][label] = r.branching
             ok = r.exact and (r.value, r.remoteness) == expected
             wrong += not ok
             if args.verbose or not ok:
@@ -107,9 +113,13 @@ def main() -> None:
                 print(f"  {label:<16} {r.describe():<14} {r.nodes:>13,}{ratio}"
                       f"{'' if ok else '  WRONG, expected ' + str(expected)}", flush=True)
         old_total = sum(before.get(name, {}).values())
-        ratio = f"  ({nodes / old_total:.3f}x the earlier run)" if old_total else ""
-        print(f"{name:<11} {len(todo):>3} positions {nodes:>14,} nodes {seconds:8.2f} s user"
-              f"{ratio}", flush=True)
+        old_branching = sum(before.get(name + ":branching", {}).values())
+        ratio = f"  ({nodes / old_total:.3f}x" if old_total else ""
+        if ratio:
+            ratio += f", {branching / old_branching:.3f}x" if old_branching else ""
+            ratio += " the earlier run)"
+        print(f"{name:<11} {len(todo):>3} positions {nodes:>14,} nodes ({branching:,} "
+              f"branching) {seconds:8.2f} s user{ratio}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(record, indent=1))
     print(f"{wrong} wrong answer(s)")

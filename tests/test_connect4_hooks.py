@@ -171,21 +171,35 @@ def test_the_check_catches_a_hook_that_drops_good_moves():
 CENTRE = {4: [2, 1, 3, 0], 5: [2, 1, 3, 0, 4]}  # the tie-break order, written out
 
 
-def winning_cells(code: int, w: int, h: int) -> int:
-    """The empty cells where the player who just moved into ``code`` would complete four,
-    counted on ConnectFourPy's picture of the board (gravity ignored)."""
+def winning_cells(code: int, w: int, h: int) -> set[tuple[int, int]]:
+    """The empty cells (column, row) where the player who just moved into ``code`` would
+    complete four, found on ConnectFourPy's picture of the board (gravity ignored)."""
     pos = tuple_of(code, w, h)
     who = "O" if sum(map(len, pos)) % 2 == 0 else "X"
     grid = {(c, r): pos[c][r] for c in range(w) for r in range(len(pos[c]))}
-    count = 0
+    cells = set()
     for c in range(w):
         for r in range(len(pos[c]), h):
             grid[c, r] = who
-            count += any(all(grid.get((c + (i - j) * dc, r + (i - j) * dr)) == who
-                             for i in range(4))
-                         for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)) for j in range(4))
+            if any(all(grid.get((c + (i - j) * dc, r + (i - j) * dr)) == who
+                       for i in range(4))
+                   for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)) for j in range(4)):
+                cells.add((c, r))
             del grid[c, r]
-    return count
+    return cells
+
+
+def order_weight(game: ConnectFour, code: int, move: int, w: int, h: int) -> int:
+    """The weight ``search_moves`` orders a move by, from the pictures of the board: the
+    mover's winning cells after it, those not right above a cell where the opponent wins
+    (before it) once more, and those of them right above a playable cell twice more."""
+    child = game.play(code, move)
+    mine = winning_cells(child, w, h)
+    theirs = winning_cells(code, w, h)
+    useful = {(c, r) for c, r in mine if (c, r - 1) not in theirs}
+    heights = [len(col) for col in tuple_of(child, w, h)]
+    over = {(c, r) for c, r in useful if r == heights[c] + 1}
+    return len(mine) + len(useful) + 2 * len(over)
 
 
 def _check_sample(w: int, h: int, count: int) -> None:
@@ -204,8 +218,8 @@ def _check_sample(w: int, h: int, count: int) -> None:
         k = int(game.rules.search_moves(np.int64(code), buf))
         listed = [int(m) for m in buf[:k]]
         assert 1 <= k == len(set(listed)) and set(listed) <= set(game.moves(code))
-        if k > 1:  # the regular case: best first by the mover's winning cells, then centre
-            keys = [(-winning_cells(game.play(code, m), w, h), CENTRE[w].index(m))
+        if k > 1:  # the regular case: best first by the weighed winning cells, then centre
+            keys = [(-order_weight(game, code, m, w, h), CENTRE[w].index(m))
                     for m in listed]
             assert keys == sorted(keys), (game.draw(code), listed)
         by_move = {mv.move: mv for mv in s.move_values(code)}

@@ -64,7 +64,11 @@ def test_search_equals_solve_with_forced_nodes_passed_through(w, h):
     _, _, codes, _, _ = solved(w, h)
     rng = np.random.default_rng(45)
     clear_table()
+    branching = 0
     for code in rng.choice(codes, 60, replace=False):
         r = search(game, int(code))
         assert (r.value, r.remoteness) == (ref.value(int(code)), ref.remoteness(int(code)))
+        assert r.branching <= r.nodes
+        branching += r.branching
+    assert branching > 60  # the branching nodes (SearchResult.branching) are counted
     clear_table()

@@ -338,7 +338,8 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
     return SearchResult(
         game=game, position=position, value=value, remoteness=remoteness, best_move=best,
         exact=exact and value is not None, lower=score_words(lo, run.scored),
-        upper=score_words(hi, run.scored), moves=moves, nodes=budget.nodes, seconds=seconds,
+        upper=score_words(hi, run.scored), moves=moves, nodes=budget.nodes,
+        branching=run.backend.branching_nodes(), seconds=seconds,
         probes=run.backend.probes, workers=workers, backend=run.backend.name,
         table=run.backend.table_stats(), stopped=budget.stopped, note=note)
 

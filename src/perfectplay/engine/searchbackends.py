@@ -118,6 +118,11 @@ class SearchBackend(Protocol):
         """The table's size and fill, for :attr:`SearchResult.table`."""
         ...
 
+    def branching_nodes(self) -> int:
+        """The nodes so far that went on to search two or more moves, or were a probe's
+        root (see :attr:`SearchResult.branching`)."""
+        ...
+
     def close(self) -> None:
         """Let go of threads (the table may be kept for the next search)."""
         ...
@@ -141,7 +146,9 @@ class CompiledBackend:
         self.halt = np.zeros(1, np.int64)
         self.stats = np.zeros(workers, np.int64)
         self.busy = np.zeros(1 << 16, np.int64)  # positions being searched (workers > 1)
-        self.shared = sk.Shared(self.table, self.busy, self.halt, self.stats)
+        self.branch_counts = np.zeros(8 * workers, np.int64)  # a cache line a thread
+        self.shared = sk.Shared(self.table, self.busy, self.halt, self.stats,
+                                self.branch_counts)
         self.workers = workers
         self.max_depth = max_depth
         self.spaces = [sk.workspace(max_depth, game.max_moves) for _ in range(workers)]
@@ -173,7 +180,11 @@ class CompiledBackend:
             if self.walk_space is None:
                 self.walk_space = sk.walk_workspace(self.max_depth, self.game.max_moves)
             self._walk(code, 0, 1)
+        self.branch_counts[:] = 0
         return time.perf_counter() - began
+
+    def branching_nodes(self) -> int:
+        return int(self.branch_counts.sum())
 
     def table_stats(self) -> dict[str, Any]:
         """Size and fill of the table; the fill is estimated from its first 2**16 slots (a
@@ -305,6 +316,7 @@ class PythonBackend:
         self.horizon = self.caps.horizon
         self.tiered = self.caps.tier is not None
         self.budget = Budget(None, None)  # each probe's own
+        self.branching = 0  # nodes that searched two or more moves, or a probe's root
         self.line: list[Position] = []  # the positions above the node searched
 
     def warm(self, pos: Position, walk: bool) -> float:
@@ -316,6 +328,9 @@ class PythonBackend:
 
     def table_stats(self) -> dict[str, Any]:
         return {"entries": len(self.table)}
+
+    def branching_nodes(self) -> int:
+        return self.branching
 
     def walk(self, pos: Position, score: SearchScore,
              budget: Budget) -> tuple[int, Move | None] | None:
@@ -398,6 +413,8 @@ class PythonBackend:
         if hint is not None and hint in moves:
             moves.remove(hint)
             moves.insert(0, hint)
+        if len(moves) > 1 or not self.line:
+            self.branching += 1
         if len(self.line) >= self.max_depth:
             raise LimitError(f"a line deeper than {self.max_depth:,} plies; raise max_depth")
         self.line.append(pos)

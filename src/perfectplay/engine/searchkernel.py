@@ -376,13 +376,18 @@ def _to_front(buf, base, k, hint):
 class Shared(NamedTuple):
     """What the threads of one search share: the transposition table (two-slot buckets,
     see the module doc), the ``busy`` table of positions being searched (ABDADA), the
-    ``stop`` flag (``stop[0] != 0``: abort) and each thread's node count (``stats``, for
-    progress lines)."""
+    ``stop`` flag (``stop[0] != 0``: abort), each thread's node count (``stats``, for
+    progress lines) and each thread's count of branching nodes (``branching[8 * thread]``,
+    a cache line a thread: nodes that went on to search two or more moves, and a probe's
+    root that searched its moves, added up over the search; Steininger's c4 counts about
+    these, as it plays forced moves and reads table cut-offs and ended games without a
+    node)."""
 
     table: np.ndarray
     busy: np.ndarray
     stop: np.ndarray
     stats: np.ndarray
+    branching: np.ndarray
 
 
 class Workspace(NamedTuple):
@@ -468,6 +473,7 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
     scored, with_horizon, symmetric = kind.scored, kind.with_horizon, kind.symmetric
     max_moves = kind.max_moves
     table, busy, stop, stats = shared.table, shared.busy, shared.stop, shared.stats
+    branching = shared.branching
     pos, lo_w, hi_w, alpha0, best = ws.pos, ws.lo, ws.hi, ws.alpha0, ws.best
     best_move, count, index, key = ws.best_move, ws.n_moves, ws.next_move, ws.key
     start_nodes, passes, pay, move = ws.start_nodes, ws.passes, ws.pay, ws.move
@@ -588,6 +594,8 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                     continue
             deferred[d] = 0
             marked[d] = (1 if kind.parallel and big else 0) | (2 if forced else 0)
+            if not forced:
+                branching[thread << 3] += 1
             if marked[d] & 1:
                 busy[_hash(k_key) & (busy.size - 1)] = k_key  # "I am searching this node"
             lo_w[d] = a

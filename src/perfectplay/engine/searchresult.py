@@ -58,6 +58,11 @@ class SearchResult(HTMLView):
     stopped: str | None = None  # "time", "nodes" or "interrupt"
     note: str = ""
     compile_seconds: float = 0.0  # numba compiling the kernels, before the clock started
+    #: the nodes that went on to search two or more moves (and each probe's root that
+    #: searched its moves): the count to set
+    #: beside Steininger's c4, which plays forced moves and reads ended games and table
+    #: cut-offs without counting a node (``nodes`` counts every position entered)
+    branching: int = 0
     #: where the position comes from, for the header: "after 4,4,3; the second player to
     #: move" (the command line fills it in; empty: the position's own words)
     where: str = ""
@@ -88,7 +93,8 @@ class SearchResult(HTMLView):
         else:
             lines += move_lines(self.game, self.best_move, self.moves or [])
         lines.append(f"nodes: {self.nodes:,} in {self.seconds:.2f} s "
-                     f"({self.nodes_per_second:,.0f} nodes/s), {self.probes} null-window "
+                     f"({self.nodes_per_second:,.0f} nodes/s; {self.branching:,} of them "
+                     f"chose among moves), {self.probes} null-window "
                      f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
                      f"({self.backend})")
         if self.compile_seconds >= 0.05:
@@ -116,7 +122,8 @@ class SearchResult(HTMLView):
         return {
             **data, "moves": None if self.moves is None else data["moves"],
             "exact": self.exact, "lower": self.lower, "upper": self.upper,
-            "nodes": self.nodes, "seconds": round(self.seconds, 4),
+            "nodes": self.nodes, "branching": self.branching,
+            "seconds": round(self.seconds, 4),
             "nodes_per_second": round(self.nodes_per_second), "probes": self.probes,
             "workers": self.workers, "backend": self.backend, "table": self.table,
             "stopped": self.stopped, "note": self.note,

@@ -5,8 +5,12 @@ module level that take the board's geometry (see :mod:`.bitboard`).
 4" (blog.gamesolver.org, 2019), done on bitboards: the winning cells of each player are found
 with the same shifts as four in a row; a move that wins at once is the only one listed; an
 opponent's threat leaves only its block; a move right under an opponent's winning cell is
-dropped (the opponent wins on top of it); the rest go best first by how many winning cells
-they leave the mover, centre columns first on a tie. ``horizon`` is the number of empty
+dropped (the opponent wins on top of it); a move that leaves two wins at once (or one right
+above another) is the only one listed, a win in 3; the rest go best first by the winning
+cells they leave the mover, counting twice those not right above an opponent's winning cell
+(which the opponent would take first) and twice more those right above a playable cell (the
+opponent cannot play under them), an order Steininger's c4 weighs likewise; centre columns
+first on a tie. ``horizon`` is the number of empty
 cells: no game lasts longer, and a tie always fills the board. ``static_bounds`` knows a side
 cannot win when it has no line left to complete, or (Allis 1988, claimeven) when the
 opponent can answer every move in the same column on a board of even height; and that it
@@ -55,9 +59,10 @@ def wins_at(p, mask, W, H, full):
 def search_moves_of(code, out, W, H, bottom, full, col_mask):
     """The columns worth searching, best first (see the module doc): the win if there is
     one, else the block if the opponent threatens, never a move right under an opponent's
-    winning cell unless every move is, ordered by the winning cells the move leaves the mover
-    and then centre first (7 columns: 3, 2, 4, 1, 5, 0, 6). Every move left out loses in 2,
-    or is no better than the one listed."""
+    winning cell unless every move is, a move that leaves two wins at once alone (a win in
+    3), else ordered by the winning cells the move leaves the mover (weighed as the module
+    doc says) and then centre first (7 columns: 3, 2, 4, 1, 5, 0, 6). Every move left out
+    loses in 2, or is no better than the one listed."""
     H1 = H + 1
     mover, mask = split(code, bottom, H1)
     playable = (mask + bottom) & full  # the lowest empty cell of each column
@@ -81,14 +86,23 @@ def search_moves_of(code, out, W, H, bottom, full, col_mask):
     if safe & (safe - 1) == 0:  # one move left: nothing to order
         out[0] = lowest_bit_index(safe) // H1
         return 1
-    # insertion sort by (winning cells after the move) * 64 + column, stable in the
-    # centre-first order; the low six bits then give back the column
+    # insertion sort by (weighed winning cells after the move) * 64 + column, stable in
+    # the centre-first order; the low six bits then give back the column
     k = 0
     for i in range(W):
         c = W // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2)  # centre first, left before right
         bit = safe & (col_mask << (c * H1))
         if bit:
-            score = popcount(wins_at(mover | bit, mask | bit, W, H, full))
+            mine = wins_at(mover | bit, mask | bit, W, H, full)
+            now = mine & (((mask | bit) + bottom) & full)  # the wins it leaves playable
+            if now & (now - 1) or now & (mine >> 1):
+                # two wins at once, or one with another right above it: the opponent, who
+                # has no win of its own now, blocks one and the mover wins in 3
+                out[0] = c
+                return 1
+            useful = mine & ~(theirs << 1)  # not right above an opponent's winning cell
+            over = (((mask | bit) + bottom) & full) << 1  # right above a playable cell
+            score = popcount(mine) + popcount(useful) + 2 * popcount(useful & over)
             j = k
             while j > 0 and (out[j - 1] >> 6) < score:
                 out[j] = out[j - 1]

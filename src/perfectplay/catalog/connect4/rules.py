@@ -4,7 +4,10 @@
 
 Each rule here is a one-line ``@njit(cache=True)`` function that closes over numbers (and
 the ranking's small tables) only, so numba keys its on-disk cache by those values: a board
-compiled once is loaded from the cache by the next process. Moves are column indexes
+compiled once is loaded from the cache by the next process. Numba checks only this file's
+date for a stale cache, not the modules whose kernels a rule compiles into itself, so every
+rule also closes over :data:`SOURCES`, a digest of those modules' text: an edit of
+:mod:`.hooks` (say) gives new cache keys, not yesterday's machine code. Moves are column indexes
 0..W-1, named ``1``..``W`` (``move_name``; ``parse_move`` reads them back).
 
 >>> game = ConnectFour(4, 4)
@@ -16,7 +19,9 @@ compiled once is loaded from the cache by the next process. Moves are column ind
 
 from __future__ import annotations
 
+import hashlib
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from numba import njit
@@ -40,55 +45,74 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 
+#: A digest of the modules the rules compile into themselves (part of every rule's closure,
+#: so part of numba's cache key: see the module doc).
+SOURCES = int.from_bytes(hashlib.sha256(b"".join(
+    (Path(__file__).parent / name).read_bytes()
+    for name in ("bitboard.py", "hooks.py", "ranking.py"))).digest()[:7], "little")
+
+
 def compiled_rules(g: Geometry) -> dict[str, Kernel]:
     """The rules of one board as numba functions of a code (CompiledGame's keywords, and
     ``split``: a code's (mover's stones, all stones))."""
     W, H, H1, col_mask, bottom, full, even_rows = g
     cells = W * H
     binom, ways = tables(W, H)
+    sources = SOURCES  # each rule names it, so that it is in the rule's closure
 
     @njit(cache=True)
     def moves(code, out):
+        _ = sources
         return moves_of(code, out, W, H, H1, col_mask)
 
     @njit(cache=True)
     def play(code, c):
+        _ = sources
         return play_of(code, c, bottom, H1, col_mask)
 
     @njit(cache=True)
     def outcome(code):
+        _ = sources
         return outcome_of(code, bottom, H, full)
 
     @njit(cache=True)
     def tier(code):
+        _ = sources
         return stones_of(code, bottom, H1)
 
     @njit(cache=True)
     def canonical(code):
+        _ = sources
         return mirror_min(code, W, H1, col_mask)
 
     @njit(cache=True)
     def search_moves(code, out):
+        _ = sources
         return search_moves_of(code, out, W, H, bottom, full, col_mask)
 
     @njit(cache=True)
     def horizon(code):
+        _ = sources
         return horizon_of(code, bottom, H1, cells)
 
     @njit(cache=True)
     def static_bounds(code):
+        _ = sources
         return static_bounds_of(code, H, bottom, full, even_rows)
 
     @njit(cache=True)
     def rank(code):
+        _ = sources
         return rank_of(code, W, H1, col_mask, binom, ways)
 
     @njit(cache=True)
     def unrank(t, r):
+        _ = sources
         return unrank_of(t, r, W, H1, binom, ways)
 
     @njit(cache=True)
     def split_code(code):
+        _ = sources
         return split(code, bottom, H1)
 
     return {"moves": moves, "play": play, "outcome": outcome, "tier": tier,

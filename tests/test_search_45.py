@@ -1,0 +1,106 @@
+"""Issue 45's second part, each piece checked against an independent exact method: Connect
+Four's ``search_moves`` listing a move alone when it leaves two wins at once (or one right
+above another), which must then be a win in 3 by the strong solution; the branching-node
+count (nodes that chose among moves) where it is known (a game with one move everywhere
+branches only at each probe's root; the compiled kernel's count is checked beside search =
+solve in test_search_etc); and the rules' numba cache keyed by the text of the modules they
+compile in."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from perfectplay import search
+from perfectplay.catalog.connect4 import ConnectFour, position_from_moves
+from perfectplay.catalog.connect4 import rules as c4rules
+from perfectplay.catalog.connect4.bitboard import four, split
+from perfectplay.engine import WIN
+from test_connect4_hooks import solved
+
+
+@njit
+def _lone_moves(codes, vals, rems, W, H, bottom, full, search_moves):
+    """(positions where the double-threat rule must have fired, those of them that are not
+    a win in 3). The rule's case, told apart by brute force with ``four`` alone: the mover
+    has no win at once, the opponent has none either, and two or more columns are not
+    right under a cell where the opponent would make four; yet one move is listed."""
+    buf = np.empty(W + 1, np.int64)
+    H1 = H + 1
+    fired = wrong = 0
+    for i in range(codes.size):
+        code = codes[i]
+        mover, mask = split(code, bottom, H1)
+        other = mover ^ mask
+        if four(other, H) or mask == full:
+            continue  # ended
+        playable = (mask + bottom) & full
+        wins = threat = 0
+        safe = 0
+        for c in range(W):
+            cell = playable & (((1 << H1) - 1) << (c * H1))
+            if cell == 0:
+                continue
+            wins += four(mover | cell, H)
+            threat += four(other | cell, H)
+            above = (cell << 1) & full
+            if above == 0 or not four(other | above, H):
+                safe += 1
+        if wins or threat or safe < 2 or search_moves(code, buf) != 1:
+            continue
+        fired += 1
+        wrong += not (vals[i] == WIN and rems[i] == 3)
+    return fired, wrong
+
+
+def test_a_move_listed_alone_for_its_double_threat_wins_in_3():
+    """At every position of 5x4 where the rule fired (see ``_lone_moves``) the strong
+    solution says win in 3, and it fires hundreds of times; the exhaustive check of
+    test_connect4_hooks proves besides that the listed move keeps the position's value and
+    remoteness."""
+    game, _, codes, vals, rems = solved(5, 4)
+    g = game.geometry
+    fired, wrong = _lone_moves(codes, vals, rems, 5, 4, g.bottom, g.full,
+                               game.rules.search_moves)
+    assert wrong == 0
+    assert fired > 100, fired
+
+
+def test_an_open_three_is_listed_alone():
+    """5x4, X on columns 2 and 3 of the bottom row under O's two stones: X's 4 leaves wins
+    at 1 and 5, the only move listed, and the strong solution says win in 3."""
+    game, solution, _, _, _ = solved(5, 4)
+    code = position_from_moves(game, "1122")
+    out = np.zeros(6, np.int64)
+    k = game.rules.search_moves(code, out)
+    assert k == 1 and int(out[0]) == 3
+    assert (solution.value(code).value, solution.remoteness(code)) == ("win", 3)
+
+
+def test_the_python_backend_counts_branching_nodes_too():
+    """Take 1 from a heap of 6: one move everywhere, so only each probe's root branches."""
+
+    class Chain:
+        def initial(self):
+            return 6
+
+        def moves(self, n):
+            return [1] if n else []
+
+        def play(self, n, k):
+            return n - k
+
+        def outcome(self, n):
+            return None
+
+    r = search(Chain())
+    assert r.exact and r.branching == r.probes and r.nodes > r.probes
+
+
+def test_the_rules_cache_key_follows_the_hooks_text():
+    """Every Connect Four rule closes over the digest of the modules it compiles in, so
+    numba's cache key changes with their text (numba itself checks only rules.py)."""
+    rules = c4rules.compiled_rules(ConnectFour(4, 4).geometry)
+    for name, fn in rules.items():
+        cells = [c.cell_contents for c in fn.py_func.__closure__]
+        assert any(isinstance(c, int) and c == c4rules.SOURCES for c in cells), name
