@@ -14,6 +14,7 @@ from ..engine.target import parse_call
 from ..play import Table, live_table
 from ..store import open_store
 from ..store.book import MAX_PLIES, build_book, find_book
+from ..store.layout import read_manifest
 from .base import echo_json, fail, load_game
 
 
@@ -95,8 +96,11 @@ def _searched_by_the_catalog(target: str) -> bool:
 
 def store_play_table(path: str, target: str | None) -> Table:
     """The play table of a store (an opening book, or a whole solved store): positions it
-    holds read from it, the rest searched live."""
+    holds read from it, the rest searched live; an endgame store (``solve --endgame``) also
+    serves the search's leaves, as ``search --store`` reads it (Kalah(6, 4))."""
     game = None if target is None else load_game(target)
     store = open_store(path, game)
     title = store.target or capabilities(store.game).name
-    return live_table(store.game, f"{title} (store {path})", book=store)
+    endgame = store if read_manifest(path).get("roots") and \
+        isinstance(store.game, CompiledGame) else None
+    return live_table(store.game, f"{title} (store {path})", book=store, endgame=endgame)

@@ -25,7 +25,7 @@ def live_table(game: Game[Any, Any], title: str, book: StoreLike | None = None,
     oracle = LiveOracle(game, book=book, endgame=endgame, table_mb=table_mb,
                         workers=workers)
     table = user_table(game, title, oracle)
-    table.legend = ("values come from the opening book where it holds them; the rest are "
+    table.legend = ("values come from the book (or store) where it holds them; the rest are "
                     "proven by search as you play (a position far from the book can take a "
                     "while)" if book is not None else
                     "no opening book: every value is proven by search as you play (near "
