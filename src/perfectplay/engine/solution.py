@@ -463,15 +463,32 @@ def _named(hook: Callable[[Move], object] | None, move: Move) -> str:
 
 def move_named(game: Game, pos: Position, token: str) -> Move | None:
     """The legal move ``token`` names: the game's ``parse_move`` reading, then a move's
-    str, repr or ``move_name``, then a Python literal equal to a move; None if none."""
+    ``move_name``; a game without either hook, a move's str or repr, then a Python literal
+    equal to a move; None if none.
+
+    A game that names its moves is read by its names only: Connect Four names column ``1``
+    the move coded 0, so "1" with the first column full is no move, never the code-1 move
+    (the second column) that a move's str would match.
+
+    >>> class Columns:  # moves coded 0, 1; named 1, 2
+    ...     def initial(self): return 0
+    ...     def moves(self, n): return [1]  # only the second column is open
+    ...     def play(self, n, k): return n + 1
+    ...     def outcome(self, n): return None
+    ...     def move_name(self, k): return str(k + 1)
+    >>> move_named(Columns(), 0, "1") is None, move_named(Columns(), 0, "2")
+    (True, 1)
+    """
     legal = list(game.moves(pos))
     caps = capabilities(game)
     if caps.parse_move is not None:
         move = caps.parse_move(token)
         if move in legal:
             return move
+    if caps.move_name is not None or caps.parse_move is not None:
+        return next((m for m in legal if _named(caps.move_name, m) == token), None)
     for move in legal:
-        if token in (str(move), repr(move), _named(caps.move_name, move)):
+        if token in (str(move), repr(move)):
             return move
     try:
         literal = ast.literal_eval(token)
