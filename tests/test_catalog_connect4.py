@@ -117,3 +117,15 @@ def test_the_picture_draws_every_cell() -> None:
     game.plot(game.play(game.initial(), 2), ax)
     assert len(ax.patches) == 1 + 5 * 4  # the board, then one disc a cell
     assert [t.get_text() for t in ax.get_xticklabels()] == list("12345")
+
+
+def test_a_full_column_named_again_is_refused_not_read_as_another() -> None:
+    """Column 1 is the move coded 0: once it is full, "1" names no legal move (its str
+    would name the code-1 move, the second column, which must never be played for it)."""
+    from perfectplay.engine.solution import play_moves
+
+    game = ConnectFour(4, 4)
+    full = play_moves(game, "1,1,1,1")
+    assert 0 not in game.moves(full)
+    with pytest.raises(InputError, match=r"move 5 \('1'\) is not legal there; legal: 2, 3, 4"):
+        play_moves(game, "1,1,1,1,1")
