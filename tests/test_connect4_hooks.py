@@ -191,15 +191,15 @@ def winning_cells(code: int, w: int, h: int) -> set[tuple[int, int]]:
 
 def order_weight(game: ConnectFour, code: int, move: int, w: int, h: int) -> int:
     """The weight ``search_moves`` orders a move by, from the pictures of the board: the
-    mover's winning cells after it, those not right above a cell where the opponent wins
-    (before it) once more, and those of them right above a playable cell twice more."""
+    mover's winning cells after it that are not right above a cell where the opponent wins
+    (before it), those of them right above a playable cell counted twice."""
     child = game.play(code, move)
     mine = winning_cells(child, w, h)
     theirs = winning_cells(code, w, h)
     useful = {(c, r) for c, r in mine if (c, r - 1) not in theirs}
     heights = [len(col) for col in tuple_of(child, w, h)]
     over = {(c, r) for c, r in useful if r == heights[c] + 1}
-    return len(mine) + len(useful) + 2 * len(over)
+    return len(useful) + len(over)
 
 
 def _check_sample(w: int, h: int, count: int) -> None:

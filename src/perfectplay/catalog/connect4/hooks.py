@@ -7,9 +7,9 @@ with the same shifts as four in a row; a move that wins at once is the only one 
 opponent's threat leaves only its block; a move right under an opponent's winning cell is
 dropped (the opponent wins on top of it); a move that leaves two wins at once (or one right
 above another) is the only one listed, a win in 3; the rest go best first by the winning
-cells they leave the mover, counting twice those not right above an opponent's winning cell
-(which the opponent would take first) and twice more those right above a playable cell (the
-opponent cannot play under them), an order Steininger's c4 weighs likewise; centre columns
+cells they leave the mover that are not right above an opponent's winning cell (the
+opponent would take that one first), counting twice those right above a playable cell (the
+opponent cannot play under them), threats Steininger's c4 weighs likewise; centre columns
 first on a tie. ``horizon`` is the number of empty
 cells: no game lasts longer, and a tie always fills the board. ``static_bounds`` knows a side
 cannot win when it has no line left to complete, or (Allis 1988, claimeven) when the
@@ -102,7 +102,7 @@ def search_moves_of(code, out, W, H, bottom, full, col_mask):
                 return 1
             useful = mine & ~(theirs << 1)  # not right above an opponent's winning cell
             over = (((mask | bit) + bottom) & full) << 1  # right above a playable cell
-            score = popcount(mine) + popcount(useful) + 2 * popcount(useful & over)
+            score = popcount(useful) + popcount(useful & over)
             j = k
             while j > 0 and (out[j - 1] >> 6) < score:
                 out[j] = out[j - 1]
