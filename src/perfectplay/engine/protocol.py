@@ -50,6 +50,15 @@ class Value(enum.Enum):
     TIE = "tie"
     DRAW = "draw"
 
+    def __str__(self) -> str:
+        """The value as a person says it (``print(Value.WIN)`` shows ``win``); the repr
+        stays Python's, ``<Value.WIN: 'win'>``.
+
+        >>> print(Value.WIN, f"{Value.TIE}")
+        win tie
+        """
+        return str(self.value)
+
     def flipped(self) -> Value:
         """The same position seen by the other player."""
         return _FLIP[self]
