@@ -43,15 +43,15 @@ def process_client():
 #: such as ``client``, are made once a worker) and its slow tests first, so pytest-xdist's
 #: workers start on them together and finish on short tests together: otherwise a long test
 #: drawn last keeps one worker busy while the other idles (a minute and more at the end).
-HEAVY_MODULES = ("test_search.py", "test_catalog_kalah.py", "test_readme.py",
+HEAVY_MODULES = ("test_search.py", "test_web_live_browser.py", "test_readme.py",
                  "test_kalah_search.py", "test_outcore.py", "test_compiled.py",
                  "test_connect4_hooks.py", "test_web_catalog.py", "test_catalog.py",
-                 "test_catalog_domineering.py", "test_saved_target.py")
+                 "test_catalog_domineering.py", "test_saved_target.py",
+                 "test_catalog_kalah.py")
 
 #: Tests each over 30 s of that run (with the machine under load), started first in their
 #: module.
 HEAVY_TESTS = ("test_random_compiled_games_equal_the_strong_solution",
-               "test_irving_donkers_uiterwijk_who_wins_for_small_boards",
                "test_every_command_line_of_the_readme_runs",
                "test_search_with_an_endgame_store_equals_the_strong_solution",
                "test_random_compiled_games_equal_the_engine",
