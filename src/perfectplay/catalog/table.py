@@ -1,6 +1,6 @@
 """The catalog's published results as Markdown tables, from what each entry records: every
 result with how it is reproduced here and what that cost (``perfectplay games --markdown``,
-the docs' catalog page), and one row a game (the README's table).
+the docs' catalog page), and one row a game (the README's summary).
 
 The times are the ones each :class:`~.entry.Published` records, measured on this project's
 2-core machine (``python benchmarks/catalog.py`` measures them again); nothing here runs a

@@ -20,7 +20,7 @@ once), and tries first the cells whose walling won most often before (the histor
 heuristic), then the ones that leave the smallest block.
 
 Exact by construction: the only pruning is the cells on no portal path, which are exactly
-the free moves. Measured in the README: the blocks cut the positions searched 3-8x against
+the free moves. Measured on docs/benchmarks.md: the blocks cut the positions searched 3-8x against
 searching the whole component with the parity of the free cells, and the history ordering
 about 1.3x more.
 
@@ -50,7 +50,7 @@ MAX_CELLS = 62
 TABLE_BITS = 24
 #: Blocks of at most this many cells are valued by :func:`grundy` (every move) rather than
 #: searched for a win (which stops at the first winning move); 8 searched the fewest
-#: positions of 0, 4, 6, 8, 10, 12 and 16 on the README's boards (12 costs 1.5x, 16 3x).
+#: positions of 0, 4, 6, 8, 10, 12 and 16 on the benchmarks page's boards (12 costs 1.5x, 16 3x).
 SMALL = 8
 #: Grundy memo entries (2^20 of 20 bytes: 21 MB).
 MEMO_BITS = 20

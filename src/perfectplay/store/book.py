@@ -25,7 +25,7 @@ most N plies are held (canonical under the game's symmetry), and every one is ex
 Book(store=PosixPath('book'), plies=4, positions=..., searched=..., ...)
 
 Complexity: O(P x b) to enumerate and derive the P positions (b moves each), plus one
-proof search per position of the last ply (the whole cost; see the README's measures).
+proof search per position of the last ply (the whole cost; measured on docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Values are **palette ids**: each tier lists its distinct (value, remoteness) pai
 scored game, (margin, remoteness)), and a position keeps only its pair's number, in one
 byte when the tier has at most 256 pairs. Look-ups stay random-access at memory speed, which
 block compression (zstd and the like) would trade for a decompression per look-up; see the
-README for the measured trade.
+benchmarks page (docs/benchmarks.md) for the measured trade.
 
 Every kernel takes plain arrays (memory maps included) and runs as Python under
 ``NUMBA_DISABLE_JIT=1``.

@@ -41,7 +41,7 @@ from .twin import ConnectFourPy
 #: How each published board is reproduced here: (method, seconds, goal). The seconds are CPU
 #: seconds measured on this project's 2-core machine on 2026-11-26, the board's kernels
 #: compiled included (4-12 s of them), while a dozen other processes shared the two cores
-#: (wall times were 5-10 times longer); 7x6 is the README's measurement of the empty board
+#: (wall times were 5-10 times longer); 7x6 is docs/benchmarks.md's measurement of the empty board
 #: (one worker, 64 MB). A strong solve also checks Tromp's count of positions. Boards not
 #: listed were not tried here (goals, by search).
 MEASURED: dict[tuple[int, int], tuple[Method, float, bool]] = {

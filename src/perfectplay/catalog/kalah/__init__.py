@@ -79,17 +79,17 @@ GAME = CatalogGame(
                   "rule", kind=bool)),
     # seconds: CPU seconds measured on this project's 2-core machine (2026-11-26, a dozen other
     # processes on its two cores, wall times 5-10 times longer), the board's search kernels
-    # compiled included (about 12 of them; the README's quiet machine: about 4)
+    # compiled included (about 12 of them; on a quiet machine, the benchmarks page: 4)
     published=(
         Published({"houses": 6, "seeds": 2}, IRVING, value=10, method="search", seconds=14.5),
         Published({"houses": 6, "seeds": 3}, IRVING, value=2, method="search", seconds=14.2),
         Published({"houses": 6, "seeds": 4}, IRVING, value=10, method="search",
                   seconds=180.0, goal=True,
-                  note="177 s of search alone on the quiet machine (README); not finished "
+                  note="177 s of search alone on the quiet machine (benchmarks page); not finished "
                        "here in 30 minutes under load"),
         Published({"houses": 6, "seeds": 5}, IRVING, value=12, method="search",
                   seconds=3600.0, goal=True,
-                  note="not proven here in 38 minutes with an endgame store (README)"),
+                  note="not proven here in 38 minutes with an endgame store (benchmarks page)"),
         Published({"houses": 6, "seeds": 6}, RAWLINGS, value=2, method="search",
                   seconds=86400.0, goal=True, note="106 days of CPU time for Rawlings"),
         Published({"houses": 6, "seeds": 4, "empty_capture": False}, RAWLINGS, value=8,
