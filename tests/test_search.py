@@ -191,24 +191,25 @@ def test_a_tiny_table_still_gives_exact_answers():
 
 
 # -- published games --------------------------------------------------------------------------
-@pytest.mark.parametrize("w,h", [(4, 4), (5, 4), (4, 5)])
+# 4x4 and 5x4 (4x5 also passed, each board its own compile: the suite keeps one wide board)
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
 def test_connect_four_equals_the_strong_solution(w, h):
     g = connect_four(w, h)
     ref = solve(g)
     assert_agrees(g, ref, sample(ref, 40, w * h) + [g.initial()])
 
 
-@pytest.mark.parametrize("w,h", [(5, 5), (6, 4), (7, 4)])
+@pytest.mark.parametrize("w,h", [(6, 4)])
 def test_connect_four_matches_tromps_table(w, h):
-    """The catalog's published outcomes (Tromp; Steininger's table), searched with two
-    workers: 5x5 a tie filling the board, 6x4 won by the second player on ply 24, 7x4 a tie
-    (the catalog's own reproduction, one worker, runs in the benchmark)."""
+    """A catalog's published outcome (Tromp; Steininger's table), searched with two
+    workers: 6x4 won by the second player on ply 24 (5x5 and 7x4, each its own compile and
+    ten seconds of two threads, are the catalog benchmark's, with the other boards)."""
     value, plies = OUTCOMES[(w, h)]
     r = search(connect_four(w, h), workers=2)
     assert (r.value.value, r.remoteness, r.exact) == (value, plies, True)
 
 
-@pytest.mark.parametrize("m,n", [(3, 3), (4, 3)])
+@pytest.mark.parametrize("m,n", [(3, 3)])
 def test_kalah_equals_the_strong_solution(m, n):
     """A scored game with extra turns: margins, and the remoteness walk's tie-breaks."""
     g = kalah(m, n)
@@ -403,21 +404,30 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           cwd=Path(__file__).parent.parent)
 
 
+def _cli_here(*args: str):
+    """The command run in this process (click's runner): the 7x6 search kernels compiled
+    here for the other tests serve it, where a new process compiles them again (10 s)."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+    return CliRunner().invoke(main, list(args))
+
+
 def test_the_search_command_text_and_json():
-    out = _cli("search", "connect4(width=7, height=6)", "--moves",
-               "4,4,4,4,4,4,3,3,3,3,3", "--analyze")
-    assert out.returncode == 0, out.stderr
-    assert "value: " in out.stdout and "best move: " in out.stdout
-    assert out.stdout.count("  move ") == 6  # column 4 is full
+    out = _cli_here("search", "connect4(width=7, height=6)", "--moves",
+                    "4,4,4,4,4,4,3,3,3,3,3", "--analyze")
+    assert out.exit_code == 0, out.output
+    assert "value: " in out.output and "best move: " in out.output
+    assert out.output.count("  move ") == 6  # column 4 is full
     data = json.loads(_cli("search", "examples/tictactoe.py:TicTacToe", "--json").stdout)
     assert (data["value"], data["remoteness"], data["exact"]) == ("tie", 9, True)
     assert data["backend"] == "python"
 
 
 def test_the_search_command_when_stopped_or_wrong():
-    out = _cli("search", "connect4(width=7, height=6)", "--nodes", "1000")
-    assert out.returncode == 3
-    assert "NOT EXACT" in out.stdout and "stopped by: nodes" in out.stdout
+    out = _cli_here("search", "connect4(width=7, height=6)", "--nodes", "1000")
+    assert out.exit_code == 3
+    assert "NOT EXACT" in out.output and "stopped by: nodes" in out.output
     out = _cli("search", "connect4(width=7, height=6)", "--moves", "1,9")
     assert out.returncode == 1 and "move 2 ('9') is not legal" in out.stderr
     assert "Traceback" not in out.stderr

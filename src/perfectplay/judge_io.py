@@ -9,7 +9,7 @@ One policy for every judge (``lenient=False``, the default):
   judge's terminating ``0`` line; an empty input is an error;
 - data after the last case (after T cases, after the ``0``, after a single-case input) is
   an error naming its line and column; the cases before it are still answered;
-- a number outside the judge's stated range (the README's "Input": cses1097 n <= 5000 and
+- a number outside the judge's stated range (docs/howto/input.md: cses1097 n <= 5000 and
   abs(value) <= 10^9, atcoder-dpl n <= 3000 and 1 <= value <= 10^9, devc-portal R, C <=
   100, ...) is an error naming the limit; where the judge states no range, values must fit
   in 64 bits, as every judge's solution assumes.

@@ -56,13 +56,15 @@ def describe(value: Worth, remoteness: int | None) -> str:
 
     >>> describe(Value.WIN, 3), describe(Value.DRAW, None), describe(-2, 4), describe(5, None)
     ('win in 3', 'draw', '-2 in 4', '+5')
+    >>> describe(0, 4)  # a margin of nothing: the game ends level
+    '0 (a tie) in 4'
     """
     if isinstance(value, Value):
         return value.value if remoteness is None else f"{value.value} in {remoteness}"
     if isinstance(value, float) and math.isinf(value):
         return "never ends (+inf)" if value > 0 else "never ends (-inf)"
-    sign = "+" if value > 0 else ""
-    return f"{sign}{value}" if remoteness is None else f"{sign}{value} in {remoteness}"
+    words = f"+{value}" if value > 0 else f"{value} (a tie)" if value == 0 else f"{value}"
+    return words if remoteness is None else f"{words} in {remoteness}"
 
 
 @dataclass(frozen=True, slots=True)
