@@ -195,8 +195,8 @@ def test_random_compiled_games_equal_the_engine(client, tmp_path_factory, seed, 
     same_as_engine(game, tb.store)
 
 
-# one fixed game of each kind and six drawn ones
-@settings(max_examples=6, deadline=None)
+# one fixed game of each kind and three drawn ones
+@settings(max_examples=3, deadline=None)
 @given(st.integers(0, 2**16 - 1), st.booleans(), st.booleans())
 @example(13, False, False)  # cyclic tiers, 25 positions
 @example(13, False, True)  # cyclic tiers, a player to move, 25 positions
