@@ -304,16 +304,21 @@ class HeavyPool:
         if self.stopping:
             raise Busy("the server is stopping; try again when it is back", retry_after=10)
 
-    async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-                  body: dict[str, Any], seconds: float | None = None) -> Any:
-        """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
-        budget (``seconds``, default :attr:`seconds`)."""
-        budget = self.seconds if seconds is None else seconds
+    def _admit(self, seconds: float | None) -> float:
+        """Take a slot for one request (or refuse it: the server stopping, every slot
+        taken) and return its time budget; the caller gives the slot back."""
         self._refuse_if_stopping()
         if self.busy >= self.slots:
             raise Busy(f"the server is busy with {self.busy} large requests; try again in "
                        "a few seconds", retry_after=5)
         self.busy += 1
+        return self.seconds if seconds is None else seconds
+
+    async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
+                  body: dict[str, Any], seconds: float | None = None) -> Any:
+        """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
+        budget (``seconds``, default :attr:`seconds`)."""
+        budget = self._admit(seconds)
         try:
             worker = await self._started()
             self._refuse_if_stopping()  # stopped while this one waited for the warm-up
@@ -350,12 +355,7 @@ class HeavyPool:
         worker's ``stop`` event is set, and a worker that has not stopped within
         :data:`CANCEL_SECONDS` is killed and replaced, so an abandoned search never holds
         it."""
-        budget = self.seconds if seconds is None else seconds
-        self._refuse_if_stopping()
-        if self.busy >= self.slots:
-            raise Busy(f"the server is busy with {self.busy} large requests; try again in "
-                       "a few seconds", retry_after=5)
-        self.busy += 1
+        budget = self._admit(seconds)
         try:
             worker = await self._started()
             self._refuse_if_stopping()
