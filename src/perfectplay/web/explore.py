@@ -212,6 +212,20 @@ def is_live(text: str) -> bool:
     return True
 
 
+def checked_target(text: str) -> tuple[Target, bool]:
+    """The catalog instance ``text`` checked for the page, and whether it is answered live
+    (:func:`is_live`): the solve path's check, and the live one for an instance beyond the
+    solve budget; what the solve path says is wrong when neither takes it. One check each,
+    where asking :func:`is_live` first ran them twice."""
+    try:
+        return check_target(text), False
+    except LimitError as too_big:
+        try:
+            return live.check_live(text), True
+        except PerfectplayError:
+            raise too_big from None
+
+
 # -- one position, for any solved game ----------------------------------------------------------
 @dataclass(frozen=True)
 class Explorer:
@@ -465,12 +479,11 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             parse_moves(query["moves"])
             if query["strength"] is not None:
                 check_strength(query["strength"])
-            if await run_in_threadpool(is_live, target):
-                checked = await run_in_threadpool(live.check_live, target)
+            checked, answered_live = await run_in_threadpool(checked_target, target)
+            if answered_live:
                 answer = await heavy.run(live.live_position, checked.call, dict(query),
                                          seconds=live.LIVE_SECONDS)
             else:
-                checked = await run_in_threadpool(check_target, target)
                 answer = await heavy.run(catalog_answer, checked.call, dict(query),
                                          seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
@@ -527,10 +540,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             name = parse_call(target)[0]
             if name not in registry.catalog_names():
                 return unknown(name)
-            if await run_in_threadpool(is_live, target):
-                call = (await run_in_threadpool(live.check_live, target)).call
-            else:
-                call = (await run_in_threadpool(check_target, target)).call
+            call = (await run_in_threadpool(checked_target, target))[0].call
             answer = await heavy.run(catalog_paste, call, {"text": text},
                                      seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
