@@ -6,7 +6,10 @@ one separate process, so its work never holds the server's interpreter: small re
 their latency while it runs. At most :attr:`HeavyPool.slots` heavy requests are in flight
 (one runs, the others wait their turn); one more is refused at once (503 with
 Retry-After). A request that takes longer than :attr:`HeavyPool.seconds` is answered 503
-and its worker is killed and replaced, so no request can hold the worker for ever.
+and its worker is killed and replaced, so no request can hold the worker for ever. The
+budget counts from the request's turn on the worker, not its wait behind the one before
+(which ends within that one's own budget): a request waiting behind an abandoned search
+that is still compiling is answered, by the same worker or by the one that replaced it.
 
 The worker is one spawned process and a pipe that only it and the server use (not a
 ``multiprocessing.Pool``, whose shared queue lock, held by an idle worker, is never freed
@@ -35,7 +38,7 @@ import time
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import registry
 from ..errors import PerfectplayError
@@ -115,6 +118,8 @@ def sigint_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, handler)
 
 
+#: What a request's future gives (the worker's answer, or None for a stream).
+T = TypeVar("T")
 #: A streaming request's function: (game, body, stop) -> the JSON-ready things it yields.
 Streamer = Callable[[str, Mapping[str, object], threading.Event], Iterator[object]]
 #: A message of a stream on the pipe: ("item", bytes), ("end", ok, text) or ("gone",).
@@ -144,13 +149,16 @@ def serve_requests(conn: Connection) -> None:
     A reader thread takes every message off the pipe: a request goes to the queue this
     (main) thread answers in order, a ``("cancel", id)`` sets the stop event of stream
     ``id`` if it is the one running (a cancel that arrives after its stream ended is
-    dropped), so a search the page abandoned stops within its next check of the event."""
+    dropped; one that arrives before its stream starts stops it at its start), so a search
+    the page abandoned stops within its next check of the event."""
     ignore_sigint()
     with suppress(Exception):  # a failing demo is that game's requests' problem
         warm()
     conn.send(True)
     jobs: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
     running: dict[int, threading.Event] = {}
+    early: set[int] = set()  # streams cancelled while still on their way
+    last = [0]  # the last stream started (a later cancel for an older one is dropped)
     lock = threading.Lock()
 
     def read() -> None:
@@ -163,6 +171,8 @@ def serve_requests(conn: Connection) -> None:
             if message[0] == "cancel":
                 with lock:
                     stop = running.get(message[1])
+                    if stop is None and message[1] > last[0]:
+                        early.add(message[1])  # cancelled before it started
                 if stop is not None:
                     stop.set()
             else:
@@ -177,6 +187,10 @@ def serve_requests(conn: Connection) -> None:
         stop = threading.Event()
         with lock:
             running[ident] = stop
+            last[0] = ident
+            if ident in early:
+                early.discard(ident)
+                stop.set()  # it ends at its first check, with what it has (nothing)
         try:
             for message in stream_call(fn, game, body, stop):
                 conn.send(message)
@@ -200,6 +214,7 @@ class _Worker:
         self.ready = threading.Event()  # set once the warm-up is over (or the worker gone)
         self.turn = threading.Lock()  # one request on the pipe at a time
         self.sending = threading.Lock()  # a cancel is sent while a stream holds the turn
+        self.closed = threading.Event()  # set by stop(): no request is sent to it after
         threading.Thread(target=self._wait_ready, daemon=True,
                          name="perfectplay-heavy-ready").start()
 
@@ -208,28 +223,38 @@ class _Worker:
             self.conn.recv()
         self.ready.set()
 
+    def _send(self, request: tuple[object, ...], sent: threading.Event) -> None:
+        """Send ``request`` (the caller holds the turn) and set ``sent``; :class:`WorkerGone`
+        without ``sent`` if the worker was stopped while the caller waited for its turn
+        (the request was never sent: the pool gives it to the next worker)."""
+        if self.closed.is_set():
+            raise WorkerGone
+        with self.sending:
+            self.conn.send(request)
+        sent.set()
+
     def ask(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-            body: dict[str, Any]) -> tuple[bool | None, Any]:
-        """``call(fn, game, body)`` in the worker (blocking: run it in a thread)."""
+            body: dict[str, Any], sent: threading.Event) -> tuple[bool | None, Any]:
+        """``call(fn, game, body)`` in the worker (blocking: run it in a thread); ``sent``
+        is set when the request goes on the pipe (its turn came)."""
         self.ready.wait()
         with self.turn:
             try:
-                with self.sending:
-                    self.conn.send(("call", fn, game, body))
+                self._send(("call", fn, game, body), sent)
                 answer: tuple[bool | None, Any] = self.conn.recv()
             except (EOFError, OSError):
                 raise WorkerGone from None
             return answer
 
     def stream(self, ident: int, fn: Streamer, game: str, body: Mapping[str, object],
-               push: Callable[[Message], None]) -> None:
+               push: Callable[[Message], None], sent: threading.Event) -> None:
         """:func:`stream_call` in the worker, each message handed to ``push`` as it comes
-        (blocking: run it in a thread); ``("gone",)`` if the worker ends first."""
+        (blocking: run it in a thread); ``("gone",)`` if the worker ends first, ``sent``
+        set when the request goes on the pipe."""
         self.ready.wait()
         with self.turn:
             try:
-                with self.sending:
-                    self.conn.send(("stream", ident, fn, game, body))
+                self._send(("stream", ident, fn, game, body), sent)
                 while True:
                     message: Message = self.conn.recv()
                     push(message)
@@ -246,6 +271,7 @@ class _Worker:
     def stop(self) -> None:
         """End the worker: SIGTERM (it dies at once, even inside a compiled kernel), SIGKILL
         if it lingers; the threads waiting on its pipe then see it closed."""
+        self.closed.set()
         if self.process.is_alive():
             self.process.terminate()
             self.process.join(STOP_SECONDS)
@@ -314,16 +340,41 @@ class HeavyPool:
         self.busy += 1
         return self.seconds if seconds is None else seconds
 
+    async def _sent(self, start: Callable[[_Worker, threading.Event], asyncio.Future[T]]
+                    ) -> tuple[_Worker, asyncio.Future[T]]:
+        """Start a request on the worker (``start(worker, sent)`` runs it in a thread) and
+        wait for its turn on the pipe: the worker and the request's future.
+
+        The wait is not the request's time: the request before it ends within its own
+        budget, a cancelled stream within :data:`CANCEL_SECONDS` (then its worker is
+        replaced). A request whose worker was stopped while it waited was never sent: it
+        goes to the next worker (so a paste after an abandoned search is answered, not
+        refused). Polled, so a shut-down cancels the wait at once."""
+        for _ in range(3):
+            worker = await self._started()
+            self._refuse_if_stopping()
+            sent = threading.Event()
+            job = start(worker, sent)
+            while not sent.is_set() and not job.done():
+                await asyncio.sleep(0.02)
+            if sent.is_set() or not isinstance(job.exception(), WorkerGone):
+                return worker, job
+            if self._worker is worker:
+                self.close()
+        self._refuse_if_stopping()
+        raise Busy("the worker for large requests keeps stopping; try again in a few "
+                   "seconds", retry_after=5)
+
     async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
                   body: dict[str, Any], seconds: float | None = None) -> Any:
         """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
-        budget (``seconds``, default :attr:`seconds`)."""
+        budget (``seconds``, default :attr:`seconds`, counted from its turn on the
+        worker)."""
         budget = self._admit(seconds)
         try:
-            worker = await self._started()
-            self._refuse_if_stopping()  # stopped while this one waited for the warm-up
-            job = asyncio.get_running_loop().run_in_executor(None, worker.ask, fn, game,
-                                                             body)
+            loop = asyncio.get_running_loop()
+            worker, job = await self._sent(
+                lambda w, sent: loop.run_in_executor(None, w.ask, fn, game, body, sent))
             try:
                 ok, answer = await asyncio.wait_for(job, budget)
             except TimeoutError:
@@ -357,8 +408,6 @@ class HeavyPool:
         it."""
         budget = self._admit(seconds)
         try:
-            worker = await self._started()
-            self._refuse_if_stopping()
             loop = asyncio.get_running_loop()
             messages: asyncio.Queue[Message] = asyncio.Queue()
             ident = next(self._ids)
@@ -366,10 +415,17 @@ class HeavyPool:
             def push(message: Message) -> None:
                 loop.call_soon_threadsafe(messages.put_nowait, message)
 
-            job = loop.run_in_executor(None, worker.stream, ident, fn, game, body, push)
-            deadline = time.monotonic() + budget
+            started: list[tuple[_Worker, asyncio.Future[None]]] = []
+
+            def start(w: _Worker, sent: threading.Event) -> asyncio.Future[None]:
+                started[:] = [(w, loop.run_in_executor(None, w.stream, ident, fn, game,
+                                                       body, push, sent))]
+                return started[0][1]
+
             ended = False
             try:
+                worker, job = await self._sent(start)
+                deadline = time.monotonic() + budget
                 while True:
                     try:
                         message = await asyncio.wait_for(
@@ -399,7 +455,8 @@ class HeavyPool:
                         raise WorkerError(text)
                     return
             finally:
-                if not ended:  # abandoned: stop the search, and make sure it stops
+                if not ended and started:  # abandoned (perhaps before its turn): stop
+                    worker, job = started[0]  # the search, and make sure it stops
                     worker.cancel(ident)
                     loop.call_later(CANCEL_SECONDS, self._reap, worker, job)
         finally:

@@ -1,0 +1,28 @@
+"""Requests for the web worker's tests (tests/test_web_worker.py): module functions, so the
+spawned worker process can import them by name."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping
+
+
+def echo(game: str, body: dict[str, object]) -> dict[str, object]:
+    """A request answered at once: what it was asked."""
+    return {"game": game, **body}
+
+
+def stubborn(game: str, body: Mapping[str, object], stop: threading.Event
+             ) -> Iterator[dict[str, object]]:
+    """A stream that answers once, then works ``body['seconds']`` without looking at its
+    stop event (as numba compiling a search does), then says whether it was stopped."""
+    yield {"started": True}
+    time.sleep(float(str(body["seconds"])))
+    yield {"stopped": stop.is_set()}
+
+
+def stopped_at_start(game: str, body: Mapping[str, object], stop: threading.Event
+                     ) -> Iterator[dict[str, object]]:
+    """A stream that says whether it was stopped before it began."""
+    yield {"stopped": stop.is_set()}
