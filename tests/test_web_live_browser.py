@@ -66,6 +66,19 @@ def page(tmp_path_factory, client):
         yield p
 
 
+def _at_ply(page, sec: str, ply: int, active: str = "") -> None:
+    """Wait for the tab to show the position after ``ply`` moves; on a timeout, fail with
+    what the tab shows instead (its error line, its ply), not Playwright's bare wait."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector(f"{sec}{active}[data-ply='{ply}']")
+    except PlaywrightTimeout:
+        raise AssertionError(f"{sec} never reached ply {ply}: it shows ply "
+                             f"{page.get_attribute(sec, 'data-ply')!r}, error "
+                             f"{page.text_content(f'{sec} .error')!r}") from None
+
+
 def _base(page) -> str:
     return page.url.split("#")[0].rstrip("/")
 
@@ -79,7 +92,7 @@ def _open_url(page, target: str, moves: list[str], mode: str = "both") -> str:
     page.reload()
     page.wait_for_selector("body[data-catalog-ready='1']")
     sec = f"#tab-cat-{name}"
-    page.wait_for_selector(f"{sec}.active[data-ply='{len(moves)}']")
+    _at_ply(page, sec, len(moves), ".active")
     return sec
 
 
@@ -92,7 +105,7 @@ def _go(page, target: str, moves: list[str]) -> str:
                   "name].tab; t.section.removeAttribute('data-ply'); "
                   "t.section.removeAttribute('data-analysed'); t.open(target, moves); }",
                   [name, target, moves])
-    page.wait_for_selector(f"{sec}.active[data-ply='{len(moves)}']")
+    _at_ply(page, sec, len(moves), ".active")
     return sec
 
 
@@ -252,7 +265,7 @@ def test_a_served_store_plays_on_its_tab(page):
         assert shown == want
         name = sorted(want)[k % len(want)]  # not always the best
         page.click(f"{sec} .movebtn[data-move='{name}']")
-        page.wait_for_selector(f"{sec}[data-ply='{k + 1}']")
+        _at_ply(page, sec, k + 1)
         pos = game.play(pos, int(name) - 1)
 
 
@@ -265,7 +278,7 @@ def test_pasted_positions(page):
     assert page.text_content(f"{sec} .live-open") == f"Open {C7} (live)"
     page.fill(f"{sec} .typed", "4453")
     page.click(f"{sec} .go")
-    page.wait_for_selector(f"{sec}[data-ply='4']")
+    _at_ply(page, sec, 4)
     assert page.input_value(f"{sec} .typed") == "4, 4, 5, 3"
     assert page.query_selector(f"{sec} td[data-cell='4,2'].O")
     assert page.query_selector(f"{sec} td[data-cell='3,1'].O")
@@ -290,7 +303,7 @@ def test_a_weaker_computer_answers(page):
     sec = _open_url(page, "tictactoe", [], mode="first")
     page.select_option(f"{sec} .strength", "0")
     page.click(f"{sec} .movebtn[data-move=a1]")
-    page.wait_for_selector(f"{sec}[data-ply='2']")
+    _at_ply(page, sec, 2)
     assert len(page.query_selector_all(f"{sec} .history li")) == 2
 
 
