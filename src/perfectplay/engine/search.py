@@ -351,11 +351,11 @@ def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,
     if not isinstance(game, CompiledGame):
         return backend.warm(position, walk)
     if progress is not None:
-        progress(f"compiling the search for {capabilities(game).name} (numba, once a "
-                 "process; not counted as search time) ...")
+        progress(f"compiling the search for {capabilities(game).name} (numba: the first "
+                 "time; then read from its disk cache; not counted as search time) ...")
     seconds = backend.warm(position, walk)
-    if progress is not None and seconds >= 0.5:
-        progress(f"compiled in {seconds:.1f} s; searching ...")
+    if progress is not None:
+        progress(f"ready in {seconds:.1f} s; searching ...")
     return seconds
 
 

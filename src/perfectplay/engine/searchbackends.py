@@ -44,6 +44,7 @@ from .compiled import CompiledGame
 from .expand import is_move_list, points
 from .protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
 from .searchresult import SearchScore, window_words
+from .staticrules import static_rules
 from .status import ABORTED, OK, cycle_error, status_error
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
@@ -141,6 +142,10 @@ class CompiledBackend:
     def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
                  progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
         self.game = game
+        static = static_rules(game.rules)  # the kernels cached on disk, if it has a digest
+        self.rules: Any = game.rules if static is None else static
+        self._probe = sk.probe if static is None else sk.probe_cached
+        self._walk_kernel = sk.walk_remoteness if static is None else sk.walk_remoteness_cached
         self.leaf = sk.no_leaf() if leaf is None else leaf
         self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
         self.halt = np.zeros(1, np.int64)
@@ -195,14 +200,14 @@ class CompiledBackend:
                 "filled": float(np.count_nonzero(sample)) / sample.size}
 
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
-        return sk.probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.game.rules,
+        return self._probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.rules,
                         self.kind, self.leaf, self.shared, self.spaces[thread],
                         np.int64(limit), thread)
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
             self.walk_space = sk.walk_workspace(self.max_depth, self.game.max_moves)
-        return sk.walk_remoteness(np.int64(pos), np.int64(score), self.game.rules, self.kind,
+        return self._walk_kernel(np.int64(pos), np.int64(score), self.rules, self.kind,
                                   self.leaf, self.shared, self.spaces[0], self.walk_space,
                                   np.int64(limit))
 

@@ -798,3 +798,13 @@ def _consider(w_best, w_move, d, r, m, scored, s):
     if w_best[d] < 0 or (r < w_best[d] if hurry else r > w_best[d]):
         w_best[d] = r
         w_move[d] = m
+
+
+# The two entry points again, cached on disk: called with a StaticRules (engine/staticrules.py:
+# the rules' numba type is named by a digest of their code, the same in every process), a
+# process loads the machine code another compiled instead of compiling it (10-20 s a game).
+# They share the functions above; only the outermost call is stored, with all it calls.
+# (With NUMBA_DISABLE_JIT the kernels are plain functions and these are the same ones.)
+probe_cached = njit(nogil=True, cache=True)(getattr(probe, "py_func", probe))
+walk_remoteness_cached = njit(nogil=True, cache=True)(
+    getattr(walk_remoteness, "py_func", walk_remoteness))

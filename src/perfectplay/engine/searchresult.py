@@ -98,8 +98,8 @@ class SearchResult(HTMLView):
                      f"searches, {self.workers} worker{'s' if self.workers > 1 else ''} "
                      f"({self.backend})")
         if self.compile_seconds >= 0.05:
-            lines.append(f"compiling: {self.compile_seconds:.2f} s before the search (numba, "
-                         "once a process)")
+            lines.append(f"compiling: {self.compile_seconds:.2f} s before the search (numba's "
+                         "first compile, or reading it from its disk cache)")
         if "megabytes" not in self.table:
             lines.append(f"table: {self.table['entries']:,} positions (a dict)")
         else:

@@ -440,7 +440,7 @@ class _Board:
 
 #: One set of compiled rules serves every board up to 6x6: the side n is in the code's bits
 #: 60-62, so 4x4 and 6x6 share the same numba functions and the engine compiles its kernels
-#: for them once a process (10-40 s a set: numba cannot cache kernels that take functions).
+#: for them once (10-40 s a set; the search kernels are then read from numba's disk cache).
 SIZE_SHIFT = 60
 _LOW = (1 << SIZE_SHIFT) - 1
 MASKS = np.array([target_masks(n) if n >= 1 else np.zeros(9, np.int64) for n in range(7)],

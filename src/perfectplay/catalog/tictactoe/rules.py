@@ -13,8 +13,9 @@ parallel kernels cost far more to compile and to start than this game's 5,478 po
 cost to solve by compiled discovery (measured: seconds against milliseconds).
 
 The functions live at module level with ``cache=True``: numba keeps their machine code on
-disk, so a new process does not compile the rules again (the engine's own kernels, which
-take the rules as arguments, still compile once a process).
+disk, so a new process does not compile the rules again (nor the search kernels, cached
+through :mod:`perfectplay.engine.staticrules`; the solve kernels still compile once a
+process).
 
 >>> game = TicTacToe()
 >>> pos = game.play(game.play(game.initial(), 4), 0)

@@ -1,0 +1,146 @@
+"""The search kernels cached on disk (engine/staticrules.py): a digest that is the same in
+every process for the same rules and differs when anything they compile differs, a search
+through the cached kernels equal to one through the rules as a NamedTuple (compiled once a
+process, as before), rules that cannot be digested searched the old way, and a new process
+reading the kernels from numba's cache instead of compiling them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from perfectplay import search
+from perfectplay.engine import CompiledGame
+from perfectplay.engine import searchbackends as sb
+from perfectplay.engine.staticrules import StaticRules, rules_digest, static_rules
+from perfectplay.games import connect4, hexapawn, kalah, tictactoe
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _digest_elsewhere(call: str) -> str:
+    code = (f"from perfectplay.games import connect4\nfrom perfectplay.engine.staticrules "
+            f"import rules_digest\nprint(rules_digest({call}.rules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=True)
+    return out.stdout.strip()
+
+
+def test_the_digest_is_the_same_in_another_process():
+    """What makes numba's disk cache serve the next process: the same rules, the same type."""
+    here = rules_digest(connect4(width=5, height=4).rules)
+    assert here is not None and len(here) == 64
+    assert _digest_elsewhere("connect4(width=5, height=4)") == here
+
+
+def test_the_digest_differs_with_what_the_rules_compile():
+    """Another board (closure values), another game, and the same game's own rules all give
+    their own digests; two instances of one board share theirs."""
+    digests = [rules_digest(g.rules) for g in (connect4(width=5, height=4),
+                                               connect4(width=6, height=4),
+                                               kalah(houses=3, seeds=2), tictactoe())]
+    assert None not in digests and len(set(digests)) == 4
+    assert rules_digest(connect4(width=5, height=4).rules) == digests[0]
+
+
+def _module_game(tmp_path: Path, name: str, comment: str) -> CompiledGame:
+    """A subtraction game (take 1-3) whose rules live in a module file of their own."""
+    path = tmp_path / f"{name}.py"
+    path.write_text("\n".join([
+        f"# {comment}", "from numba import njit", "",
+        "@njit(cache=True)", "def moves(n, out):", "    k = 0", "    for t in range(1, 4):",
+        "        if t <= n:", "            out[k] = t", "            k += 1", "    return k", "",
+        "@njit(cache=True)", "def play(n, t):", "    return n - t", "",
+        "@njit(cache=True)", "def outcome(n):", "    return 0", ""]))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = __import__(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+    return CompiledGame(13, module.moves, module.play, module.outcome, max_moves=3)
+
+
+def test_an_edit_of_a_rules_module_changes_the_digest(tmp_path):
+    """Numba checks only the kernel's own file: the digest reads the rules' modules, so a
+    kernel compiled for an older text is never served."""
+    a = _module_game(tmp_path, "rules_a", "one text")
+    b = _module_game(tmp_path, "rules_b", "another text")
+    assert rules_digest(a.rules) != rules_digest(b.rules)
+    r = search(a, analyze=True, progress=False)
+    assert (r.value.value, r.remoteness) == ("win", 7)
+
+
+def test_rules_no_digest_can_read_have_none():
+    """A rule that closes over a dict (it could change under a cached kernel) has no
+    digest, so its game is searched the old way; a closure over numbers has one."""
+    table = {1: 2}
+
+    def by_table(n):
+        return table[n]
+
+    def by_number(n, k=3):
+        return n + k
+
+    assert rules_digest((by_table,)) is None and static_rules((by_table,)) is None
+    assert rules_digest((by_number,)) is not None
+
+
+def _answers(game: CompiledGame) -> dict[str, object]:
+    sb.clear_table()  # each search from an empty table (a game's last one is kept)
+    r = search(game, analyze=True, progress=False)
+    return {"value": r.value, "remoteness": r.remoteness, "nodes": r.nodes,
+            "moves": [(m.move, m.describe()) for m in r.moves]}
+
+
+@pytest.mark.parametrize("make", [lambda: hexapawn(width=3, height=3), tictactoe,
+                                  lambda: connect4(width=4, height=4),
+                                  lambda: kalah(houses=3, seeds=2)],
+                         ids=["hexapawn", "tictactoe", "connect4", "kalah"])
+def test_the_cached_kernels_search_as_the_namedtuple_does(make, monkeypatch):
+    """The same value, remoteness, every move's answer and the same node count: the same
+    search, compiled the same way, whichever door the rules come in by."""
+    game = make()
+    assert isinstance(static_rules(game.rules), StaticRules)
+    cached = _answers(game)
+    monkeypatch.setattr(sb, "static_rules", lambda rules: None)
+    assert _answers(game) == cached
+
+
+def test_a_new_process_reads_the_search_from_numbas_cache():
+    """Two processes search tic-tac-toe: the second loads both kernels from the disk
+    cache (numba's own count of hits and misses), and answers the same."""
+    code = textwrap.dedent("""\
+        import json
+        from perfectplay import search
+        from perfectplay.engine import searchkernel as sk
+        from perfectplay.games import tictactoe
+        r = search(tictactoe(), analyze=True, progress=False)
+        stats = [sk.probe_cached.stats, sk.walk_remoteness_cached.stats]
+        print(json.dumps({"answer": [r.value.value, r.remoteness],
+                          "hits": [sum(s.cache_hits.values()) for s in stats],
+                          "misses": [sum(s.cache_misses.values()) for s in stats]}))
+        """)
+    runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                      text=True, timeout=600, check=True, cwd=ROOT
+                                      ).stdout.splitlines()[-1]) for _ in range(2)]
+    assert runs[0]["answer"] == runs[1]["answer"] == ["tie", 9]
+    assert runs[1]["hits"] == [1, 1] and runs[1]["misses"] == [0, 0], runs
+
+
+def test_a_digest_is_not_a_value_that_numba_keeps():
+    """The rules' numba type pickles without its dispatchers (numba's cache index holds
+    only the digest) and is one type per digest in a process."""
+    import pickle
+
+    a, b = static_rules(tictactoe().rules), static_rules(tictactoe().rules)
+    assert a is not None and b is not None
+    assert a.numba_type is b.numba_type
+    back = pickle.loads(pickle.dumps(a.numba_type))
+    assert back is a.numba_type and back.rules is not None
+    state = a.numba_type.__reduce__()[1][2]
+    assert state["rules"] is None and state["digest"] == a.digest
