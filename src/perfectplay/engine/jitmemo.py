@@ -6,10 +6,11 @@ A :class:`~perfectplay.engine.compiled.CompiledGame` usually makes its rules ins
 instance brings new numba dispatchers, and numba compiles the engine's kernels afresh for
 each: they are specialised to the dispatchers' types (2-5 s a game). Numba cannot cache those
 kernels on disk (a kernel that takes a function, or a closure, is keyed by objects that die
-with the process; the search kernels are, through :mod:`.staticrules`), but inside one process two rules with the same code, the same closure
-values and the same defaults are the same function: :func:`canonical` hands back the first
-dispatcher made for it, and numba's own per-type cache then serves every later instance
-(``ConnectFour(4, 4)`` a second time in a notebook, a test suite or a web server: no compile).
+with the process; the search kernels are, through :mod:`.staticrules`), but inside one
+process two rules with the same code, the same closure values and the same defaults are the
+same function: :func:`canonical` hands back the first dispatcher made for it, and numba's
+own per-type cache then serves every later instance (``ConnectFour(4, 4)`` a second time in
+a notebook, a test suite or a web server: no compile).
 
 The fingerprint of a function is its code object, its globals' identity, its compile
 options and, recursively, the values it closes over and its defaults: numbers, strings,
