@@ -34,6 +34,8 @@ from perfectplay.web.explore import Explorer, explore
 from perfectplay.web.gamescrafters import PositionCodec
 from perfectplay.web.notation import read_paste
 
+DATA = Path(__file__).parent / "data" / "connect4"
+
 
 @lru_cache(maxsize=1)
 def _tictactoe() -> Explorer:
@@ -158,3 +160,42 @@ def test_a_live_analysis_ends_with_the_positions_value_and_the_computers_move():
     reports["2"] = _report("2", None, None, exact=False)
     done = live._done(codec, pos, 0, False, reports, True, 0.0, {"strength": "1"}, 0)
     assert not done["exact"] and "value" not in done and done["computer"] == "1"
+
+
+def test_a_live_games_history_shows_the_values_of_analysed_positions():
+    """The worker remembers each exact analysis: a move played from an analysed position
+    is shown with the mover's value before and after it (the analysis' best move and this
+    move, in the same words), marked a mistake when worse, and plotted from the first
+    player's side; a move from a position never analysed is listed by name alone."""
+    import threading
+
+    from perfectplay.web.positions import first_player_view, words
+
+    call = "connect4(width=7, height=6)"
+    for text in (DATA / "7x6_endgame_L1.txt").read_text().splitlines():
+        names = [str(int(c) + 1) for c in text.split()[0]]
+        lines = list(live.live_analysis(call, {"moves": ",".join(names)}, threading.Event()))
+        moves = {ln["name"]: ln for ln in lines[:-1]}  # the last report of each move
+        if len({m["value"] for m in moves.values()}) > 1:
+            break  # a position with good and bad moves
+    done = lines[-1]
+    assert done["kind"] == "done" and done["exact"]
+    words_of = {"win": Value.WIN, "lose": Value.LOSE, "tie": Value.TIE}
+    mover = len(names) % 2  # Connect Four alternates
+    best_words = words(words_of[done["value"]], done["remoteness"], False)
+    mistakes = []
+    for name, m in moves.items():
+        answer = live.live_position(call, {"p": None, "moves": ",".join([*names, name])})
+        ply = answer["history"][-1]
+        value = words_of[m["value"]]
+        assert (ply["name"], ply["before"]) == (name, best_words)
+        assert ply["after"] == words(value, m["remoteness"], False)
+        order = {"lose": 0, "tie": 1, "win": 2}  # a worse value is a mistake, not a slower win
+        assert ply["mistake"] == (order[m["value"]] < order[done["value"]])
+        mistakes.append(ply["mistake"])
+        assert ply["chart_after"] == first_player_view(value, mover)
+        assert ply["chart_before"] == first_player_view(words_of[done["value"]], mover)
+        earlier = answer["history"][-2]  # played from a position never analysed here
+        assert (earlier["before"], earlier["chart_before"], earlier["mistake"]) == (
+            "", None, False)
+    assert True in mistakes and False in mistakes  # the position has both kinds of move

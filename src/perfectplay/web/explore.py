@@ -42,7 +42,7 @@ from starlette.routing import Route
 
 from .. import registry
 from ..catalog import CatalogGame, Param
-from ..engine import CompiledGame, Value, solve
+from ..engine import CompiledGame, solve
 from ..engine.protocol import Move, Position, Worth, capabilities
 from ..engine.solution import Solved, game_picture, move_name
 from ..engine.solve import Method
@@ -72,6 +72,7 @@ from .positions import (
     Params,
     Query,
     Target,
+    final_words,
     first_player_view,
     legal_move,
     margin,
@@ -313,19 +314,10 @@ def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list
     if payoff is not None and turn is not None:
         so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
     return ExplorePly(name=move_name(solved.game, move), turn=turn_word(turn),
-                      before=_final_words(before, own, solved.remoteness(pos), solved.scored),
-                      after=_final_words(after, own, chosen.remoteness, solved.scored),
+                      before=final_words(before, own, solved.remoteness(pos), solved.scored),
+                      after=final_words(after, own, chosen.remoteness, solved.scored),
                       mistake=rank(after) < max(rank(mv.value) for mv in moves),
                       chart_before=point[0], chart_after=point[1])
-
-
-def _final_words(value: Worth, own: float, rem: int | None, scored: bool) -> str:
-    """:func:`_words` of a scored game's final margin: ``own`` (the mover's points so far)
-    added."""
-    if not scored:
-        return words(value, rem, scored)
-    assert not isinstance(value, Value)  # a scored game's value is a margin
-    return words(number(float(value) + own), rem, scored)
 
 
 def _word(value: Worth, scored: bool) -> ValueWord:

@@ -18,6 +18,12 @@ goes away, or asks for a new position (the page aborts the old request), cancels
 search: the worker's stop event is set, and a worker that has not stopped within
 :data:`.worker.CANCEL_SECONDS` is replaced.
 
+The value history: the worker remembers every exact analysis it finished (the last
+:data:`PROVEN_POSITIONS`), so a live game's history shows, for each move played from a
+position analysed before, the mover's value before and after it, whether it was a mistake,
+and the chart's points; a move from a position never analysed (a pasted line) is listed by
+name alone.
+
 Stores: ``create_app(live_stores=[DIR, ...])`` names solved stores the analysis reads before
 it searches: a store built from the start (an opening book, ``perfectplay book``) as
 ``book``, one built from roots (an endgame store, ``solve --store --endgame``) as
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,6 +52,7 @@ from ..engine.searchkernel import Leaf
 from ..engine.solution import game_picture, move_name
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
+from ..play.state import rank
 from ..store import open_store
 from ..store.book import find_book
 from ..store.layout import read_manifest
@@ -52,7 +60,17 @@ from ..store.reader import Store
 from .answers import AnalysisLine, ExploreAnswer, ExploreMove, ExplorePly, ValueWord
 from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
-from .positions import Params, Query, Target, legal_move, parse_moves, summary, turn_word
+from .positions import (
+    Params,
+    Query,
+    Target,
+    final_words,
+    first_player_view,
+    legal_move,
+    parse_moves,
+    summary,
+    turn_word,
+)
 
 #: Seconds one live analysis may search (the page then shows the bounds proven): less
 #: than the page's budget for the seed games' heavy requests (``app.HEAVY_SECONDS``, 30 s),
@@ -67,6 +85,11 @@ Source = Literal["book", "store", "search"]
 #: The transposition table of one analysis, in MB (64: the search's default, which
 #: answers Pons' midgame positions in milliseconds).
 TABLE_MB = 64
+#: Exact analyses a worker remembers for the value history (oldest dropped first).
+PROVEN_POSITIONS = 20_000
+#: (target, position key) -> each move's (value, remoteness) for the player making it.
+Proven = dict[str, tuple[Worth, int | None]]
+_proven: OrderedDict[tuple[str, str], Proven] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -233,8 +256,8 @@ def live_position(call: str, query: Query) -> dict[str, object]:
     payoff = capabilities(game).payoff
     history = []
     for before, name, mover in played:
-        history.append(ExplorePly(name=name, turn=turn_word(mover), before="", after="",
-                                  mistake=False, chart_before=None, chart_after=None))
+        history.append(_history_ply(name, mover, _proven.get((call, codec.key(before))),
+                                    points, scored))
         if payoff is not None and mover is not None:
             move = legal_move(game, before, name)
             gain = float(payoff(before, move))
@@ -283,7 +306,45 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
                            source=cast(Source, report.source), words=report.words,
                            seconds=round(time.monotonic() - started, 3)).to_json()
     done = _done(codec, pos, turn, scored, last, stop.is_set(), started, body, len(played))
+    if done["exact"]:
+        _remember(call, codec.key(pos), last)
     yield AnalysisLine.model_validate(done).to_json()
+
+
+def _remember(call: str, key: str, reports: Mapping[str, MoveReport]) -> None:
+    """Keep an exact analysis for the value history (see the module doc)."""
+    moves: Proven = {}
+    for name, r in reports.items():
+        assert r.value is not None  # every report is exact
+        moves[name] = (r.value, r.remoteness)
+    _proven[(call, key)] = moves
+    _proven.move_to_end((call, key))
+    while len(_proven) > PROVEN_POSITIONS:
+        _proven.popitem(last=False)
+
+
+def _history_ply(name: str, mover: int | None, known: Proven | None, points: float,
+                 scored: bool) -> ExplorePly:
+    """One move of a live game's history: its values if the position it was played from
+    was analysed (the mover's best value there, the move's, a mistake if it is worse, and
+    both as the first player's chart points, ``points`` the first player's lead so far),
+    else its name alone."""
+    if known is None or name not in known or mover is None:
+        return ExplorePly(name=name, turn=turn_word(mover), before="", after="",
+                          mistake=False, chart_before=None, chart_after=None)
+    best = max(known.values(), key=lambda v: Score(v[0], v[1]))
+    after = known[name]
+    own = points if mover == 0 else -points
+
+    def chart(value: Worth) -> float | None:
+        view = first_player_view(value, mover)
+        return None if view is None else points + view
+
+    return ExplorePly(name=name, turn=turn_word(mover),
+                      before=final_words(best[0], own, best[1], scored),
+                      after=final_words(after[0], own, after[1], scored),
+                      mistake=rank(after[0]) < rank(best[0]),
+                      chart_before=chart(best[0]), chart_after=chart(after[0]))
 
 
 def _margin(value: Worth | None, scored: bool) -> int | float | None:

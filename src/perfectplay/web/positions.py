@@ -139,6 +139,19 @@ def summary(value: Worth, rem: int | None, scored: bool, turn: int | None, over:
     return f"Game over: Player {winner + 1} won"
 
 
+def final_words(value: Worth, own: float, rem: int | None, scored: bool) -> str:
+    """:func:`words` of a value, in a scored game of the final margin: ``own`` (the mover's
+    points so far) added.
+
+    >>> final_words(2, 1.0, 6, True), final_words(Value.WIN, 0.0, 3, False)
+    ('win by 3 in 6', 'win in 3')
+    """
+    if not scored:
+        return words(value, rem, scored)
+    assert not isinstance(value, Value)  # a scored game's value is a margin
+    return words(number(float(value) + own), rem, scored)
+
+
 def number(x: float) -> int | float:
     """``x`` as an int when it is whole (JSON's 3, not 3.0)."""
     return int(x) if float(x).is_integer() else x
