@@ -13,7 +13,8 @@ browser for the module.
 - Kalah(6, 1) with its endgame store, on the same path, every move as the store holds it;
 - a Connect Four 4x4 store built by ``solve_tiered`` and served: moves played on its tab,
   every value against ``solve``;
-- pasted positions (Pons' digits, a tic-tac-toe board, a bad paste's message), a weaker
+- pasted positions (Pons' digits, a tic-tac-toe board, a bad paste's message; text typed
+  while an analysis streams in is kept), a weaker
   computer, and a 390x844 window with nothing wider than the screen.
 """
 
@@ -282,7 +283,11 @@ def test_pasted_positions(page):
     assert page.input_value(f"{sec} .typed") == "4, 4, 5, 3"
     assert page.query_selector(f"{sec} td[data-cell='4,2'].O")
     assert page.query_selector(f"{sec} td[data-cell='3,1'].O")
+    # typed while the analysis streams in: the next move's answer redraws the tab, and what
+    # was typed stays (a redraw wrote the moves back into the box, and a paste went nowhere)
     page.fill(f"{sec} .typed", "4483")
+    page.wait_for_selector(f"{sec} .movebtn:not([data-value=''])")
+    assert page.input_value(f"{sec} .typed") == "4483"
     page.click(f"{sec} .go")
     page.wait_for_function(f"document.querySelector('{sec} .error').textContent !== ''")
     assert page.text_content(f"{sec} .error") == (

@@ -430,7 +430,13 @@
             p.before} -> ${p.after}` : ""}${p.mistake ? " (mistake)" : ""}`)));
         side.appendChild(list);
       }
-      sec.querySelector(".typed").value = this.moves.join(", ");
+      // the box shows the moves of a new position only: a render while an analysis streams
+      // in must not wipe what the user is typing there
+      const shown = this.moves.join(", ");
+      if (this.typedShown !== shown) {
+        sec.querySelector(".typed").value = shown;
+        this.typedShown = shown;
+      }
     }
   }
 
