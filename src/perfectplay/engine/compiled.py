@@ -399,3 +399,13 @@ def discover_compiled(start, moves, play, outcome, score, payoff, player, scored
         terminal[:n].copy(), pays[:m].copy(), finals[:n].copy() if scored else finals, \
         who[:n].copy() if with_player else who
 
+
+@njit(cache=True)
+def discover_cached(start, rules, scored, with_player, max_moves, max_positions):
+    """:func:`discover_compiled` with the rules as one
+    :class:`~perfectplay.engine.staticrules.StaticRules`, so numba caches it on disk (the
+    rules' functions passed on are typed by the digest's type: each call is direct)."""
+    return discover_compiled(start, rules.moves, rules.play, rules.outcome, rules.score,
+                             rules.payoff, rules.player, scored, with_player, max_moves,
+                             max_positions)
+

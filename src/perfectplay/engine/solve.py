@@ -9,12 +9,13 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ..errors import GameError, show
-from .compiled import CompiledGame, discover_compiled
+from .compiled import CompiledGame, discover_cached, discover_compiled
 from .graph import GameGraph, discover, position_limit, turn_parity
 from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
 from .protocol import Game
 from .scored import cost_players, label_setting, negamax_acyclic
 from .solution import COST, MARGIN, WINLOSE, Solution
+from .staticrules import static_rules
 from .status import OK, raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
 
@@ -92,11 +93,16 @@ def _compile_failure(game: CompiledGame, exc: Exception) -> str:
 
 def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:
     """Compiled discovery of every reachable position into a :class:`GameGraph`."""
-    r = game.rules
-    (status, bad, codes, slots, offsets, children, terminal, pays, finals,
-     who) = discover_compiled(np.int64(game.start_code), r.moves, r.play, r.outcome, r.score,
-                              r.payoff, r.player, game.scored, game.has_player,
-                              game.max_moves, max_positions)
+    r, start = game.rules, np.int64(game.start_code)
+    static = static_rules(r)  # the kernel cached on disk, if the rules have a digest
+    if static is not None:
+        found = discover_cached(start, static, game.scored, game.has_player, game.max_moves,
+                                max_positions)
+    else:
+        found = discover_compiled(start, r.moves, r.play, r.outcome, r.score, r.payoff,
+                                  r.player, game.scored, game.has_player, game.max_moves,
+                                  max_positions)
+    status, bad, codes, slots, offsets, children, terminal, pays, finals, who = found
     raise_status(int(status), int(bad), game, max_positions)
     return GameGraph(game=game, offsets=offsets,
                      children=children.astype(np.int32) if codes.size < 2**31 else children,

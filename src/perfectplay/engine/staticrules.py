@@ -13,6 +13,10 @@ so numba's disk cache (keyed by the kernel's file and its argument types) serves
 one the first one's machine code; any edit of a rule's module, a closure value or the
 engine's kernels makes another digest, so a stale kernel is never served.
 
+Compiled discovery (:func:`~perfectplay.engine.compiled.discover_cached`, the in-memory
+solve of a compiled game) takes the same value. The tiered solve's kernels pass kernels of
+their own as values, which numba cannot cache either way: they still compile once a process.
+
 The value carries no data: ``rules.moves`` is typed as that dispatcher and each call is a
 direct call, compiled in, exactly as with the NamedTuple (no speed is lost). Rules whose
 closures hold something the digest cannot read (a list, an object) get no digest; the
@@ -49,9 +53,10 @@ from numba.core.extending import (
 from numba.core.registry import CPUDispatcher
 from numba.core.typing.templates import AttributeTemplate
 
-#: The engine modules whose kernels are compiled into a search kernel: their text is part
+#: The engine modules whose kernels are compiled into a cached kernel: their text is part
 #: of every digest (numba itself checks only the date of the kernel's own file).
-ENGINE_MODULES = ("searchkernel", "tierkernels", "codetable", "protocol", "status")
+ENGINE_MODULES = ("searchkernel", "tierkernels", "compiled", "codetable", "protocol",
+                  "status")
 
 
 #: A game's compiled rules (:class:`~perfectplay.engine.compiled.Rules`: dispatchers).
