@@ -71,8 +71,21 @@ def test_an_edit_of_a_rules_module_changes_the_digest(tmp_path):
     a = _module_game(tmp_path, "rules_a", "one text")
     b = _module_game(tmp_path, "rules_b", "another text")
     assert rules_digest(a.rules) != rules_digest(b.rules)
-    r = search(a, analyze=True, progress=False)
-    assert (r.value.value, r.remoteness) == ("win", 7)
+
+
+def test_a_rule_without_a_file_is_digested_by_its_code():
+    """A rule typed in a notebook has no module file: its code is in the digest, so an
+    edited cell never gets the kernel compiled for the old one."""
+    import types
+
+    def cell(body: str):
+        module = types.ModuleType("notebook_cell")  # no __file__, not in sys.modules
+        exec(f"def moves(n, out):\n    return n {body}\n", module.__dict__)
+        return module.moves
+
+    assert rules_digest((cell("+ 1"),)) == rules_digest((cell("+ 1"),))
+    assert rules_digest((cell("+ 1"),)) != rules_digest((cell("+ 2"),))
+    assert rules_digest((cell("in {1, 2, 3}"),)) is not None
 
 
 def test_rules_no_digest_can_read_have_none():

@@ -803,8 +803,17 @@ def _consider(w_best, w_move, d, r, m, scored, s):
 # The two entry points again, cached on disk: called with a StaticRules (engine/staticrules.py:
 # the rules' numba type is named by a digest of their code, the same in every process), a
 # process loads the machine code another compiled instead of compiling it (10-20 s a game).
-# They share the functions above; only the outermost call is stored, with all it calls.
-# (With NUMBA_DISABLE_JIT the kernels are plain functions and these are the same ones.)
-probe_cached = njit(nogil=True, cache=True)(getattr(probe, "py_func", probe))
-walk_remoteness_cached = njit(nogil=True, cache=True)(
-    getattr(walk_remoteness, "py_func", walk_remoteness))
+# Thin wrappers, so a process that compiles them compiles probe once for both (the walk's
+# probes call the same dispatcher), and only the outermost call is stored, with all it calls.
+@njit(nogil=True, cache=True)
+def probe_cached(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
+    """:func:`probe`, cached on disk (``rules`` a StaticRules)."""
+    return probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread)
+
+
+@njit(nogil=True, cache=True)
+def walk_remoteness_cached(root, root_score, rules, kind, leaf, shared, ws, walk_ws,
+                           node_limit):
+    """:func:`walk_remoteness`, cached on disk (``rules`` a StaticRules)."""
+    return walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws,
+                           node_limit)

@@ -144,8 +144,8 @@ def static_rules(rules: RuleTuple) -> StaticRules | None:
 
 def rules_digest(rules: RuleTuple) -> str | None:
     """SHA-256 of everything the compiled ``rules`` depend on: the library versions, the
-    engine's kernel modules, and for each rule (by field) its module's text, its name, the
-    values it closes over and its defaults, and recursively the functions and modules it
+    engine's kernel modules, and for each rule (by field) its module's text, its name, its code,
+    the values it closes over and its defaults, and recursively the functions and modules it
     names. None if a value is neither a number, a string, a tuple, an array, a function nor
     a module. O(size of the code reached); each module file is read once a process."""
     h = hashlib.sha256()
@@ -172,6 +172,7 @@ def _function(fn: object, h: Add, seen: set[int]) -> None:
         return
     seen.add(id(py))
     h(_module_text(py.__module__))
+    _code(py.__code__, h)  # the code itself: a rule typed in a notebook has no file
     h(repr(getattr(fn, "targetoptions", None)).encode())
     for cell in py.__closure__ or ():
         _value(cell.cell_contents, h, seen)
@@ -180,6 +181,21 @@ def _function(fn: object, h: Add, seen: set[int]) -> None:
     for name in sorted(_names(py.__code__)):
         if name in py.__globals__:
             _global(py.__globals__[name], h, seen)
+
+
+def _code(code: pytypes.CodeType, h: Add) -> None:
+    """A code object's bytecode, names and constants (nested code included). Not
+    ``marshal``: its bytes depend on reference counts, so they differ between processes."""
+    h(code.co_code)
+    h(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
+            code.co_argcount, code.co_kwonlyargcount, code.co_flags)).encode())
+    for const in code.co_consts:
+        if isinstance(const, pytypes.CodeType):
+            _code(const, h)
+        elif isinstance(const, frozenset):  # ``x in {...}``: its order follows the hash seed
+            h(f"c frozenset {sorted(map(repr, const))!r}".encode())
+        else:
+            h(f"c {type(const).__name__} {const!r}".encode())
 
 
 def _names(code: pytypes.CodeType) -> set[str]:
