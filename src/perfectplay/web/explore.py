@@ -49,7 +49,6 @@ from ..engine.solve import Method
 from ..engine.target import parse_call
 from ..engine.values import MoveValue
 from ..errors import InputError, LimitError, PerfectplayError
-from ..play.state import rank
 from . import live
 from .answers import (
     AnalysisLine,
@@ -72,7 +71,6 @@ from .positions import (
     Params,
     Query,
     Target,
-    final_words,
     first_player_view,
     legal_move,
     margin,
@@ -80,6 +78,7 @@ from .positions import (
     parse_moves,
     summary,
     turn_word,
+    valued_ply,
     words,
 )
 from .worker import Busy, HeavyPool, WorkerError
@@ -301,23 +300,13 @@ def _ply(ex: Explorer, pos: Position, move: Move, turn: int | None, so_far: list
     solved = ex.solved
     moves = solved.move_values(pos)
     chosen = next(mv for mv in moves if mv.move == move)
-    before, after = solved.value(pos), chosen.value
-    mover = 0 if turn is None else turn
-    own = 0.0 if turn is None else (so_far[0] if turn == 0 else -so_far[0])
-
-    def chart(value: Worth) -> float | None:
-        view = first_player_view(value, mover)
-        return None if view is None or turn is None else so_far[0] + view
-
-    point = chart(before), chart(after)
+    ply = valued_ply(move_name(solved.game, move), turn,
+                     (solved.value(pos), solved.remoteness(pos)),
+                     (chosen.value, chosen.remoteness), so_far[0], solved.scored)
     payoff = capabilities(solved.game).payoff
     if payoff is not None and turn is not None:
-        so_far[0] += first_player_view(payoff(pos, move), mover) or 0.0
-    return ExplorePly(name=move_name(solved.game, move), turn=turn_word(turn),
-                      before=final_words(before, own, solved.remoteness(pos), solved.scored),
-                      after=final_words(after, own, chosen.remoteness, solved.scored),
-                      mistake=rank(after) < max(rank(mv.value) for mv in moves),
-                      chart_before=point[0], chart_after=point[1])
+        so_far[0] += first_player_view(payoff(pos, move), turn) or 0.0
+    return ply
 
 
 def _word(value: Worth, scored: bool) -> ValueWord:

@@ -52,7 +52,6 @@ from ..engine.searchkernel import Leaf
 from ..engine.solution import game_picture, move_name
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
-from ..play.state import rank
 from ..store import open_store
 from ..store.book import find_book
 from ..store.layout import read_manifest
@@ -64,12 +63,11 @@ from .positions import (
     Params,
     Query,
     Target,
-    final_words,
-    first_player_view,
     legal_move,
     parse_moves,
     summary,
     turn_word,
+    valued_ply,
 )
 
 #: Seconds one live analysis may search (the page then shows the bounds proven): less
@@ -333,18 +331,7 @@ def _history_ply(name: str, mover: int | None, known: Proven | None, points: flo
         return ExplorePly(name=name, turn=turn_word(mover), before="", after="",
                           mistake=False, chart_before=None, chart_after=None)
     best = max(known.values(), key=lambda v: Score(v[0], v[1]))
-    after = known[name]
-    own = points if mover == 0 else -points
-
-    def chart(value: Worth) -> float | None:
-        view = first_player_view(value, mover)
-        return None if view is None else points + view
-
-    return ExplorePly(name=name, turn=turn_word(mover),
-                      before=final_words(best[0], own, best[1], scored),
-                      after=final_words(after[0], own, after[1], scored),
-                      mistake=rank(after[0]) < rank(best[0]),
-                      chart_before=chart(best[0]), chart_after=chart(after[0]))
+    return valued_ply(name, mover, best, known[name], points, scored)
 
 
 def _margin(value: Worth | None, scored: bool) -> int | float | None:

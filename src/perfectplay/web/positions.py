@@ -17,7 +17,8 @@ from ..engine import Value
 from ..engine.protocol import Game, Move, Position, Worth, capabilities
 from ..engine.solution import move_name
 from ..errors import LimitError
-from .answers import Turn
+from ..play.state import rank
+from .answers import ExplorePly, Turn
 from .gamescrafters import value_word
 
 #: The most moves a ``moves`` list may hold (longer than any catalog game on the page).
@@ -137,6 +138,31 @@ def summary(value: Worth, rem: int | None, scored: bool, turn: int | None, over:
         return f"Game over: the player to move {'won' if word == 'win' else 'lost'}"
     winner = turn if word == "win" else 1 - turn
     return f"Game over: Player {winner + 1} won"
+
+
+def valued_ply(name: str, turn: int | None, before: tuple[Worth, int | None],
+               after: tuple[Worth, int | None], so_far: float, scored: bool) -> ExplorePly:
+    """One move of a value history: ``before``, the mover's value and remoteness where the
+    move was played, ``after`` the move's own, in words (a scored game's final margins:
+    ``so_far``, the first player's points minus the second's, included), a mistake when
+    the move is worse, and both as the first player's chart points (none when whose turn
+    it was is not known). The solved explorer and the live one both write it.
+
+    >>> valued_ply("3", 0, (Value.WIN, 5), (Value.LOSE, 4), 0.0, False).mistake
+    True
+    """
+    mover = 0 if turn is None else turn
+    own = 0.0 if turn is None else (so_far if turn == 0 else -so_far)
+
+    def chart(value: Worth) -> float | None:
+        view = first_player_view(value, mover)
+        return None if view is None or turn is None else so_far + view
+
+    return ExplorePly(name=name, turn=turn_word(turn),
+                      before=final_words(before[0], own, before[1], scored),
+                      after=final_words(after[0], own, after[1], scored),
+                      mistake=rank(after[0]) < rank(before[0]),
+                      chart_before=chart(before[0]), chart_after=chart(after[0]))
 
 
 def final_words(value: Worth, own: float, rem: int | None, scored: bool) -> str:
