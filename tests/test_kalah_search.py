@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.catalog.kalah import Kalah, KalahPy
+from perfectplay.engine import searchbackends as sb
 from perfectplay.engine import solve
 from perfectplay.engine.search import clear_table, search
+from perfectplay.engine.staticrules import static_rules
 from perfectplay.errors import GameError
 from perfectplay.store import open_store, solve_tiered
 
@@ -131,6 +133,10 @@ def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_pat
                 assert mine == theirs, pos
                 nodes[i] += r.nodes
         assert nodes[1] < nodes[0]  # the store answered some leaves
+    # with the store and without, one compiled probe (the empty leaf has the store's dtypes)
+    rules = static_rules(g.rules)
+    assert rules is not None
+    assert len([s for s in sb.sk.probe_cached.signatures if s[3] == rules.numba_type]) == 1
 
 
 def test_search_refuses_the_store_of_another_game(client, tmp_path):

@@ -174,3 +174,20 @@ def test_compiled_discovery_solves_as_the_namedtuple_does(monkeypatch):
     assert list(cached) == list(plain)  # the same positions, in discovery's order
     assert all((cached.value(p), cached.remoteness(p)) == (plain.value(p), plain.remoteness(p))
                for p in plain)
+
+
+def test_the_walk_and_the_probes_share_one_compiled_probe(monkeypatch):
+    """The remoteness walk calls the very probe the null-window searches call: one
+    signature of ``probe`` for a game's rules (a literal argument, such as the thread number
+    written as 0, is a signature of its own, and numba compiled the whole probe again for
+    it: 3-6 s a game). Through the NamedTuple door, which compiles in this process whatever
+    the disk cache holds (the kernels the backend calls: a test may have reloaded the
+    module)."""
+    from numba import typeof
+
+    monkeypatch.setattr(sb, "static_rules", lambda rules: None)
+    game = tictactoe()
+    search(game, analyze=True, progress=False)
+    mine = [sig for sig in sb.sk.probe.signatures if sig[3] == typeof(game.rules)]
+    assert len(mine) == 1, mine
+    assert not any(str(t).startswith("Literal") for t in mine[0])

@@ -117,10 +117,12 @@ class Leaf(NamedTuple):
 
 
 def no_leaf() -> Leaf:
-    """The empty :class:`Leaf` (a search without a store)."""
+    """The empty :class:`Leaf` (a search without a store), of the dtypes a store's leaf
+    has (scores and remoteness as int32, ``perfectplay.store.leaf_of``), so a search with a
+    store and one without share one compiled probe."""
     z = np.zeros(1, np.int64)
     return Leaf(z, np.zeros(2, np.int64), np.zeros(0, np.uint64), z, z, z,
-                np.zeros(0, np.int64), np.zeros(0, np.int64))
+                np.zeros(0, np.int32), np.zeros(0, np.int32))
 
 
 @njit
@@ -481,8 +483,8 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
     max_depth = pos.size - 1
     stride = max_moves + 1
     top = LIMIT if scored else MATE - 1  # best a position with a move can score
-    nodes = 0
-    d = 0
+    nodes = np.int64(0)
+    d = np.int64(0)  # not the literal 0: numba would compile callees for it too
     pos[0] = root
     lo_w[0] = alpha
     hi_w[0] = beta
@@ -686,12 +688,15 @@ def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
         return status, s == target, 0
     if rules.moves(c, buf) == 0:
         return OK, target == (0 if kind.scored else -MATE), 0
+    # thread 0 as an int64, not the literal 0: a literal argument is a signature of its own,
+    # and numba would compile the whole probe a second time for the walk (6 s a game)
+    thread = np.int64(0)
     status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, shared, ws, node_limit,
-                             0)
+                             thread)
     if status != OK or s < target:
         return status, False, n1
     status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, shared, ws,
-                             node_limit - n1, 0)
+                             node_limit - n1, thread)
     return status, status == OK and s <= target, n1 + n2
 
 
@@ -715,8 +720,8 @@ def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, no
     stride = max_moves + 1
     memo = {np.int64(0): np.int64(0)}
     memo.pop(np.int64(0))
-    nodes = 0
-    d = 0
+    nodes = np.int64(0)
+    d = np.int64(0)
     w_pos[0] = root
     w_score[0] = root_score
     entering = True
