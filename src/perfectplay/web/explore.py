@@ -399,6 +399,18 @@ def _problem(status: int, message: str, headers: dict[str, str] | None = None) -
                         headers=headers)
 
 
+#: What a route refuses after it has read the request: the worker's slots all taken or its
+#: budget overrun (503), or a request the game or the worker found wrong (422).
+REFUSED = (Busy, PerfectplayError, WorkerError)
+
+
+def _refused(exc: Exception) -> Response:
+    """The answer to one of :data:`REFUSED`: 503 with Retry-After, or 422 with the reason."""
+    if isinstance(exc, Busy):
+        return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
+    return _problem(422, str(exc))
+
+
 @dataclass(frozen=True)
 class Served:
     """The game ``serve --game``/``--store`` serves, as the page explores it: its explorer
@@ -468,10 +480,8 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                 answer = await heavy.run(catalog_answer, checked.call, dict(query),
                                          seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
-        except Busy as exc:
-            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
-        except (PerfectplayError, WorkerError) as exc:
-            return _problem(422, str(exc))
+        except REFUSED as exc:
+            return _refused(exc)
 
     async def analysis(request: Request) -> Response:
         target, query = request.path_params["target"], _query(request)
@@ -488,10 +498,8 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             # line): the worker reads them in milliseconds
             await heavy.run(live.live_position, checked.call, dict(query),
                             seconds=live.LIVE_SECONDS)
-        except Busy as exc:
-            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
-        except (PerfectplayError, WorkerError) as exc:
-            return _problem(422, str(exc))
+        except REFUSED as exc:
+            return _refused(exc)
         body = {**query, "stores": list(live_stores), "points": points}
         lines = heavy.stream(live.live_analysis, checked.call, body,
                              seconds=live.LIVE_SECONDS)
@@ -500,9 +508,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             try:
                 async for line in lines:
                     yield line + b"\n"
-            except Busy as exc:
-                yield _line(AnalysisLine(kind="error", detail=str(exc)).to_json())
-            except (PerfectplayError, WorkerError) as exc:
+            except REFUSED as exc:
                 yield _line(AnalysisLine(kind="error", detail=str(exc)).to_json())
             finally:
                 await lines.aclose()  # the client left: the worker's search is cancelled
@@ -525,10 +531,8 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             answer = await heavy.run(catalog_paste, call, {"text": text},
                                      seconds=SOLVE_SECONDS)
             return Response(answer, media_type="application/json")
-        except Busy as exc:
-            return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
-        except (PerfectplayError, WorkerError) as exc:
-            return _problem(422, str(exc))
+        except REFUSED as exc:
+            return _refused(exc)
 
     async def script(request: Request) -> Response:
         name = request.path_params["name"]
