@@ -181,8 +181,8 @@ def test_the_walk_and_the_probes_share_one_compiled_probe(monkeypatch):
     signature of ``probe`` for a game's rules (a literal argument, such as the thread number
     written as 0, is a signature of its own, and numba compiled the whole probe again for
     it: 3-6 s a game). Through the NamedTuple door, which compiles in this process whatever
-    the disk cache holds (the kernels the backend calls: a test may have reloaded the
-    module)."""
+    the disk cache holds; the signatures read through the backend's own reference to the
+    kernels (``sb.sk``: in a suite run, the module imported here by name showed none)."""
     from numba import typeof
 
     monkeypatch.setattr(sb, "static_rules", lambda rules: None)

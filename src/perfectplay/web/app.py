@@ -66,7 +66,7 @@ from .answers import (
     Problem,
     ValueJson,
 )
-from .explore import first_player_view
+from .explore import first_player_view, problem
 from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
@@ -338,12 +338,6 @@ def _ply(table: Table, state: GameState, move: Any, by: Mover,
 
 
 # -- the app ------------------------------------------------------------------------------------
-def _error(status: int, message: str, headers: dict[str, str] | None = None
-           ) -> JSONResponse:
-    return JSONResponse(Problem(detail=message).to_json(), status_code=status,
-                        headers=headers)
-
-
 def _validation_message(exc: ValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(x) for x in first.get("loc", ())) or "the request"
@@ -410,7 +404,7 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
         try:
             spec = registry.get(game)
         except PerfectplayError as exc:
-            return _error(404, str(exc))
+            return problem(404, str(exc))
         if spec.name != game:
             warnings.warn(f"/api/{game}/... is deprecated (removed in 0.2.0): use "
                           f"/api/{spec.name}/...", DeprecationWarning, stacklevel=1)
@@ -422,15 +416,15 @@ def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
                                 media_type="application/json")
             return JSONResponse(answer)
         except TooLarge as exc:
-            return _error(413, str(exc))
+            return problem(413, str(exc))
         except Busy as exc:
-            return _error(503, str(exc), {"Retry-After": str(exc.retry_after)})
+            return problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
         except ValidationError as exc:
-            return _error(422, _validation_message(exc))
+            return problem(422, _validation_message(exc))
         except (BadRequest, PerfectplayError, WorkerError) as exc:
-            return _error(422, str(exc))
+            return problem(422, str(exc))
         except RecursionError:
-            return _error(422, "the request nests too deeply to be answered")
+            return problem(422, "the request nests too deeply to be answered")
 
     return handle
 
@@ -647,9 +641,9 @@ async def _page_script(request: Request) -> Response:
     try:
         spec = registry.get(name)
     except PerfectplayError as exc:
-        return _error(404, str(exc))
+        return problem(404, str(exc))
     if spec.web.script is None:
-        return _error(404, f"{spec.title} has no board code of its own")
+        return problem(404, f"{spec.title} has no board code of its own")
     return Response(spec.web.script.read_text("utf-8"), media_type="text/javascript")
 
 
@@ -664,7 +658,7 @@ async def _index(_request: Request) -> Response:
 async def _asset(request: Request) -> Response:
     name = request.path_params["name"]
     if name not in STATIC:
-        return _error(404, f"no such file: {name}")
+        return problem(404, f"no such file: {name}")
     return Response(_static(name), media_type=STATIC[name])
 
 

@@ -394,7 +394,9 @@ def catalog_answer(call: str, query: Query) -> dict[str, object]:
 
 
 # -- the routes ---------------------------------------------------------------------------------
-def _problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """A refusal: ``status`` with a :class:`Problem` body saying ``message`` (every route
+    of the page's server answers its refusals through this)."""
     return JSONResponse(Problem(detail=message).to_json(), status_code=status,
                         headers=headers)
 
@@ -407,8 +409,8 @@ REFUSED = (Busy, PerfectplayError, WorkerError)
 def _refused(exc: Exception) -> Response:
     """The answer to one of :data:`REFUSED`: 503 with Retry-After, or 422 with the reason."""
     if isinstance(exc, Busy):
-        return _problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
-    return _problem(422, str(exc))
+        return problem(503, str(exc), {"Retry-After": str(exc.retry_after)})
+    return problem(422, str(exc))
 
 
 @dataclass(frozen=True)
@@ -459,7 +461,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
     def unknown(name: str) -> Response:
         known = ", ".join(registry.catalog_names()
                           + ([serving.explorer.name] if serving else []))
-        return _problem(404, f"no game {name[:60]!r} here; the games: {known}")
+        return problem(404, f"no game {name[:60]!r} here; the games: {known}")
 
     async def position(request: Request) -> Response:
         target, query = request.path_params["target"], _query(request)
@@ -537,10 +539,10 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
     async def script(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in registry.catalog_names():
-            return _problem(404, f"no catalog game {name[:60]!r}")
+            return problem(404, f"no catalog game {name[:60]!r}")
         entry: CatalogGame = registry.get_catalog(name)
         if entry.script is None:
-            return _problem(404, f"{entry.title} has no board code of its own")
+            return problem(404, f"{entry.title} has no board code of its own")
         return Response(entry.script.read_text("utf-8"), media_type="text/javascript")
 
     return [Route("/api/catalog", listing),
