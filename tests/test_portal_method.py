@@ -157,7 +157,7 @@ def test_winning_moves_cut_short_by_time_are_listed_as_unchecked():
     explanation says the list is not complete."""
     from perfectplay.portal.search import search_winner
 
-    board = parse_board(_open_board(5, 5), "king")
+    board = parse_board(_open_board(4, 7), "king")  # the moves take more than one clock tick
     full = search_winner(board)
     assert full.first_wins and full.winning_cells and not full.unchecked_cells
     cut = search_winner(board, move_seconds=0.0)

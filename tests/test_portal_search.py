@@ -179,3 +179,39 @@ def test_winning_moves_on_symmetric_boards_equal_the_engine(kind, rows, cols):
     assert out.first_wins == (ref.value() is Value.WIN)
     assert out.winning_cells == sorted(
         game.cells[mv.move] for mv in ref.move_values() if mv.value is Value.WIN)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), kind=st.sampled_from(["king", "hex", "square"]))
+def test_simplicial_cells_are_free_moves(seed, kind):
+    """peel's lemma against the Grundy table: the game with the simplicial cells walled,
+    plus *1 for each, has the value of the game itself (an exhaustive mex on both
+    boards); and peel removes only cells of the component."""
+    import numpy as np
+
+    from perfectplay.grid import bfs
+    from perfectplay.portal.search import peel
+
+    rng = random.Random(seed)
+    for board, nbr, k in joined_boards(rng, kind, 1, 16):
+        reach = bfs(board.nb, board.open, board.portals[0]) >= 0
+        comp = [int(c) for c in np.flatnonzero(reach & board.empty)]
+        cells = (1 << k) - 1
+        kept = int(peel(nbr, cells, k, k + 1))
+        assert kept & ~cells == 0
+        gone = [comp[i] for i in range(k) if not kept >> i & 1]
+        walled = board.with_walls(gone)
+        assert exact_winner(walled)[1] ^ (len(gone) & 1) == exact_winner(board)[1]
+
+
+def test_peel_removes_the_king_corners_and_what_they_leave_simplicial():
+    """On the open king 3x3 with the portals in opposite corners, the two other corners
+    are simplicial (three pairwise adjacent neighbours); peeling them leaves the edge
+    cells with no simplicial cell among them."""
+    board = parse_board("O..\n...\n..O", "king")
+    nbr, k, _ = _bit_graph(board)
+    from perfectplay.portal.search import peel
+
+    kept = int(peel(nbr, (1 << k) - 1, k, k + 1))
+    # cells 0..6 are the board's empty cells in reading order: 1, 2, 3, 4, 5, 6, 7
+    assert [i for i in range(k) if not kept >> i & 1] == [1, 5]
