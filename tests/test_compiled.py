@@ -421,15 +421,23 @@ def test_cli_solves_a_compiled_game_with_constructor_arguments():
     assert "Traceback" not in bad.stderr
 
 
-def test_tiers_equal_compiled_discovery_on_every_position_of_a_large_board():
+def test_tiers_equal_compiled_discovery_on_every_position_of_a_large_board(monkeypatch):
     """Connect Four 4x5 (1,706,255 positions; its large tiers are split tables filled by two
-    threads): both compiled solvers agree on every position's value and remoteness."""
+    threads and solved in parallel blocks, its small ones on one thread): both compiled
+    solvers agree on every position's value and remoteness."""
+    from perfectplay.engine import tiers as tiermod
     from perfectplay.engine.codetable import EMPTY, SPLIT
 
+    sizes: list[int] = []
+    for name in ("_solve_blocks", "_solve_blocks_cached"):
+        kernel = getattr(tiermod, name)
+        monkeypatch.setattr(tiermod, name, _spy(kernel, sizes))
     g = connect_four(4, 5)
     tiered, graph = solve(g), solve(g, method="graph")
     t = tiered.tiers
     assert max(k.size for k in t.keys) >= SPLIT
+    large = sorted(k.size for k in t.keys if k.size >= tiermod.PARALLEL_SLOTS)
+    assert large and sorted(sizes) == large  # each large tier in blocks, no small one
     used = [k != EMPTY for k in t.keys]
     codes = np.concatenate([k[u] for k, u in zip(t.keys, used, strict=True)])
     vals = np.concatenate([v[u] for v, u in zip(t.values, used, strict=True)])
@@ -510,3 +518,52 @@ def test_a_game_numba_cannot_compile_gets_one_clear_error():
     with pytest.raises(GameError, match="numba could not compile") as err:
         solve(CompiledGame(5, _nim_moves, _nim_play, outcome, max_moves=3))
     assert "not Value members" in str(err.value) and "outcome" in str(err.value)
+
+
+def _spy(kernel, sizes: list[int]):
+    """``kernel`` (a tier's parallel blocks), noting the size of each tier it solves."""
+    def spied(rules, shape, arena, ti):
+        sizes.append(int(arena.base[ti + 1] - arena.base[ti]))
+        return kernel(rules, shape, arena, ti)
+    return spied
+
+
+def test_small_tiers_start_no_parallel_region(monkeypatch):
+    """A game of small tiers (Kalah(3, 2): 121 tiers, 2,197 positions) is solved on the
+    calling thread: OpenMP's threads, spinning between parallel regions, made its solve
+    15x slower (47 s in the suite) while another process kept the cores busy."""
+    from perfectplay.engine import tiers as tiermod
+
+    def refuse(*_args):
+        raise AssertionError("a small tier started a parallel region")
+
+    monkeypatch.setattr(tiermod, "_solve_blocks", refuse)
+    monkeypatch.setattr(tiermod, "_solve_blocks_cached", refuse)
+    g = Kalah(3, 2, empty_capture=False)
+    tiered, graph = solve(g), solve(g, method="graph")
+    assert len(tiered) == len(graph) == 2_197
+    for pos in graph.positions():
+        assert (tiered.value(pos), tiered.remoteness(pos)) == \
+            (graph.value(pos), graph.remoteness(pos))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-(2**63) + 1, 2**63 - 1), min_size=1, max_size=300),
+       st.integers(1, 60), st.sampled_from([16, 1 << 14, 1 << 15]))
+def test_key_tables_hold_each_code_once_on_one_thread_or_two(base, repeat, cap):
+    """Key tables against a Python set: every code inserted is found, each counted once,
+    the table grown as it fills; and the two-thread insert (a split table, many codes)
+    lays the table out exactly as the one-thread insert, part by part."""
+    from perfectplay.engine import codetable as ct
+
+    codes = np.array((base * repeat)[:20_000], np.int64)
+    keys, count = ct.key_insert_many(ct.new_keys(cap), 0, codes)
+    held = set(codes.tolist())
+    assert count == len(held) == int((keys != ct.EMPTY).sum())
+    assert all(ct.key_find(keys, c) >= 0 for c in codes[:500])
+    absent = next(c for c in range(len(held) + 1) if c not in held)
+    assert ct.key_find(keys, np.int64(absent)) == -1
+    if cap >= ct.SPLIT:
+        one, two = ct.new_keys(cap * 4), ct.new_keys(cap * 4)
+        assert ct._insert_serial(one, codes) == ct._insert_parts(two, codes) == count
+        assert np.array_equal(one, two)

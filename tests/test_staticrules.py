@@ -191,3 +191,31 @@ def test_the_walk_and_the_probes_share_one_compiled_probe(monkeypatch):
     mine = [sig for sig in sb.sk.probe.signatures if sig[3] == typeof(game.rules)]
     assert len(mine) == 1, mine
     assert not any(str(t).startswith("Literal") for t in mine[0])
+
+
+def test_a_new_process_reads_the_tier_solve_from_numbas_cache():
+    """The tier solver's kernels take the rules as a StaticRules too: after this process
+    solves Connect Four 4x5 by tiers (1,706,255 positions, large tiers solved in parallel
+    blocks, small ones on one thread), a new process loads the forward sweep, both backward
+    kernels and discovery's from the disk cache, compiling none, and gets the same answer."""
+    from perfectplay import solve
+
+    code = textwrap.dedent("""\
+        import json
+        from perfectplay import solve
+        from perfectplay.engine import tierkernels, tiers
+        from perfectplay.games import connect4
+        s = solve(connect4(width=4, height=5), method="tiers")
+        kernels = [tiers._expand_cached, tiers._solve_blocks_cached,
+                   tierkernels.solve_range_cached]
+        print(json.dumps({"answer": [s.value().value, s.remoteness(), len(s)],
+                          "hits": [sum(k.stats.cache_hits.values()) for k in kernels],
+                          "misses": [sum(k.stats.cache_misses.values()) for k in kernels]}))
+        """)
+    here = solve(connect4(width=4, height=5), method="tiers")
+    run = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                    text=True, timeout=600, check=True, cwd=ROOT
+                                    ).stdout.splitlines()[-1])
+    assert run["answer"] == [here.value().value, here.remoteness(), len(here)] \
+        == ["tie", 20, 1_706_255]  # a tie with the board full (Tromp: 4x5 is drawn)
+    assert run["hits"] == [1, 1, 1] and run["misses"] == [0, 0, 0], run

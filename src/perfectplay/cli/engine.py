@@ -155,11 +155,12 @@ def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
 
 def _compiling_notice(game: Any) -> None:
     """On a terminal, say that a compiled game's first solve compiles its kernels first
-    (numba: seconds, once a process), so the wait is not silent."""
+    (numba: seconds, the first time on a machine; then read from numba's disk cache), so
+    the wait is not silent."""
     say = terminal_progress()
     if say is not None and isinstance(game, CompiledGame):
-        say(f"compiling {capabilities(game).name}'s kernels (numba, once a process), then "
-            "solving ...")
+        say(f"compiling {capabilities(game).name}'s kernels (numba; cached on disk for the "
+            "next run), then solving ...")
 
 
 def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: int) -> None:

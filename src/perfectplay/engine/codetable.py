@@ -133,6 +133,32 @@ def _part_of(code, cap):
     return np.int64(mix(code) >> np.uint64(63))
 
 
+#: Fewer codes than this are inserted on the calling thread, whatever the table's size:
+#: a parallel region costs more than it saves on them, and OpenMP's spinning threads stall
+#: it many times over when another process keeps the cores busy.
+PARALLEL_CODES = 1 << 14
+
+
+@njit(cache=True)
+def _insert_serial(keys, codes):
+    """Insert ``codes`` on this thread; returns the number new."""
+    n = 0
+    for i in range(codes.size):
+        _, new = key_insert(keys, codes[i])
+        if new:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _insert(keys, codes):
+    """Insert ``codes``: on two threads (one a part) when the table has two parts and the
+    codes are many, else on this thread. Returns the number new."""
+    if _parts(keys.size) == 1 or codes.size < PARALLEL_CODES:
+        return _insert_serial(keys, codes)
+    return _insert_parts(keys, codes)
+
+
 @njit(cache=True, parallel=True)
 def _insert_parts(keys, codes):
     """Insert ``codes``, one thread per part of the table; returns the number new."""
@@ -154,7 +180,7 @@ def _insert_parts(keys, codes):
 def key_rebuild(keys, cap):
     """The same keys in a fresh table of ``cap`` slots. O(old capacity)."""
     out = new_keys(cap)
-    _insert_parts(out, keys[keys != EMPTY])
+    _insert(out, keys[keys != EMPTY])
     return out
 
 
@@ -166,7 +192,7 @@ def key_insert_many(keys, count, codes):
     Returns (keys, count): the table may be a new array. O(len(codes)) expected."""
     while (count + codes.size) * 10 > keys.size * 7:
         keys = key_rebuild(keys, keys.size * 2)
-    return keys, count + _insert_parts(keys, codes)
+    return keys, count + _insert(keys, codes)
 
 
 @njit(cache=True)

@@ -315,12 +315,16 @@ def ended(o, code, score, scored):
     return BAD_OUTCOME, 0, 0
 
 
-@njit
+@njit(cache=True)
 def _grow(a, need):
+    """``a``, or a copy at least twice as long when ``need`` exceeds it. The copy is a loop:
+    a slice assignment (``b[:n] = a``) compiles numba's shape-mismatch error and its string
+    formatting, 2 s of every process's first discovery."""
     if need <= a.size:
         return a
     b = np.empty(max(need, a.size * 2), a.dtype)
-    b[:a.size] = a
+    for i in range(a.size):
+        b[i] = a[i]
     return b
 
 

@@ -167,6 +167,12 @@ def expand_range(rules, shape, keys, lo, hi, t, out_keys, out_tiers):
     return i, cnt, OK, 0
 
 
+@njit(cache=True)
+def expand_range_cached(rules, shape, keys, lo, hi, t, out_keys, out_tiers):
+    """:func:`expand_range`, cached on disk (``rules`` a StaticRules)."""
+    return expand_range(rules, shape, keys, lo, hi, t, out_keys, out_tiers)
+
+
 class Inside(NamedTuple):
     """The open positions of a tier as a graph (:func:`inside_graph`): CSR ``offsets`` /
     ``children`` over indices into the open slots, each move's payoff and whether it
@@ -239,6 +245,12 @@ def inside_graph(rules, shape, arena, ti, slots):
         offsets[i + 1] = m
     return status, bad, Inside(offsets, children[:m], pays[:m], passes_[:m], seed_v,
                                seed_r, has_seed, who)
+
+
+@njit(cache=True)
+def inside_graph_cached(rules, shape, arena, ti, slots):
+    """:func:`inside_graph`, cached on disk (``rules`` a StaticRules)."""
+    return inside_graph(rules, shape, arena, ti, slots)
 
 
 @njit

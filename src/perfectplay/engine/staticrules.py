@@ -13,9 +13,10 @@ so numba's disk cache (keyed by the kernel's file and its argument types) serves
 one the first one's machine code; any edit of a rule's module, a closure value or the
 engine's kernels makes another digest, so a stale kernel is never served.
 
-Compiled discovery (:func:`~perfectplay.engine.compiled.discover_cached`, the in-memory
-solve of a compiled game) takes the same value. The tiered solve's kernels pass kernels of
-their own as values, which numba cannot cache either way: they still compile once a process.
+Compiled discovery (:func:`~perfectplay.engine.compiled.discover_cached`), the tier
+solver's forward and backward sweeps (:mod:`.tiers`) and the store's (:mod:`.sortedtiers`,
+:func:`~.tierkernels.solve_range`) take the same value through :func:`kernel_door`, so
+every kernel that runs a game's rules compiles once a machine, not once a process.
 
 The value carries no data: ``rules.moves`` is typed as that dispatcher and each call is a
 direct call, compiled in, exactly as with the NamedTuple (no speed is lost). Rules whose
@@ -31,11 +32,13 @@ True
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import sys
 import types as pytypes
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 import numba
 import numpy as np
@@ -53,14 +56,17 @@ from numba.core.extending import (
 from numba.core.registry import CPUDispatcher
 from numba.core.typing.templates import AttributeTemplate
 
-#: The engine modules whose kernels are compiled into a cached kernel: their text is part
-#: of every digest (numba itself checks only the date of the kernel's own file).
-ENGINE_MODULES = ("searchkernel", "tierkernels", "compiled", "codetable", "protocol",
-                  "status")
+#: The modules whose kernels are compiled into a cached kernel: their text is part of every
+#: digest (numba itself checks only the date of the kernel's own file).
+ENGINE_MODULES = tuple(f"perfectplay.engine.{name}" for name in (
+    "searchkernel", "tierkernels", "tiers", "sortedtiers", "compiled", "codetable",
+    "kernels", "protocol", "status")) + ("perfectplay.bits",)
 
 
 #: A game's compiled rules (:class:`~perfectplay.engine.compiled.Rules`: dispatchers).
 RuleTuple = tuple[object, ...]
+#: A kernel (a numba dispatcher) chosen by :func:`kernel_door`.
+K = TypeVar("K")
 #: What a digest is fed with (a hash's ``update``).
 Add = Callable[[bytes], None]
 #: The value of a field of the rules in compiled code: never read (each call is direct).
@@ -142,6 +148,20 @@ def static_rules(rules: RuleTuple) -> StaticRules | None:
     return None if digest is None else StaticRules(rules, digest)
 
 
+def kernel_door(rules: RuleTuple, plain: K, cached: K) -> tuple[K, object]:
+    """The kernel to call and the rules to give it: ``cached`` (compiled with
+    ``cache=True``) with the rules as a :class:`StaticRules` when they have a digest, else
+    ``plain`` with the NamedTuple as it is. Both compile the same code.
+
+    >>> from perfectplay.games import tictactoe
+    >>> kernel, arg = kernel_door(tictactoe().rules, "plain", "cached")
+    >>> kernel, type(arg).__name__
+    ('cached', 'StaticRules')
+    """
+    static = static_rules(rules)
+    return (plain, rules) if static is None else (cached, static)
+
+
 def rules_digest(rules: RuleTuple) -> str | None:
     """SHA-256 of everything the compiled ``rules`` depend on: the library versions, the
     engine's kernel modules, and for each rule (by field) its module's text, its name, its code,
@@ -152,7 +172,7 @@ def rules_digest(rules: RuleTuple) -> str | None:
     add = h.update
     add(f"{numba.__version__} {np.__version__} {sys.version}".encode())
     for name in ENGINE_MODULES:
-        add(_module_text(f"perfectplay.engine.{name}"))
+        add(_module_text(name))
     seen: set[int] = set()
     try:
         for field, fn in zip(getattr(rules, "_fields", range(len(rules))), rules, strict=True):
@@ -243,9 +263,17 @@ def _value(value: object, h: Add, seen: set[int]) -> None:
 
 @cache
 def _module_text(name: str) -> bytes:
-    """The source of module ``name`` (its file's bytes; its name alone if it has no file)."""
+    """The source of module ``name`` (its file's bytes; its name alone if it has no file).
+    The file is found whether or not this process has imported the module, so that two
+    processes that imported different parts of the package make the same digest."""
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None)
+    if path is None and module is None:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        path = getattr(spec, "origin", None)
     if path is None or not Path(path).is_file():
         return f"nofile {name}".encode()
     return Path(path).read_bytes()

@@ -3,8 +3,13 @@
 The in-memory tier solver (:mod:`.tiers`, codes in open-addressing tables) and the store's
 compiled backend (:mod:`perfectplay.store.compiled`, mixed keys sorted per tier) run the
 same :func:`solve_range`; they differ only in how a slot's code is read and how a child's
-slot is found, which each passes in as a pair of small compiled functions (``code_at``,
-``find``). The arrays that travel together travel as one :class:`Arena`, the game's
+slot is found (:func:`code_at`, :func:`find_slot`), which the keys' type chooses when the
+loop is compiled: a store's keys are mixed codes (uint64) sorted per tier, the in-memory
+solver's the codes themselves (int64) in open-addressing tables. Chosen by type, not passed
+in as functions, because numba cannot cache on disk a kernel that takes functions as
+values: :func:`solve_range_cached` is the same loop for rules given as a
+:class:`~perfectplay.engine.staticrules.StaticRules`, compiled once a machine rather than
+once a process. The arrays that travel together travel as one :class:`Arena`, the game's
 compiled functions as its :class:`~perfectplay.engine.compiled.Rules`, the switches as one
 :class:`Shape`.
 
@@ -18,7 +23,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .codetable import EMPTY, mix, probe, unmix
 from .compiled import LOSE, ONGOING, TIE, WIN, ended
@@ -83,7 +89,7 @@ def find_key(keys, base, size, index, ibase, bits, key):
     return -1
 
 
-@njit
+@njit(cache=True)
 def tier_index(numbers, t, guess):
     if numbers[guess] == t:
         return guess
@@ -131,7 +137,7 @@ def open_moves(code, s, outcome, score, moves, player, scored, with_player, max_
     return OK, k, me
 
 
-@njit
+@njit(cache=True)
 def _rank(v):
     """Win above tie above draw above loss (a tie ends the game level; a draw never ends)."""
     if v == WIN:
@@ -143,7 +149,7 @@ def _rank(v):
     return 0
 
 
-@njit
+@njit(cache=True)
 def move_option(scored, passes, pay, vc, rc, mc):
     """(ok, value, remoteness) a move offers its mover, from the child's value code ``vc``,
     remoteness ``rc`` and margin ``mc``: a win/lose value flipped when the move passes the
@@ -162,7 +168,7 @@ def move_option(scored, passes, pay, vc, rc, mc):
     return True, v, r
 
 
-@njit
+@njit(cache=True)
 def better_option(scored, v, r, best_v, best_r):
     """Does option (v, r) beat the best so far? The engine's tie-breaks: win quickly, lose
     slowly, tie quickly; margins by :func:`better_margin`."""
@@ -172,38 +178,74 @@ def better_option(scored, v, r, best_v, best_r):
         v == best_v and ((v != LOSE and r < best_r) or (v == LOSE and r > best_r)))
 
 
-@njit
+@njit(cache=True)
 def hashed_code(arena, s):
     """The code in slot ``s`` of an open-addressing arena (EMPTY for a free slot)."""
     return arena.keys[s]
 
 
-@njit
+@njit(cache=True)
 def hashed_find(arena, ti, child):
     """The slot of ``child`` in tier ``ti`` of an open-addressing arena, or -1."""
     cs = probe(arena.keys, arena.base[ti], arena.base[ti + 1] - arena.base[ti], child)
     return cs if arena.keys[cs] == child else -1
 
 
-@njit
+@njit(cache=True)
 def sorted_code(arena, s):
     """The code in slot ``s`` of a sorted-key arena."""
     return unmix(arena.keys[s])
 
 
-@njit
+@njit(cache=True)
 def sorted_find(arena, ti, child):
     """The slot of ``child`` in tier ``ti`` of a sorted-key arena, or -1."""
     return find_key(arena.keys, arena.base[ti], arena.base[ti + 1] - arena.base[ti],
                     arena.buckets, arena.ibase[ti], arena.bits[ti], mix(child))
 
 
-@njit
-def solve_range(rules, shape, arena, ti, lo, hi, best, inside, code_at, find):
+def _sorted(arena: Arena) -> bool:
+    return bool(arena.keys.dtype == np.uint64)
+
+
+def code_at(arena: Arena, s: int) -> int:
+    """The code in arena slot ``s``: :func:`sorted_code` for a store's mixed keys (uint64),
+    :func:`hashed_code` for codes in open-addressing tables (int64). Compiled code chooses
+    by the keys' type once (see the overload below); this is the plain-Python twin."""
+    return int(sorted_code(arena, s) if _sorted(arena) else hashed_code(arena, s))
+
+
+def find_slot(arena: Arena, ti: int, child: int) -> int:
+    """The slot of ``child`` in tier ``ti``, or -1: :func:`sorted_find` or
+    :func:`hashed_find` by the keys' type, as :func:`code_at` chooses."""
+    return int(sorted_find(arena, ti, child) if _sorted(arena) else hashed_find(arena, ti, child))
+
+
+def _keys_are_mixed(arena: types.NamedTuple) -> bool:
+    """Does the numba type of an :class:`Arena` hold a store's mixed keys (uint64)?"""
+    fields = dict(zip(arena.fields, arena.types, strict=True))
+    return bool(fields["keys"].dtype == types.uint64)
+
+
+@overload(code_at)
+def _code_at_compiled(arena, s):
+    return (lambda arena, s: sorted_code(arena, s)) if _keys_are_mixed(arena) else \
+        (lambda arena, s: hashed_code(arena, s))
+
+
+@overload(find_slot)
+def _find_slot_compiled(arena, ti, child):
+    return (lambda arena, ti, child: sorted_find(arena, ti, child)) if _keys_are_mixed(arena) \
+        else (lambda arena, ti, child: hashed_find(arena, ti, child))
+
+
+@njit(nogil=True)
+def solve_range(rules, shape, arena, ti, lo, hi, best, inside):
     """Values of the positions in arena slots ``lo..hi-1`` of tier ``ti``, every child
-    looked up in the solved tiers above; ``best[s - lo]`` gets the best move (EMPTY at an
-    end) when ``best`` is not empty. The negamax with the engine's tie-breaks
-    (:func:`move_option`, :func:`better_option`).
+    looked up in the solved tiers above; ``best[s - lo]`` gets the best move (EMPTY at an end) when
+    ``best`` is not empty. The negamax with the engine's tie-breaks (:func:`move_option`,
+    :func:`better_option`). It holds no lock (``nogil``): disjoint ranges of one tier are
+    solved on threads at once, each position reading only the tiers above.
 
     A position with a move inside its own tier is left open (value UNKNOWN) unless
     ``inside`` says the tier's values are final. Returns (status, code, positions left
@@ -246,7 +288,7 @@ def solve_range(rules, shape, arena, ti, lo, hi, best, inside, code_at, find):
                 open_ = True
                 break
             guess = cti
-            cs = find(arena, cti, child)
+            cs = find_slot(arena, cti, child)
             if cs < 0:
                 return BAD_TIER, code, left
             ok, v, r = move_option(shape.scored, passes,
@@ -272,3 +314,10 @@ def solve_range(rules, shape, arena, ti, lo, hi, best, inside, code_at, find):
         else:
             arena.vals[s] = best_v
     return OK, 0, left
+
+
+@njit(nogil=True, cache=True)
+def solve_range_cached(rules, shape, arena, ti, lo, hi, best, inside):
+    """:func:`solve_range`, cached on disk (``rules`` a StaticRules: see
+    :mod:`~perfectplay.engine.staticrules`)."""
+    return solve_range(rules, shape, arena, ti, lo, hi, best, inside)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,8 +54,9 @@ from .solution import (
     counts_of,
     summary_json,
 )
+from .staticrules import kernel_door
 from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, raise_status
-from .tierkernels import Arena, Shape, hashed_code, hashed_find, solve_range
+from .tierkernels import Arena, Shape, solve_range, solve_range_cached
 
 _CHUNK = 1 << 20  # children generated per kernel call in the forward sweep
 
@@ -88,9 +89,10 @@ class Tiers:
 
 
 @njit
-def _expand(keys, slot, t, moves, play, outcome, tier, max_moves, out_codes, out_tiers):
+def _expand(keys, slot, t, rules, max_moves, out_codes, out_tiers):
     """Children of the tier's positions from ``slot`` on, until the buffers are full.
     Returns (next slot, children written, status, offending code)."""
+    moves, play, outcome, tier = rules.moves, rules.play, rules.outcome, rules.tier
     buf = np.empty(max_moves + 1, np.int64)
     cnt = 0
     s = slot
@@ -118,10 +120,17 @@ def _expand(keys, slot, t, moves, play, outcome, tier, max_moves, out_codes, out
     return s, cnt, OK, 0
 
 
+@njit(cache=True)
+def _expand_cached(keys, slot, t, rules, max_moves, out_codes, out_tiers):
+    """:func:`_expand`, cached on disk (``rules`` a StaticRules)."""
+    return _expand(keys, slot, t, rules, max_moves, out_codes, out_tiers)
+
+
 def enumerate_tiers(game: CompiledGame, max_positions: int,
                     progress: bool | None = None) -> Tiers:
     """The forward sweep: every reachable position, grouped by tier (see the module doc)."""
     r = game.rules
+    expand, rules = kernel_door(r, _expand, _expand_cached)
     start = np.int64(game.start_code)
     t0 = int(r.tier(start))
     # tier -> (table, distinct codes, codes inserted with repeats)
@@ -152,9 +161,8 @@ def enumerate_tiers(game: CompiledGame, max_positions: int,
             bar.update(total)
             slot = 0
             while slot < keys.size:
-                slot, cnt, status, bad = _expand(keys, slot, np.int64(t), r.moves, r.play,
-                                                 r.outcome, r.tier, game.max_moves,
-                                                 out_codes, out_tiers)
+                slot, cnt, status, bad = expand(keys, slot, np.int64(t), rules,
+                                                game.max_moves, out_codes, out_tiers)
                 raise_status(status, int(bad), game)
                 if cnt:
                     done = slot / keys.size  # the share of this tier expanded so far
@@ -199,27 +207,58 @@ def _file_children(codes: np.ndarray, tiers: np.ndarray,
         pending[tc] = (keys, count, inserted + cs.size)
 
 
-@njit(parallel=True)
-def _solve_tier(rules, shape, arena, ti):
+#: Tiers of fewer slots are solved on the calling thread; larger ones in parallel blocks.
+PARALLEL_SLOTS = 1 << 16
+_NO_BEST = np.empty(0, np.int64)
+
+
+def _tier_blocks(rules, shape, arena, ti):
     """Values of one tier from the tiers above (see the module doc), its slots split into
     blocks solved in parallel by :func:`~.tierkernels.solve_range` (each position reads
     only the tiers above, and writes only its own slot). Returns (status, code) of the
     first problem, or (OK, 0)."""
     first = arena.base[ti]
     size = arena.base[ti + 1] - first
-    blocks = 1 if size < 65536 else 64
+    blocks = 64
     step = (size + blocks - 1) // blocks
     status = np.zeros(blocks, np.int64)
     bad = np.zeros(blocks, np.int64)
     no_best = np.empty(0, np.int64)
     for b in prange(blocks):
         status[b], bad[b], _ = solve_range(
-            rules, shape, arena, ti, first + b * step, first + min(size, (b + 1) * step),
-            no_best, True, hashed_code, hashed_find)
+            rules, shape, arena, ti, first + min(size, b * step),
+            first + min(size, (b + 1) * step), no_best, True)
     for b in range(blocks):
         if status[b] != OK:
             return status[b], bad[b]
     return OK, 0
+
+
+#: :func:`_tier_blocks` for rules as a NamedTuple (compiled once a process) and as a
+#: StaticRules (cached on disk).
+_solve_blocks = njit(parallel=True)(_tier_blocks)
+_solve_blocks_cached = njit(parallel=True, cache=True)(_tier_blocks)
+
+
+#: A compiled kernel as Python sees it (a numba dispatcher): it returns a status tuple.
+Kernel = Callable[..., tuple[int, ...]]
+
+
+def _solve_tier(kernels: tuple[Kernel, Kernel], rules: object, shape: Shape, arena: Arena,
+                ti: int) -> tuple[int, int]:
+    """Values of one tier: a large one by ``kernels[1]`` (:func:`_tier_blocks`, in
+    parallel), a small one by ``kernels[0]`` (:func:`~.tierkernels.solve_range`) on this
+    thread. A parallel region costs more than it saves on a small tier, and OpenMP's
+    spinning threads stalled the solve of Kalah(3, 2) (121 small tiers) 15x when another
+    process kept the cores busy. Returns (status, code) of the first problem, or (OK, 0)."""
+    first = int(arena.base[ti])
+    size = int(arena.base[ti + 1]) - first
+    if size >= PARALLEL_SLOTS:
+        status, bad = kernels[1](rules, shape, arena, np.int64(ti))
+    else:
+        status, bad, _ = kernels[0](rules, shape, arena, np.int64(ti), np.int64(first),
+                                    np.int64(first + size), _NO_BEST, True)
+    return int(status), int(bad)
 
 
 def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) -> Tiers:
@@ -244,6 +283,8 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     arena = Arena(tiers.numbers, base, keys_all, none, none, none, vals_all, rems_all,
                   margins_all)
     shape = Shape(game.scored, game.has_player, game.max_moves, False)
+    kernels, rules = kernel_door(game.rules, (solve_range, _solve_blocks),
+                                 (solve_range_cached, _solve_blocks_cached))
     done = freed = 0
     with Progress("solving tiers", total=tiers.total, enabled=progress) as bar:
         for i in range(n - 1, -1, -1):
@@ -254,8 +295,8 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
             if freed > 2**28:  # small tables go back to the C heap, which keeps them
                 _trim_heap()
                 freed = 0
-            status, bad = _solve_tier(game.rules, shape, arena, i)
-            raise_status(int(status), int(bad), game)
+            status, bad = _solve_tier(kernels, rules, shape, arena, i)
+            raise_status(status, bad, game)
             done += tiers.sizes[i]
             bar.update(done)
     tiers.values = [vals_all[base[i]:base[i + 1]] for i in range(n)]

@@ -53,15 +53,18 @@ from ..engine.protocol import UNKNOWN, Value
 from ..engine.sortedtiers import (
     build_index,
     expand_range,
+    expand_range_cached,
     index_bits,
     inside_graph,
+    inside_graph_cached,
     mix_all,
     seeded_negamax,
     sort_unique,
     with_seed_chains,
 )
+from ..engine.staticrules import kernel_door
 from ..engine.status import OK, raise_status
-from ..engine.tierkernels import Arena, Shape, solve_range, sorted_code, sorted_find
+from ..engine.tierkernels import Arena, Shape, solve_range, solve_range_cached
 from ..engine.tiers import by_tier
 from ..errors import GameError
 from ..progress import Progress
@@ -176,10 +179,11 @@ def _expand_task(game: CompiledGame, root: str, u: int, src: str, lo: int, hi: i
                         np.uint64)
     out_tiers = np.empty(out_keys.size, np.int64)
     i, n = lo, 0
+    expand, rules = kernel_door(game.rules, expand_range, expand_range_cached)
     tag = f"{u}-{Path(src).stem}-{part}"
     while i < hi:
-        i, cnt, status, bad = expand_range(game.rules, shape_of(game), keys, i, hi,
-                                           np.int64(u), out_keys, out_tiers)
+        i, cnt, status, bad = expand(rules, shape_of(game), keys, i, hi, np.int64(u),
+                                     out_keys, out_tiers)
         if status != OK:
             return int(status), int(bad)
         if cnt:
@@ -240,7 +244,8 @@ def _solve_inside(game: CompiledGame, root: Path, built: list[dict[str, int]],
     a = Arrays(root, built, game.scored, write=True)
     first, last = int(a.base[ti]), int(a.base[ti + 1])
     slots = first + np.flatnonzero(np.asarray(a.vals[first:last]) == UNKNOWN)
-    status, bad, g = inside_graph(game.rules, shape_of(game), a.arena, ti, slots)
+    graph_of, rules = kernel_door(game.rules, inside_graph, inside_graph_cached)
+    status, bad, g = graph_of(rules, shape_of(game), a.arena, ti, slots)
     raise_status(int(status), int(bad), game)
     if game.scored:
         rev_off, rev_src, _ = reverse_csr(g.offsets, g.children, False)
@@ -435,9 +440,10 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
     left open)."""
     a = Arrays(Path(root), built, game.scored, write=True)
     first = int(a.base[ti])
-    status, bad, left = solve_range(game.rules, shape_of(game), a.arena, ti, first + lo,
-                                    first + hi, np.empty(0, np.int64), False, sorted_code,
-                                    sorted_find)
+    kernel, rules = kernel_door(game.rules, solve_range, solve_range_cached)
+    status, bad, left = kernel(rules, shape_of(game), a.arena, np.int64(ti),
+                               np.int64(first + lo), np.int64(first + hi),
+                               np.empty(0, np.int64), False)
     if status != OK:
         return int(status), int(bad), 0
     for arr in (a.vals, a.rems, a.margins):
