@@ -6,10 +6,10 @@ Two parts, in this process:
    the table (``rules.exact_winner``: an exhaustive mex over every subset of walls) and the
    proof search (``search.search_winner``) on the same board, the winner from both, and the
    ratio of their times.
-2. Boards past the table: open boards with the portals in opposite corners, and king 6x6
-   boards with 4 random walls (30 empty cells, seeds 1-3): the winner, the first player's
-   winning moves, the positions searched and the seconds (winner and moves together, within
-   ``--time`` seconds).
+2. Boards past the table: open boards with the portals in opposite corners (up to 34 empty
+   cells: hex 6x6, king 5x7 and king 6x6), and king 6x6 boards with 4 random walls (30 empty
+   cells, seeds 1-3): the winner, the first player's winning moves, the positions searched
+   and the seconds (winner and moves together, within ``--time`` seconds).
 
     python benchmarks/portal_search.py                # both parts, 60 s a board
     python benchmarks/portal_search.py --time 600 --only king6x6
@@ -57,6 +57,7 @@ SEARCH_BOARDS = {  # past the table
     "king 6x6, 4 walls, seed 2": ("king", grid(6, 6, 4, 2)),
     "king 6x6, 4 walls, seed 3": ("king", grid(6, 6, 4, 3)),
     "hex 6x6": ("hex", grid(6, 6)),
+    "king 5x7": ("king", grid(5, 7)),
     "king 6x6": ("king", grid(6, 6)),
 }
 
