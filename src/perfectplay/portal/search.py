@@ -27,10 +27,11 @@ Exact by construction: the only pruning is the free moves (cells on no portal pa
 simplicial cells), folded into the heap. Measured on docs/benchmarks.md: the blocks cut the
 positions searched 3-8x against searching the whole component with the parity of the free
 cells, the history ordering about 1.3x more, and peeling the simplicial cells 4-14x more
-(king 6x6 open, 34 cells: proven in 16 s; it was not within 600 s).
+(king 6x6 open, 34 cells: proven in 7-17 s; it was not within 600 s).
 
-Complexity: exponential in the largest block at worst; O(cells + edges) a route. Numba
-kernels over int64 bitmasks (at most 62 empty cells in the portals' component).
+Complexity: exponential in the largest block at worst; O(cells + edges) a route, and
+O(cells x degree) word operations a peel. Numba kernels over int64 bitmasks (at most 62
+empty cells in the portals' component).
 """
 
 from __future__ import annotations
