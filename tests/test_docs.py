@@ -66,6 +66,9 @@ NOT_RUN = {
     "minutes near the start (tests/test_live.py plays it)",
     "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/analysis": "a live "
     "search streamed for up to 20 s (tests/test_web_live*.py stream it)",
+    "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/history": "live "
+    "searches for up to 20 s (tests/test_web_computer.py and the live browser tests "
+    "stream it)",
     "pip install": "installs (the set-up check in a fresh environment does it)",
     "python -m venv": "makes a virtual environment (the set-up check does it)",
     "perfectplay search 'connect4(width=7, height=6)'": "minutes of search",

@@ -199,3 +199,43 @@ def test_a_live_games_history_shows_the_values_of_analysed_positions():
         assert (earlier["before"], earlier["chart_before"], earlier["mistake"]) == (
             "", None, False)
     assert True in mistakes and False in mistakes  # the position has both kinds of move
+
+
+def test_a_pasted_lines_history_is_filled_in_the_latest_move_first(monkeypatch):
+    """A line never analysed here (a pasted Pons end-game position): /history analyses the
+    positions it passed through, the latest first, and gives each move the mover's value
+    before it and the move's value, checked against the proof search of each position and
+    of the position the move led to; the worker remembers them, so /position shows them
+    too. A line the time cuts short says so (``complete`` false) and keeps what it proved."""
+    import threading
+    from collections import OrderedDict
+
+    from perfectplay import search
+    from perfectplay.web.positions import words
+
+    monkeypatch.setattr(live, "_proven", OrderedDict())
+    monkeypatch.setattr(live, "HISTORY_SECONDS", 3.0)
+    call = "connect4(width=7, height=6)"
+    text = (DATA / "7x6_endgame_L1.txt").read_text().splitlines()[3]
+    names = [str(int(c) + 1) for c in text.split()[0]]
+    lines = list(live.live_history(call, {"moves": ",".join(names)}, threading.Event()))
+    plies, done = lines[:-1], lines[-1]
+    assert done["kind"] == "done" and done["complete"] is (len(plies) == len(names))
+    assert [p["index"] for p in plies] == list(range(len(names) - 1, len(names) - 1
+                                                     - len(plies), -1))
+    assert len(plies) >= 3  # end-game positions are proven in milliseconds
+    game, codec, _ = live.live_game(call)
+    flip = {Value.WIN: Value.LOSE, Value.LOSE: Value.WIN, Value.TIE: Value.TIE}
+    for line in plies[:6]:
+        i, ply = line["index"], line["ply"]
+        before = codec.read(codec.key(game.initial()))
+        for name in names[:i]:
+            before = game.play(before, int(name) - 1)
+        here = search(game, before, progress=False)
+        after = search(game, game.play(before, int(names[i]) - 1), progress=False)
+        assert ply["name"] == names[i] and ply["turn"] == ("first" if i % 2 == 0 else "second")
+        assert ply["before"] == words(here.value, here.remoteness, False)
+        assert ply["after"] == words(flip[after.value], after.remoteness + 1, False)
+        assert ply["mistake"] == (ply["before"].split()[0] != ply["after"].split()[0])
+    shown = live.live_position(call, {"p": None, "moves": ",".join(names)})["history"]
+    assert [shown[p["index"]] for p in plies] == [p["ply"] for p in plies]

@@ -164,6 +164,12 @@ def test_pons_positions_from_their_urls(page):
         shown = _analysed(page, sec)
         value, rem = from_pons_score(score, len(moves))
         assert _best(shown) == (value.value, rem), moves
+        if k == 0:  # a line never analysed here: its history fills in, the latest move first
+            page.wait_for_function("(sel) => { const li = document.querySelectorAll(sel); "
+                                   "return li.length && li[li.length - 1].textContent"
+                                   ".includes('->'); }", arg=f"{sec} .history li")
+            assert page.text_content(f"{sec} .history li:last-child").startswith(
+                f"Player {2 - len(moves) % 2} {names[-1]}: ")
         assert page.text_content(f"{sec} .summary").endswith(
             f"should {value.value} in {rem}")
         pos = twin.initial()

@@ -346,6 +346,23 @@ class AnalysisLine(Answer):
     detail: str | None = Field(default=None, description="error: what went wrong, in words.")
 
 
+class HistoryLine(Answer):
+    """One line of ``GET /api/explore/{target}/history`` (JSON lines): a move of the line
+    whose values are now known (``kind`` "ply"), the end ("done"), or a refusal ("error")."""
+
+    kind: Literal["ply", "done", "error"] = Field(
+        description="What the line is: a move of the history, the end, or an error.")
+    index: int | None = Field(default=None, description="ply: the move's place in the line "
+                              "(0: the first move of `moves`).")
+    ply: ExplorePly | None = Field(default=None, description="ply: the move with its values, "
+                                   "as in the position's `history`.")
+    complete: bool | None = Field(default=None, description="done: whether every move's "
+                                  "values are now known (else the time ran out first).")
+    seconds: float | None = Field(default=None, description="Seconds since the request "
+                                  "reached the worker.")
+    detail: str | None = Field(default=None, description="error: what went wrong, in words.")
+
+
 class PasteAnswer(Answer):
     """``GET /api/explore/{target}/read``: a pasted position, read."""
 
@@ -359,4 +376,4 @@ class PasteAnswer(Answer):
 
 ANSWERS: tuple[type[Answer], ...] = (AnalyzeAnswer, PlayAnswer, GamesAnswer, Problem,
                                      CatalogAnswer, ExploreAnswer, AnalysisLine,
-                                     PasteAnswer)
+                                     HistoryLine, PasteAnswer)

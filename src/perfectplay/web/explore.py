@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+import threading
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -59,6 +60,7 @@ from .answers import (
     ExploreAnswer,
     ExploreMove,
     ExplorePly,
+    HistoryLine,
     ParamKind,
     PasteAnswer,
     Problem,
@@ -96,6 +98,9 @@ SOLVE_SECONDS = 120.0
 CACHED = 4
 
 
+#: A live stream's function in the worker: (instance, body, stop event) -> its lines.
+LiveLines = Callable[[str, Mapping[str, object], threading.Event],
+                     Iterator[dict[str, object]]]
 #: A JSON object (an OpenAPI fragment).
 JsonObject = dict[str, object]
 
@@ -485,7 +490,11 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
         except REFUSED as exc:
             return _refused(exc)
 
-    async def analysis(request: Request) -> Response:
+    async def live_stream(request: Request, lines_of: LiveLines, error: Callable[[str], bytes]
+                          ) -> Response:
+        """A live target's JSON lines from the worker (``lines_of`` there), the target,
+        the position and the moves checked first: a refusal is a 4xx answer, not a line
+        (the worker reads them in milliseconds). Leaving cancels the worker's search."""
         target, query = request.path_params["target"], _query(request)
         try:
             name = parse_call(target)[0]
@@ -496,27 +505,32 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                 check_strength(query["strength"])
             points = request.query_params.get("points")
             checked = await run_in_threadpool(live.check_live, target)
-            # the position and the moves checked before the stream starts (a 422, not a
-            # line): the worker reads them in milliseconds
             await heavy.run(live.live_position, checked.call, dict(query),
                             seconds=live.LIVE_SECONDS)
         except REFUSED as exc:
             return _refused(exc)
         body = {**query, "stores": list(live_stores), "points": points}
-        lines = heavy.stream(live.live_analysis, checked.call, body,
-                             seconds=live.LIVE_SECONDS)
+        lines = heavy.stream(lines_of, checked.call, body, seconds=live.LIVE_SECONDS)
 
         async def ndjson() -> AsyncGenerator[bytes, None]:
             try:
                 async for line in lines:
                     yield line + b"\n"
             except REFUSED as exc:
-                yield _line(AnalysisLine(kind="error", detail=str(exc)).to_json())
+                yield error(str(exc))
             finally:
                 await lines.aclose()  # the client left: the worker's search is cancelled
 
         return StreamingResponse(ndjson(), media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store"})
+
+    async def analysis(request: Request) -> Response:
+        return await live_stream(request, live.live_analysis, lambda detail: _line(
+            AnalysisLine(kind="error", detail=detail).to_json()))
+
+    async def history(request: Request) -> Response:
+        return await live_stream(request, live.live_history, lambda detail: _line(
+            HistoryLine(kind="error", detail=detail).to_json()))
 
     async def paste(request: Request) -> Response:
         target = request.path_params["target"]
@@ -548,6 +562,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
     return [Route("/api/catalog", listing),
             Route("/api/explore/{target}/position", position),
             Route("/api/explore/{target}/analysis", analysis),
+            Route("/api/explore/{target}/history", history),
             Route("/api/explore/{target}/read", paste),
             Route("/page/catalog/{name}.js", script)]
 
@@ -605,6 +620,19 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
             "responses": {
                 "200": answer("JSON lines, each of this shape (`kind`: move, done or "
                               "error).", AnalysisLine),
+                "404": answer("No such game: `detail` lists them.", Problem),
+                **{k: v for k, v in errors.items() if k != "413"}}}},
+        "/api/explore/{target}/history": {"get": {
+            "x-example": "/api/explore/connect4%28width%3D7%2C%20height%3D6%29/history"
+                         "?moves=5,5,5,4,2,2,4,3,3,3,2,3,4,5,1,1,7,6,4,4,1,5,1,1,5",
+            "summary": "The value history of a live line: every move played from a position "
+                       "not yet analysed gets its values, those positions analysed the "
+                       "latest first (20 s in all), as JSON lines: one 'ply' line a move as "
+                       "its values are known, then 'done'. Leaving cancels the search.",
+            "parameters": [target, p, moves],
+            "responses": {
+                "200": answer("JSON lines, each of this shape (`kind`: ply, done or "
+                              "error).", HistoryLine),
                 "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
         "/api/explore/{target}/read": {"get": {

@@ -21,8 +21,11 @@ search: the worker's stop event is set, and a worker that has not stopped within
 The value history: the worker remembers every exact analysis it finished (the last
 :data:`PROVEN_POSITIONS`), so a live game's history shows, for each move played from a
 position analysed before, the mover's value before and after it, whether it was a mistake,
-and the chart's points; a move from a position never analysed (a pasted line) is listed by
-name alone.
+and the chart's points; a move from a position never analysed (a pasted line, a shared URL)
+is listed by name alone until ``GET /api/explore/{target}/history`` fills it in: it
+analyses those positions, the latest first (the nearest the end are the quickest, and warm
+the table for the earlier ones), within :data:`HISTORY_SECONDS` in all, and streams each
+move as its position is proven (:func:`live_history`).
 
 Stores: ``create_app(live_stores=[DIR, ...])`` names solved stores the analysis reads before
 it searches: a store built from the start (an opening book, ``perfectplay book``) as
@@ -46,7 +49,7 @@ from typing import Literal, cast
 from .. import registry
 from ..catalog import CatalogGame
 from ..engine import CompiledGame, Value
-from ..engine.live import MoveReport, analyze_moves
+from ..engine.live import MoveReport, analyze_moves, warm_up
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
 from ..engine.searchkernel import Leaf
 from ..engine.solution import game_picture, move_name
@@ -56,7 +59,14 @@ from ..store import open_store
 from ..store.book import find_book
 from ..store.layout import read_manifest
 from ..store.reader import Store
-from .answers import AnalysisLine, ExploreAnswer, ExploreMove, ExplorePly, ValueWord
+from .answers import (
+    AnalysisLine,
+    ExploreAnswer,
+    ExploreMove,
+    ExplorePly,
+    HistoryLine,
+    ValueWord,
+)
 from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
 from .positions import (
@@ -85,6 +95,8 @@ Source = Literal["book", "store", "search"]
 TABLE_MB = 64
 #: Exact analyses a worker remembers for the value history (oldest dropped first).
 PROVEN_POSITIONS = 20_000
+#: Seconds the history of one line may take to fill in, all its positions together.
+HISTORY_SECONDS = 20.0
 #: (target, position key) -> each move's (value, remoteness) for the player making it.
 Proven = dict[str, tuple[Worth, int | None]]
 _proven: OrderedDict[tuple[str, str], Proven] = OrderedDict()
@@ -250,16 +262,10 @@ def live_position(call: str, query: Query) -> dict[str, object]:
     turn = who(pos, len(played))
     moves = [] if over else list(game.moves(pos))
     scored = capabilities(game).scored
-    points = 0.0
-    payoff = capabilities(game).payoff
-    history = []
-    for before, name, mover in played:
-        history.append(_history_ply(name, mover, _proven.get((call, codec.key(before))),
-                                    points, scored))
-        if payoff is not None and mover is not None:
-            move = legal_move(game, before, name)
-            gain = float(payoff(before, move))
-            points += gain if mover == 0 else -gain
+    leads = _leads(game, played)
+    history = [_history_ply(name, mover, _proven.get((call, codec.key(before))), lead, scored)
+               for (before, name, mover), lead in zip(played, leads[:-1], strict=True)]
+    points = leads[-1]
     line = "searching ..."
     if over:
         end = game.outcome(pos)
@@ -307,6 +313,58 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
     if done["exact"]:
         _remember(call, codec.key(pos), last)
     yield AnalysisLine.model_validate(done).to_json()
+
+
+def live_history(call: str, body: Mapping[str, object], stop: threading.Event
+                 ) -> Iterator[dict[str, object]]:
+    """The worker's side of ``/history``: the value history of the line to the position
+    (``body``: ``p``, ``moves``, ``stores``), each move played from a position not yet
+    analysed filled in by analysing that position (see the module doc). Streams
+    ``{"kind": "ply", "index": i, "ply": ...}`` for each move whose values are known, the
+    latest first, then ``{"kind": "done", "complete": ...}``. A position whose analysis
+    the time or ``stop`` cuts short is not remembered, and ends the stream."""
+    game, codec, title = live_game(call)
+    _pos, played, _who = _walk(game, codec, title, _as_query(body))
+    scored = capabilities(game).scored
+    paths = body.get("stores") or ()
+    assert isinstance(paths, list | tuple)
+    book, endgame = stores_for(call, [str(p) for p in paths])
+    if played:
+        warm_up(game, played[-1][0], endgame)  # compiling is not counted in the budget
+    started = time.monotonic()
+    leads = _leads(game, played)
+    complete = True
+    for i in range(len(played) - 1, -1, -1):
+        before, name, mover = played[i]
+        key = codec.key(before)
+        if (call, key) not in _proven and mover is not None:
+            left = HISTORY_SECONDS - (time.monotonic() - started)
+            reports = {} if left <= 0 or stop.is_set() else {
+                r.name: r for r in analyze_moves(game, before, book=book, endgame=endgame,
+                                                 time_limit=left, table_mb=TABLE_MB,
+                                                 stop=stop)}
+            if not reports or not all(r.exact for r in reports.values()):
+                complete = False
+                break
+            _remember(call, key, reports)
+        ply = _history_ply(name, mover, _proven.get((call, key)), leads[i], scored)
+        yield HistoryLine(kind="ply", index=i, ply=ply,
+                          seconds=round(time.monotonic() - started, 3)).to_json()
+    yield HistoryLine(kind="done", complete=complete,
+                      seconds=round(time.monotonic() - started, 3)).to_json()
+
+
+def _leads(game: Game, played: Sequence[tuple[Position, str, int | None]]) -> list[float]:
+    """The first player's lead in points before each move of ``played``, and after the
+    last (all 0 in a game without payoffs): one more than the moves."""
+    payoff = capabilities(game).payoff
+    leads = [0.0]
+    for before, name, mover in played:
+        gain = 0.0
+        if payoff is not None and mover is not None:
+            gain = float(payoff(before, legal_move(game, before, name)))
+        leads.append(leads[-1] + (gain if mover == 0 else -gain))
+    return leads
 
 
 def _remember(call: str, key: str, reports: Mapping[str, MoveReport]) -> None:

@@ -39,13 +39,14 @@
     return q;
   }
 
-  // A live position's analysis (GET .../analysis, JSON lines): each line handed to
-  // onLine as it comes; aborted by signal (a new position was asked).
-  async function analysis(tab, onLine, signal) {
+  // A live position's JSON lines (GET .../analysis: its moves' values; .../history: the
+  // values of the moves played to it): each line handed to onLine as it comes; aborted by
+  // signal (a new position was asked).
+  async function liveLines(tab, route, onLine, signal) {
     const q = positionQuery(tab);
     if (tab.data && tab.data.points) q.points = String(tab.data.points);
     const query = new URLSearchParams(q).toString();
-    const response = await fetch(`/api/explore/${encodeURIComponent(tab.target)}/analysis${
+    const response = await fetch(`/api/explore/${encodeURIComponent(tab.target)}/${route}${
       query ? `?${query}` : ""}`, {signal});
     if (!response.ok) {
       const data = await response.json();
@@ -318,7 +319,8 @@
     async refresh() {
       const error = this.section.querySelector(".error");
       if (this.live) this.live.abort();  // a new position: the old search stops
-      this.live = null;
+      if (this.historyLive) this.historyLive.abort();
+      this.live = this.historyLive = null;
       try {
         this.data = await getJson(this.target, "position", positionQuery(this));
         error.textContent = "";
@@ -338,6 +340,7 @@
       }
       if (await this.computerPlays(d.computer)) return;
       this.section.dataset.ply = String(this.moves.length);
+      if (d.live) await this.fillHistory(d);  // a live game that is over
     }
 
     // the computer's move, if it is its turn (the server chose it at this strength)
@@ -359,7 +362,7 @@
       const sec = this.section;
       let done = null;
       try {
-        await analysis(this, (line) => {
+        await liveLines(this, "analysis", (line) => {
           if (this.data !== d) return;
           if (line.kind === "move") {
             Object.assign(byName[line.name], {value: line.value, margin: line.margin,
@@ -393,6 +396,36 @@
       this.render();
       sec.dataset.analysed = done && done.exact ? "1" : "partial";
       if (done && await this.computerPlays(done.computer)) return;
+      await this.fillHistory(d);
+    }
+
+    // A live line's moves played from positions never analysed here (a pasted line, a
+    // shared URL) have no values yet: the server analyses those positions, the latest
+    // first, and each move's values replace its bare name as they come.
+    async fillHistory(d) {
+      if (!d.history.some((p) => !p.before && p.turn)) return;
+      const controller = new AbortController();
+      this.historyLive = controller;
+      const sec = this.section;
+      sec.dataset.history = "0";
+      try {
+        await liveLines(this, "history", (line) => {
+          if (this.data !== d) return;
+          if (line.kind === "ply") {
+            d.history[line.index] = line.ply;
+            this.render();
+          } else if (line.kind === "done") {
+            sec.dataset.history = line.complete ? "1" : "partial";
+          } else if (line.kind === "error") {
+            throw new Error(line.detail);
+          }
+        }, controller.signal);
+      } catch (e) {
+        if (controller.signal.aborted) return;
+        sec.querySelector(".error").textContent = String(e.message || e);
+      }
+      if (this.historyLive === controller) this.historyLive = null;
+      this.render();
     }
 
     render() {
