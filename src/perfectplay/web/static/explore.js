@@ -361,24 +361,15 @@
       d.moves.forEach((m) => { byName[m.name] = m; });
       const sec = this.section;
       let done = null;
-      try {
-        await liveLines(this, "analysis", (line) => {
-          if (this.data !== d) return;
-          if (line.kind === "move") {
-            Object.assign(byName[line.name], {value: line.value, margin: line.margin,
-              remoteness: line.remoteness, words: line.words, exact: line.exact,
-              source: line.source, bounds: line.exact ? null : [line.lower, line.upper]});
-            this.render();
-          } else if (line.kind === "done") {
-            done = line;
-          } else if (line.kind === "error") {
-            throw new Error(line.detail);
-          }
-        }, controller.signal);
-      } catch (e) {
-        if (controller.signal.aborted) return;
-        sec.querySelector(".error").textContent = String(e.message || e);
-      }
+      await this.stream("analysis", d, {
+        move: (line) => {
+          Object.assign(byName[line.name], {value: line.value, margin: line.margin,
+            remoteness: line.remoteness, words: line.words, exact: line.exact,
+            source: line.source, bounds: line.exact ? null : [line.lower, line.upper]});
+          this.render();
+        },
+        done: (line) => { done = line; },
+      }, controller);
       if (this.data !== d || controller.signal.aborted) return;
       this.live = null;
       if (done) {
@@ -399,6 +390,23 @@
       await this.fillHistory(d);
     }
 
+    // The JSON lines of a live route for position d, each handed to handlers[line.kind]
+    // while d is shown (an "error" line, or a failed request, goes to the tab's error line);
+    // false when aborted (a new position was asked).
+    async stream(route, d, handlers, controller) {
+      try {
+        await liveLines(this, route, (line) => {
+          if (this.data !== d) return;
+          if (line.kind === "error") throw new Error(line.detail);
+          if (handlers[line.kind]) handlers[line.kind](line);
+        }, controller.signal);
+      } catch (e) {
+        if (controller.signal.aborted) return false;
+        this.section.querySelector(".error").textContent = String(e.message || e);
+      }
+      return !controller.signal.aborted;
+    }
+
     // A live line's moves played from positions never analysed here (a pasted line, a
     // shared URL) have no values yet: the server analyses those positions, the latest
     // first, and each move's values replace its bare name as they come.
@@ -408,22 +416,11 @@
       this.historyLive = controller;
       const sec = this.section;
       sec.dataset.history = "0";
-      try {
-        await liveLines(this, "history", (line) => {
-          if (this.data !== d) return;
-          if (line.kind === "ply") {
-            d.history[line.index] = line.ply;
-            this.render();
-          } else if (line.kind === "done") {
-            sec.dataset.history = line.complete ? "1" : "partial";
-          } else if (line.kind === "error") {
-            throw new Error(line.detail);
-          }
-        }, controller.signal);
-      } catch (e) {
-        if (controller.signal.aborted) return;
-        sec.querySelector(".error").textContent = String(e.message || e);
-      }
+      const ok = await this.stream("history", d, {
+        ply: (line) => { d.history[line.index] = line.ply; this.render(); },
+        done: (line) => { sec.dataset.history = line.complete ? "1" : "partial"; },
+      }, controller);
+      if (!ok) return;
       if (this.historyLive === controller) this.historyLive = null;
       this.render();
     }
