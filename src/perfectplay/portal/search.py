@@ -296,8 +296,9 @@ def _reduce(nbr, cells, a, b, heap, small, memo, ws, buf, stats, deadline, out):
 @njit(cache=True)
 def _order_key(child_size, wins_before):
     """Children are tried by this key, lowest first: the cells whose walling won most
-    often before (weighted by the size of the block it won in), then the smallest block
-    left. (Smallest block first alone searched 1.3x the positions; largest first 3x.)"""
+    often before (weighted by the size of the block it won in: :func:`_bump`), then the
+    smallest block left. (Smallest block first alone searched 1.3x the positions; largest
+    first 3x.)"""
     return -wins_before * 64 + child_size
 
 
@@ -372,6 +373,17 @@ def _store(table, sym, block, a, b, heap, win):
 
 
 @njit(cache=True)
+def _bump(history, i, size):
+    """Credit cell ``i`` with a win in a block of ``size`` cells: 2^size (capped at 2^54,
+    the total at 2^55, so that the ordering key cannot overflow), so one win in a larger
+    block outweighs the wins in smaller ones. Against size^2 (the weight before
+    2026-12-01): 0.77x the positions (geometric mean over 19 boards of 28-34 cells; 16 of
+    19 fewer), 4^size 0.90x, a plain count 1.29x."""
+    history[i] = min(history[i] + (np.int64(1) << np.int64(min(size, 54))),
+                     np.int64(1) << np.int64(55))
+
+
+@njit(cache=True)
 def _wins(nbr, block, a, b, heap, small, table, sym, memo, ws, stats, deadline):
     """Does the player to move win the block ``block`` between ``a`` and ``b`` beside a nim
     heap ``heap``? (Exactly when the block's Grundy value is not ``heap``.) Blocks of at
@@ -403,7 +415,7 @@ def _wins(nbr, block, a, b, heap, small, table, sym, memo, ws, stats, deadline):
                      deadline):
             if stats[1]:
                 return False
-            history[best] += size * size
+            _bump(history, best, size)
             _store(table, sym, block, a, b, heap, True)
             return True
     kids = np.empty((size + heap, 6), np.int64)
@@ -422,7 +434,7 @@ def _wins(nbr, block, a, b, heap, small, table, sym, memo, ws, stats, deadline):
             if grundy(nbr, out[0], out[1], out[2], memo, ws, stats, deadline) == out[3]:
                 if stats[1]:
                     return False
-                history[lowest_bit(cell)] += size * size
+                _bump(history, lowest_bit(cell), size)
                 _store(table, sym, block, a, b, heap, True)
                 return True
         elif _lookup(table, sym, out[0], out[1], out[2], out[3]) == _LOSS:
@@ -444,7 +456,7 @@ def _wins(nbr, block, a, b, heap, small, table, sym, memo, ws, stats, deadline):
         if not _wins(nbr, c[0], c[1], c[2], c[3], small, table, sym, memo, ws, stats,
                      deadline):
             win = True
-            history[c[4]] += size * size
+            _bump(history, c[4], size)
             break
         if stats[1]:
             return False
