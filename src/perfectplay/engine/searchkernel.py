@@ -700,6 +700,27 @@ def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
     return status, status == OK and s <= target, n1 + n2
 
 
+# The walk's memo: a typed dict, its operations behind cached functions, so that the dict's
+# own code (hashing, growing, 0.8 s) compiles once a machine, not into each game's walk.
+@njit(cache=True)
+def new_memo():
+    """An empty int64 -> int64 dict (a position's key -> its remoteness)."""
+    memo = {np.int64(0): np.int64(0)}
+    memo.pop(np.int64(0))
+    return memo
+
+
+@njit(cache=True)
+def memo_put(memo, key, rem):
+    memo[key] = rem
+
+
+@njit(cache=True)
+def memo_get(memo, key):
+    """The remoteness kept for ``key``, or -1."""
+    return memo.get(key, np.int64(-1))
+
+
 @njit(nogil=True)
 def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, node_limit):
     """(status, remoteness, best move, nodes) of ``root`` whose exact score is known: the
@@ -718,8 +739,7 @@ def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, no
     stop = shared.stop
     max_depth = w_pos.size - 1
     stride = max_moves + 1
-    memo = {np.int64(0): np.int64(0)}
-    memo.pop(np.int64(0))
+    memo = new_memo()
     nodes = np.int64(0)
     d = np.int64(0)
     w_pos[0] = root
@@ -750,7 +770,7 @@ def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, no
                 w_best[d] = 0  # ended, or no move: remoteness 0
         else:
             # the child just walked has remoteness ``ret``
-            memo[w_key[d + 1]] = np.int64(ret)
+            memo_put(memo, w_key[d + 1], np.int64(ret))
             r = ret + 1
             _consider(w_best, w_move, d, r, w_buf[d * stride + w_index[d] - 1],
                       scored, w_score[d])
@@ -774,8 +794,9 @@ def walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws, no
             if not equal:
                 continue
             c_key = canonical(c) if symmetric else c
-            if c_key in memo:
-                _consider(w_best, w_move, d, memo[c_key] + 1, m, scored, w_score[d])
+            known = memo_get(memo, c_key)
+            if known >= 0:
+                _consider(w_best, w_move, d, known + 1, m, scored, w_score[d])
                 continue
             if d + 1 >= max_depth:
                 return TOO_DEEP, c, -1, nodes
