@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 from perfectplay import search
-from perfectplay.engine import CompiledGame
+from perfectplay.engine import CompiledGame, staticrules
 from perfectplay.engine import searchbackends as sb
 from perfectplay.engine.staticrules import StaticRules, rules_digest, static_rules
 from perfectplay.games import connect4, kalah, tictactoe
@@ -116,7 +116,7 @@ def test_the_cached_kernels_search_as_the_namedtuple_does(monkeypatch):
     game = connect4(width=4, height=4)
     assert isinstance(static_rules(game.rules), StaticRules)
     cached = _answers(game)
-    monkeypatch.setattr(sb, "static_rules", lambda rules: None)
+    monkeypatch.setattr(staticrules, "static_rules", lambda rules: None)  # kernel_door's
     assert _answers(game) == cached
 
 
@@ -185,7 +185,7 @@ def test_the_walk_and_the_probes_share_one_compiled_probe(monkeypatch):
     kernels (``sb.sk``: in a suite run, the module imported here by name showed none)."""
     from numba import typeof
 
-    monkeypatch.setattr(sb, "static_rules", lambda rules: None)
+    monkeypatch.setattr(staticrules, "static_rules", lambda rules: None)  # kernel_door's
     game = tictactoe()
     search(game, analyze=True, progress=False)
     mine = [sig for sig in sb.sk.probe.signatures if sig[3] == typeof(game.rules)]

@@ -44,7 +44,7 @@ from .compiled import CompiledGame
 from .expand import is_move_list, points
 from .protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
 from .searchresult import SearchScore, window_words
-from .staticrules import static_rules
+from .staticrules import kernel_door
 from .status import ABORTED, OK, cycle_error, status_error
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
@@ -142,10 +142,10 @@ class CompiledBackend:
     def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
                  progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
         self.game = game
-        static = static_rules(game.rules)  # the kernels cached on disk, if it has a digest
-        self.rules: Any = game.rules if static is None else static
-        self._probe = sk.probe if static is None else sk.probe_cached
-        self._walk_kernel = sk.walk_remoteness if static is None else sk.walk_remoteness_cached
+        # the kernels cached on disk, if the rules have a digest
+        (self._probe, self._walk_kernel), self.rules = kernel_door(
+            game.rules, (sk.probe, sk.walk_remoteness),
+            (sk.probe_cached, sk.walk_remoteness_cached))
         self.leaf = sk.no_leaf() if leaf is None else leaf
         self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
         self.halt = np.zeros(1, np.int64)
