@@ -23,9 +23,10 @@ The value history: the worker remembers every exact analysis it finished (the la
 position analysed before, the mover's value before and after it, whether it was a mistake,
 and the chart's points; a move from a position never analysed (a pasted line, a shared URL)
 is listed by name alone until ``GET /api/explore/{target}/history`` fills it in: it
-analyses those positions, the latest first (the nearest the end are the quickest, and warm
-the table for the earlier ones), within :data:`HISTORY_SECONDS` in all, and streams each
-move as its position is proven (:func:`live_history`).
+analyses those positions, the latest first (the nearest the end are the quickest, so the
+budget fills the most moves; each analysis has a table of its own, as on ``/analysis``),
+within :data:`HISTORY_SECONDS` in all, and streams each move as its position is proven
+(:func:`live_history`).
 
 Stores: ``create_app(live_stores=[DIR, ...])`` names solved stores the analysis reads before
 it searches: a store built from the start (an opening book, ``perfectplay book``) as
