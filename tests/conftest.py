@@ -1,9 +1,26 @@
 """pytest configuration: the scripts in tests/wrong/ are programs under test, run by the
 stress tester as subprocesses; they must not be collected or imported. ``client`` is a local
 Dask cluster of two worker threads and ``process_client`` one of two worker processes, each
-made once a test module that asks for it (the stores' tests)."""
+made once a test module that asks for it (the stores' tests).
+
+The suite tests the source tree, in every process it starts too: pytest imports
+``src/perfectplay`` for its doctests, so ``src`` goes first on this process's path and on
+the ``PYTHONPATH`` its subprocesses, command lines and worker processes inherit. Without
+it, on a fresh clone (the package installed, not editable) they imported the installed
+copy, whose numba cache is another folder, and compiled every game's kernels a second
+time."""
+
+import os
+import sys
+from pathlib import Path
 
 import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+if (SRC / "perfectplay").is_dir():
+    sys.path.insert(0, str(SRC))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 collect_ignore_glob = ["wrong/*"]
 
