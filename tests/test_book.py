@@ -159,3 +159,38 @@ def test_the_shipped_7x6_book_gives_the_published_first_moves():
     assert got == {"4": Value.WIN, "3": Value.TIE, "5": Value.TIE, "1": Value.LOSE,
                    "2": Value.LOSE, "6": Value.LOSE, "7": Value.LOSE}
     assert book.move_values()[0].remoteness == 41
+
+
+def test_a_kalah_book_built_with_an_endgame_store_holds_the_same_answers(tmp_path):
+    """``book --store DIR``: every search of the build reads the endgame store (Kalah(3, 3),
+    positions with at most 6 seeds in the houses) instead of searching it; the book holds
+    the same positions with the same values and remoteness as the one built without it,
+    and both are the strong solution's."""
+    from perfectplay.catalog.kalah import Kalah
+
+    target = "kalah(houses=3, seeds=3)"
+    runner = CliRunner()
+    eg = str(tmp_path / "eg")
+    run = runner.invoke(main, ["solve", target, "--store", eg, "--endgame", "6",
+                               "--workers", "1"])
+    assert run.exit_code == 0, run.output
+    for name, extra in (("plain", []), ("with", ["--store", eg])):
+        run = runner.invoke(main, ["book", target, "--plies", "2", "--out",
+                                   str(tmp_path / name), "--json", *extra])
+        assert run.exit_code == 0, run.output
+    game = Kalah(3, 3)
+    solution = solve(game)
+    positions = list(solution.positions())
+    found = []
+    for name in ("plain", "with"):
+        with open_store(tmp_path / name, game) as store:
+            got = store.lookup(positions)
+            held = [(p, v, r) for p, ok, v, r in zip(positions, got["found"], got["value"],
+                                                     got["remoteness"], strict=True) if ok]
+        assert all((v, r) == (solution.value(p), solution.remoteness(p)) for p, v, r in held)
+        found.append([p for p, _, _ in held])
+    assert found[0] == found[1] and game.initial() in found[0] and len(found[0]) > 10
+    run = runner.invoke(main, ["book", "connect4(width=4, height=4)", "--plies", "2",
+                               "--out", str(tmp_path / "other"), "--store", eg])
+    assert run.exit_code == 1 and "Traceback" not in run.output, run.output
+    assert "Kalah" in run.output and not (tmp_path / "other").exists(), run.output

@@ -15,7 +15,7 @@ from ..play import Table, live_table
 from ..store import open_store
 from ..store.book import MAX_PLIES, build_book, find_book
 from ..store.layout import read_manifest
-from .base import echo_json, fail, load_game
+from .base import echo_json, fail, game_call, load_game
 
 
 @click.command()
@@ -29,9 +29,12 @@ from .base import echo_json, fail, load_game
               help="Threads each search uses (one shared table).")
 @click.option("--table-mb", type=float, default=256, show_default=True,
               help="The search's transposition table, kept for the whole build.")
+@click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
+              help="An endgame store of this game (solve --store DIR --endgame K): every "
+              "search reads its positions instead of searching them.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def book(target: str, plies: int, out: str, workers: int, table_mb: float,
-         as_json: bool) -> None:
+         store: str | None, as_json: bool) -> None:
     """Build an opening book of GAME: the exact value and remoteness of every position
     within --plies plies of the start, written as a store (read it with query, or let play
     and serve find it). Resumable: a killed build continues where it stopped.
@@ -40,6 +43,7 @@ def book(target: str, plies: int, out: str, workers: int, table_mb: float,
     Examples:
       perfectplay book 'connect4(width=7, height=6)' --plies 4 --out c4book/
       perfectplay query c4book/ --moves 4,4
+      perfectplay book 'kalah(houses=6, seeds=4)' --plies 1 --out kbook/ --store eg/
     """
     game = load_game(target)
     if not isinstance(game, CompiledGame):
@@ -49,8 +53,9 @@ def book(target: str, plies: int, out: str, workers: int, table_mb: float,
     def say(line: str) -> None:
         click.echo(f"book: {line}", err=True)
 
+    endgame = None if store is None else game_call("rules", open_store, store, game)
     result = build_book(game, plies, out, game_ref=portable_target(target), workers=workers,
-                        table_mb=table_mb, progress=say)
+                        table_mb=table_mb, progress=say, endgame=endgame)
     if as_json:
         echo_json({"store": str(result.store), "plies": result.plies,
                    "positions": result.positions, "searched": result.searched,

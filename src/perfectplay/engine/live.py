@@ -44,7 +44,7 @@ from . import searchkernel as sk
 from .compiled import CompiledGame
 from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from .scored import scored_option
-from .search import _check_options, _Search
+from .search import _check_options, _Search, check_endgame
 from .searchbackends import (
     Budget,
     CompiledBackend,
@@ -217,15 +217,9 @@ def warm_up(game: Game, position: Position, endgame: StoreLike | None = None) ->
 
 
 def _check_endgame(game: Game, endgame: StoreLike | None) -> None:
-    """A GameError for an endgame store of another game, or not a store (before any work)."""
-    if endgame is None:
-        return
-    name = getattr(endgame, "game_name", None)
-    if name is not None and name != capabilities(game).name:
-        raise GameError(f"the endgame store holds {name}, not {capabilities(game).name}")
-    if not callable(getattr(endgame, "leaf", None)):
-        raise GameError(f"endgame must be a store (open_store), not "
-                        f"{type(endgame).__name__}")
+    """A GameError for an endgame store of another game, or not a store (before any work:
+    :func:`perfectplay.engine.search.check_endgame`)."""
+    check_endgame(game, endgame)
 
 
 def _backend(game: Game, table_mb: float, workers: int,

@@ -359,17 +359,30 @@ def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,
     return seconds
 
 
-def _leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:
-    """The :class:`Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
-    (a store, which must be of this game: one of another game would answer wrongly)."""
+def check_endgame(game: Game, endgame: object) -> None:
+    """A :class:`GameError` unless ``endgame`` is None, a :class:`Leaf` or a store of this
+    very game (one of another game would answer its positions wrongly): what every
+    caller taking an endgame store checks before any work.
+
+    >>> from perfectplay.games import tictactoe
+    >>> check_endgame(tictactoe(), None)
+    """
     if endgame is None or isinstance(endgame, sk.Leaf):
-        return endgame
-    name = getattr(endgame, "game_name", None)
-    if name is not None and name != game.name:
-        raise GameError(f"the endgame store holds {name}, not {game.name}")
+        return
+    name, mine = getattr(endgame, "game_name", None), capabilities(game).name
+    if name is not None and name != mine:
+        raise GameError(f"the endgame store holds {name}, not {mine}")
     if not callable(getattr(endgame, "leaf", None)):
         raise GameError(f"endgame must be a store (open_store) or a Leaf, not "
                         f"{type(endgame).__name__}")
+
+
+def _leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:
+    """The :class:`Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
+    (a store of this game, :func:`check_endgame`)."""
+    check_endgame(game, endgame)
+    if endgame is None or isinstance(endgame, sk.Leaf):
+        return endgame
     return endgame.leaf()
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from ..engine.compiled import CompiledGame
 from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
 from ..engine.scored import scored_option
-from ..engine.search import search
+from ..engine.search import check_endgame, search
 from ..engine.sortedtiers import build_index, index_bits, mix_all
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
@@ -125,14 +125,17 @@ def check_plies(plies: int) -> None:
 def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
-               stop_after: int | None = None) -> Book:
+               stop_after: int | None = None, endgame: Store | None = None) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
     rebuilds the game; ``workers`` and ``table_mb`` go to each search (one table kept for
     the whole build); ``progress`` gets a line now and then (positions done of all, the
     rate, the time left), ``bar`` a progress bar on a terminal; ``stop_after`` stops
-    (:class:`SolveStopped`) after that many chunks, as a kill would.
+    (:class:`SolveStopped`) after that many chunks, as a kill would; ``endgame``, an open
+    endgame store of the game (``solve_tiered(..., roots=game.endgame_positions(k))``), is
+    read by every search instead of searching what it holds (Kalah: the positions with few
+    seeds left), which only saves work: the book's answers are exact either way.
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
@@ -142,6 +145,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     if not game.tiered:
         raise StoreError(f"{game.name} has no tier function; a book is a store and needs one")
     check_plies(plies)
+    check_endgame(game, endgame)
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{out} is a file, not a folder for a book")
@@ -167,9 +171,10 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     total = sum(layer.size for layer in layers)
     say(f"{total:,} positions in {plies} plies; {layers[-1].size:,} of them on ply "
         f"{plies} to search")
-    vals, rems, resumed = _search_last(game, layers[-1], root / "work", workers, table_mb,
-                                       say, bar, stop_after)
-    known = _derive(game, layers, vals, rems, workers, table_mb)
+    searched = _searcher(game, workers, table_mb, endgame)
+    vals, rems, resumed = _search_last(layers[-1], root / "work", searched, say, bar,
+                                       stop_after)
+    known = _derive(game, layers, vals, rems, searched)
     _write(game, root, manifest, known)
     manifest = read_manifest(root)
     manifest["book"] = {"plies": plies, "searched": int(layers[-1].size),
@@ -196,8 +201,12 @@ def _bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in (root / "tiers").glob("*.*"))
 
 
-def _search_last(game: CompiledGame, codes: np.ndarray, work: Path, workers: int,
-                 table_mb: float, say: Callable[[str], None], bar: bool | None,
+#: One position's (packed value, remoteness), proven: what :func:`_searcher` makes.
+Searched = Callable[[int], tuple[int, int]]
+
+
+def _search_last(codes: np.ndarray, work: Path, searched: Searched,
+                 say: Callable[[str], None], bar: bool | None,
                  stop_after: int | None) -> tuple[np.ndarray, np.ndarray, int]:
     """Value codes (or margins) and remoteness (-1: none) of every position of the last
     ply, searched in order; saved every :data:`CHUNK` positions or :data:`SAVE_SECONDS`
@@ -228,7 +237,7 @@ def _search_last(game: CompiledGame, codes: np.ndarray, work: Path, workers: int
                 if stop_after is not None and chunks >= stop_after:
                     raise SolveStopped(f"stopped after {chunks} chunks; run again to resume")
                 lo = i
-            vals[i], rems[i] = _searched(game, int(codes[i]), workers, table_mb)
+            vals[i], rems[i] = searched(int(codes[i]))
             now = time.monotonic()
             last_of_run = k + 1 == len(todo) or todo[k + 1] != i + 1
             if last_of_run or i + 1 - lo >= CHUNK or now - last_save >= SAVE_SECONDS:
@@ -267,17 +276,22 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _searched(game: CompiledGame, code: int, workers: int, table_mb: float) -> tuple[int, int]:
-    """(value code or margin, remoteness) of one position: its outcome if it has ended,
-    else by search."""
-    end = game.outcome(code)
-    if end is not None or not game.moves(code):
-        value, rem = _ended(game, end)
-        return _pack_value(value, game.scored), rem
-    r = search(game, code, table_mb=table_mb, workers=workers)
-    if not r.exact or r.value is None:
-        raise GameError(f"the search of {show(code)} did not finish")
-    return _pack_value(r.value, game.scored), -1 if r.remoteness is None else r.remoteness
+def _searcher(game: CompiledGame, workers: int, table_mb: float,
+              endgame: Store | None) -> Searched:
+    """The book's one way to prove a position: (value code or margin, remoteness), its
+    outcome if it has ended, else by search (with the endgame store, if any)."""
+
+    def searched(code: int) -> tuple[int, int]:
+        end = game.outcome(code)
+        if end is not None or not game.moves(code):
+            value, rem = _ended(game, end)
+            return _pack_value(value, game.scored), rem
+        r = search(game, code, table_mb=table_mb, workers=workers, endgame=endgame)
+        if not r.exact or r.value is None:
+            raise GameError(f"the search of {show(code)} did not finish")
+        return _pack_value(r.value, game.scored), -1 if r.remoteness is None else r.remoteness
+
+    return searched
 
 
 def _ended(game: CompiledGame, end: Worth | None) -> tuple[Worth, int]:
@@ -298,7 +312,7 @@ def _unpack_value(v: int, scored: bool) -> Worth:
 
 
 def _derive(game: CompiledGame, layers: list[np.ndarray], vals: np.ndarray, rems: np.ndarray,
-            workers: int, table_mb: float) -> dict[int, tuple[int, int]]:
+            searched: Searched) -> dict[int, tuple[int, int]]:
     """(packed value, remoteness) of every book position: the last ply's as searched, each
     ply before it by minimax over its children (searched when a child is not valued yet)."""
     known: dict[int, tuple[int, int]] = {
@@ -308,8 +322,7 @@ def _derive(game: CompiledGame, layers: list[np.ndarray], vals: np.ndarray, rems
     for layer in reversed(layers[:-1]):
         for code in layer.tolist():
             got = _minimax(game, caps, code, known)
-            known[code] = got if got is not None else _searched(game, code, workers,
-                                                                table_mb)
+            known[code] = got if got is not None else searched(code)
     return known
 
 
