@@ -254,13 +254,15 @@ def test_inside_tiers_reach_draws_and_scored_cycles_are_refused(client, tmp_path
     assert refused
 
 
-def test_every_task_path_on_the_cluster(process_client, tmp_path, tiny):
+def test_every_task_path_on_the_cluster(process_client, client, tmp_path, tiny):
     """Kalah (scored, extra turns) and Connect Four with the thresholds cut down, so the
-    gathers, expansions and solves all run as several cluster tasks, on worker processes
-    as users get them (the games pickled, the package imported there)."""
-    for game in (Kalah(2, 2), ConnectFour(3, 4)):
+    gathers, expansions and solves all run as several cluster tasks: Kalah on worker
+    processes as users get them (the game pickled, the package imported there), Connect
+    Four (ranked tiers, mirror images) on the cluster of threads (on processes it cost
+    each worker its kernels again, 8-10 s on a fresh clone, for no path of its own)."""
+    for game, on in ((Kalah(2, 2), process_client), (ConnectFour(3, 4), client)):
         store = tmp_path / game.name.replace(" ", "")
-        solve_tiered(game, store, client=process_client)
+        solve_tiered(game, store, client=on)
         same_as_engine(game, store)
 
 
