@@ -161,24 +161,22 @@ def test_the_shipped_7x6_book_gives_the_published_first_moves():
     assert book.move_values()[0].remoteness == 41
 
 
-def test_a_kalah_book_built_with_an_endgame_store_holds_the_same_answers(tmp_path):
+def test_a_kalah_book_built_with_an_endgame_store_holds_the_same_answers(client, tmp_path):
     """``book --store DIR``: every search of the build reads the endgame store (Kalah(3, 3),
     positions with at most 6 seeds in the houses) instead of searching it; the book holds
     the same positions with the same values and remoteness as the one built without it,
     and both are the strong solution's."""
     from perfectplay.catalog.kalah import Kalah
+    from perfectplay.store import solve_tiered
 
-    target = "kalah(houses=3, seeds=3)"
+    target, game = "kalah(houses=3, seeds=3)", Kalah(3, 3)
     runner = CliRunner()
-    eg = str(tmp_path / "eg")
-    run = runner.invoke(main, ["solve", target, "--store", eg, "--endgame", "6",
-                               "--workers", "1"])
-    assert run.exit_code == 0, run.output
+    eg = str(tmp_path / "eg")  # as solve --store eg --endgame 6 builds it
+    solve_tiered(game, eg, roots=game.endgame_positions(6), client=client)
     for name, extra in (("plain", []), ("with", ["--store", eg])):
         run = runner.invoke(main, ["book", target, "--plies", "2", "--out",
                                    str(tmp_path / name), "--json", *extra])
         assert run.exit_code == 0, run.output
-    game = Kalah(3, 3)
     solution = solve(game)
     positions = list(solution.positions())
     found = []

@@ -4,8 +4,6 @@ number system), the margin bound, and endgame stores the search reads at its lea
 bit-field code, the Python twin written apart, and the strong solution."""
 
 import random
-import subprocess
-import sys
 from functools import cache
 from math import comb
 
@@ -148,20 +146,23 @@ def test_search_refuses_the_store_of_another_game(client, tmp_path):
 
 
 def test_cli_builds_an_endgame_store_and_searches_with_it(tmp_path):
-    target = "kalah(houses=3, seeds=2)"
-    run = [sys.executable, "-m", "perfectplay"]
-    out = subprocess.run(run + ["solve", target, "--store", str(tmp_path / "eg"),
-                                "--endgame", "5", "--workers", "1"],
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    """The commands, through the click command the ``perfectplay`` script calls (in this
+    process: the kernels compiled here serve them)."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    target, runner = "kalah(houses=3, seeds=2)", CliRunner()
+    out = runner.invoke(main, ["solve", target, "--store", str(tmp_path / "eg"),
+                               "--endgame", "5", "--workers", "1"])
+    assert out.exit_code == 0, out.output
     assert f"solved {2 * comb(11, 6):,} positions" in out.stdout
-    out = subprocess.run(run + ["search", target, "--store", str(tmp_path / "eg"),
-                                "--value-only"], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(main, ["search", target, "--store", str(tmp_path / "eg"),
+                               "--value-only"])
+    assert out.exit_code == 0, out.output
     assert "value: +4 (remoteness not proven)" in out.stdout
-    out = subprocess.run(run + ["solve", target, "--endgame", "5"], capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 2 and "give --store DIR too" in out.stderr
+    out = runner.invoke(main, ["solve", target, "--endgame", "5"])
+    assert out.exit_code == 2 and "give --store DIR too" in out.stderr
 
 
 def test_an_endgame_store_cut_into_many_tasks_holds_every_root(client, tmp_path,
