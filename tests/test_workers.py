@@ -20,8 +20,10 @@ CAN_FORK = sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) >= 
 @pytest.mark.skipif(not CAN_FORK, reason="the helper needs Linux and two CPUs")
 def test_forked_discovery_cases_in_a_fresh_interpreter():
     env = {k: v for k, v in os.environ.items() if k != "PERFECTPLAY_WORKERS"}
+    # -n 0: the cases in that one interpreter (the suite's -n auto started two more, 5 s
+    # of CPU for 31 quick cases)
     out = subprocess.run([sys.executable, "-m", "pytest", "tests/workers_cases.py",
-                          "-p", "no:cacheprovider", "-rs"], cwd=ROOT, env=env,
+                          "-p", "no:cacheprovider", "-rs", "-n", "0"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert " passed" in out.stdout and "skipped" not in out.stdout, out.stdout[-2000:]
