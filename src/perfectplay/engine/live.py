@@ -180,7 +180,7 @@ def analyze_moves(game: Game, position: Position | None = None, *,
             raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
     elif endgame is not None:
         raise GameError("an endgame store helps compiled games only")
-    _check_endgame(game, endgame)
+    check_endgame(game, endgame)
     made: list[SearchBackend] = []  # made when a move needs search (not for a book's)
 
     def backend() -> SearchBackend:
@@ -208,18 +208,12 @@ def warm_up(game: Game, position: Position, endgame: StoreLike | None = None) ->
     if not isinstance(game, CompiledGame) or not isinstance(position, int) \
             or game.outcome(position) is not None:
         return 0.0
-    _check_endgame(game, endgame)
+    check_endgame(game, endgame)
     engine = _backend(game, 1, 1, endgame)
     try:
         return engine.warm(position, True)
     finally:
         engine.close()
-
-
-def _check_endgame(game: Game, endgame: StoreLike | None) -> None:
-    """A GameError for an endgame store of another game, or not a store (before any work:
-    :func:`perfectplay.engine.search.check_endgame`)."""
-    check_endgame(game, endgame)
 
 
 def _backend(game: Game, table_mb: float, workers: int,
@@ -228,7 +222,7 @@ def _backend(game: Game, table_mb: float, workers: int,
         return PythonBackend(game, 10_000)
     leaf = None
     if endgame is not None:
-        leaf = endgame.leaf()  # type: ignore[attr-defined]  # checked by _check_endgame
+        leaf = endgame.leaf()  # type: ignore[attr-defined]  # checked by check_endgame
         if not isinstance(leaf, sk.Leaf):
             raise GameError("endgame.leaf() did not give the search's leaves")
     return CompiledBackend(game, table_mb, workers, 10_000, None, leaf)
