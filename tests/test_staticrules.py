@@ -121,25 +121,26 @@ def test_the_cached_kernels_search_as_the_namedtuple_does(monkeypatch):
 
 
 def test_a_new_process_reads_the_search_from_numbas_cache():
-    """This process searches tic-tac-toe (compiling and storing the kernels, unless an
-    earlier test did), then a new process loads both kernels from the disk cache (numba's
-    own count of hits and misses) and answers the same."""
+    """This process searches Connect Four 4x4 (compiling and storing the kernels, unless
+    an earlier test did: the search tests compile that board anyway), then a new process
+    loads both kernels from the disk cache (numba's own count of hits and misses) and
+    answers the same."""
     code = textwrap.dedent("""\
         import json
         from perfectplay import search
         from perfectplay.engine import searchkernel as sk
-        from perfectplay.games import tictactoe
-        r = search(tictactoe(), analyze=True, progress=False)
+        from perfectplay.games import connect4
+        r = search(connect4(width=4, height=4), analyze=True, progress=False)
         stats = [sk.probe_cached.stats, sk.walk_remoteness_cached.stats]
         print(json.dumps({"answer": [r.value.value, r.remoteness],
                           "hits": [sum(s.cache_hits.values()) for s in stats],
                           "misses": [sum(s.cache_misses.values()) for s in stats]}))
         """)
-    here = search(tictactoe(), analyze=True, progress=False)
+    here = search(connect4(width=4, height=4), analyze=True, progress=False)
     run = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                     text=True, timeout=600, check=True, cwd=ROOT
                                     ).stdout.splitlines()[-1])
-    assert run["answer"] == [here.value.value, here.remoteness] == ["tie", 9]
+    assert run["answer"] == [here.value.value, here.remoteness] == ["tie", 16]
     assert run["hits"] == [1, 1] and run["misses"] == [0, 0], run
 
 
