@@ -133,3 +133,23 @@ def test_the_picture_draws_every_house() -> None:
     game.plot(game.initial(), ax)
     assert len(ax.patches) == 1 + 2 * 3
     assert sorted(t.get_text() for t in ax.texts) == sorted(["2"] * 6 + list("abcabc"))
+
+
+def test_kalah_6_4_ships_the_book_of_its_first_move() -> None:
+    """The package's book of Kalah(6, 4) (``perfectplay book 'kalah(houses=6, seeds=4)'
+    --plies 1``, every position one move from the start searched): the start is the
+    first player's by +10 (Irving, Donkers and Uiterwijk 2000, Table 9), read at once
+    from the book, as are its six moves; the best is the third house, c, as the search
+    of the start finds it (docs/benchmarks.md)."""
+    from perfectplay.store.book import find_book
+
+    game = Kalah(6, 4)
+    book = find_book(game)
+    assert book is not None
+    with book:
+        start = game.initial()
+        assert book.value(start) == 10
+        moves = book.move_values(start)
+        assert len(moves) == 6
+        assert max(m.value for m in moves) == 10
+        assert [game.move_name(m.move) for m in moves if m.value == 10] == ["c"]
