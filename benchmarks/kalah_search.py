@@ -9,7 +9,8 @@ margin, the best first move, nodes, seconds, the store's positions, size on disk
 time, and the ratio of the two searches.
 
     python benchmarks/kalah_search.py                       # (6, 3) k=12 and (6, 4) k=12
-    python benchmarks/kalah_search.py --game 6 5 --k 16 --no-plain --time 3600
+    python benchmarks/kalah_search.py --game 6 5 --k 20 --no-plain --time 3600 \
+        --search-workers 2 --table-mb 4096
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def run(m: int, n: int, k: int, args: argparse.Namespace) -> None:
     if not args.no_plain:
         clear_table()
         t = time.perf_counter()
-        plain = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time)
+        plain = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time,
+                       workers=args.search_workers)
         s = time.perf_counter() - t
         print(f"  search alone:      {plain.describe():>10}  best {game.move_name(plain.best_move)}"
               f"  {plain.nodes:>14,} nodes  {s:8.1f} s")
@@ -70,7 +72,7 @@ def run(m: int, n: int, k: int, args: argparse.Namespace) -> None:
         clear_table()  # from an empty table, as the search alone
         t = time.perf_counter()
         r = search(game, remoteness=False, table_mb=args.table_mb, time_limit=args.time,
-                   endgame=leaf)
+                   endgame=leaf, workers=args.search_workers)
         s = time.perf_counter() - t
     print(f"  search with store: {r.describe():>10}  best {game.move_name(r.best_move)}"
           f"  {r.nodes:>14,} nodes  {s:8.1f} s")
@@ -85,7 +87,8 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=12, help="seeds in play the store holds "
                     "(-1: no store)")
     ap.add_argument("--stores", default="/tmp/perfectplay-kalah-stores")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="workers building a store")
+    ap.add_argument("--search-workers", type=int, default=1, help="threads of each search")
     ap.add_argument("--table-mb", type=float, default=2048)
     ap.add_argument("--time", type=float, default=None)
     ap.add_argument("--no-plain", action="store_true", help="skip the search without store")

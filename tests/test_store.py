@@ -177,3 +177,18 @@ def test_query_names_cells_and_draws_the_board(tmp_path):
         end = next(p for p in range(1, 1 << st.game.k) if st.game.outcome(p) is not None)
     r = run(main, ["query", store, str(end)])
     assert r.exit_code == 0 and "best move: none (the game has ended)" in r.output
+
+
+def test_a_margin_beyond_the_search_limit_is_refused_as_a_leaf():
+    """The leaf keeps scores as int32: a margin the search cannot hold is refused with the
+    number, not wrapped into a wrong score."""
+    from types import SimpleNamespace
+
+    from perfectplay.engine.searchkernel import LIMIT
+    from perfectplay.store.leaf import _palette_scores
+
+    fits = SimpleNamespace(values=[LIMIT, -LIMIT, 3], rems=np.array([1, 2, 3]))
+    assert _palette_scores(fits, True).tolist() == [LIMIT, -LIMIT, 3]
+    beyond = SimpleNamespace(values=[2, LIMIT + 1], rems=np.array([1, 1]))
+    with pytest.raises(StoreError, match="524,287"):
+        _palette_scores(beyond, True)
