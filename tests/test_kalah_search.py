@@ -137,6 +137,25 @@ def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_pat
     assert len([s for s in sb.sk.probe_cached.signatures if s[3] == rules.numba_type]) == 1
 
 
+def test_a_stopped_margin_search_reports_bounds_within_the_seeds_in_play():
+    """Kalah(3, 3) stopped after a few nodes: its bounds lie within the 18 seeds in play
+    (margin_bound), not the kernel's LIMIT, and hold the strong solution's value; the text
+    says so in points."""
+    g = kalah(3, 3, True)
+    ref = solved(3, 3, True)
+    for pos in _positions(ref, 8, 9) + [g.initial()]:
+        seeds = sum(g.houses_of(pos)[0])
+        for limit in (1, 50, 400):
+            clear_table()
+            r = search(g, pos, node_limit=limit, remoteness=False)
+            if r.exact:
+                assert r.value == ref.value(pos)
+                continue
+            lower, upper = int(r.lower), int(r.upper)  # the bounds as words: "-18", "+4"
+            assert -seeds <= lower <= ref.value(pos) <= upper <= seeds, (pos, limit)
+            assert f"between {lower:+d} and {upper:+d}" in r.describe().replace("+0", "0")
+
+
 def test_search_refuses_the_store_of_another_game(client, tmp_path):
     g = kalah(2, 2)
     solve_tiered(g, tmp_path / "eg", roots=g.endgame_positions(3), client=client)

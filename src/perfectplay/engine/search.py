@@ -57,7 +57,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -122,9 +122,18 @@ class _Search:
             out.append((move, *edge(self.game, self.caps, pos, move)))
         return out
 
-    def bounds(self) -> tuple[SearchScore, SearchScore]:
+    def bounds(self, pos: Position) -> tuple[SearchScore, SearchScore]:
+        """The score range of ``pos`` before any probe: a margin within the game's
+        ``margin_bound`` (Kalah: the seeds in play), so that a search stopped early reports
+        bounds a person can read rather than the kernel's LIMIT."""
         if self.scored:
-            return (-LIMIT, LIMIT) if self.integral else (-math.inf, math.inf)
+            if not self.integral:
+                return -math.inf, math.inf
+            top = LIMIT
+            if self.caps.has_margin_bound and isinstance(self.game, CompiledGame):
+                bound = self.game.rules.margin_bound(np.int64(cast(int, pos)))
+                top = min(LIMIT, max(0, int(bound)))
+            return -top, top
         return -(MATE - 1), MATE - 1
 
     def pin(self, pos: Position) -> tuple[SearchScore, SearchScore, Move | None]:
@@ -140,7 +149,7 @@ class _Search:
             none: SearchScore = 0 if self.scored else -MATE
             self.exact_scores[pos] = none
             return none, none, None
-        lo, hi = self.bounds()
+        lo, hi = self.bounds(pos)
         best = None
         if not self.integral:  # margins that need not be integers: one full window
             full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
@@ -314,7 +323,7 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
     best: Move | None = None
     moves: list[MoveValue] | None = None
     exact, note = False, ""
-    lo, hi = run.bounds()
+    lo, hi = run.bounds(position)
     try:
         lo, hi, best = run.pin(position)
         value, remoteness = value_of(lo, run.scored)
