@@ -253,7 +253,7 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
     engine.warm(searched[0].child, True)  # numba compiles once a process: not timed
     run = _Search(game, engine, _Budget(time_limit, stop))  # the clock starts here
     for m in searched:
-        m.lo, m.hi = m.full = run.bounds()
+        m.lo, m.hi = m.full = run.bounds(m.child)
     try:
         # 2. values
         for m in searched:
