@@ -88,7 +88,8 @@ def leaf_of(store: Any) -> Leaf:
 
     The three per-position arrays are allocated once and filled a tier at a time, so the
     peak memory is the leaf itself plus one tier's worth (an endgame store of 451 million
-    Kalah positions loads in 7.2 GB, not the 18 GB that stacking every tier's pieces took).
+    Kalah positions loads in 7.2 GB; stacking every tier's pieces first would have held
+    about 18 GB at once).
 
     >>> from perfectplay.engine.searchkernel import no_leaf
     >>> no_leaf().keys.size
