@@ -4,6 +4,9 @@ against the strong solution of small boards (solve), position by position, and t
 positions held against an independent enumeration by the Python twin."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -73,6 +76,33 @@ def test_a_killed_build_resumes_to_the_same_book(c4, tmp_path, monkeypatch):
         b = json.loads((tmp_path / "b" / "manifest.json").read_text())[name]
         assert a == b
     assert build_book(game, 4, tmp_path / "a").already
+
+
+def test_a_build_in_two_processes_resumes_a_serial_one_to_the_same_book(c4, tmp_path,
+                                                                      monkeypatch):
+    """``--jobs 2`` (forked processes, a table each, blocks handed out in order) picks up
+    the chunks a killed one-process build saved and ends with the very book the one
+    process builds alone. Run as a command in a fresh process: a fork needs a process
+    with no other thread, which a test runner's may not be."""
+    game, _ = c4
+    monkeypatch.setattr("perfectplay.store.book.CHUNK", 10)
+    with pytest.raises(SolveStopped):
+        build_book(game, 5, tmp_path / "a", stop_after=2,
+                   game_ref="connect4(width=4, height=4)")
+    run = subprocess.run([sys.executable, "-m", "perfectplay", "book",
+                          "connect4(width=4, height=4)", "--plies", "5", "--out",
+                          str(tmp_path / "a"), "--jobs", "2", "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    assert data["jobs"] == (2 if cpus >= 2 and sys.platform.startswith("linux") else 1)
+    assert "resuming: 20 positions" in run.stderr
+    build_book(game, 5, tmp_path / "b")
+    for name in ("tiers", "checksums"):
+        a = json.loads((tmp_path / "a" / "manifest.json").read_text())[name]
+        b = json.loads((tmp_path / "b" / "manifest.json").read_text())[name]
+        assert a == b
 
 
 def test_bad_requests_are_one_clear_error(c4, tmp_path):

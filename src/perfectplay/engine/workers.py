@@ -10,6 +10,10 @@ positions, ``encode``/``decode``), else pickled, and so do the children that com
 the parent numbers them itself, appending the helper's half after its own, so every array
 and id is exactly the serial pass's.
 
+The same helper serves an opening book's build (:func:`perfectplay.store.book.build_book`
+with ``jobs``): several of them, each searching blocks of positions with its own table,
+kept busy at once through :func:`wait_any`.
+
 When it is used: on Linux (``fork``; macOS lists it but forking there is unsafe), with at
 least two CPUs this process may run on, in no daemon process, with ``PERFECTPLAY_WORKERS``
 not set to 1, once discovery has found :data:`START_AFTER` positions (small games never
@@ -40,7 +44,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 START_AFTER = 20_000  # positions found before the helper is forked
@@ -94,6 +98,11 @@ class ExpandHelper:
     def submit(self, payload: Any) -> None:
         self._conn.send(payload)
 
+    @property
+    def alive(self) -> bool:
+        """Is the helper still running (it may have died on a payload)?"""
+        return self._proc.is_alive()
+
     def collect(self) -> Any:
         """The helper's result for what was submitted, or None when its work failed or
         it died (the caller does that batch itself)."""
@@ -117,6 +126,17 @@ class ExpandHelper:
                     self._proc.join(timeout=1)
             if not self._proc.is_alive():
                 self._proc.close()
+
+
+def wait_any(helpers: Sequence[ExpandHelper]) -> list[ExpandHelper]:
+    """Wait until at least one of ``helpers`` (each with a payload submitted) has its
+    result ready or has died, and return those: their :meth:`~ExpandHelper.collect` does
+    not block. Lets one process keep several helpers busy at once."""
+    ends: dict[Any, ExpandHelper] = {}
+    for h in helpers:
+        ends[h._conn] = ends[h._proc.sentinel] = h
+    ready = multiprocessing.connection.wait(list(ends))
+    return list(dict.fromkeys(ends[r] for r in ready))
 
 
 def _serve(conn: Any, parent_end: Any, work: Callable[[Any], Any]) -> None:

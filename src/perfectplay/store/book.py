@@ -45,6 +45,7 @@ from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
 from ..engine.scored import scored_option
 from ..engine.search import check_endgame, search
 from ..engine.sortedtiers import build_index, index_bits, mix_all
+from ..engine.workers import ExpandHelper, helper_allowed, start_helper, wait_any
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
 from .layout import (
@@ -62,11 +63,13 @@ from .layout import (
 from .packed import count_blocks, mark_present
 from .reader import Store
 
-__all__ = ["CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", "Book", "book_layers",
-           "build_book", "find_book"]
+__all__ = ["BLOCK", "CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", "Book",
+           "book_layers", "build_book", "find_book"]
 
 #: Positions of the last ply searched between two saves (a kill loses at most these).
 CHUNK = 32
+#: Positions of the last ply a process is handed at a time when several search (``jobs``).
+BLOCK = 8
 #: The most positions a book may hold (checked while enumerating, before any search).
 MAX_BOOK_POSITIONS = 20_000_000
 #: The deepest book.
@@ -81,7 +84,8 @@ REPORT_SECONDS = 5.0
 class Book:
     """A finished book: where, how deep, how many positions (``searched``: those of the
     last ply, proven by search), the bytes of its tier files, and what this run did
-    (``resumed``: searched chunks an earlier run had saved; ``already``: it was done)."""
+    (``resumed``: searched chunks an earlier run had saved; ``already``: it was done;
+    ``jobs``: the processes that searched)."""
 
     store: Path
     plies: int
@@ -91,6 +95,7 @@ class Book:
     seconds: float
     resumed: int = 0
     already: bool = False
+    jobs: int = 1
 
 
 def book_layers(game: CompiledGame, plies: int) -> list[np.ndarray]:
@@ -125,7 +130,8 @@ def check_plies(plies: int) -> None:
 def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
-               stop_after: int | None = None, endgame: Store | None = None) -> Book:
+               stop_after: int | None = None, endgame: Store | None = None,
+               jobs: int = 1) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
@@ -135,7 +141,13 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     (:class:`SolveStopped`) after that many chunks, as a kill would; ``endgame``, an open
     endgame store of the game (``solve_tiered(..., roots=game.endgame_positions(k))``), is
     read by every search instead of searching what it holds (Kalah: the positions with few
-    seeds left), which only saves work: the book's answers are exact either way.
+    seeds left), which only saves work: the book's answers are exact either way. ``jobs``
+    searches that many positions of the last ply at once, each in a forked process with a
+    table of its own (``table_mb`` each), blocks of :data:`BLOCK` positions handed out in
+    order (Linux, and only where :func:`~perfectplay.engine.workers.helper_allowed`; else
+    one at a time, and ``Book.jobs`` says 1). Short searches gain little from threads
+    sharing a table (``workers``) and nearly twice from two processes: measured on
+    docs/benchmarks.md.
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
@@ -172,8 +184,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     say(f"{total:,} positions in {plies} plies; {layers[-1].size:,} of them on ply "
         f"{plies} to search")
     searched = _searcher(game, workers, table_mb, endgame)
-    vals, rems, resumed = _search_last(layers[-1], root / "work", searched, say, bar,
-                                       stop_after)
+    vals, rems, resumed, used = _search_last(layers[-1], root / "work", searched, say, bar,
+                                             stop_after, jobs)
     known = _derive(game, layers, vals, rems, searched)
     _write(game, root, manifest, known)
     manifest = read_manifest(root)
@@ -182,7 +194,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     finish(root, manifest)
     shutil.rmtree(root / "work", ignore_errors=True)
     return Book(root, plies, total, int(layers[-1].size), _bytes(root),
-                time.monotonic() - began, resumed=resumed)
+                time.monotonic() - began, resumed=resumed, jobs=used)
 
 
 def _check_same(manifest: dict[str, object], root: Path, name: str, plies: int) -> None:
@@ -207,11 +219,12 @@ Searched = Callable[[int], tuple[int, int]]
 
 def _search_last(codes: np.ndarray, work: Path, searched: Searched,
                  say: Callable[[str], None], bar: bool | None,
-                 stop_after: int | None) -> tuple[np.ndarray, np.ndarray, int]:
+                 stop_after: int | None, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Value codes (or margins) and remoteness (-1: none) of every position of the last
     ply, searched in order; saved every :data:`CHUNK` positions or :data:`SAVE_SECONDS`
-    (a file ``done-LO-HI.npy`` a chunk), and what earlier runs saved read back. Returns
-    them with the number of positions read back."""
+    (a file ``done-LO-HI.npy`` a chunk), and what earlier runs saved read back; with
+    ``jobs`` > 1, by that many forked processes, a block of :data:`BLOCK` each at a time.
+    Returns them with the number of positions read back and the processes that searched."""
     n = codes.size
     vals = np.zeros(n, np.int64)
     rems = np.full(n, -1, np.int64)
@@ -225,29 +238,139 @@ def _search_last(codes: np.ndarray, work: Path, searched: Searched,
     resumed = int(have.sum())
     if resumed:
         say(f"resuming: {resumed:,} positions of the last ply were searched before")
-    began = last_report = last_save = time.monotonic()
-    chunks = 0
     todo = np.flatnonzero(~have).tolist()
-    with Progress(f"book: searching the last ply ({n:,} positions)", total=n, enabled=bar,
-                  logger="perfectplay.store") as shown:
-        shown.update(resumed)
-        lo: int | None = None
-        for k, i in enumerate(todo):
-            if lo is None:
-                if stop_after is not None and chunks >= stop_after:
-                    raise SolveStopped(f"stopped after {chunks} chunks; run again to resume")
-                lo = i
-            vals[i], rems[i] = searched(int(codes[i]))
-            now = time.monotonic()
-            last_of_run = k + 1 == len(todo) or todo[k + 1] != i + 1
-            if last_of_run or i + 1 - lo >= CHUNK or now - last_save >= SAVE_SECONDS:
-                _save_chunk(work, lo, i + 1, vals, rems)
-                lo, last_save, chunks = None, now, chunks + 1
-            shown.update(resumed + k + 1)
-            if now - last_report >= REPORT_SECONDS or k + 1 == len(todo):
-                last_report = now
-                say(_rate_line(resumed + k + 1, n, k + 1, now - began))
-    return vals, rems, resumed
+    helpers = _start_jobs(jobs, searched, codes) if jobs > 1 and len(todo) > BLOCK else []
+    if jobs > 1 and not helpers and len(todo) > BLOCK:
+        say("searching in this process alone: no second process can be forked here")
+    run = _Run(n, resumed, vals, rems, work, say, stop_after)
+    try:
+        with Progress(f"book: searching the last ply ({n:,} positions)", total=n,
+                      enabled=bar, logger="perfectplay.store") as shown:
+            run.shown = shown
+            shown.update(resumed)
+            if helpers:
+                _search_blocks(run, helpers, codes, todo, searched)
+            else:
+                _search_in_order(run, codes, todo, searched)
+    finally:
+        for helper in helpers:
+            helper.close()
+    return vals, rems, resumed, max(1, len(helpers))
+
+
+class _Run:
+    """What the last ply's search has done so far: the answers, the chunks saved, the
+    progress shown (one place for the serial and the parallel loop)."""
+
+    def __init__(self, n: int, resumed: int, vals: np.ndarray, rems: np.ndarray, work: Path,
+                 say: Callable[[str], None], stop_after: int | None) -> None:
+        self.n, self.resumed, self.vals, self.rems, self.work = n, resumed, vals, rems, work
+        self.say, self.stop_after = say, stop_after
+        self.done = self.chunks = 0
+        self.began = self.last_report = time.monotonic()
+        self.shown: Progress | None = None
+
+    def check_stop(self) -> None:
+        if self.stop_after is not None and self.chunks >= self.stop_after:
+            raise SolveStopped(f"stopped after {self.chunks} chunks; run again to resume")
+
+    def saved(self, lo: int, hi: int, searched: int) -> None:
+        """Positions lo..hi-1 are answered: save them as one chunk, show the progress."""
+        _save_chunk(self.work, lo, hi, self.vals, self.rems)
+        self.chunks += 1
+        self.progressed(searched)
+
+    def progressed(self, searched: int) -> None:
+        self.done += searched
+        assert self.shown is not None
+        self.shown.update(self.resumed + self.done)
+        now = time.monotonic()
+        if now - self.last_report >= REPORT_SECONDS or self.resumed + self.done == self.n:
+            self.last_report = now
+            self.say(_rate_line(self.resumed + self.done, self.n, self.done, now - self.began))
+
+
+def _search_in_order(run: _Run, codes: np.ndarray, todo: list[int],
+                     searched: Searched) -> None:
+    """One position after another, a chunk saved every :data:`CHUNK` positions, at the end
+    of each run of consecutive ones, or every :data:`SAVE_SECONDS`."""
+    last_save = time.monotonic()
+    lo: int | None = None
+    for k, i in enumerate(todo):
+        if lo is None:
+            run.check_stop()
+            lo = i
+        run.vals[i], run.rems[i] = searched(int(codes[i]))
+        now = time.monotonic()
+        last_of_run = k + 1 == len(todo) or todo[k + 1] != i + 1
+        if last_of_run or i + 1 - lo >= CHUNK or now - last_save >= SAVE_SECONDS:
+            run.chunks += 1
+            _save_chunk(run.work, lo, i + 1, run.vals, run.rems)
+            lo, last_save = None, now
+        run.progressed(1)
+
+
+def _blocks(todo: list[int], size: int) -> list[tuple[int, int]]:
+    """``todo`` (sorted indices) as (lo, hi) runs of consecutive indices, each at most
+    ``size`` long.
+
+    >>> _blocks([0, 1, 2, 5, 6], 2)
+    [(0, 2), (2, 3), (5, 7)]
+    """
+    out: list[tuple[int, int]] = []
+    for i in todo:
+        if out and out[-1][1] == i and i - out[-1][0] < size:
+            out[-1] = (out[-1][0], i + 1)
+        else:
+            out.append((i, i + 1))
+    return out
+
+
+def _start_jobs(jobs: int, searched: Searched, codes: np.ndarray) -> list[ExpandHelper]:
+    """``jobs`` forked processes, each searching the blocks it is sent, or none where a
+    fork is not allowed (:func:`helper_allowed`) or fails."""
+    if not helper_allowed():
+        return []
+
+    def work(block: tuple[int, int]) -> np.ndarray:
+        lo, hi = block
+        return np.array([searched(int(c)) for c in codes[lo:hi].tolist()],
+                        np.int64).reshape(-1, 2).T
+
+    helpers = []
+    for _ in range(jobs):
+        helper = start_helper(work)
+        if helper is None:
+            break
+        helpers.append(helper)
+    return helpers
+
+
+def _search_blocks(run: _Run, helpers: list[ExpandHelper], codes: np.ndarray,
+                   todo: list[int], searched: Searched) -> None:
+    """Keep every helper busy with the next block in order; save each block as it comes
+    back. A block a helper could not answer (it failed or died) is searched here, so its
+    error, if it is one, is raised as the serial search raises it."""
+    blocks = _blocks(todo, BLOCK)
+    blocks.reverse()
+    busy: dict[ExpandHelper, tuple[int, int]] = {}
+    idle = list(helpers)
+    while blocks or busy:
+        while idle and blocks:
+            run.check_stop()
+            helper = idle.pop()
+            busy[helper] = block = blocks.pop()
+            helper.submit(block)
+        for helper in wait_any(list(busy)):
+            lo, hi = busy.pop(helper)
+            got = helper.collect()
+            if got is None:  # failed or died: do it here (and raise its error, if any)
+                got = np.array([searched(int(c)) for c in codes[lo:hi].tolist()],
+                               np.int64).reshape(-1, 2).T
+            run.vals[lo:hi], run.rems[lo:hi] = got
+            run.saved(lo, hi, hi - lo)
+            if helper.alive:
+                idle.append(helper)
 
 
 def _save_chunk(work: Path, lo: int, hi: int, vals: np.ndarray, rems: np.ndarray) -> None:
