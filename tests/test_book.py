@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -15,6 +16,7 @@ from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
 from perfectplay.cli import main
 from perfectplay.engine import Value, solve
 from perfectplay.errors import LimitError
+from perfectplay.progress import Progress
 from perfectplay.store import SolveStopped, StoreError, open_store
 from perfectplay.store.book import build_book, find_book
 
@@ -103,6 +105,28 @@ def test_a_build_in_two_processes_resumes_a_serial_one_to_the_same_book(c4, tmp_
         a = json.loads((tmp_path / "a" / "manifest.json").read_text())[name]
         b = json.loads((tmp_path / "b" / "manifest.json").read_text())[name]
         assert a == b
+
+
+def test_blocks_a_dead_helper_held_are_searched_in_the_parent(tmp_path):
+    """A helper that dies on its block (the out-of-memory killer, a crash) loses nothing:
+    its block and every later one are searched by the building process itself, and each
+    is saved as a chunk."""
+    from perfectplay.engine.workers import start_helper
+    from perfectplay.store.book import _Run, _search_blocks
+
+    codes = np.arange(100, 150, dtype=np.int64)
+    helper = start_helper(lambda block: os._exit(3))
+    assert helper is not None
+    run = _Run(codes.size, 0, np.zeros(codes.size, np.int64), np.full(codes.size, -1),
+               tmp_path, lambda line: None, None)
+    with Progress("test", total=codes.size, enabled=False) as shown:
+        run.shown = shown
+        _search_blocks(run, [helper], codes, list(range(codes.size)),
+                       lambda code: (code % 3, code - 100))
+    helper.close()
+    assert run.vals.tolist() == [c % 3 for c in codes.tolist()]
+    assert run.rems.tolist() == list(range(codes.size))
+    assert len(list(tmp_path.glob("done-*.npy"))) == run.chunks == -(-codes.size // 8)
 
 
 def test_bad_requests_are_one_clear_error(c4, tmp_path):

@@ -333,9 +333,7 @@ def _start_jobs(jobs: int, searched: Searched, codes: np.ndarray) -> list[Expand
         return []
 
     def work(block: tuple[int, int]) -> np.ndarray:
-        lo, hi = block
-        return np.array([searched(int(c)) for c in codes[lo:hi].tolist()],
-                        np.int64).reshape(-1, 2).T
+        return _search_block(searched, codes, *block)
 
     helpers = []
     for _ in range(jobs):
@@ -361,16 +359,28 @@ def _search_blocks(run: _Run, helpers: list[ExpandHelper], codes: np.ndarray,
             helper = idle.pop()
             busy[helper] = block = blocks.pop()
             helper.submit(block)
+        if not busy:  # every helper died: the rest here, in order
+            run.check_stop()
+            lo, hi = blocks.pop()
+            run.vals[lo:hi], run.rems[lo:hi] = _search_block(searched, codes, lo, hi)
+            run.saved(lo, hi, hi - lo)
+            continue
         for helper in wait_any(list(busy)):
             lo, hi = busy.pop(helper)
             got = helper.collect()
             if got is None:  # failed or died: do it here (and raise its error, if any)
-                got = np.array([searched(int(c)) for c in codes[lo:hi].tolist()],
-                               np.int64).reshape(-1, 2).T
+                got = _search_block(searched, codes, lo, hi)
             run.vals[lo:hi], run.rems[lo:hi] = got
             run.saved(lo, hi, hi - lo)
             if helper.alive:
                 idle.append(helper)
+
+
+def _search_block(searched: Searched, codes: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Positions lo..hi-1 of the last ply proven: a (2, hi - lo) array of values and
+    remoteness."""
+    return np.array([searched(int(c)) for c in codes[lo:hi].tolist()],
+                    np.int64).reshape(-1, 2).T
 
 
 def _save_chunk(work: Path, lo: int, hi: int, vals: np.ndarray, rems: np.ndarray) -> None:
