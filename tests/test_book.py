@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -213,6 +214,27 @@ def test_the_shipped_7x6_book_gives_the_published_first_moves():
     assert got == {"4": Value.WIN, "3": Value.TIE, "5": Value.TIE, "1": Value.LOSE,
                    "2": Value.LOSE, "6": Value.LOSE, "7": Value.LOSE}
     assert book.move_values()[0].remoteness == 41
+
+
+def test_the_shipped_7x6_book_holds_pons_published_scores_within_its_plies():
+    """Every position of Pascal Pons' published 7x6 test sets (opening_L1, opening_L3)
+    that lies within the shipped book's plies is in it, with his score as value and
+    remoteness: searched (its last ply) or derived (the plies before), checked against a
+    solver apart from ours."""
+    from perfectplay.catalog.connect4 import from_pons_score, position_from_moves
+
+    game = ConnectFour(7, 6)
+    book = find_book(game)
+    assert book is not None
+    plies = json.loads((book.path / "manifest.json").read_text())["book"]["plies"]
+    data = Path(__file__).parent / "data" / "connect4"
+    rows = [row.split() for name in ("opening_L1", "opening_L3")
+            for row in (data / f"7x6_{name}.txt").read_text().splitlines() if row.strip()]
+    shallow = [(moves, int(score)) for moves, score in rows if len(moves) <= plies]
+    assert len(shallow) >= 10 and max(len(m) for m, _ in shallow) == plies
+    for moves, score in shallow:
+        pos = position_from_moves(game, moves)
+        assert (book.value(pos), book.remoteness(pos)) == from_pons_score(score, len(moves))
 
 
 def test_a_kalah_book_built_with_an_endgame_store_holds_the_same_answers(client, tmp_path):
