@@ -145,9 +145,9 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     searches that many positions of the last ply at once, each in a forked process with a
     table of its own (``table_mb`` each), blocks of :data:`BLOCK` positions handed out in
     order (Linux, and only where :func:`~perfectplay.engine.workers.helper_allowed`; else
-    one at a time, and ``Book.jobs`` says 1). Short searches gain little from threads
-    sharing a table (``workers``) and nearly twice from two processes: measured on
-    docs/benchmarks.md.
+    one at a time, and ``Book.jobs`` says 1). On two cores two processes build 1.74x as
+    fast as one, two threads sharing a table (``workers=2``) 1.63x
+    (``benchmarks/book_jobs.py``, docs/benchmarks.md).
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
