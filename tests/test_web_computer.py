@@ -239,3 +239,13 @@ def test_a_pasted_lines_history_is_filled_in_the_latest_move_first(monkeypatch):
         assert ply["mistake"] == (ply["before"].split()[0] != ply["after"].split()[0])
     shown = live.live_position(call, {"p": None, "moves": ",".join(names)})["history"]
     assert [shown[p["index"]] for p in plies] == [p["ply"] for p in plies]
+
+
+def test_a_live_search_takes_two_threads_where_the_process_has_two_cpus(monkeypatch):
+    """The page's live analysis searches with both cores of a small server (1.6x on a 7x6
+    book's ply-6 searches, docs/benchmarks.md), and with one where the process may use
+    only one CPU (a container limited to a core, taskset)."""
+    for cpus, threads in ((1, 1), (2, 2), (8, 2)):
+        monkeypatch.setattr(live.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)),
+                            raising=False)
+        assert live._search_threads() == threads

@@ -39,6 +39,7 @@ it searches: a store built from the start (an opening book, ``perfectplay book``
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -94,6 +95,21 @@ Source = Literal["book", "store", "search"]
 #: The transposition table of one analysis, in MB (64: the search's default, which
 #: answers Pons' midgame positions in milliseconds).
 TABLE_MB = 64
+
+
+def _search_threads() -> int:
+    """Threads each live search uses: two where this process may run on two CPUs or more
+    (one user's analysis then takes both cores of a small server: 1.6x on a book's ply-6
+    searches, docs/benchmarks.md), else one."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return 2 if cpus >= 2 else 1
+
+
+#: Threads each live search uses (one shared table): see :func:`_search_threads`.
+SEARCH_WORKERS = _search_threads()
 #: Exact analyses a worker remembers for the value history (oldest dropped first).
 PROVEN_POSITIONS = 20_000
 #: Seconds the history of one line may take to fill in, all its positions together.
@@ -301,7 +317,7 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
     for report in analyze_moves(game, pos, book=book, endgame=endgame,
                                 time_limit=float(str(body.get("seconds") or
                                                      ANALYSIS_SECONDS)),
-                                table_mb=TABLE_MB, stop=stop):
+                                table_mb=TABLE_MB, workers=SEARCH_WORKERS, stop=stop):
         last[report.name] = report
         word = None if report.value is None else word_of(report.value, scored)
         yield AnalysisLine(kind="move", name=report.name, value=word,
@@ -343,7 +359,7 @@ def live_history(call: str, body: Mapping[str, object], stop: threading.Event
             reports = {} if left <= 0 or stop.is_set() else {
                 r.name: r for r in analyze_moves(game, before, book=book, endgame=endgame,
                                                  time_limit=left, table_mb=TABLE_MB,
-                                                 stop=stop)}
+                                                 workers=SEARCH_WORKERS, stop=stop)}
             if not reports or not all(r.exact for r in reports.values()):
                 complete = False
                 break
