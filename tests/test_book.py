@@ -95,7 +95,9 @@ def test_a_build_in_two_processes_resumes_a_serial_one_to_the_same_book(c4, tmp_
     run = subprocess.run([sys.executable, "-m", "perfectplay", "book",
                           "connect4(width=4, height=4)", "--plies", "5", "--out",
                           str(tmp_path / "a"), "--jobs", "2", "--json"],
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=600,
+                         env={k: v for k, v in os.environ.items()
+                              if k != "PERFECTPLAY_WORKERS"})
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
@@ -108,6 +110,7 @@ def test_a_build_in_two_processes_resumes_a_serial_one_to_the_same_book(c4, tmp_
         assert a == b
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="helpers are forked on Linux")
 def test_blocks_a_dead_helper_held_are_searched_in_the_parent(tmp_path):
     """A helper that dies on its block (the out-of-memory killer, a crash) loses nothing:
     its block and every later one are searched by the building process itself, and each
@@ -130,10 +133,45 @@ def test_blocks_a_dead_helper_held_are_searched_in_the_parent(tmp_path):
     assert len(list(tmp_path.glob("done-*.npy"))) == run.chunks == -(-codes.size // 8)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="helpers are forked on Linux")
+def test_a_parallel_build_stops_after_the_blocks_it_is_told(tmp_path):
+    """``stop_after`` with helpers: SolveStopped once that many blocks are saved (those
+    under way may add one a helper), never the whole ply; what was saved is exact."""
+    from perfectplay.engine.workers import start_helper
+    from perfectplay.store.book import _Run, _search_block, _search_blocks
+
+    codes = np.arange(200, dtype=np.int64)
+
+    def searched(code: int) -> tuple[int, int]:
+        return code % 3, code
+
+    helpers = [start_helper(lambda block: _search_block(searched, codes, *block))
+               for _ in range(2)]
+    assert all(helpers)
+    run = _Run(codes.size, 0, np.zeros(codes.size, np.int64), np.full(codes.size, -1),
+               tmp_path, lambda line: None, 3)
+    try:
+        with pytest.raises(SolveStopped), Progress("test", total=codes.size,
+                                                   enabled=False) as shown:
+            run.shown = shown
+            _search_blocks(run, helpers, codes, list(range(codes.size)), searched)
+    finally:
+        for helper in helpers:
+            helper.close()
+    saved = sorted(tmp_path.glob("done-*.npy"))
+    assert 3 <= len(saved) <= 3 + 2 and run.chunks == len(saved)
+    for path in saved:
+        lo, hi = (int(x) for x in path.stem.split("-")[1:3])
+        assert np.load(path).tolist() == [[c % 3 for c in range(lo, hi)], list(range(lo, hi))]
+
+
 def test_bad_requests_are_one_clear_error(c4, tmp_path):
     game, _ = c4
     with pytest.raises(LimitError, match="plies must be"):
         build_book(game, -1, tmp_path / "x")
+    for jobs in (0, 65, 1.5, True):
+        with pytest.raises(LimitError, match="jobs must be an int from 1 to 64"):
+            build_book(game, 2, tmp_path / "x", jobs=jobs)
     build_book(game, 2, tmp_path / "bk")
     with pytest.raises(StoreError, match="book of 2 plies, not 3"):
         build_book(game, 3, tmp_path / "bk")

@@ -188,3 +188,40 @@ def test_the_7x6_start_is_read_from_the_shipped_book_without_a_search():
     words = {r.name: r.words for r in reports}
     assert words["4"] == "win in 41"  # the middle column, on ply 41 (Allis 1988; Tromp)
     assert {words[c].split()[0] for c in "35"} == {"tie"}
+
+
+@pytest.mark.parametrize("target, plies", [("connect4(width=4, height=4)", 3),
+                                           ("kalah(houses=3, seeds=2)", 2)])
+def test_a_books_last_ply_bounds_every_move_and_answers_alike(target, plies, tmp_path,
+                                                              monkeypatch):
+    """A position the book holds but whose children it does not (its last ply): the
+    position's exact score bounds each move's search (no move beats it), so the
+    analysis takes fewer probes, and every move's value and remoteness is still the
+    strong solution's (Connect Four 4x4; Kalah(3, 2), a margin game with extra turns)."""
+    from perfectplay.engine import searchbackends
+    from perfectplay.engine.target import load_target
+    from perfectplay.store import open_store
+    from perfectplay.store.book import book_layers, build_book
+
+    game = load_target(target)
+    solution = solve(game)
+    build_book(game, plies, tmp_path / "bk", game_ref=target)
+    probes = {"n": 0}
+    real = searchbackends.CompiledBackend.probe
+
+    def counted(self, *args, **kwargs):
+        probes["n"] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(searchbackends.CompiledBackend, "probe", counted)
+    last = [int(c) for c in book_layers(game, plies)[-1].tolist()]
+    counts = {}
+    with open_store(tmp_path / "bk", game) as book:
+        for name, store in (("without", None), ("with", book)):
+            probes["n"] = 0
+            for pos in last:
+                if game.outcome(pos) is None:
+                    reports = list(analyze_moves(game, pos, book=store))
+                    assert final(reports) == solved_moves(solution, pos), (name, pos)
+            counts[name] = probes["n"]
+    assert 0 < counts["with"] < counts["without"], counts

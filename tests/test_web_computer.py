@@ -242,9 +242,9 @@ def test_a_pasted_lines_history_is_filled_in_the_latest_move_first(monkeypatch):
 
 
 def test_a_live_search_takes_two_threads_where_the_process_has_two_cpus(monkeypatch):
-    """The page's live analysis searches with both cores of a small server (1.6x on a 7x6
-    book's ply-6 searches, docs/benchmarks.md), and with one where the process may use
-    only one CPU (a container limited to a core, taskset)."""
+    """The page's live analysis searches with both cores of a small server (docs/benchmarks.md:
+    the p95 2.65 s -> 1.95 s), and with one where the process may run on one CPU only
+    (taskset, a cpuset)."""
     for cpus, threads in ((1, 1), (2, 2), (8, 2)):
         monkeypatch.setattr(live.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)),
                             raising=False)

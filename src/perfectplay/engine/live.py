@@ -46,11 +46,13 @@ from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from .scored import scored_option
 from .search import _check_options, _Search, check_endgame
 from .searchbackends import (
+    MATE,
     Budget,
     CompiledBackend,
     PythonBackend,
     SearchBackend,
     Stopped,
+    child_bound,
     edge,
     legal_moves,
     parent_score,
@@ -252,8 +254,11 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
     engine = backend()
     engine.warm(searched[0].child, True)  # numba compiles once a process: not timed
     run = _Search(game, engine, _Budget(time_limit, stop))  # the clock starts here
+    known = _known_score(position, (book, endgame), scored)
     for m in searched:
         m.lo, m.hi = m.full = run.bounds(m.child)
+        if known is not None:
+            _bound_by_parent(m, known, scored)
     try:
         # 2. values
         for m in searched:
@@ -268,6 +273,37 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
         for m in searched:
             if not m.done:
                 yield _report(m, scored, "search")
+
+
+def _known_score(position: Position, stores: tuple[StoreLike | None, ...],
+                 scored: bool) -> SearchScore | None:
+    """The exact score of the position analysed when a store holds it though not all its
+    children (an opening book's last ply), else None."""
+    for store in stores:
+        if store is None:
+            continue
+        try:
+            value, rem = store.value(position), store.remoteness(position)
+        except KeyError:
+            continue
+        if scored:
+            return 0 if isinstance(value, Value) else value
+        if value is Value.TIE or rem is None:
+            return 0 if value is Value.TIE else None
+        return MATE - rem if value is Value.WIN else -(MATE - rem)
+    return None
+
+
+def _bound_by_parent(m: _Move, known: SearchScore, scored: bool) -> None:
+    """No move is better for its mover than the position's exact score ``known``: a bound
+    on the move's child (below it when the turn passes, above it when the mover moves
+    again), so its search starts inside it: the position's best moves are settled by
+    one probe, and a lost position's moves need no probe for their value at all."""
+    bound = child_bound(known, m.passes, m.pay, scored)
+    if m.passes:
+        m.lo = max(m.lo, bound)
+    else:
+        m.hi = min(m.hi, bound)
 
 
 def _from_store(m: _Move, store: StoreLike, scored: bool) -> bool:
@@ -300,7 +336,7 @@ def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
     """The move's value: two null windows of a win/lose game's child (better than a tie?
     worse?), the exact margin of a scored game's; a win or loss comes with its remoteness."""
     if scored:
-        lo, hi, _ = run.pin(m.child)
+        lo, hi, _ = run.pin(m.child, (m.lo, m.hi))
         m.lo = m.hi = lo
         m.value = parent_score(lo, m.passes, m.pay, True)
         return
@@ -312,11 +348,13 @@ def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
     if m.child in run.exact_scores:
         _settle(m, run.exact_scores[m.child], run)
         return
-    s, _ = run.backend.probe(m.child, 0, 1, run.budget)
-    if s >= 1:
-        m.lo = max(m.lo, s)
-    else:
-        m.hi = min(m.hi, s)
+    if m.lo < 1 <= m.hi:  # a win not ruled in or out yet
+        s, _ = run.backend.probe(m.child, 0, 1, run.budget)
+        if s >= 1:
+            m.lo = max(m.lo, s)
+        else:
+            m.hi = min(m.hi, s)
+    if m.lo <= -1 < 0 <= m.hi:  # a tie or a loss, not told apart yet
         s, _ = run.backend.probe(m.child, -1, 0, run.budget)
         if s <= -1:
             m.hi = min(m.hi, s)
@@ -332,7 +370,7 @@ def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
 def _prove_remoteness(run: _Search, m: _Move, scored: bool) -> None:
     """The move's exact score (a few null windows more, the table warm), then a tie's or a
     margin's remoteness by the game's horizon or the walk."""
-    lo, _, _ = run.pin(m.child)
+    lo, _, _ = run.pin(m.child, (m.lo, m.hi))
     m.lo = m.hi = lo
     if scored:
         rem, _ = run.remoteness(m.child, lo)

@@ -136,9 +136,13 @@ class _Search:
             return -top, top
         return -(MATE - 1), MATE - 1
 
-    def pin(self, pos: Position) -> tuple[SearchScore, SearchScore, Move | None]:
+    def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None
+            ) -> tuple[SearchScore, SearchScore, Move | None]:
         """(lo, hi, best move): lo <= score <= hi; lo == hi unless the budget ran out
-        (Stopped carries on up after ``self.partial`` is set)."""
+        (Stopped carries on up after ``self.partial`` is set). ``known``: bounds already
+        proven (earlier probes, the parent's exact score from a book): the probes start
+        inside them, the first just above the lower one when that was narrowed (the
+        parent's best moves are exactly there, so one probe settles them)."""
         if pos in self.exact_scores:
             return self.exact_scores[pos], self.exact_scores[pos], None
         end = self.ended(pos)
@@ -149,15 +153,21 @@ class _Search:
             none: SearchScore = 0 if self.scored else -MATE
             self.exact_scores[pos] = none
             return none, none, None
-        lo, hi = self.bounds(pos)
+        lo, hi = base = self.bounds(pos)
         best = None
         if not self.integral:  # margins that need not be integers: one full window
             full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
             self.exact_scores[pos] = full
             return full, full, best
-        self.partial = (lo, hi, best)
         x = 1 if lo < 1 <= hi else (lo + hi + 1) // 2
         stepped = False
+        if known is not None and (known[0] > lo or known[1] < hi):
+            lo, hi = max(lo, known[0]), min(hi, known[1])
+            if lo > hi:
+                raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
+                                "are outside its score range")
+            x, stepped = (lo + 1 if known[0] > base[0] else hi), True
+        self.partial = (lo, hi, best)
         while lo < hi:
             s, move = self.backend.probe(pos, x - 1, x, self.budget)
             if s >= x:

@@ -95,8 +95,13 @@ class ExpandHelper:
         finally:
             child.close()
 
-    def submit(self, payload: Any) -> None:
-        self._conn.send(payload)
+    def submit(self, payload: Any) -> bool:
+        """Send the helper a payload: False if it has died (the pipe is closed)."""
+        try:
+            self._conn.send(payload)
+        except OSError:  # BrokenPipeError, ConnectionResetError: it is gone
+            return False
+        return True
 
     @property
     def alive(self) -> bool:
@@ -147,6 +152,7 @@ def _serve(conn: Any, parent_end: Any, work: Callable[[Any], Any]) -> None:
     parent_end.close()
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
     _fresh_std()
     try:
         while True:
@@ -167,6 +173,20 @@ def _serve(conn: Any, parent_end: Any, work: Callable[[Any], Any]) -> None:
     finally:
         _flush_std()  # what the game printed here
         os._exit(0)  # no atexit handler of the parent's runs twice
+
+
+def _end_with_parent() -> None:
+    """Ask Linux to send this helper SIGTERM when the process that forked it dies (killed
+    outright, it can close no pipe in time): no helper goes on searching for a builder
+    that is gone. Elsewhere, or without libc, the closed pipe ends it after its payload."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+        if os.getppid() == 1:  # the parent died before the call: it would never come
+            os._exit(0)
 
 
 def _fresh_std() -> None:

@@ -11,8 +11,9 @@ most N plies are held (canonical under the game's symmetry), and every one is ex
 1. *enumerate* the positions ply by ply from the start (canonical codes, each counted at
    the first ply it is reached);
 2. *search* every position of the last ply (:func:`perfectplay.engine.search`, one
-   transposition table kept across them all), saved in chunks of :data:`CHUNK` so a killed
-   build resumes where it stopped;
+   transposition table kept across them all, or one a process with ``jobs``), saved in
+   chunks of :data:`CHUNK` (blocks of :data:`BLOCK` with ``jobs``) so a killed build
+   resumes where it stopped;
 3. *derive* the plies before it by minimax over their children, which are all in the
    book: exact, and thousands of times cheaper than searching them (the engine's
    convention: the best move by :class:`~perfectplay.engine.protocol.Score`, winner
@@ -85,7 +86,7 @@ class Book:
     """A finished book: where, how deep, how many positions (``searched``: those of the
     last ply, proven by search), the bytes of its tier files, and what this run did
     (``resumed``: searched chunks an earlier run had saved; ``already``: it was done;
-    ``jobs``: the processes that searched)."""
+    ``jobs``: the helper processes started to search, 1 for none)."""
 
     store: Path
     plies: int
@@ -136,18 +137,21 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
     rebuilds the game; ``workers`` and ``table_mb`` go to each search (one table kept for
-    the whole build); ``progress`` gets a line now and then (positions done of all, the
-    rate, the time left), ``bar`` a progress bar on a terminal; ``stop_after`` stops
-    (:class:`SolveStopped`) after that many chunks, as a kill would; ``endgame``, an open
+    the whole build, one a process with ``jobs``); ``progress`` gets a line now and then
+    (positions done of all, the rate, the time left), ``bar`` a progress bar on a
+    terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many chunks are
+    saved (blocks, with ``jobs``; those under way may add a few more), as a kill would;
+    ``endgame``, an open
     endgame store of the game (``solve_tiered(..., roots=game.endgame_positions(k))``), is
     read by every search instead of searching what it holds (Kalah: the positions with few
     seeds left), which only saves work: the book's answers are exact either way. ``jobs``
     searches that many positions of the last ply at once, each in a forked process with a
-    table of its own (``table_mb`` each), blocks of :data:`BLOCK` positions handed out in
-    order (Linux, and only where :func:`~perfectplay.engine.workers.helper_allowed`; else
-    one at a time, and ``Book.jobs`` says 1). On two cores two processes build 1.74x as
-    fast as one, two threads sharing a table (``workers=2``) 1.63x
-    (``benchmarks/book_jobs.py``, docs/benchmarks.md).
+    table of its own (``table_mb`` each, and its own copy of the endgame store's leaf when
+    a search first needs it), blocks of :data:`BLOCK` positions handed out in order (Linux,
+    and only where :func:`~perfectplay.engine.workers.helper_allowed`; else one at a
+    time, and ``Book.jobs`` says 1; an int from 1 to 64, else a LimitError). On two cores
+    two processes build 1.74x as fast as one, two threads sharing a table (``workers=2``)
+    1.63x (``benchmarks/book_jobs.py``, docs/benchmarks.md).
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
@@ -158,6 +162,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
         raise StoreError(f"{game.name} has no tier function; a book is a store and needs one")
     check_plies(plies)
     check_endgame(game, endgame)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 64:
+        raise LimitError(f"jobs must be an int from 1 to 64, not {show(jobs)}")
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{out} is a file, not a folder for a book")
@@ -357,8 +363,8 @@ def _search_blocks(run: _Run, helpers: list[ExpandHelper], codes: np.ndarray,
         while idle and blocks:
             run.check_stop()
             helper = idle.pop()
-            busy[helper] = block = blocks.pop()
-            helper.submit(block)
+            if helper.submit(blocks[-1]):  # else it died since: not used again
+                busy[helper] = blocks.pop()
         if not busy:  # every helper died: the rest here, in order
             run.check_stop()
             lo, hi = blocks.pop()
@@ -372,8 +378,9 @@ def _search_blocks(run: _Run, helpers: list[ExpandHelper], codes: np.ndarray,
                 got = _search_block(searched, codes, lo, hi)
             run.vals[lo:hi], run.rems[lo:hi] = got
             run.saved(lo, hi, hi - lo)
-            if helper.alive:
+            if helper.alive:  # one that dies just after is caught by its next submit
                 idle.append(helper)
+        run.check_stop()
 
 
 def _search_block(searched: Searched, codes: np.ndarray, lo: int, hi: int) -> np.ndarray:
