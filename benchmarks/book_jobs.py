@@ -1,11 +1,13 @@
 """An opening book's build on two cores: the same positions of its last ply searched by one
 process (``workers=1``), by two threads sharing one table (``workers=2``), and by two forked
 processes with a table each (``jobs=2``, ``perfectplay book --jobs 2``); wall seconds and
-the ratio to the one process, each arm in a fresh process (a cold table, compiled kernels
-read from numba's cache and not timed).
+the ratio to the one process; and one process whose searches are bounded by the shipped
+book's scores of the ply above (``--bounds-from``); each arm in a fresh process (a cold
+table, compiled kernels read from numba's cache and not timed).
 
     python benchmarks/book_jobs.py                       # 7x6 Connect Four, 48 positions of ply 6
     python benchmarks/book_jobs.py --ply 5 --count 32 --json
+    python benchmarks/book_jobs.py --arms 'one process,bounded (--bounds-from)'
 
 The positions are the first ``--count`` of the ply in the book's own order (sorted codes),
 the order a build searches them in; every arm's answers are checked equal.
@@ -21,26 +23,39 @@ import tempfile
 import time
 from pathlib import Path
 
-ARMS = {"one process": (1, 1), "two threads (workers=2)": (2, 1),
-        "two processes (jobs=2)": (1, 2)}
+#: arm -> (workers, jobs, bounded by the shipped book's ply above)
+ARMS = {"one process": (1, 1, False), "two threads (workers=2)": (2, 1, False),
+        "two processes (jobs=2)": (1, 2, False),
+        "bounded (--bounds-from)": (1, 1, True)}
 
 
 def run_arm(game_ref: str, ply: int, count: int, workers: int, jobs: int,
-            table_mb: float) -> dict[str, object]:
+            table_mb: float, bounded: bool) -> dict[str, object]:
     """Search the positions in this process (called in a fresh one): seconds and answers."""
     import numpy as np
 
     from perfectplay.engine.live import warm_up
     from perfectplay.engine.target import load_target
-    from perfectplay.store.book import _search_last, _searcher, book_layers
+    from perfectplay.store.book import (
+        _search_last,
+        _searcher,
+        book_layers,
+        find_book,
+        parent_bounds,
+    )
 
     game = load_target(game_ref)
-    codes = book_layers(game, ply)[-1][:count]
+    layers = book_layers(game, ply)
+    codes = layers[-1][:count]
+    shipped = find_book(game) if bounded else None
+    if bounded and shipped is None:
+        raise SystemExit(f"{game_ref} ships no book to bound by")
+    bounds = {} if shipped is None else parent_bounds(game, layers[-2], codes, shipped)
     warm_up(game, int(codes[0]))  # compiled (or read from the cache) first, not timed
     from perfectplay.engine.searchbackends import clear_table
 
     clear_table()
-    searched = _searcher(game, workers, table_mb, None)
+    searched = _searcher(game, workers, table_mb, None, bounds)
     with tempfile.TemporaryDirectory() as work:
         began = time.perf_counter()
         vals, rems, _, used = _search_last(np.asarray(codes), Path(work), searched,
@@ -55,16 +70,20 @@ def main() -> None:
     ap.add_argument("--ply", type=int, default=6)
     ap.add_argument("--count", type=int, default=48)
     ap.add_argument("--table-mb", type=float, default=256)
+    ap.add_argument("--arms", default=",".join(ARMS), help="which arms, comma-separated")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--arm", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.arm is not None:
-        workers, jobs = ARMS[args.arm]
+        workers, jobs, bounded = ARMS[args.arm]
         print(json.dumps(run_arm(args.game, args.ply, args.count, workers, jobs,
-                                 args.table_mb)))
+                                 args.table_mb, bounded)))
         return
     results = {}
-    for arm in ARMS:
+    arms = [a for a in ARMS if a in args.arms.split(",")]
+    if "one process" not in arms:
+        arms.insert(0, "one process")  # the baseline every ratio is taken against
+    for arm in arms:
         out = subprocess.run([sys.executable, __file__, "--game", args.game, "--ply",
                               str(args.ply), "--count", str(args.count), "--table-mb",
                               str(args.table_mb), "--arm", arm],

@@ -165,6 +165,44 @@ def test_a_parallel_build_stops_after_the_blocks_it_is_told(tmp_path):
         assert np.load(path).tolist() == [[c % 3 for c in range(lo, hi)], list(range(lo, hi))]
 
 
+@pytest.mark.parametrize("target, plies", [("connect4(width=4, height=4)", 5),
+                                           ("kalah(houses=3, seeds=2)", 3)])
+def test_bounds_from_a_shallower_book_save_probes_and_change_nothing(target, plies, tmp_path,
+                                                                    monkeypatch):
+    """``--bounds-from``: the shallower book's scores of the ply above the last bound its
+    children's searches (no move beats its position's score; Kalah's extra turns bound
+    from above), so the build probes less and writes the very same book."""
+    from perfectplay.engine import searchbackends
+    from perfectplay.engine.target import load_target
+
+    game = load_target(target)
+    build_book(game, plies - 1, tmp_path / "above", game_ref=target)
+    probes = {"n": 0}
+    real = searchbackends.CompiledBackend.probe
+
+    def counted(self, *args, **kwargs):
+        probes["n"] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(searchbackends.CompiledBackend, "probe", counted)
+    counts = {}
+    with open_store(tmp_path / "above", game) as above:
+        for name, shallower in (("plain", None), ("bounded", above)):
+            probes["n"] = 0
+            build_book(game, plies, tmp_path / name, game_ref=target, shallower=shallower)
+            counts[name] = probes["n"]
+    assert 0 < counts["bounded"] < counts["plain"], counts
+    for key in ("tiers", "checksums"):
+        a = json.loads((tmp_path / "plain" / "manifest.json").read_text())[key]
+        b = json.loads((tmp_path / "bounded" / "manifest.json").read_text())[key]
+        assert a == b
+    solved = tmp_path / "solved"
+    run = CliRunner().invoke(main, ["book", target, "--plies", str(plies), "--out",
+                                    str(tmp_path / "x"), "--bounds-from", str(tmp_path / "x2")])
+    assert run.exit_code != 0 and "Traceback" not in run.output
+    del solved
+
+
 def test_bad_requests_are_one_clear_error(c4, tmp_path):
     game, _ = c4
     with pytest.raises(LimitError, match="plies must be"):

@@ -4,6 +4,8 @@ and the tables ``play`` uses for a game answered live (its book, then search) or
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .. import registry
@@ -35,9 +37,13 @@ from .base import echo_json, fail, game_call, load_game
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
               help="An endgame store of this game (solve --store DIR --endgame K): every "
               "search reads its positions instead of searching them.")
+@click.option("--bounds-from", "shallower", type=click.Path(file_okay=False, exists=True),
+              default=None, help="A shallower book of this game (at least --plies minus "
+              "one deep): its scores of the ply above the last bound the searches, which "
+              "saves probes and never changes an answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: float,
-         store: str | None, as_json: bool) -> None:
+         store: str | None, shallower: str | None, as_json: bool) -> None:
     """Build an opening book of GAME: the exact value and remoteness of every position
     within --plies plies of the start, written as a store (read it with query, or let play
     and serve find it). Resumable: a killed build continues where it stopped.
@@ -47,6 +53,7 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
       perfectplay book 'connect4(width=7, height=6)' --plies 4 --out c4book/ --jobs 2
       perfectplay query c4book/ --moves 4,4
       perfectplay book 'kalah(houses=6, seeds=4)' --plies 1 --out kbook/ --store eg/
+      perfectplay book 'connect4(width=7, height=6)' --plies 5 --out c4b5/ --bounds-from c4book/
     """
     game = load_game(target)
     if not isinstance(game, CompiledGame):
@@ -57,8 +64,12 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
         click.echo(f"book: {line}", err=True)
 
     endgame = None if store is None else game_call("rules", open_store, store, game)
+    above = None if shallower is None else game_call("rules", open_store, shallower, game)
+    if above is not None and "book" not in read_manifest(Path(shallower or "")):
+        fail(f"{shallower} is a store, not a book: --bounds-from takes a book of this game")
     result = build_book(game, plies, out, game_ref=portable_target(target), workers=workers,
-                        table_mb=table_mb, progress=say, endgame=endgame, jobs=jobs)
+                        table_mb=table_mb, progress=say, endgame=endgame, jobs=jobs,
+                        shallower=above)
     if as_json:
         echo_json({"store": str(result.store), "plies": result.plies,
                    "positions": result.positions, "searched": result.searched,

@@ -46,7 +46,6 @@ from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from .scored import scored_option
 from .search import _check_options, _Search, check_endgame
 from .searchbackends import (
-    MATE,
     Budget,
     CompiledBackend,
     PythonBackend,
@@ -62,6 +61,7 @@ from .searchresult import (
     TRIVIAL_UPPER,
     SearchScore,
     bound_words,
+    score_of,
     score_words,
     value_of,
 )
@@ -286,11 +286,7 @@ def _known_score(position: Position, stores: tuple[StoreLike | None, ...],
             value, rem = store.value(position), store.remoteness(position)
         except KeyError:
             continue
-        if scored:
-            return 0 if isinstance(value, Value) else value
-        if value is Value.TIE or rem is None:
-            return 0 if value is Value.TIE else None
-        return MATE - rem if value is Value.WIN else -(MATE - rem)
+        return score_of(value, rem, scored)
     return None
 
 

@@ -141,8 +141,8 @@ class _Search:
         """(lo, hi, best move): lo <= score <= hi; lo == hi unless the budget ran out
         (Stopped carries on up after ``self.partial`` is set). ``known``: bounds already
         proven (earlier probes, the parent's exact score from a book): the probes start
-        inside them, the first just above the lower one when that was narrowed (the
-        parent's best moves are exactly there, so one probe settles them)."""
+        inside them; when they fix the sign, the first probe asks whether the narrowed
+        bound is exact (a lost parent's best moves are exactly at it: one probe)."""
         if pos in self.exact_scores:
             return self.exact_scores[pos], self.exact_scores[pos], None
         end = self.ended(pos)
@@ -159,14 +159,18 @@ class _Search:
             full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
             self.exact_scores[pos] = full
             return full, full, best
-        x = 1 if lo < 1 <= hi else (lo + hi + 1) // 2
-        stepped = False
-        if known is not None and (known[0] > lo or known[1] < hi):
+        if known is not None:
             lo, hi = max(lo, known[0]), min(hi, known[1])
             if lo > hi:
                 raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
                                 "are outside its score range")
-            x, stepped = (lo + 1 if known[0] > base[0] else hi), True
+        stepped = False
+        if lo < 1 <= hi:  # win or not first: the sign settles most of the range
+            x = 1
+        elif (lo, hi) != base:  # a sign known: is the narrowed bound exact?
+            x, stepped = (lo + 1 if lo > base[0] else hi), True
+        else:
+            x = (lo + hi + 1) // 2
         self.partial = (lo, hi, best)
         while lo < hi:
             s, move = self.backend.probe(pos, x - 1, x, self.budget)
@@ -261,7 +265,8 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
            table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
-           remoteness: bool = True) -> SearchResult:
+           remoteness: bool = True,
+           known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
@@ -283,7 +288,13 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     of a store built with ``solve_tiered(..., roots=...)``, or its :class:`Leaf`): every
     position it holds is read, not searched (Irving et al.'s endgame databases). It never
     changes an answer, only the work. ``remoteness=False`` proves the value and a best move
-    only (a margin's remoteness can cost more than its value).
+    only (a margin's remoteness can cost more than its value). ``known``: bounds (lo, hi)
+    already proven on the position's score, in the search's units
+    (:func:`~perfectplay.engine.searchresult.score_of`; e.g. from a parent's exact score,
+    which no move beats, as an opening book's build gives them): the probes start inside
+    them, and the best move is the one a probe found, if any (``best`` may be None: an
+    opening book needs only the score). Bounds that are wrong make a wrong answer or a
+    GameError.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -317,7 +328,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     run.want_remoteness = bool(remoteness)
     _log.info("search of %s: started", run.caps.name)
     try:
-        result = _run(run, game, position, analyze, workers)
+        result = _run(run, game, position, analyze, workers, known)
         result.compile_seconds = compiling
     finally:
         backend.close()
@@ -327,7 +338,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
 
 
 def _run(run: _Search, game: Game, position: Position, analyze: bool,
-         workers: int) -> SearchResult:
+         workers: int, known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
     value: Worth | None = None
     remoteness: int | None = None
     best: Move | None = None
@@ -335,12 +346,12 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
     exact, note = False, ""
     lo, hi = run.bounds(position)
     try:
-        lo, hi, best = run.pin(position)
+        lo, hi, best = run.pin(position, known)
         value, remoteness = value_of(lo, run.scored)
         if remoteness is None and run.want_remoteness:
             remoteness, walked = run.remoteness(position, lo)
             best = walked if walked is not None else best
-        if best is None and run.edges(position):
+        if best is None and known is None and run.edges(position):
             best = _best_of(run, position, lo)
         if analyze:
             moves = run.move_values(position)

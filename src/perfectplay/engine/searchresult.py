@@ -188,6 +188,23 @@ def score_words(s: SearchScore, scored: bool) -> str:
     return "tie"
 
 
+def score_of(value: Worth, remoteness: int | None, scored: bool) -> SearchScore | None:
+    """The search's exact score of a value and remoteness (what a store holds), the
+    inverse of :func:`value_of`: a win in r is MATE - r, a loss in r -(MATE - r), a tie 0,
+    a margin itself; None for a win or loss without its remoteness.
+
+    >>> score_of(Value.TIE, 12, False), score_of(Value.WIN, 3, False) == MATE - 3
+    (0, True)
+    """
+    if scored:
+        return 0 if isinstance(value, Value) else value
+    if value is Value.TIE:
+        return 0
+    if remoteness is None:
+        return None
+    return MATE - remoteness if value is Value.WIN else -(MATE - remoteness)
+
+
 def value_of(s: SearchScore, scored: bool) -> tuple[Worth, int | None]:
     """(value, remoteness) of an exact score; a tie's or a margin's remoteness is None (it
     needs its own pass)."""

@@ -31,6 +31,7 @@ proof search per position of the last ply (the whole cost; measured on docs/benc
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import time
@@ -38,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -45,6 +47,8 @@ from ..engine.compiled import CompiledGame
 from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
 from ..engine.scored import scored_option
 from ..engine.search import check_endgame, search
+from ..engine.searchbackends import child_bound, edge
+from ..engine.searchresult import SearchScore, score_of
 from ..engine.sortedtiers import build_index, index_bits, mix_all
 from ..engine.workers import ExpandHelper, helper_allowed, start_helper, wait_any
 from ..errors import GameError, LimitError, show
@@ -65,7 +69,7 @@ from .packed import count_blocks, mark_present
 from .reader import Store
 
 __all__ = ["BLOCK", "CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", "Book",
-           "book_layers", "build_book", "find_book"]
+           "book_layers", "build_book", "find_book", "parent_bounds"]
 
 #: Positions of the last ply searched between two saves (a kill loses at most these).
 CHUNK = 32
@@ -132,7 +136,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
                stop_after: int | None = None, endgame: Store | None = None,
-               jobs: int = 1) -> Book:
+               jobs: int = 1, shallower: Store | None = None) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
@@ -151,7 +155,11 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     and only where :func:`~perfectplay.engine.workers.helper_allowed`; else one at a
     time, and ``Book.jobs`` says 1; an int from 1 to 64, else a LimitError). On two cores
     two processes build 1.74x as fast as one, two threads sharing a table (``workers=2``)
-    1.63x (``benchmarks/book_jobs.py``, docs/benchmarks.md).
+    1.63x (``benchmarks/book_jobs.py``, docs/benchmarks.md). ``shallower``: an open book
+    of the same game at least ``plies - 1`` deep (the one shipped, an earlier build):
+    the exact score of each position one ply above the last bounds its children's
+    searches (no move beats its position's score, :func:`parent_bounds`), which saves
+    probes, never changes an answer.
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
@@ -189,7 +197,11 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     total = sum(layer.size for layer in layers)
     say(f"{total:,} positions in {plies} plies; {layers[-1].size:,} of them on ply "
         f"{plies} to search")
-    searched = _searcher(game, workers, table_mb, endgame)
+    bounds = {} if shallower is None or plies == 0 else \
+        parent_bounds(game, layers[-2], layers[-1], shallower)
+    if bounds:
+        say(f"{len(bounds):,} positions of ply {plies} bounded by their parents' scores")
+    searched = _searcher(game, workers, table_mb, endgame, bounds)
     vals, rems, resumed, used = _search_last(layers[-1], root / "work", searched, say, bar,
                                              stop_after, jobs)
     known = _derive(game, layers, vals, rems, searched)
@@ -416,17 +428,53 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _searcher(game: CompiledGame, workers: int, table_mb: float,
-              endgame: Store | None) -> Searched:
+def parent_bounds(game: CompiledGame, parents: np.ndarray, children: np.ndarray,
+                  book: Store) -> dict[int, tuple[SearchScore, SearchScore]]:
+    """Bounds on the search score of each of ``children`` (canonical codes) from the
+    exact scores ``book`` holds of ``parents``: no move is better for its mover than its
+    position's score, so a child the turn passes to scores at least
+    ``child_bound(parent's score)`` and one whose mover moves again (Kalah's extra turn)
+    at most that. O(parents x moves); parents the book does not hold give none.
+
+    >>> from perfectplay.games import connect4  # doctest: +SKIP
+    >>> parent_bounds(game, layers[4], layers[5], find_book(game))  # doctest: +SKIP
+    {...: (lo, hi), ...}
+    """
+    caps = capabilities(game)
+    wanted = set(children.tolist())
+    out: dict[int, tuple[SearchScore, SearchScore]] = {}
+    for code in parents.tolist():
+        try:
+            score = score_of(book.value(code), book.remoteness(code), game.scored)
+        except KeyError:
+            continue
+        if score is None or game.outcome(code) is not None:
+            continue
+        for move in game.moves(code):
+            child, passes, pay = edge(game, caps, code, move)
+            canon = game.canonical(int(cast(int, child)))
+            if canon not in wanted:
+                continue
+            bound = child_bound(score, passes, pay, game.scored)
+            lo, hi = out.get(canon, (-math.inf, math.inf))
+            out[canon] = (max(lo, bound), hi) if passes else (lo, min(hi, bound))
+    return out
+
+
+def _searcher(game: CompiledGame, workers: int, table_mb: float, endgame: Store | None,
+              known: dict[int, tuple[SearchScore, SearchScore]] | None = None) -> Searched:
     """The book's one way to prove a position: (value code or margin, remoteness), its
-    outcome if it has ended, else by search (with the endgame store, if any)."""
+    outcome if it has ended, else by search (with the endgame store, if any, and the
+    bounds ``known`` of it)."""
+    known = known or {}
 
     def searched(code: int) -> tuple[int, int]:
         end = game.outcome(code)
         if end is not None or not game.moves(code):
             value, rem = _ended(game, end)
             return _pack_value(value, game.scored), rem
-        r = search(game, code, table_mb=table_mb, workers=workers, endgame=endgame)
+        r = search(game, code, table_mb=table_mb, workers=workers, endgame=endgame,
+                   known=known.get(code))
         if not r.exact or r.value is None:
             raise GameError(f"the search of {show(code)} did not finish")
         return _pack_value(r.value, game.scored), -1 if r.remoteness is None else r.remoteness
