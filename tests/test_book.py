@@ -196,11 +196,31 @@ def test_bounds_from_a_shallower_book_save_probes_and_change_nothing(target, pli
         a = json.loads((tmp_path / "plain" / "manifest.json").read_text())[key]
         b = json.loads((tmp_path / "bounded" / "manifest.json").read_text())[key]
         assert a == b
-    solved = tmp_path / "solved"
-    run = CliRunner().invoke(main, ["book", target, "--plies", str(plies), "--out",
-                                    str(tmp_path / "x"), "--bounds-from", str(tmp_path / "x2")])
-    assert run.exit_code != 0 and "Traceback" not in run.output
-    del solved
+    run = CliRunner().invoke(main, ["book", target, "--plies", str(plies + 2), "--out",
+                                    str(tmp_path / "x"), "--bounds-from",
+                                    str(tmp_path / "above")])
+    assert run.exit_code == 1 and "Traceback" not in run.output, run.output
+    assert f"bounds for ply {plies + 2} need one of at least {plies + 1}" in run.output
+
+
+def test_bounds_from_another_game_or_wrong_bounds_are_refused(c4, tmp_path):
+    """A wrong bound would make a wrong book: another game's book is refused before any
+    search, and a bound the search contradicts is a GameError, never a saved answer."""
+    from perfectplay.engine.search import search
+    from perfectplay.engine.searchresult import MATE
+    from perfectplay.errors import GameError
+
+    game, solution = c4
+    other = ConnectFour(5, 4)
+    build_book(other, 1, tmp_path / "other", game_ref="connect4(width=5, height=4)")
+    with open_store(tmp_path / "other", other) as above, \
+            pytest.raises(StoreError, match="not of ConnectFour\\(4, 4\\)"):
+        build_book(game, 2, tmp_path / "bk", shallower=above)
+    start = game.initial()
+    assert solution.value(start) == Value.TIE
+    with pytest.raises(GameError, match="bounds known .* were wrong"):
+        search(game, start, known=(MATE - 30, MATE))  # "a win" where it is a tie
+    assert search(game, start, known=(0, 0)).value == Value.TIE
 
 
 def test_bad_requests_are_one_clear_error(c4, tmp_path):

@@ -4,8 +4,6 @@ and the tables ``play`` uses for a game answered live (its book, then search) or
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .. import registry
@@ -65,8 +63,6 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
 
     endgame = None if store is None else game_call("rules", open_store, store, game)
     above = None if shallower is None else game_call("rules", open_store, shallower, game)
-    if above is not None and "book" not in read_manifest(Path(shallower or "")):
-        fail(f"{shallower} is a store, not a book: --bounds-from takes a book of this game")
     result = build_book(game, plies, out, game_ref=portable_target(target), workers=workers,
                         table_mb=table_mb, progress=say, endgame=endgame, jobs=jobs,
                         shallower=above)

@@ -165,6 +165,7 @@ class _Search:
                 raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
                                 "are outside its score range")
         stepped = False
+        x: SearchScore
         if lo < 1 <= hi:  # win or not first: the sign settles most of the range
             x = 1
         elif (lo, hi) != base:  # a sign known: is the narrowed bound exact?
@@ -184,6 +185,9 @@ class _Search:
                 x = lo + 1 if s >= x else hi
             else:  # then bisect what the fail-soft bounds left; probes for quick wins
                 x = lo + (hi - lo + 1) // 2  # and slow losses are short (depth-limited)
+        if lo > hi:  # only a known bound can cross the probes' own
+            raise GameError(f"the bounds known for {show(pos)} were wrong: the search "
+                            f"proves at most {hi} where {lo} was given as proven")
         self.exact_scores[pos] = lo
         return lo, hi, best
 

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import show
+from ..errors import GameError, show
 from ..notebook import HTMLView
 from .protocol import Game, Move, Position, Value, Worth, capabilities
 from .searchkernel import INF, MATE
@@ -198,6 +198,8 @@ def score_of(value: Worth, remoteness: int | None, scored: bool) -> SearchScore 
     """
     if scored:
         return 0 if isinstance(value, Value) else value
+    if not isinstance(value, Value):
+        raise GameError(f"a store of a win/lose game answered {show(value)}")
     if value is Value.TIE:
         return 0
     if remoteness is None:

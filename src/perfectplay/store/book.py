@@ -172,6 +172,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     check_endgame(game, endgame)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 64:
         raise LimitError(f"jobs must be an int from 1 to 64, not {show(jobs)}")
+    if shallower is not None:
+        _check_shallower(shallower, game, plies)
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{out} is a file, not a folder for a book")
@@ -213,6 +215,23 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     shutil.rmtree(root / "work", ignore_errors=True)
     return Book(root, plies, total, int(layers[-1].size), _bytes(root),
                 time.monotonic() - began, resumed=resumed, jobs=used)
+
+
+def _check_shallower(book: Store, game: CompiledGame, plies: int) -> None:
+    """A StoreError unless ``book`` is a finished book of ``game`` at least ``plies - 1``
+    deep: a wrong bound would make a wrong book, so another game's is refused up front."""
+    name = capabilities(game).name
+    manifest = read_manifest(book.path)
+    held = manifest.get("book")
+    if not isinstance(held, dict):
+        raise StoreError(f"{book.path} is a store, not a book: the bounds come from a book "
+                         "of the same game")
+    if book.game_name != name or bool(manifest.get("scored")) != game.scored:
+        raise StoreError(f"{book.path} holds a book of {book.game_name}, not of {name}: "
+                         "its scores cannot bound this game's searches")
+    if int(held.get("plies", -1)) < plies - 1:
+        raise StoreError(f"{book.path} holds a book of {held.get('plies')} plies: bounds for "
+                         f"ply {plies} need one of at least {plies - 1}")
 
 
 def _check_same(manifest: dict[str, object], root: Path, name: str, plies: int) -> None:
