@@ -455,9 +455,12 @@ def parent_bounds(game: CompiledGame, parents: np.ndarray, children: np.ndarray,
     ``child_bound(parent's score)`` and one whose mover moves again (Kalah's extra turn)
     at most that. O(parents x moves); parents the book does not hold give none.
 
-    >>> from perfectplay.games import connect4  # doctest: +SKIP
-    >>> parent_bounds(game, layers[4], layers[5], find_book(game))  # doctest: +SKIP
-    {...: (lo, hi), ...}
+    >>> from perfectplay.games import connect4
+    >>> game = connect4(width=7, height=6)
+    >>> layers = book_layers(game, 5)
+    >>> bounds = parent_bounds(game, layers[4], layers[5], find_book(game))
+    >>> len(bounds) == layers[5].size  # every position of ply 5 has a parent on ply 4
+    True
     """
     caps = capabilities(game)
     wanted = set(children.tolist())
