@@ -8,8 +8,9 @@
    ``/api/catalog`` and each catalog game's first position (its default instance; target
    <= 1 s), each solved once before it is timed.
 
-    python benchmarks/web_latency.py                       # 40 positions, 8 to 30 plies
-    python benchmarks/web_latency.py --book book/ --min-plies 0 --positions 100
+    python benchmarks/web_latency.py                       # 40 positions, 0 to 30 plies
+    python benchmarks/web_latency.py --positions 200 --seed 4  # the figure docs/benchmarks.md gives
+    python benchmarks/web_latency.py --book book/ --min-plies 8 --positions 100
     python benchmarks/web_latency.py --json
 
 The server is the real one (uvicorn, the heavy worker process) on a free local port; the
@@ -122,7 +123,7 @@ def _pct(xs: list[float], q: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=40)
-    ap.add_argument("--min-plies", type=int, default=8)
+    ap.add_argument("--min-plies", type=int, default=0)  # the target: from any position
     ap.add_argument("--max-plies", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--book", default=None, help="an opening book (perfectplay book ...)")
