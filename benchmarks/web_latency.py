@@ -6,7 +6,10 @@
    answer, and of the first move's line (target: p95 <= 2 s, goal 0.3 s);
 2. **the page's first load of a game** once the server is warm: the page, its scripts,
    ``/api/catalog`` and each catalog game's first position (its default instance; target
-   <= 1 s), each solved once before it is timed.
+   <= 1 s), each solved once before it is timed;
+3. **a move's answer in every catalog game once solved**: the position route after a
+   click, over random games of each default instance (``--moves`` a game; target p95
+   <= 100 ms).
 
     python benchmarks/web_latency.py                       # 40 positions, 0 to 30 plies
     python benchmarks/web_latency.py --positions 200 --seed 4  # the figure docs/benchmarks.md gives
@@ -115,6 +118,28 @@ def first_loads(base: str) -> dict[str, float]:
     return out
 
 
+def move_answers(base: str, moves_per_game: int, seed: int) -> dict[str, list[float]]:
+    """Each catalog game's answer to a move once solved, as the page asks after a click:
+    ``GET /api/explore/{default}/position?moves=...`` (the position and every move's value,
+    remoteness or margin), timed over random games of the default instance (uniform moves,
+    seeded) until ``moves_per_game`` answers are timed; the game is solved once first."""
+    rng, out = random.Random(seed), {}
+    for g in json.loads(_get(f"{base}/api/catalog"))["games"]:
+        url = f"{base}/api/explore/{quote(g['default'])}/position"
+        _get(url)  # solved once in the worker (not timed)
+        times: list[float] = []
+        line: list[str] = []
+        while len(times) < moves_per_game:
+            query = f"?{urlencode({'moves': ','.join(line)})}" if line else ""
+            began = time.perf_counter()
+            answer = json.loads(_get(url + query))
+            times.append(time.perf_counter() - began)
+            names = [m["name"] for m in answer["moves"]]
+            line = line + [rng.choice(names)] if names and not answer["over"] else []
+        out[g["name"]] = times
+    return out
+
+
 def _pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
@@ -127,6 +152,8 @@ def main() -> None:
     ap.add_argument("--max-plies", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--book", default=None, help="an opening book (perfectplay book ...)")
+    ap.add_argument("--moves", type=int, default=200,
+                    help="answers to a move timed in each other catalog game")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     base, server, thread = _serve(args.book)
@@ -146,6 +173,7 @@ def main() -> None:
             rows.append({"plies": len(moves), "first": round(first, 3),
                          "total": round(total, 3), "exact": bool(done.get("exact"))})
         loads = first_loads(base)
+        answers = move_answers(base, args.moves, args.seed)
     finally:
         server.should_exit = True  # type: ignore[attr-defined]
         thread.join(30)
@@ -159,12 +187,15 @@ def main() -> None:
         "first_p95": round(_pct(firsts, 0.95), 3) if firsts else None,
         "first_load_p50": round(statistics.median(loads.values()), 3),
         "first_load_max": round(max(loads.values()), 3),
-        "first_load": {k: round(v, 3) for k, v in loads.items()}, "rows": rows}
+        "first_load": {k: round(v, 3) for k, v in loads.items()},
+        "move_answer_p95": {k: round(_pct(v, 0.95), 4) for k, v in answers.items()},
+        "move_answer_p95_all": round(_pct([t for v in answers.values() for t in v], 0.95), 4),
+        "rows": rows}
     if args.json:
         print(json.dumps(report, indent=1))
         return
     print(f"7x6 Connect Four, {len(rows)} positions of random play ({args.min_plies}-"
-          f"{args.max_plies} plies), book: {args.book or 'none'}; compile/warm-up "
+          f"{args.max_plies} plies), book: {args.book or 'the shipped one'}; compile/warm-up "
           f"{warm:.1f} s")
     print(f"  full answer (all moves, value and remoteness): p50 {report['full_p50']} s, "
           f"p95 {report['full_p95']} s, max {report['full_max']} s; stopped {stopped}")
@@ -174,6 +205,10 @@ def main() -> None:
     print(f"page's first load of a game (warm): p50 {report['first_load_p50']} s, max "
           f"{report['first_load_max']} s")
     print("  " + ", ".join(f"{k} {v:.3f} s" for k, v in loads.items()))
+    print(f"a move's answer in the other catalog games, solved ({args.moves} a game): p95 "
+          f"{report['move_answer_p95_all'] * 1000:.1f} ms over all")
+    print("  " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in
+                           report["move_answer_p95"].items()))  # type: ignore[union-attr]
 
 
 if __name__ == "__main__":
