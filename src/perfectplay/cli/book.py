@@ -4,6 +4,9 @@ and the tables ``play`` uses for a game answered live (its book, then search) or
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import click
 
 from .. import registry
@@ -116,6 +119,19 @@ def store_play_table(path: str, target: str | None) -> Table:
     game = None if target is None else load_game(target)
     store = open_store(path, game)
     title = store.target or capabilities(store.game).name
-    endgame = store if read_manifest(path).get("roots") and \
-        isinstance(store.game, CompiledGame) else None
-    return live_table(store.game, f"{title} (store {path})", book=store, endgame=endgame)
+    return live_table(store.game, f"{title} (store {path})", book=store,
+                      endgame=endgame_of(store, path))
+
+
+def endgame_of(store: Any, path: str | Path) -> Any:
+    """``store`` when it is an endgame store (``solve --endgame``: its manifest names roots)
+    of a compiled game, which the search can read at its leaves; else None."""
+    compiled = isinstance(store.game, CompiledGame)
+    return store if compiled and read_manifest(path).get("roots") else None
+
+
+def is_partial(path: str | Path) -> bool:
+    """True for a store that does not hold every position from the start: an opening book
+    (``perfectplay book``) or an endgame store (``solve --endgame``)."""
+    info = read_manifest(path)
+    return bool(info.get("book") or info.get("roots"))

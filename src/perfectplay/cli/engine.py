@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +68,14 @@ PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game
               help="With --store: store only the game's last tiers, every position the "
               "game's endgame_positions(K) names and all they reach (Kalah: at most K seeds "
               "in play), for search --store.")
+@click.option("--dense", is_flag=True,
+              help="With --store and --endgame K: write a dense endgame table instead (one "
+              "byte a position, found by rank; games with build_dense_endgame: Kalah, "
+              "every board of at most K seeds in play), in memory on this machine, for "
+              "search --store.")
 def solve(target: str, as_json: bool, check: bool | None, max_positions: int | None,
           store: str | None, scheduler: str | None, workers: int | None,
-          save_to: str | None, png: str | None, endgame: int | None) -> None:
+          save_to: str | None, png: str | None, endgame: int | None, dense: bool) -> None:
     """Strongly solve a game: TARGET is a catalog game (perfectplay games lists them), e.g.
     'connect4(width=5, height=4)', or one you wrote, FILE.py:Class or FILE.py:Class(args).
 
@@ -85,10 +92,16 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
       perfectplay solve 'connect4(width=5, height=4)' --json
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
       perfectplay solve 'kalah(houses=6, seeds=4)' --store eg/ --endgame 12
+      perfectplay solve 'kalah(houses=6, seeds=5)' --store dense/ --endgame 26 --dense
       perfectplay solve 'examples/nim.py:Nim((3, 4, 5))' --save nim.npz
     """
     if endgame is not None and store is None:
         fail("--endgame builds a store: give --store DIR too", 2)
+    if dense:
+        if store is None or endgame is None:
+            fail("--dense writes a dense endgame table: give --store DIR and --endgame K", 2)
+        _solve_dense(load_game(target), store, endgame, as_json)
+        return
     if save_to is not None:
         if store is not None:
             fail("--save writes an in-memory solve; a --store is already on disk", 2)
@@ -175,6 +188,54 @@ def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: 
     click.echo(f"picture saved to {path}", err=True)
 
 
+def _solve_dense(game: Any, store: str, k: int, as_json: bool) -> None:
+    """``solve --dense``: the game's dense endgame table of at most ``k`` (its
+    ``build_dense_endgame``) written to ``store``."""
+    build = getattr(game, "build_dense_endgame", None)
+    if build is None:
+        fail(f"{capabilities(game).name} has no build_dense_endgame(k, directory): --dense "
+             "needs a game that numbers its endgame densely (Kalah)", 2)
+    progress = terminal_progress()
+    began = time.perf_counter()
+
+    def layer_done(layer: int, entries: int) -> None:
+        if progress is not None:
+            progress(f"boards of at most {layer:,} seeds: {entries:,} entries, "
+                     f"{time.perf_counter() - began:,.0f} s")
+
+    out = game_call("rules", build, k, store, layer_done)
+    entries = int(_dense_manifest(out)["entries"])
+    seconds = time.perf_counter() - began
+    if as_json:
+        echo_json({"store": str(out), "dense": True, "seeds": k, "positions": entries,
+                   "seconds": round(seconds, 1)})
+    else:
+        click.echo(f"wrote the dense endgame table of {entries:,} positions (at most {k:,} "
+                   f"seeds in play; one byte each) into {out} in {seconds:,.0f} s")
+
+
+def _dense_manifest(store: str | Path) -> dict[str, Any]:
+    """The manifest of a dense endgame table in ``store`` (``solve --dense``), or {}."""
+    try:
+        info = json.loads((Path(store) / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    dense = isinstance(info, dict) and str(info.get("kind", "")).endswith(
+        "dense endgame table")
+    return info if dense else {}
+
+
+def _endgame_of(store: str, game: Any) -> Any:
+    """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) through
+    the game's ``dense_endgame``, or a store through ``open_store``."""
+    if not _dense_manifest(store):
+        return game_call("rules", open_store, store, game)
+    if not callable(getattr(game, "dense_endgame", None)):
+        fail(f"{store} holds a dense endgame table, which {capabilities(game).name} cannot "
+             "read (no dense_endgame)", 2)
+    return game_call("rules", game.dense_endgame, store)
+
+
 def _endgame_roots(game: Any, k: int) -> Any:
     """The roots of an endgame store: the game's ``endgame_positions(k)``."""
     caps = capabilities(game)
@@ -201,8 +262,8 @@ def _endgame_roots(game: Any, k: int) -> Any:
               help="Threads searching together over one shared table (ABDADA-style "
               "lazy SMP).")
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
-              help="An endgame store of this game (solve --store DIR --endgame K): its "
-              "positions are read, not searched.")
+              help="An endgame store of this game (solve --store DIR --endgame K, or a "
+              "dense table, with --dense): its positions are read, not searched.")
 @click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
               "not the remoteness (which can cost more than the value for margins).")
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help=PNG_HELP)
@@ -223,11 +284,12 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search 'connect4(width=7, height=6)' --workers 2 --table-mb 1024
       perfectplay search examples/tictactoe.py:TicTacToe --json
       perfectplay search 'kalah(houses=6, seeds=4)' --store eg/ --value-only
+      perfectplay search 'kalah(houses=6, seeds=5)' --store dense/ --value-only
     """
     picture_path(png)
     game = load_game(target)
     position = game_call("rules", play_moves, game, moves or "")
-    endgame = None if store is None else game_call("rules", open_store, store, game)
+    endgame = None if store is None else _endgame_of(store, game)
     result = game_call("rules", engine_search, game, position, analyze=analyze,
                        time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
                        workers=workers, progress=terminal_progress(), endgame=endgame,

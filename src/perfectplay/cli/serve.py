@@ -12,9 +12,11 @@ from typing import Any
 import click
 
 from ..engine import solve as engine_solve
+from ..engine.live import LiveOracle
 from ..engine.protocol import capabilities
 from ..store import open_store
 from .base import fail, game_call, load_game, need_extra
+from .book import endgame_of, is_partial
 
 
 # -- the web page ------------------------------------------------------------------------------
@@ -24,7 +26,9 @@ from .base import fail, game_call, load_game, need_extra
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
               help="Also serve this solved store read-only under /gamesman, in the shape "
-              "of GamesCrafters' web API.")
+              "of GamesCrafters' web API, and on its own tab. An opening book or an "
+              "endgame store is read where it holds a position; past it the position is "
+              "searched (exact, so a deep one takes the search's time).")
 @click.option("--game", "target", default=None, metavar="TARGET",
               help="Also serve this game (a catalog game such as tictactoe, or "
               "FILE.py:Class(args); solved now in memory) under /gamesman.")
@@ -105,6 +109,8 @@ def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
     if store is not None:
         solved: Any = open_store(store)
         name = solved.game_name or Path(store).name
+        if is_partial(store):  # a book or an endgame store: past it, the search answers
+            solved = LiveOracle(solved.game, book=solved, endgame=endgame_of(solved, store))
     elif target is not None:
         game = load_game(target)
         solved = game_call("rules", engine_solve, game)

@@ -40,6 +40,12 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               still in play), so a null window outside it fails at once
 ``step(pos, move)``           *optional, scored games, for proof search*: ``(play(pos, move),
                               payoff(pos, move))`` from one piece of work (Kalah: one sowing)
+``dense_index(pos) -> int``   *optional, scored games with margin_bound, for proof search*:
+                              the entry of ``pos`` in a dense endgame table of every
+                              position whose ``margin_bound`` is at most some gate (Kalah:
+                              the rank of its houses, :mod:`perfectplay.catalog.kalah.dense`),
+                              which the search then reads instead of searching; called only
+                              at or below the gate
 ``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
@@ -124,6 +130,7 @@ class Rules(NamedTuple):
     static_bounds: Kernel
     margin_bound: Kernel
     step: Kernel
+    dense_index: Kernel
 
 
 class Ranking(NamedTuple):
@@ -142,6 +149,11 @@ def _zero1(pos):
 @njit(cache=True)
 def _zero2(pos, move):
     return 0
+
+
+@njit(cache=True)
+def _minus1(pos):
+    return -1
 
 
 @njit(cache=True)
@@ -194,6 +206,7 @@ class CompiledGame:
                  static_bounds: Callable[..., int] | None = None,
                  margin_bound: Callable[..., int] | None = None,
                  step: Callable[..., Any] | None = None,
+                 dense_index: Callable[..., int] | None = None,
                  rank: Callable[..., int] | None = None,
                  unrank: Callable[..., int] | None = None,
                  name: str | None = None) -> None:
@@ -220,7 +233,8 @@ class CompiledGame:
             horizon=_jit(horizon, "horizon") or _zero1,
             static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
             margin_bound=_jit(margin_bound, "margin_bound") or _zero1,
-            step=_jit(step, "step") or _no_step)
+            step=_jit(step, "step") or _no_step,
+            dense_index=_jit(dense_index, "dense_index") or _minus1)
         self.ranking = Ranking(_jit(rank, "rank") or _zero1, _jit(unrank, "unrank") or _zero2)
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
@@ -231,6 +245,9 @@ class CompiledGame:
         self.has_static_bounds = static_bounds is not None
         self.has_margin_bound = margin_bound is not None
         self.has_step = step is not None
+        self.has_dense_index = dense_index is not None
+        if dense_index is not None and margin_bound is None:
+            raise GameError("dense_index needs margin_bound (the gate of a dense table)")
         if step is not None and payoff is None:
             raise GameError("step is for scored games (with payoff)")
         if margin_bound is not None and payoff is None:

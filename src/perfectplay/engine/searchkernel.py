@@ -114,6 +114,20 @@ class Leaf(NamedTuple):
     scores: np.ndarray
     rems: np.ndarray
     gate: int = LIMIT  # no position above this margin_bound is held: none is looked up
+    #: a dense endgame table (int8 margins): every position whose margin_bound is at most
+    #: ``dense_gate`` is entry ``rules.dense_index(p)`` (no remoteness: the walk searches)
+    dense: np.ndarray = np.zeros(0, np.int8)
+    dense_gate: int = -1
+
+
+def dense_leaf(table: np.ndarray, gate: int) -> Leaf:
+    """The :class:`Leaf` of a dense endgame table alone: ``table[rules.dense_index(p)]`` is
+    the exact margin of every position whose ``margin_bound`` is at most ``gate`` (Kalah:
+    :meth:`perfectplay.catalog.kalah.Kalah.dense_endgame`). O(1) a look-up."""
+    z = np.zeros(1, np.int64)
+    return Leaf(z, np.zeros(2, np.int64), np.zeros(0, np.uint64), z, z, z,
+                np.zeros(0, np.int32), np.zeros(0, np.int32), gate=-1,
+                dense=np.ascontiguousarray(table, np.int8), dense_gate=int(gate))
 
 
 def no_leaf() -> Leaf:
@@ -511,6 +525,9 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                     return status, p, -1, nodes
                 continue
             mb = rules.margin_bound(p) if kind.bounded else LIMIT
+            if kind.with_leaf and d > 0 and mb <= leaf.dense_gate:  # a dense table's
+                ret = int(leaf.dense[rules.dense_index(p)])
+                continue
             if kind.with_leaf and d > 0 and mb <= leaf.gate:
                 slot = leaf_slot(leaf, rules, kind, p)
                 if slot >= 0:  # solved in the store: its exact score

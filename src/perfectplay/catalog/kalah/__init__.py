@@ -10,7 +10,10 @@ on their own side; the value is the first player's margin.
 :class:`~.rules.Kalah` is the compiled game, on a bit field a house (:mod:`.fields`) while
 that fits one int64, else on the houses' rank in the combinatorial number system
 (:mod:`.ranked`), with ``margin_bound``, ``step``, search ordering and
-``endgame_positions(k)`` (the roots of an endgame store). :class:`~.twin.KalahPy` is the
+``endgame_positions(k)`` (the roots of an endgame store), and a dense endgame table of every
+board of at most k seeds in play, one byte a board (:mod:`.dense`,
+``build_dense_endgame``/``dense_endgame``, read by the search through the ``dense_index``
+hook). :class:`~.twin.KalahPy` is the
 same game in plain Python, written apart. Moves are the mover's houses ``a``, ``b``, ... from
 the left end of their row.
 

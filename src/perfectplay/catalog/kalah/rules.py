@@ -26,6 +26,8 @@ south to move
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,11 +35,23 @@ from numba import njit
 
 from ...engine import CompiledGame
 from ...engine.compiled import Kernel
+from ...engine.searchkernel import Leaf, dense_leaf
+from .dense import (
+    MAX_TABLE_SEEDS,
+    binomial_table,
+    block_bases,
+    board_slot,
+    build_table,
+    load_table,
+    row_counts,
+    save_table,
+)
 from .fields import (
     in_play_fields,
     moves_fields,
     outcome_of,
     pack_fields,
+    seeds_at,
     sides_fields,
     sow_fields,
     tier_fields,
@@ -59,6 +73,20 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@njit(cache=True)
+def dense_slot_of(pits, who, m, base, binom, counts):
+    """The entry of the houses ``pits`` (south's, then north's), ``who`` to move, in a dense
+    endgame table (:mod:`.dense`: the mover's row first)."""
+    own = who * m
+    other = m - own
+    return board_slot(pits[own:own + m], pits[other:other + m], m, base, binom, counts)
+
+
+def _dense_tables(m: int, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The numbering of :mod:`.dense` for every board of at most ``total`` seeds."""
+    return block_bases(m, total), binomial_table(m, total), row_counts(m, total)
 
 
 def field_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
@@ -105,9 +133,18 @@ def field_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
     def pack(pits, who):
         return pack_fields(pits, who, m, b)
 
+    dbase, dbinom, dcounts = _dense_tables(m, total)
+
+    @njit(cache=True)
+    def dense_index(code):
+        pits = np.empty(2 * m, np.int64)
+        for i in range(2 * m):
+            pits[i] = seeds_at(code, i, b)
+        return dense_slot_of(pits, code & 1, m, dbase, dbinom, dcounts)
+
     return {"moves": moves, "play": play, "payoff": payoff, "outcome": outcome,
             "score": score, "player": player, "tier": tier, "margin_bound": margin_bound,
-            "pack": pack}
+            "dense_index": dense_index, "pack": pack}
 
 
 def ranked_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
@@ -168,9 +205,18 @@ def ranked_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
     def tier(code):
         return tier_ranked(code, binom, m, total)
 
+    dbase, dbinom, dcounts = _dense_tables(m, total)
+
+    @njit(cache=True)
+    def dense_index(code):
+        pits = np.empty(2 * m, np.int64)
+        unrank_pits(code >> 15, binom, 2 * m, total, pits)
+        return dense_slot_of(pits, code & 1, m, dbase, dbinom, dcounts)
+
     return {"moves": moves, "play": play, "payoff": payoff, "step": step, "outcome": outcome,
             "score": score, "player": player, "tier": tier, "search_moves": search_moves,
-            "margin_bound": margin_bound, "pack": pack, "unpack": unpack}
+            "margin_bound": margin_bound, "dense_index": dense_index, "pack": pack,
+            "unpack": unpack}
 
 
 class Kalah(CompiledGame):
@@ -209,6 +255,27 @@ class Kalah(CompiledGame):
             raise ValueError(f"k must be a number of seeds from 0 to {total}, not {k!r}")
         return positions_within(k, binomials(total, 2 * self.houses), self.houses, total,
                                 0 if self.wide else self.bits)
+
+    def build_dense_endgame(self, k: int, directory: str | Path,
+                            progress: Callable[[int, int], None] | None = None) -> Path:
+        """Build and save the dense endgame table of every position with at most ``k``
+        seeds in play (:mod:`.dense`: one byte a position, C(k + 2m, 2m) of them; the same
+        table serves every number of seeds a house), for :meth:`dense_endgame`."""
+        total = 2 * self.houses * self.seeds
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= min(total,
+                                                                           MAX_TABLE_SEEDS):
+            raise ValueError(f"k must be a number of seeds from 0 to {min(total, 127)}, "
+                             f"not {k!r}")
+        table = build_table(self.houses, k, self.empty_capture, progress)
+        return save_table(directory, table, self.houses, k, self.empty_capture)
+
+    def dense_endgame(self, directory: str | Path) -> Leaf:
+        """The search's leaf of a saved dense endgame table (:meth:`build_dense_endgame`):
+        ``search(game, endgame=game.dense_endgame(DIR))`` reads the margin of every position
+        with at most k seeds in play instead of searching it. ValueError when the table is
+        another board's or rule's, or damaged."""
+        table, k = load_table(directory, self.houses, self.empty_capture)
+        return dense_leaf(table, k)
 
     def houses_of(self, code: int) -> tuple[list[int], int]:
         """(seeds in each house, south's first, then north's; the player to move)."""
