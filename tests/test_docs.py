@@ -46,8 +46,10 @@ NOT_RUN_LANGUAGES = {
 #: Python blocks that take long on their own (found by a word they contain), each with why:
 #: each runs in a process of its own, started first, beside the other blocks.
 BLOCKS_APART = {
-    "kalah(houses=6, seeds=3)": "an endgame store of 251,940 boards, then a search reading it "
-    "(15 s)",
+    "roots=game.endgame_positions(8)": "an endgame store of 251,940 boards, then a search "
+    "reading it (15 s)",
+    "build_dense_endgame(10": "a dense table of 646,646 boards, then a search reading it "
+    "(5 s)",
 }
 
 #: Python blocks not run here (found by a word they contain), each with why.
@@ -77,6 +79,9 @@ NOT_RUN = {
     "perfectplay solve 'kalah(houses=6, seeds=4)'": "an endgame store of 60 million "
     "positions (6 minutes)",
     "perfectplay search 'kalah(houses=6, seeds=4)'": "two minutes of search",
+    "perfectplay solve 'kalah(houses=6, seeds=5)'": "a dense table of 11 x 10^9 boards (most "
+    "of an hour; tests/test_kalah_dense.py builds small ones the same way)",
+    "perfectplay search 'kalah(houses=6, seeds=5)'": "an hour of search and more",
 }
 #: What a line is expected to end with, when that is not success.
 EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start"}

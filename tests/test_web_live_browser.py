@@ -183,6 +183,30 @@ def test_pons_positions_from_their_urls(page):
                                                                mv.remoteness), moves
 
 
+def _pons_analysis() -> list[tuple[str, list[int]]]:
+    """(moves, 1-indexed; the score of each of the seven columns, -1000 full) of
+    ``7x6_pons_analysis.txt``: Pons' solver's ``-a`` output (data/connect4/README.md)."""
+    out = []
+    for line in (DATA / "7x6_pons_analysis.txt").read_text().splitlines():
+        moves, *scores = line.split()
+        out.append((moves, [int(s) for s in scores]))
+    return out
+
+
+def test_every_move_of_pons_positions_from_their_urls(page):
+    """Four middle-game positions opened from their URLs: each of the seven moves' value
+    and remoteness as the page shows it is Pons' solver's score of that move (every move,
+    not only the best; a full column is not offered)."""
+    for k, (moves, scores) in enumerate(_pons_analysis()):
+        names = list(moves)  # Pons' columns are the page's move names, 1..7
+        sec = _open_url(page, C7, names) if k == 0 else _go(page, C7, names)
+        shown = _analysed(page, sec)
+        want = {str(c + 1): tuple(x.value if i == 0 else x for i, x in
+                                  enumerate(from_pons_score(s, len(moves))))
+                for c, s in enumerate(scores) if s != -1000}
+        assert {m: shown[m][:2] for m in shown} == want, moves
+
+
 def _lines(url: str, timeout: float):
     return urllib.request.urlopen(url, timeout=timeout)
 

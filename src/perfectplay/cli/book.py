@@ -5,7 +5,6 @@ and the tables ``play`` uses for a game answered live (its book, then search) or
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -15,7 +14,7 @@ from ..engine.protocol import Game, capabilities
 from ..engine.savefile import portable_target
 from ..engine.target import parse_call
 from ..play import Table, live_table
-from ..store import open_store
+from ..store import Store, open_store
 from ..store.book import MAX_PLIES, build_book, find_book
 from ..store.layout import read_manifest
 from .base import echo_json, fail, game_call, load_game
@@ -123,7 +122,7 @@ def store_play_table(path: str, target: str | None) -> Table:
                       endgame=endgame_of(store, path))
 
 
-def endgame_of(store: Any, path: str | Path) -> Any:
+def endgame_of(store: Store, path: str | Path) -> Store | None:
     """``store`` when it is an endgame store (``solve --endgame``: its manifest names roots)
     of a compiled game, which the search can read at its leaves; else None."""
     compiled = isinstance(store.game, CompiledGame)

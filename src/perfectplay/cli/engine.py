@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -18,11 +18,12 @@ from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, capabilities
 from ..engine.saved import save as save_solution
 from ..engine.savefile import portable_target
+from ..engine.searchkernel import Leaf
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
+from ..store import Store, open_store, solve_tiered
 from ..store import analyze as tb_analyze
-from ..store import open_store, solve_tiered
 from .base import (
     EXIT_INPUT,
     echo_json,
@@ -188,7 +189,7 @@ def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: 
     click.echo(f"picture saved to {path}", err=True)
 
 
-def _solve_dense(game: Any, store: str, k: int, as_json: bool) -> None:
+def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
     """``solve --dense``: the game's dense endgame table of at most ``k`` (its
     ``build_dense_endgame``) written to ``store``."""
     build = getattr(game, "build_dense_endgame", None)
@@ -204,7 +205,7 @@ def _solve_dense(game: Any, store: str, k: int, as_json: bool) -> None:
                      f"{time.perf_counter() - began:,.0f} s")
 
     out = game_call("rules", build, k, store, layer_done)
-    entries = int(_dense_manifest(out)["entries"])
+    entries = int(str(_dense_manifest(out)["entries"]))
     seconds = time.perf_counter() - began
     if as_json:
         echo_json({"store": str(out), "dense": True, "seeds": k, "positions": entries,
@@ -214,7 +215,7 @@ def _solve_dense(game: Any, store: str, k: int, as_json: bool) -> None:
                    f"seeds in play; one byte each) into {out} in {seconds:,.0f} s")
 
 
-def _dense_manifest(store: str | Path) -> dict[str, Any]:
+def _dense_manifest(store: str | Path) -> dict[str, object]:
     """The manifest of a dense endgame table in ``store`` (``solve --dense``), or {}."""
     try:
         info = json.loads((Path(store) / "manifest.json").read_text())
@@ -225,15 +226,16 @@ def _dense_manifest(store: str | Path) -> dict[str, Any]:
     return info if dense else {}
 
 
-def _endgame_of(store: str, game: Any) -> Any:
+def _endgame_of(store: str, game: Game) -> Store | Leaf:
     """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) through
     the game's ``dense_endgame``, or a store through ``open_store``."""
     if not _dense_manifest(store):
         return game_call("rules", open_store, store, game)
-    if not callable(getattr(game, "dense_endgame", None)):
+    read = getattr(game, "dense_endgame", None)
+    if not callable(read):
         fail(f"{store} holds a dense endgame table, which {capabilities(game).name} cannot "
              "read (no dense_endgame)", 2)
-    return game_call("rules", game.dense_endgame, store)
+    return cast(Leaf, game_call("rules", read, store))
 
 
 def _endgame_roots(game: Any, k: int) -> Any:
