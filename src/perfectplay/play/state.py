@@ -125,8 +125,9 @@ class GameState:
 
     def find_move(self, text: str) -> Any | None:
         """A typed move: the game's own reading (``parse_move``), its name as the list shows
-        it, and only then its number in the list (so a move named "4" is that move, not the
-        fourth in the list)."""
+        it, then its number in the list (so a move named "4" is that move, not the fourth in
+        the list), and only then the move itself as text (so "1" is the first in the list,
+        never a move whose internal code is 1)."""
         moves = self.moves()
         text = text.strip()
         legal = {repr(mv.move): mv.move for mv in moves}
@@ -138,11 +139,13 @@ class GameState:
             if move is not None and repr(move) in legal:
                 return legal[repr(move)]
         for mv in moves:
-            if text.lower() in (self.table.move_name(self.pos, mv.move).lower(),
-                                str(mv.move).lower()):
+            if text.lower() == self.table.move_name(self.pos, mv.move).lower():
                 return mv.move
         if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1].move
+        for mv in moves:  # the move itself (coins' "L" for "L(5)"), after the list's numbers:
+            if text.lower() == str(mv.move).lower():  # Kalah's house b is 1, not item 1
+                return mv.move
         return None
 
     def verdict(self) -> str:
