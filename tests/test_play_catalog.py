@@ -14,20 +14,9 @@ from perfectplay.cli import main
 from perfectplay.engine import Value, solve
 from perfectplay.engine.target import load_catalog_target
 from perfectplay.web.explore import catalog_entry
+from test_book import _listed
 
 DEFAULTS = [catalog_entry(entry).default for entry in registry.catalog()]
-
-
-def _first_list(output: str) -> list[tuple[str, str]]:
-    """The (move, value) lines of play's first move list."""
-    lines = output.split("to move:", 1)[1].splitlines()[1:]
-    out = []
-    for line in lines:
-        parts = line.split()
-        if len(parts) < 3 or not parts[0].endswith("."):
-            break
-        out.append((parts[1], " ".join(parts[2:])))
-    return out
 
 
 @pytest.mark.parametrize("target", DEFAULTS)
@@ -37,7 +26,7 @@ def test_play_lists_the_solutions_moves_and_ends_with_the_value_history(target):
     want = sorted((game.move_name(mv.move), mv.describe()) for mv in ref.move_values())
     run = CliRunner().invoke(main, ["play", target], input="1\n" * 150 + "/q\n")
     assert run.exit_code == 0, run.output[-2000:]
-    assert sorted(_first_list(run.output)) == want
+    assert sorted(_listed(run.output)) == want
     if ref.value() == Value.DRAW:  # best play never ends (Teeko 3x3): no history to show
         return
     assert "Game over" in run.output, run.output[-1500:]

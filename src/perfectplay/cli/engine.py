@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, cast
 
 import click
 
+from ..catalog.kalah.dense import dense_manifest
 from ..engine import check_game
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
@@ -205,7 +205,7 @@ def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
                      f"{time.perf_counter() - began:,.0f} s")
 
     out = game_call("rules", build, k, store, layer_done)
-    entries = int(str(_dense_manifest(out)["entries"]))
+    entries = int(str(dense_manifest(out)["entries"]))
     seconds = time.perf_counter() - began
     if as_json:
         echo_json({"store": str(out), "dense": True, "seeds": k, "positions": entries,
@@ -215,21 +215,10 @@ def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
                    f"seeds in play; one byte each) into {out} in {seconds:,.0f} s")
 
 
-def _dense_manifest(store: str | Path) -> dict[str, object]:
-    """The manifest of a dense endgame table in ``store`` (``solve --dense``), or {}."""
-    try:
-        info = json.loads((Path(store) / "manifest.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    dense = isinstance(info, dict) and str(info.get("kind", "")).endswith(
-        "dense endgame table")
-    return info if dense else {}
-
-
-def _endgame_of(store: str, game: Game) -> Store | Leaf:
+def _search_endgame(store: str, game: Game) -> Store | Leaf:
     """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) through
     the game's ``dense_endgame``, or a store through ``open_store``."""
-    if not _dense_manifest(store):
+    if not dense_manifest(store):
         return game_call("rules", open_store, store, game)
     read = getattr(game, "dense_endgame", None)
     if not callable(read):
@@ -291,7 +280,7 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
     picture_path(png)
     game = load_game(target)
     position = game_call("rules", play_moves, game, moves or "")
-    endgame = None if store is None else _endgame_of(store, game)
+    endgame = None if store is None else _search_endgame(store, game)
     result = game_call("rules", engine_search, game, position, analyze=analyze,
                        time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
                        workers=workers, progress=terminal_progress(), endgame=endgame,

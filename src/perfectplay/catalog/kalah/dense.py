@@ -277,9 +277,23 @@ def save_table(directory: str | Path, table: np.ndarray, m: int, k: int,
                          f"{m} houses and {k} seeds ({table_size(m, k):,} int8 entries)")
     np.save(out / TABLE_FILE, table)
     (out / MANIFEST).write_text(json.dumps(
-        {"kind": "kalah dense endgame table", "houses": m, "seeds": k,
+        {"kind": KIND, "houses": m, "seeds": k,
          "empty_capture": bool(empty_capture), "entries": int(table.size)}, indent=1) + "\n")
     return out
+
+
+#: What a dense table's manifest says it is.
+KIND = "kalah dense endgame table"
+
+
+def dense_manifest(directory: str | Path) -> dict[str, object]:
+    """The manifest of the dense table saved in ``directory``, or {} when it holds none (a
+    store, or nothing)."""
+    try:
+        info = json.loads((Path(directory) / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return info if isinstance(info, dict) and info.get("kind") == KIND else {}
 
 
 def load_table(directory: str | Path, m: int, empty_capture: bool) -> tuple[np.ndarray, int]:
@@ -291,7 +305,7 @@ def load_table(directory: str | Path, m: int, empty_capture: bool) -> tuple[np.n
         info = json.loads((where / MANIFEST).read_text())
     except (OSError, ValueError) as e:
         raise InputError(f"{where} holds no dense Kalah table ({MANIFEST}: {e})") from None
-    if info.get("kind") != "kalah dense endgame table":
+    if info.get("kind") != KIND:
         raise InputError(f"{where / MANIFEST} does not describe a dense Kalah table")
     if info.get("houses") != m or info.get("empty_capture") != bool(empty_capture):
         raise InputError(f"{where} holds the table of {info.get('houses')} houses "
