@@ -14,6 +14,8 @@
     python benchmarks/web_latency.py                       # 40 positions, 0 to 30 plies
     python benchmarks/web_latency.py --positions 200 --seed 4  # the figure docs/benchmarks.md gives
     python benchmarks/web_latency.py --book book/ --min-plies 8 --positions 100
+    python benchmarks/web_latency.py --game 'kalah(houses=6, seeds=4)' --book dense24/ \
+        --positions 40 --max-plies 20 --moves 0     # Kalah(6, 4) live, a dense table read
     python benchmarks/web_latency.py --json
 
 The server is the real one (uvicorn, the heavy worker process) on a free local port; the
@@ -38,7 +40,7 @@ from urllib.parse import quote, urlencode
 C7 = "connect4(width=7, height=6)"
 
 
-def _serve(book: str | None) -> tuple[str, object, threading.Thread]:
+def _serve(books: list[str]) -> tuple[str, object, threading.Thread]:
     import uvicorn
 
     from perfectplay.web.app import create_app
@@ -46,7 +48,7 @@ def _serve(book: str | None) -> tuple[str, object, threading.Thread]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(live_stores=[book] if book else [])
+    app = create_app(live_stores=books)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -61,15 +63,16 @@ def _get(url: str, timeout: float = 600) -> bytes:
         return r.read()
 
 
-def analyse(base: str, moves: list[str]) -> tuple[float, float, dict[str, object]]:
+def analyse(base: str, moves: list[str], game: str = C7
+            ) -> tuple[float, float, dict[str, object]]:
     """(seconds to the first move's line, seconds to the end, the done line) of one
     position, the position route included, as the page asks."""
     query = f"?{urlencode({'moves': ','.join(moves)})}" if moves else ""
     began = time.perf_counter()
-    _get(f"{base}/api/explore/{quote(C7)}/position{query}")
+    _get(f"{base}/api/explore/{quote(game)}/position{query}")
     first = None
     done: dict[str, object] = {}
-    with urllib.request.urlopen(f"{base}/api/explore/{quote(C7)}/analysis{query}",
+    with urllib.request.urlopen(f"{base}/api/explore/{quote(game)}/analysis{query}",
                                 timeout=600) as r:
         for raw in r:
             line = json.loads(raw)
@@ -81,8 +84,13 @@ def analyse(base: str, moves: list[str]) -> tuple[float, float, dict[str, object
     return first if first is not None else total, total, done
 
 
-def random_positions(n: int, low: int, high: int, seed: int) -> list[list[str]]:
-    """``n`` move lists of random play (uniform moves) with low..high plies, not over."""
+def random_positions(n: int, low: int, high: int, seed: int, game: str = C7
+                     ) -> list[list[str]]:
+    """``n`` move lists of random play (uniform moves) with low..high plies, not over (the
+    game's move names; standard Connect Four's through its Python twin, as measured
+    before)."""
+    if game != C7:
+        return _random_lines(n, low, high, seed, game)
     from perfectplay.catalog.connect4.twin import ConnectFourPy
 
     twin, rng, out = ConnectFourPy(7, 6), random.Random(seed), []
@@ -95,6 +103,24 @@ def random_positions(n: int, low: int, high: int, seed: int) -> list[list[str]]:
             c = rng.choice(twin.moves(pos))
             pos, moves = twin.play(pos, c), moves + [str(c + 1)]
         if twin.outcome(pos) is None and len(moves) == plies:
+            out.append(moves)
+    return out
+
+
+def _random_lines(n: int, low: int, high: int, seed: int, call: str) -> list[list[str]]:
+    from perfectplay.engine.target import load_catalog_target
+
+    game, rng, out = load_catalog_target(call), random.Random(seed), []
+    while len(out) < n:
+        plies = rng.randint(low, high)
+        pos, moves = game.initial(), []
+        for _ in range(plies):
+            legal = list(game.moves(pos)) if game.outcome(pos) is None else []
+            if not legal:
+                break
+            move = rng.choice(legal)
+            pos, moves = game.play(pos, move), moves + [game.move_name(move)]
+        if game.outcome(pos) is None and list(game.moves(pos)) and len(moves) == plies:
             out.append(moves)
     return out
 
@@ -151,7 +177,10 @@ def main() -> None:
     ap.add_argument("--min-plies", type=int, default=0)  # the target: from any position
     ap.add_argument("--max-plies", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--book", default=None, help="an opening book (perfectplay book ...)")
+    ap.add_argument("--game", default=C7, help="the live game (a catalog call)")
+    ap.add_argument("--book", action="append", default=[],
+                    help="a store the live analysis reads: an opening book (perfectplay "
+                    "book ...), an endgame store or a dense table; repeatable")
     ap.add_argument("--moves", type=int, default=200,
                     help="answers to a move timed in each other catalog game")
     ap.add_argument("--json", action="store_true")
@@ -159,12 +188,15 @@ def main() -> None:
     base, server, thread = _serve(args.book)
     try:
         began = time.perf_counter()
-        analyse(base, [str(int(c) + 1) for c in "4443113222123400653304004"])  # compiles
+        if args.game == C7:  # compiles the kernels (and loads the stores) before timing
+            analyse(base, [str(int(c) + 1) for c in "4443113222123400653304004"])
+        else:
+            analyse(base, random_positions(1, 40, 40, args.seed + 1, args.game)[0], args.game)
         warm = time.perf_counter() - began
         firsts, totals, stopped, rows = [], [], 0, []
         for moves in random_positions(args.positions, args.min_plies, args.max_plies,
-                                      args.seed):
-            first, total, done = analyse(base, moves)
+                                      args.seed, args.game):
+            first, total, done = analyse(base, moves, args.game)
             if not done.get("exact"):
                 stopped += 1
             else:
@@ -173,13 +205,13 @@ def main() -> None:
             rows.append({"plies": len(moves), "first": round(first, 3),
                          "total": round(total, 3), "exact": bool(done.get("exact"))})
         loads = first_loads(base)
-        answers = move_answers(base, args.moves, args.seed)
+        answers = move_answers(base, args.moves, args.seed) if args.moves else {}
     finally:
         server.should_exit = True  # type: ignore[attr-defined]
         thread.join(30)
     report = {
         "warm_up_seconds": round(warm, 1), "positions": len(rows), "stopped": stopped,
-        "plies": [args.min_plies, args.max_plies], "book": args.book,
+        "game": args.game, "plies": [args.min_plies, args.max_plies], "book": args.book,
         "full_p50": round(statistics.median(totals), 3) if totals else None,
         "full_p95": round(_pct(totals, 0.95), 3) if totals else None,
         "full_max": round(max(totals), 3) if totals else None,
@@ -189,14 +221,15 @@ def main() -> None:
         "first_load_max": round(max(loads.values()), 3),
         "first_load": {k: round(v, 3) for k, v in loads.items()},
         "move_answer_p95": {k: round(_pct(v, 0.95), 4) for k, v in answers.items()},
-        "move_answer_p95_all": round(_pct([t for v in answers.values() for t in v], 0.95), 4),
+        "move_answer_p95_all": round(_pct([t for v in answers.values() for t in v], 0.95), 4)
+        if answers else None,
         "rows": rows}
     if args.json:
         print(json.dumps(report, indent=1))
         return
-    print(f"7x6 Connect Four, {len(rows)} positions of random play ({args.min_plies}-"
-          f"{args.max_plies} plies), book: {args.book or 'the shipped one'}; compile/warm-up "
-          f"{warm:.1f} s")
+    print(f"{args.game}, {len(rows)} positions of random play ({args.min_plies}-"
+          f"{args.max_plies} plies), stores: {', '.join(args.book) or 'the shipped book'}; "
+          f"compile/warm-up {warm:.1f} s")
     print(f"  full answer (all moves, value and remoteness): p50 {report['full_p50']} s, "
           f"p95 {report['full_p95']} s, max {report['full_max']} s; stopped {stopped}")
     print(f"  first move's line: p50 {report['first_p50']} s, p95 {report['first_p95']} s")
@@ -205,6 +238,8 @@ def main() -> None:
     print(f"page's first load of a game (warm): p50 {report['first_load_p50']} s, max "
           f"{report['first_load_max']} s")
     print("  " + ", ".join(f"{k} {v:.3f} s" for k, v in loads.items()))
+    if not answers:
+        return
     print(f"a move's answer in the other catalog games, solved ({args.moves} a game): p95 "
           f"{report['move_answer_p95_all'] * 1000:.1f} ms over all")
     print("  " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in

@@ -9,9 +9,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,25 +27,46 @@ def chromium() -> str | None:
     return os.environ.get("PERFECTPLAY_CHROMIUM") or shutil.which("chromium")
 
 
-@contextlib.contextmanager
-def served_page(**app_options: Any) -> Iterator[Any]:
-    """A Playwright page at the app's front page, once its tabs are built from
-    /api/games; the server and the browser stop when the block ends. ``app_options`` go
-    to ``create_app`` (``gamesman=``, a solved game served as by ``serve --game``)."""
+def _need_chromium() -> tuple[str, Any]:
+    """(Chromium's path, Playwright's sync API), or the test skipped (failed under CI)."""
     path = chromium()
     if path is None or not Path(path).exists():
         reason = "no Chromium: set PERFECTPLAY_CHROMIUM or put chromium on PATH"
         if os.environ.get("CI"):
             pytest.fail(reason + " (CI must run the browser tests)")
         pytest.skip(reason)
-    sync_api = pytest.importorskip("playwright.sync_api")
+    return path, pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _page_at(url: str, path: str, sync_api: Any) -> Iterator[Any]:
+    """Headless Chromium at ``url``, once the page's tabs are built."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        yield page
+        browser.close()
+
+
+@contextlib.contextmanager
+def served_page(**app_options: Any) -> Iterator[Any]:
+    """A Playwright page at the app's front page, once its tabs are built from
+    /api/games; the server and the browser stop when the block ends. ``app_options`` go
+    to ``create_app`` (``gamesman=``, a solved game served as by ``serve --game``)."""
+    path, sync_api = _need_chromium()
     import uvicorn
 
     from perfectplay.web.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(**app_options), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -51,13 +76,46 @@ def served_page(**app_options: Any) -> Iterator[Any]:
             break
         time.sleep(0.05)
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector("body[data-ready='1']")
+        with _page_at(f"http://127.0.0.1:{port}/", path, sync_api) as page:
             yield page
-            browser.close()
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def cli_page(*serve_args: str, wait: float = 240) -> Iterator[Any]:
+    """A Playwright page at ``perfectplay serve SERVE_ARGS`` run as a user runs it: the
+    command in a process of its own (from the repository's root, so ``examples/...``
+    resolves), on a free port, opened once it answers; stopped by SIGTERM at the end,
+    which must end it with exit code 0."""
+    path, sync_api = _need_chromium()
+    port = _free_port()
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port", str(port),
+                             *serve_args], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        began = time.monotonic()
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"perfectplay serve {' '.join(serve_args)} ended with "
+                            f"{proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
+            try:
+                with urllib.request.urlopen(url + "api/games", timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() - began > wait:
+                    pytest.fail(f"perfectplay serve did not answer within {wait:g} s")
+                time.sleep(0.2)
+        with _page_at(url, path, sync_api) as page:
+            yield page
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            out, _ = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+    assert proc.returncode == 0, out

@@ -11,7 +11,7 @@ import pytest
 
 from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
 from perfectplay.coins.rules import CoinsGame
-from perfectplay.engine import solve
+from perfectplay.engine import Value, solve
 from perfectplay.engine.live import MoveReport, analyze_moves
 from perfectplay.engine.protocol import Score
 from perfectplay.errors import GameError, LimitError
@@ -54,15 +54,20 @@ def solved_moves(solution, pos) -> dict:
     return {mv.move: (mv.value, mv.remoteness) for mv in solution.move_values(pos)}
 
 
-def check_order(reports: list[MoveReport]) -> None:
+def check_order(reports: list[MoveReport]) -> int:
     """Values before remoteness: every searched move's value is reported before any
-    searched move's remoteness is; a move's reports never contradict each other."""
+    searched move's remoteness is; a move's reports never contradict each other. Returns
+    how many reports gave a value alone (remoteness still to come), so that a caller can
+    check the order was put to the test at all."""
     searched = [r for r in reports if r.source == "search"]
     first_exact_after_value = None
+    alone = 0
     for i, r in enumerate(searched):
         assert r.value is not None
-        if r.remoteness is None:  # a value alone: no exact-only report came before it
-            assert first_exact_after_value is None
+        if r.remoteness is None and r.value is not Value.DRAW:  # a value alone: no
+            assert first_exact_after_value is None  # exact-only report came before it
+            assert not r.exact
+            alone += 1
         elif first_exact_after_value is None and any(
                 s.move == r.move for s in searched[:i]):
             first_exact_after_value = i
@@ -71,15 +76,33 @@ def check_order(reports: list[MoveReport]) -> None:
         if r.move in by_move and by_move[r.move] is not None:
             assert r.value == by_move[r.move]
         by_move[r.move] = r.value
+    return alone
+
+
+def check_bounds(reports: list[MoveReport]) -> None:
+    """While a move's remoteness is searched, its report bounds it ('win in 17' ..
+    'win in 1'): the same value both ends, and the remoteness proven later lies between
+    them."""
+    exact = {r.move: r for r in reports if r.exact}
+    for r in reports:
+        if r.exact or r.value is Value.DRAW:
+            continue
+        ends = [w.split() for w in (r.lower, r.upper)]
+        assert [e[0] for e in ends] == [r.value.value] * 2, r
+        lo, hi = sorted(int(e[-1]) for e in ends)
+        assert lo <= exact[r.move].remoteness <= hi, (r, exact[r.move])
 
 
 def test_every_move_of_random_4x4_positions_equals_the_solution(c4):
     game, solution = c4
+    alone = 0
     for pos in random_positions(game, 14, 12, seed=1):
         reports = list(analyze_moves(game, pos))
         assert {r.name for r in reports} == {game.move_name(m) for m in game.moves(pos)}
         assert final(reports) == solved_moves(solution, pos), pos
-        check_order(reports)
+        alone += check_order(reports)
+        check_bounds(reports)
+    assert alone > 0  # some values came before their remoteness: the order was tested
 
 
 def test_the_book_answers_its_own_children_and_search_the_rest(c4, tmp_path):

@@ -16,6 +16,7 @@ from ..engine.target import parse_call
 from ..play import Table, live_table
 from ..store import Store, open_store
 from ..store.book import MAX_PLIES, build_book, find_book
+from ..store.endgame import is_dense_table, open_endgame
 from ..store.layout import read_manifest
 from .base import echo_json, fail, game_call, load_game
 
@@ -35,8 +36,9 @@ from .base import echo_json, fail, game_call, load_game
 @click.option("--table-mb", type=float, default=256, show_default=True,
               help="The search's transposition table, kept for the whole build (one a job).")
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
-              help="An endgame store of this game (solve --store DIR --endgame K): every "
-              "search reads its positions instead of searching them.")
+              help="An endgame store of this game (solve --store DIR --endgame K), or a "
+              "dense endgame table (... --dense): every search reads its positions instead "
+              "of searching them.")
 @click.option("--bounds-from", "shallower", type=click.Path(file_okay=False, exists=True),
               default=None, help="A shallower book of this game (at least --plies minus "
               "one deep): its scores of the ply above the last bound the searches, which "
@@ -52,7 +54,7 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
     Examples:
       perfectplay book 'connect4(width=7, height=6)' --plies 4 --out c4book/ --jobs 2
       perfectplay query c4book/ --moves 4,4
-      perfectplay book 'kalah(houses=6, seeds=4)' --plies 1 --out kbook/ --store eg/
+      perfectplay book 'kalah(houses=6, seeds=4)' --plies 3 --out kbook/ --store dense24/
       perfectplay book 'connect4(width=7, height=6)' --plies 5 --out c4b5/ --bounds-from c4book/
     """
     game = load_game(target)
@@ -63,7 +65,7 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
     def say(line: str) -> None:
         click.echo(f"book: {line}", err=True)
 
-    endgame = None if store is None else game_call("rules", open_store, store, game)
+    endgame = None if store is None else game_call("rules", open_endgame, store, game)
     above = None if shallower is None else game_call("rules", open_store, shallower, game)
     result = build_book(game, plies, out, game_ref=portable_target(target), workers=workers,
                         table_mb=table_mb, progress=say, endgame=endgame, jobs=jobs,
@@ -114,7 +116,19 @@ def _searched_by_the_catalog(target: str) -> bool:
 def store_play_table(path: str, target: str | None) -> Table:
     """The play table of a store (an opening book, or a whole solved store): positions it
     holds read from it, the rest searched live; an endgame store (``solve --endgame``) also
-    serves the search's leaves, as ``search --store`` reads it (Kalah(6, 4))."""
+    serves the search's leaves, as ``search --store`` reads it (Kalah(6, 4)). A dense
+    endgame table (``solve --endgame K --dense``) holds no position's answer: the game named
+    is played live (its shipped book, then search), the table read at the search's
+    leaves."""
+    if is_dense_table(path):
+        if target is None:
+            fail(f"{path} holds a dense endgame table: name the game it is for, e.g. "
+                 f"perfectplay play 'kalah(houses=6, seeds=4)' --store {path}", 2)
+        game = load_game(target)
+        endgame = game_call("rules", open_endgame, path, game)
+        return live_table(game, f"{target} (dense endgame table {path})",
+                          book=find_book(game) if isinstance(game, CompiledGame) else None,
+                          endgame=endgame)
     game = None if target is None else load_game(target)
     store = open_store(path, game)
     title = store.target or capabilities(store.game).name

@@ -10,7 +10,6 @@ from typing import Any, cast
 
 import click
 
-from ..catalog.kalah.dense import dense_manifest
 from ..engine import check_game
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
@@ -18,12 +17,12 @@ from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, capabilities
 from ..engine.saved import save as save_solution
 from ..engine.savefile import portable_target
-from ..engine.searchkernel import Leaf
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
 from ..store import Store, open_store, solve_tiered
 from ..store import analyze as tb_analyze
+from ..store.endgame import DenseEndgame, dense_info, is_dense_table, open_endgame
 from .base import (
     EXIT_INPUT,
     echo_json,
@@ -205,7 +204,7 @@ def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
                      f"{time.perf_counter() - began:,.0f} s")
 
     out = game_call("rules", build, k, store, layer_done)
-    entries = int(str(dense_manifest(out)["entries"]))
+    entries = int(str(dense_info(out)["entries"]))
     seconds = time.perf_counter() - began
     if as_json:
         echo_json({"store": str(out), "dense": True, "seeds": k, "positions": entries,
@@ -215,16 +214,13 @@ def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
                    f"seeds in play; one byte each) into {out} in {seconds:,.0f} s")
 
 
-def _search_endgame(store: str, game: Game) -> Store | Leaf:
-    """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) through
-    the game's ``dense_endgame``, or a store through ``open_store``."""
-    if not dense_manifest(store):
-        return game_call("rules", open_store, store, game)
-    read = getattr(game, "dense_endgame", None)
-    if not callable(read):
+def _search_endgame(store: str, game: Game) -> Store | DenseEndgame:
+    """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) or an
+    endgame store (:func:`perfectplay.store.endgame.open_endgame`)."""
+    if is_dense_table(store) and not callable(getattr(game, "dense_endgame", None)):
         fail(f"{store} holds a dense endgame table, which {capabilities(game).name} cannot "
              "read (no dense_endgame)", 2)
-    return cast(Leaf, game_call("rules", read, store))
+    return cast(Store | DenseEndgame, game_call("rules", open_endgame, store, game))
 
 
 def _endgame_roots(game: Any, k: int) -> Any:

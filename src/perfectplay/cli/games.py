@@ -156,7 +156,8 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
 @click.argument("args", nargs=-1)
 @click.option("--store", "store", type=click.Path(exists=True, file_okay=False), default=None,
               help="Play the game of this store (or opening book): what it holds is read, "
-              "the rest searched live.")
+              "the rest searched live. A dense endgame table (solve --dense) speeds up the "
+              "live search of the GAME named.")
 @click.option("--live", is_flag=True, help="Answer by live search (and the game's opening "
               "book) instead of solving the whole game first: for compiled games too big to "
               "solve (standard Connect Four is played live by default).")
@@ -189,6 +190,7 @@ def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: 
       perfectplay play 'connect4(width=5, height=4)'
       perfectplay play 'connect4(width=7, height=6)'      # its opening book, then search
       perfectplay play --store c4book/
+      perfectplay play 'kalah(houses=6, seeds=4)' --store kalah-dense24/
       perfectplay play examples/tictactoe.py:TicTacToe
     """
     user = store is not None or ":" in (game_name or "") or _is_catalog_game(game_name or "")

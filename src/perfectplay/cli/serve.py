@@ -15,6 +15,7 @@ from ..engine import solve as engine_solve
 from ..engine.live import LiveOracle
 from ..engine.protocol import capabilities
 from ..store import open_store
+from ..store.endgame import is_dense_table
 from .base import fail, game_call, load_game, need_extra
 from .book import endgame_of, is_partial
 
@@ -39,8 +40,9 @@ from .book import endgame_of, is_partial
               type=click.Path(file_okay=False, exists=True),
               help="A solved store the page's live analysis of a big game reads before it "
                    "searches: an opening book (perfectplay book) or an endgame store "
-                   "(solve --store DIR --endgame K), matched to its game by name. "
-                   "Repeatable.")
+                   "(solve --store DIR --endgame K), matched to its game by name, or a "
+                   "dense endgame table (solve ... --dense), used by the instances it fits "
+                   "(Kalah of its houses). Repeatable.")
 def serve(host: str, port: int, store: str | None, target: str | None,
           origins: tuple[str, ...], live_stores: tuple[str, ...]) -> None:
     """Serve the web page: play and explore every game in a browser (needs
@@ -52,7 +54,7 @@ def serve(host: str, port: int, store: str | None, target: str | None,
     Examples:
       perfectplay serve --port 8000     # then open http://127.0.0.1:8000
       perfectplay serve --game tictactoe --cors http://localhost:3000
-      perfectplay serve --live-store kalah-endgame/   # Kalah(6, 4) live, its endgame read
+      perfectplay serve --live-store kalah-dense24/   # Kalah(6, 4) live, its endgame read
       # then GET http://127.0.0.1:8000/gamesman/perfectplay-tictactoe/standard/positions/
     """
     for module in ("starlette", "uvicorn", "pydantic"):
@@ -98,7 +100,10 @@ STOP_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 0}
 
 
 def _check_store(folder: str) -> None:
-    """A --live-store folder opens as a store (else a StoreError says why, in one line)."""
+    """A --live-store folder opens as a store, or holds a dense endgame table (else a
+    StoreError says why, in one line)."""
+    if is_dense_table(folder):
+        return  # read by the instances it fits (Kalah of its houses), on their first search
     with open_store(folder):
         pass
 

@@ -53,6 +53,7 @@ from ..engine.sortedtiers import build_index, index_bits, mix_all
 from ..engine.workers import ExpandHelper, helper_allowed, start_helper, wait_any
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
+from .endgame import DenseEndgame
 from .layout import (
     FORMAT,
     WIDTHS,
@@ -135,7 +136,7 @@ def check_plies(plies: int) -> None:
 def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
-               stop_after: int | None = None, endgame: Store | None = None,
+               stop_after: int | None = None, endgame: Store | DenseEndgame | None = None,
                jobs: int = 1, shallower: Store | None = None) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
@@ -146,7 +147,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many chunks are
     saved (blocks, with ``jobs``; those under way may add a few more), as a kill would;
     ``endgame``, an open
-    endgame store of the game (``solve_tiered(..., roots=game.endgame_positions(k))``), is
+    endgame store of the game (``solve_tiered(..., roots=game.endgame_positions(k))``) or a
+    dense endgame table (:class:`~perfectplay.store.endgame.DenseEndgame`), is
     read by every search instead of searching what it holds (Kalah: the positions with few
     seeds left), which only saves work: the book's answers are exact either way. ``jobs``
     searches that many positions of the last ply at once, each in a forked process with a
@@ -483,7 +485,8 @@ def parent_bounds(game: CompiledGame, parents: np.ndarray, children: np.ndarray,
     return out
 
 
-def _searcher(game: CompiledGame, workers: int, table_mb: float, endgame: Store | None,
+def _searcher(game: CompiledGame, workers: int, table_mb: float,
+              endgame: Store | DenseEndgame | None,
               known: dict[int, tuple[SearchScore, SearchScore]] | None = None) -> Searched:
     """The book's one way to prove a position: (value code or margin, remoteness), its
     outcome if it has ended, else by search (with the endgame store, if any, and the

@@ -59,6 +59,7 @@ from ..engine.target import parse_call
 from ..errors import InputError, LimitError
 from ..store import open_store
 from ..store.book import find_book
+from ..store.endgame import DenseEndgame, fits_dense, is_dense_table
 from ..store.layout import read_manifest
 from ..store.reader import Store
 from .answers import (
@@ -217,14 +218,28 @@ def shipped_book(call: str) -> Store | None:
     return find_book(game) if isinstance(game, CompiledGame) else None
 
 
-def stores_for(call: str, paths: Sequence[str]) -> tuple[Store | None, Endgame | None]:
+@lru_cache(maxsize=8)
+def _dense(path: str, call: str) -> DenseEndgame | None:
+    """The dense endgame table at ``path`` for ``call``, or None when it is another board's
+    (its table read from disk once a worker, on the first search)."""
+    game = live_game(call)[0]
+    return DenseEndgame(game, path) if fits_dense(game, path) else None
+
+
+def stores_for(call: str, paths: Sequence[str]
+               ) -> tuple[Store | None, Endgame | DenseEndgame | None]:
     """(book, endgame) for the live instance ``call``: the first of the stores at
     ``paths`` that holds its game (the manifest's name) and was built from its start (else
-    the book its package ships), and the first built from roots (None where there is
-    none)."""
-    book = endgame = None
+    the book its package ships), and the first endgame: a store built from roots, or a
+    dense endgame table the instance reads (None where there is none)."""
+    book: Store | None = None
+    endgame: Endgame | DenseEndgame | None = None
     name = getattr(live_game(call)[0], "name", None)
     for path in paths:
+        if is_dense_table(path):
+            if endgame is None:
+                endgame = _dense(path, call)
+            continue
         manifest = read_manifest(path)
         if manifest.get("name") != name:
             continue

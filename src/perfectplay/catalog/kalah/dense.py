@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...errors import InputError
+from ...store.endgame import dense_info
 
 #: The largest margin a signed byte holds: tables of at most this many seeds.
 MAX_TABLE_SEEDS = 127
@@ -287,13 +288,10 @@ KIND = "kalah dense endgame table"
 
 
 def dense_manifest(directory: str | Path) -> dict[str, object]:
-    """The manifest of the dense table saved in ``directory``, or {} when it holds none (a
-    store, or nothing)."""
-    try:
-        info = json.loads((Path(directory) / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return {}
-    return info if isinstance(info, dict) and info.get("kind") == KIND else {}
+    """The manifest of the Kalah dense table saved in ``directory``, or {} when it holds
+    none (a store, or nothing)."""
+    info = dense_info(directory)
+    return info if info.get("kind") == KIND else {}
 
 
 def load_table(directory: str | Path, m: int, empty_capture: bool) -> tuple[np.ndarray, int]:

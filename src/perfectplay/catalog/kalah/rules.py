@@ -42,6 +42,7 @@ from .dense import (
     block_bases,
     board_slot,
     build_table,
+    dense_manifest,
     load_table,
     row_counts,
     save_table,
@@ -272,10 +273,18 @@ class Kalah(CompiledGame):
     def dense_endgame(self, directory: str | Path) -> Leaf:
         """The search's leaf of a saved dense endgame table (:meth:`build_dense_endgame`):
         ``search(game, endgame=game.dense_endgame(DIR))`` reads the margin of every position
-        with at most k seeds in play instead of searching it. ValueError when the table is
-        another board's or rule's, or damaged."""
+        with at most k seeds in play instead of searching it. An InputError when the table
+        is another board's or rule's, or damaged."""
         table, k = load_table(directory, self.houses, self.empty_capture)
         return dense_leaf(table, k)
+
+    def dense_endgame_fits(self, directory: str | Path) -> bool:
+        """True when ``directory`` holds a dense endgame table this game reads: one of its
+        number of houses and capture rule (any seeds: the table of k seeds serves every
+        Kalah(m, n)). Reads the manifest only."""
+        info = dense_manifest(directory)
+        return info.get("houses") == self.houses and \
+            info.get("empty_capture") == bool(self.empty_capture)
 
     def houses_of(self, code: int) -> tuple[list[int], int]:
         """(seeds in each house, south's first, then north's; the player to move)."""

@@ -1,0 +1,132 @@
+"""What the page shows on each move, checked in Chromium against the API's own answer
+(``/api/explore/.../position``, fetched by the page itself):
+
+- every move is shaded by its remoteness: opacity ``max(0.45, 1 - 0.08 x delta
+  remoteness)``, as GamesmanUni fades the slower moves of one value;
+- the hints toggle: with the computer to play and hints off, no move shows its value,
+  colour or remoteness; on again, they are back;
+- a mistake is marked in the history list and by a red dot on the chart, at its ply;
+- Othello's board: the grid drawn from the game's picture, a click on a legal cell plays
+  it and the discs are the game's."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from browser import served_page
+from perfectplay.engine.target import load_catalog_target
+
+pytestmark = pytest.mark.browser
+OTHELLO = "othello(size=4, opening='')"
+
+
+@pytest.fixture(scope="module")
+def page():
+    with served_page() as p:
+        p.set_default_timeout(120_000)
+        p.wait_for_selector("body[data-catalog-ready='1']")
+        yield p
+
+
+def _open(page, target: str, moves: str = "", mode: str = "both") -> str:
+    name = target.split("(")[0]
+    base = page.url.split("#")[0]
+    page.goto(f"{base}#play={quote(target)}&moves={quote(moves)}&mode={mode}")
+    page.reload()
+    page.wait_for_selector("body[data-catalog-ready='1']")
+    sec = f"#tab-cat-{name}"
+    plies = len([m for m in moves.split(",") if m])
+    page.wait_for_selector(f"{sec}.active[data-ply='{plies}']")
+    return sec
+
+
+def _api(page, target: str, moves: str) -> dict:
+    return page.evaluate("async (u) => (await fetch(u)).json()",
+                         f"/api/explore/{quote(target, safe='')}/position?moves="
+                         f"{quote(moves, safe='')}")
+
+
+def _opacity(page, selector: str) -> float:
+    return float(page.evaluate("(s) => document.querySelector(s).style.opacity", selector))
+
+
+def test_each_move_is_shaded_by_its_remoteness(page):
+    moves = "a1,b1,a2"  # O must block at a3 (lose in 4); elsewhere O loses in 2
+    sec = _open(page, "tictactoe", moves)
+    answer = _api(page, "tictactoe", moves)
+    seen = set()
+    for mv in answer["moves"]:
+        want = max(0.45, 1 - 0.08 * mv["delta_remoteness"])
+        got = _opacity(page, f"{sec} .movebtn[data-move='{mv['name']}']")
+        assert got == pytest.approx(want, abs=1e-6), mv
+        seen.add(round(got, 3))
+    assert len(seen) >= 2, answer["moves"]  # the position tells some moves apart
+
+
+def test_hints_off_hide_every_value_and_on_show_them(page):
+    sec = _open(page, "tictactoe", "", mode="first")
+    page.wait_for_selector(f"{sec} .movebtn.v-tie")
+    if page.is_checked(f"{sec} .hints"):
+        page.uncheck(f"{sec} .hints")
+    page.wait_for_function(f"!document.querySelector(\"{sec} .movebtn[class*='v-']\")")
+    buttons = page.query_selector_all(f"{sec} .movebtn")
+    assert len(buttons) == 9
+    assert not page.query_selector_all(f"{sec} .movebtn .rem")
+    assert not page.query_selector_all(f"{sec} .movebtn.best")
+    page.check(f"{sec} .hints")
+    page.wait_for_selector(f"{sec} .movebtn.v-tie")
+    assert len(page.query_selector_all(f"{sec} .movebtn.v-tie")) == 9
+
+
+def test_a_mistake_is_marked_in_the_list_and_on_the_chart(page):
+    # after X takes the centre, O ties only in a corner: an edge (a2) loses
+    moves = "b2,a2"
+    sec = _open(page, "tictactoe", moves)
+    answer = _api(page, "tictactoe", moves)
+    marked = [k for k, p in enumerate(answer["history"]) if p["mistake"]]
+    assert marked == [1], answer["history"]
+    items = page.query_selector_all(f"{sec} .history li")
+    assert [i for i, li in enumerate(items) if "mistake" in (li.get_attribute("class") or "")
+            ] == marked
+    dots = page.query_selector_all(f"{sec} svg.chart circle")
+    assert len(dots) == 1 and dots[0].get_attribute("fill") == "#b71c1c"
+    sec = _open(page, "tictactoe", "b2,a1")  # a corner: no mistake, no dot
+    assert not page.query_selector_all(f"{sec} svg.chart circle")
+    assert not page.query_selector_all(f"{sec} .history li.mistake")
+
+
+def _discs(page, sec: str) -> dict[str, str]:
+    return {td.get_attribute("data-cell"): td.get_attribute("class").split("piece-")[1][0]
+            for td in page.query_selector_all(f"{sec} table.cells td[class*='piece-']")}
+
+
+def _drawn_discs(text: str) -> dict[str, str]:
+    lines = text.splitlines()
+    head = next(ln.split() for ln in lines if ln.strip() and not ln.strip()[0].isdigit())
+    out = {}
+    for ln in lines:
+        parts = ln.split()
+        if parts and parts[0].isdigit():
+            for col, ch in zip(head, parts[1:], strict=False):
+                if ch != ".":
+                    out[f"{col}{parts[0]}"] = ch
+    return out
+
+
+def test_othello_draws_its_grid_and_plays_a_click(page):
+    sec = _open(page, OTHELLO)
+    game = load_catalog_target(OTHELLO)
+    start = game.initial()
+    assert _discs(page, sec) == _drawn_discs(game.draw(start))
+    assert len(_discs(page, sec)) == 4
+    legal = page.query_selector_all(f"{sec} table.cells td.legal")
+    names = sorted(td.get_attribute("data-cell") for td in legal)
+    assert names == sorted(game.move_name(m) for m in game.moves(start))
+    first = names[0]
+    page.click(f"{sec} table.cells td[data-cell='{first}']")
+    page.wait_for_selector(f"{sec}[data-ply='1']")
+    after = game.play(start, next(m for m in game.moves(start) if game.move_name(m) == first))
+    assert _discs(page, sec) == _drawn_discs(game.draw(after))
+    assert len(_discs(page, sec)) == 5
