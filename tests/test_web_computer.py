@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from functools import cache, lru_cache
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 from perfectplay import solve
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.connect4.notation import position_from_moves
+from perfectplay.catalog.othello import Othello
 from perfectplay.catalog.tictactoe import TicTacToe
 from perfectplay.engine import Value
 from perfectplay.engine.live import MoveReport
@@ -121,6 +123,65 @@ def test_a_tictactoe_board_is_read_whole():
     game = TicTacToe()
     pos = game.play(game.play(game.play(game.initial(), 0), 4), 8)
     assert read == {"moves": [], "key": str(pos), "notation": "a board"}
+
+
+def _othello_lines(n: int, count: int, seed: int):
+    """(positions, move names) along random lines of Othello n x n, passes included."""
+    game, rng = Othello(n), random.Random(seed)
+    for _ in range(count):
+        pos, names = game.initial(), []
+        for _ in range(rng.randint(0, n * n - 4)):
+            if game.outcome(pos) is not None:
+                break
+            move = rng.choice(list(game.moves(pos)))
+            pos, names = game.play(pos, move), names + [game.move_name(move)]
+        yield pos, names
+
+
+def _board_text(game, pos, black: str = "X", white: str = "O") -> str:
+    """Othello's board row by row from a1, written from the game's bits here (not by the
+    reader), then the side to move."""
+    b, w, turn = game.board(pos)
+    n = game.size
+    rows = ["".join(black if b >> (8 * r + c) & 1 else white if w >> (8 * r + c) & 1
+                    else "." for c in range(n)) for r in range(n)]
+    return " / ".join(rows) + " " + (white if turn else black)
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_othello_transcripts_and_boards_are_read(n):
+    """A game record's transcript (moves run together) plays the same moves; a board
+    with its side to move (X/O or B/W, as engines print it) is the very position."""
+    game = Othello(n)
+    for pos, names in _othello_lines(n, 25, seed=n):
+        if len([m for m in names if m != "pass"]) >= 2:
+            read = read_paste("othello", game, "".join(names))
+            assert read == {"moves": names, "key": None, "notation": "a transcript"}
+        for black, white in (("X", "O"), ("B", "W")):
+            read = read_paste("othello", game, _board_text(game, pos, black, white))
+            assert read == {"moves": [], "key": str(pos), "notation": "a board"}
+    start = game.initial()
+    one = game.move_name(game.moves(start)[0])
+    spaced = read_paste("othello", game, f" {one}, ")  # one move, spaced: read as names
+    assert spaced == {"moves": [one], "key": None, "notation": "moves"}
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("..../.OX./.XO./....", "ends with the side to move"),
+    ("..../..X./.XO./.... X", "the four centre squares hold discs"),
+    ("c4c4", "move 2 ('c4') is not legal there"),
+])
+def test_a_bad_othello_paste_says_why(text, words):
+    with pytest.raises(InputError) as info:
+        read_paste("othello", Othello(4), text)
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_served_game_is_read_by_its_catalog_games_notation():
+    """``serve --store`` of a Connect Four book: the page names no catalog game, and the
+    digits are still Pons' (the reader of the game's own class)."""
+    read = read_paste("", ConnectFour(4, 4), "1234")
+    assert read["notation"] == "Pons' column digits" and read["moves"] == list("1234")
 
 
 @pytest.mark.parametrize(("name", "text", "words"), [

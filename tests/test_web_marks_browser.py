@@ -130,3 +130,24 @@ def test_othello_draws_its_grid_and_plays_a_click(page):
     after = game.play(start, next(m for m in game.moves(start) if game.move_name(m) == first))
     assert _discs(page, sec) == _drawn_discs(game.draw(after))
     assert len(_discs(page, sec)) == 5
+    # Othello's own notation pasted: a transcript, then a board with the side to move
+    line = [first]
+    pos = after
+    while len(line) < 4:
+        move = game.moves(pos)[0]
+        line.append(game.move_name(move))
+        pos = game.play(pos, move)
+    assert "a transcript (c4a3)" in page.get_attribute(f"{sec} .typed", "placeholder")
+    page.fill(f"{sec} .typed", "".join(line))
+    page.click(f"{sec} .go")
+    page.wait_for_selector(f"{sec}[data-ply='4']")
+    assert _discs(page, sec) == _drawn_discs(game.draw(pos))
+    b, w, turn = game.board(after)
+    board = " / ".join("".join("X" if b >> (8 * r + c) & 1 else "O" if w >> (8 * r + c) & 1
+                               else "." for c in range(4)) for r in range(4))
+    page.fill(f"{sec} .typed", f"{board} {'O' if turn else 'X'}")
+    page.click(f"{sec} .go")
+    page.wait_for_function("([s, n]) => document.querySelectorAll(s).length === n",
+                           arg=[f"{sec} table.cells td[class*='piece-']", 5])
+    assert _discs(page, sec) == _drawn_discs(game.draw(after))
+    assert not page.text_content(f"{sec} .error")

@@ -10,10 +10,11 @@ from .entry import (
     CatalogGame,
     Listing,
     Param,
+    Pasted,
     Published,
     Reproduced,
     reproduce,
 )
 
-__all__ = ["SUITE_SECONDS", "CatalogGame", "Listing", "Param", "Published", "Reproduced",
-           "reproduce"]
+__all__ = ["SUITE_SECONDS", "CatalogGame", "Listing", "Param", "Pasted", "Published",
+           "Reproduced", "reproduce"]

@@ -87,6 +87,24 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Pasted:
+    """A position read from a game's own notation (what a person pastes into the page's
+    position box): the ``moves`` (names) that reach it from the start, or the position
+    given whole (``key``: its code); ``notation`` names how it was read ("Pons' column
+    digits")."""
+
+    notation: str
+    moves: tuple[str, ...] = ()
+    key: int | None = None
+
+
+#: A game's notation reader: (the game, the text) -> the position, None when the text is not
+#: written in this notation (it is then read as move names), an InputError saying where when
+#: it is but says something impossible.
+Notation = Callable[[Any, str], Pasted | None]
+
+
+@dataclass(frozen=True)
 class Published:
     """A result the literature gives for one instance, and where.
 
@@ -147,6 +165,11 @@ class CatalogGame:
     ``WebPage.script``), served at ``/page/catalog/NAME.js``; it registers
     ``perfectplay.catalogBoards[NAME]`` (see ``web/static/app.js``). None: the page shows
     the game's ``draw`` text and one button a move.
+
+    ``notation`` reads the game's own way of writing a position (:data:`Notation`: Connect
+    Four's column digits, a tic-tac-toe or Othello board), for the page's paste box; None:
+    move names only. ``notation_hint`` shows that notation in the box ("Pons' digits
+    (4453)").
     """
 
     name: str
@@ -163,6 +186,8 @@ class CatalogGame:
     small: tuple[Mapping[str, Any], ...] = ()
     examples: tuple[str, ...] = ()
     script: Traversable | None = None
+    notation: Notation | None = None
+    notation_hint: str = ""
 
     def arguments(self, args: tuple[Any, ...] = (), kwargs: Mapping[str, Any] | None = None
                   ) -> dict[str, Any]:

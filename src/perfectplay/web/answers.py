@@ -291,6 +291,9 @@ class CatalogEntry(Answer):
                                "(JavaScript), or null: its drawing and a button a move.")
     served: bool = Field(description="Whether this is the game `serve --game` or `--store` "
                          "serves (already solved), not a catalog game.")
+    paste: str = Field(default="", description="The game's own notation the position box "
+                       "reads besides moves, with an example (\"Pons' digits (4453)\"); "
+                       "empty: moves only.")
     live: str | None = Field(default=None, description="The game's standard instance too "
                              "big to solve here, answered live (its moves' values streamed "
                              "by /analysis), as a call: the tab offers it; null when none.")

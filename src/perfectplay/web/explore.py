@@ -375,6 +375,7 @@ def catalog_entry(entry: CatalogGame) -> CatalogEntry:
                             if entry.name in live.LIVE else ""),
                         script=f"/page/catalog/{entry.name}.js"
                         if entry.script is not None else None, served=False,
+                        paste=entry.notation_hint,
                         live=entry.call(entry.arguments((), live.LIVE[entry.name].standard))
                         if entry.name in live.LIVE else None)
 

@@ -1,17 +1,21 @@
 """What a person pastes into the page's position box, read: a list of moves by name, or the
 game's own notation where it has one.
 
+A catalog game's notation is its entry's ``notation`` reader, kept with the game
+(:class:`~perfectplay.catalog.entry.CatalogGame`, found through the registry):
+
 - **Connect Four**: Pascal Pons' column digits, one a move, columns from 1 (``4453``: the
   notation of his solver and of his test sets, blog.gamesolver.org), read as the moves
   ``4, 4, 5, 3`` (boards up to 9 columns);
-- **tic-tac-toe**: the board as 9 characters, row by row from ``a1`` (``X``, ``O``, and
-  ``.``, ``-`` or ``_`` for an empty cell; spaces and ``|`` or ``/`` between rows are
-  ignored): ``x...o...x``;
+- **tic-tac-toe**: the board as 9 characters, row by row from ``a1`` (``x...o...x``);
+- **Othello**: a transcript (``c4a3b4``) or a board and the side to move
+  (``..../.OX./.XO./.... X``);
 - **any game**: move names separated by commas or spaces (``b2, a1``), as the game names
   them (its ``move_name``).
 
-A paste that is none of these gets one line saying what was expected and where it went
-wrong (an :class:`InputError`: 422).
+A served game (``serve --game``, ``--store``) is read by the notation of the catalog game it
+is an instance of, if any. A paste that is none of these gets one line saying what was
+expected and where it went wrong (an :class:`InputError`: 422).
 
 >>> from perfectplay.catalog.tictactoe import TicTacToe
 >>> read_paste("tictactoe", TicTacToe(), "x... o... x")["moves"]
@@ -24,8 +28,8 @@ from __future__ import annotations
 
 import re
 
-from ..catalog.connect4 import ConnectFour
-from ..catalog.connect4.notation import position_from_moves
+from .. import registry
+from ..catalog import CatalogGame, Pasted
 from ..engine.protocol import Game
 from ..engine.solution import move_name
 from ..errors import InputError
@@ -34,55 +38,39 @@ from .positions import legal_move
 #: The longest paste read (longer than any game's move list on the page).
 MAX_PASTE = 10_000
 
-_TTT_CELLS = {"x": "X", "o": "O", ".": ".", "-": ".", "_": "."}
-
 
 def read_paste(catalog_name: str, game: Game, text: str) -> dict[str, object]:
-    """The paste ``text`` of ``game`` (the catalog game ``catalog_name``'s instance):
-    ``{"moves": [names], "key": None, "notation": how it was read}`` for moves from the
-    start, or ``{"moves": [], "key": KEY, ...}`` for a position given whole (its code as
-    the answers' ``key``)."""
+    """The paste ``text`` of ``game`` (the catalog game ``catalog_name``'s instance, or ""
+    for a served game): ``{"moves": [names], "key": None, "notation": how it was read}``
+    for moves from the start, or ``{"moves": [], "key": KEY, ...}`` for a position given
+    whole (its code as the answers' ``key``)."""
     if len(text) > MAX_PASTE:
         raise InputError(f"the paste is {len(text):,} characters; the page reads "
                          f"{MAX_PASTE:,}")
     text = text.strip()
-    if isinstance(game, ConnectFour) and re.fullmatch(r"[0-9]+", text):
-        return {"moves": _pons(game, text), "key": None,
-                "notation": "Pons' column digits"}
-    if catalog_name == "tictactoe":
-        board = re.sub(r"[\s|/]", "", text)
-        if len(board) == 9 and all(c.lower() in _TTT_CELLS for c in board):
-            return {"moves": [], "key": str(_tictactoe(board)), "notation": "a board"}
+    for entry in _entries(catalog_name):
+        pasted = entry.notation(game, text) if entry.notation is not None else None
+        if pasted is not None:
+            return _answer(game, pasted)
     names = [t for t in re.split(r"[\s,]+", text) if t]
     _check_moves(game, names)
     return {"moves": names, "key": None, "notation": "moves"}
 
 
-def _pons(game: ConnectFour, digits: str) -> list[str]:
-    """Pons' 1-based column digits as move names, every move checked."""
-    width = int(getattr(game, "width", 0))
-    if not 1 <= width <= 9:
-        raise InputError("column digits need a board of at most 9 columns; give the moves "
-                         "separated by commas")
-    try:
-        position_from_moves(game, digits, first_column=1)
-    except ValueError as exc:
-        raise InputError(f"{digits[:60]!r} read as Pons' column digits (1 to {width}, one "
-                         f"a move): {exc}") from None
-    return [move_name(game, int(d) - 1) for d in digits]
+def _entries(catalog_name: str) -> list[CatalogGame]:
+    """The catalog entry whose notation reads the paste: the one named, else every entry
+    (each reader reads only its own game's instances)."""
+    if catalog_name in registry.catalog_names():
+        return [registry.get_catalog(catalog_name)]
+    return list(registry.catalog())
 
 
-def _tictactoe(board: str) -> int:
-    """A 9-character board as tic-tac-toe's code (``x | o << 9``, cell 0 is a1), checked:
-    X moves first, so X has as many marks as O or one more."""
-    cells = [_TTT_CELLS[c.lower()] for c in board]
-    x = sum(1 << i for i, c in enumerate(cells) if c == "X")
-    o = sum(1 << i for i, c in enumerate(cells) if c == "O")
-    nx, no = cells.count("X"), cells.count("O")
-    if nx not in (no, no + 1):
-        raise InputError(f"{board!r} read as a tic-tac-toe board: X moves first, so X has "
-                         f"as many marks as O or one more (X {nx}, O {no})")
-    return x | o << 9
+def _answer(game: Game, pasted: Pasted) -> dict[str, object]:
+    """A notation's reading, its moves checked legal from the start."""
+    moves = list(pasted.moves)
+    _check_moves(game, moves)
+    return {"moves": moves, "key": None if pasted.key is None else str(pasted.key),
+            "notation": pasted.notation}
 
 
 def _check_moves(game: Game, names: list[str]) -> None:

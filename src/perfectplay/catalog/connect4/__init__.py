@@ -33,7 +33,7 @@ from importlib.resources import files
 
 from ..entry import CatalogGame, Method, Param, Published
 from .bitboard import MAX_BITS
-from .notation import from_pons_score, position_from_moves
+from .notation import from_pons_score, position_from_moves, read_pons_digits
 from .published import EDELKAMP, OUTCOMES, POSITIONS, STEININGER, TROMP
 from .rules import ConnectFour, compiled_rules
 from .twin import ConnectFourPy
@@ -117,6 +117,8 @@ GAME = CatalogGame(
               "solve 'connect4(width=5, height=4)'",
               "play 'connect4(width=5, height=4)'"),
     script=files(__name__).joinpath("web.js"),
+    notation=read_pons_digits,
+    notation_hint="Pons' digits (4453)",
 )
 
 __all__ = ["GAME", "MEASURED", "ConnectFour", "ConnectFourPy", "compiled_rules",

@@ -5,14 +5,17 @@ Christophe Steininger's solver (github.com/ChristopheSteininger/c4), write a pos
 columns played, one digit a move, and score it for the player to move: the first 50 lines of
 each 7x6 set are in tests/data/connect4. :func:`position_from_moves` plays such a string onto
 a :class:`~.rules.ConnectFour` code; :func:`from_pons_score` turns a score into perfectplay's
-(value, remoteness).
+(value, remoteness); :func:`read_pons_digits` reads the digits pasted on the web page.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ...engine import Value
+from ...errors import InputError
+from ..entry import Pasted
 
 if TYPE_CHECKING:
     from .rules import ConnectFour
@@ -77,3 +80,28 @@ def from_pons_score(score: int, stones: int, width: int = 7,
         raise ValueError(f"score {score} is impossible with {stones} stones on a "
                          f"{width}x{height} board")
     return value, r
+
+
+def read_pons_digits(game: object, text: str) -> Pasted | None:
+    """The page's paste box, Connect Four's notation: Pons' column digits, one a move,
+    columns from 1 (``4453``), read as the moves ``4, 4, 5, 3`` (boards of at most 9
+    columns); None for a text that is not all digits or a game that is not Connect Four.
+
+    >>> from perfectplay.catalog.connect4 import ConnectFour
+    >>> read_pons_digits(ConnectFour(7, 6), "4453").moves
+    ('4', '4', '5', '3')
+    """
+    from .rules import ConnectFour
+
+    text = text.strip()
+    if not isinstance(game, ConnectFour) or not re.fullmatch(r"[0-9]+", text):
+        return None
+    if not 1 <= game.width <= 9:
+        raise InputError("column digits need a board of at most 9 columns; give the moves "
+                         "separated by commas")
+    try:
+        position_from_moves(game, text, first_column=1)
+    except ValueError as exc:
+        raise InputError(f"{text[:60]!r} read as Pons' column digits (1 to {game.width}, "
+                         f"one a move): {exc}") from None
+    return Pasted("Pons' column digits", tuple(game.move_name(int(d) - 1) for d in text))

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 
 from ..entry import CatalogGame, Param, Published
+from .notation import read_othello
 from .rules import PASS, Othello, OthelloBoard8, othello, parse_line
 from .twin import OthelloTwin
 
@@ -118,6 +119,8 @@ GAME = CatalogGame(
     examples=("solve 'othello(size=4)'", "search 'othello(size=6)' --time 600",
               "play 'othello(size=4)'"),
     script=files(__name__).joinpath("web.js"),
+    notation=read_othello,
+    notation_hint="a transcript (c4a3) or a board (..../.OX./.XO./.... X)",
 )
 
 __all__ = ["FEINSTEIN", "FEINSTEIN_LINE", "GAME", "PASS", "TAKIZAWA", "TAKIZAWA_LINE",

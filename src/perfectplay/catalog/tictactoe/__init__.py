@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 
 from ..entry import CatalogGame, Published
+from .notation import read_board
 from .rules import TicTacToe
 from .twin import TicTacToeTwin
 
@@ -73,6 +74,8 @@ GAME = CatalogGame(
     small=({},),
     examples=("solve tictactoe", "play tictactoe", "search tictactoe --analyze"),
     script=files(__name__).joinpath("web.js"),
+    notation=read_board,
+    notation_hint="a board (x...o...x)",
 )
 
 __all__ = ["COUNT", "DUDENEY", "GAME", "TicTacToe", "TicTacToeTwin"]

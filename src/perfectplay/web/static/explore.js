@@ -240,9 +240,7 @@
       sec.appendChild(bar);
       const typed = el("div", {class: "controls"});
       const input = el("input", {class: "typed", size: 40,
-        placeholder: g.name === "connect4" ? "moves (4, 4, 5) or Pons' digits (4453)"
-          : g.name === "tictactoe" ? "moves (b2, a1) or a board (x...o...x)"
-            : "moves from the start, e.g. 2, 3, 3"});
+        placeholder: g.paste ? `moves, or ${g.paste}` : "moves from the start, e.g. 2, 3, 3"});
       const go = el("button", {class: "go"}, "Go to");
       go.onclick = () => this.paste(input.value);
       typed.append(input, go);
