@@ -65,7 +65,8 @@ NOT_RUN = {
     "perfectplay query c4book/": "reads the book of the line above",
     "perfectplay play --store c4book/": "plays the book of the line above",
     "perfectplay play 'connect4(width=7, height=6)'": "standard Connect Four searched live, "
-    "minutes near the start (tests/test_live.py plays it)",
+    "waiting for a person's moves (tests/test_play_catalog.py plays it from a middle-game "
+    "position, every move against Pons' scores)",
     "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/analysis": "a live "
     "search streamed for up to 20 s (tests/test_web_live*.py stream it)",
     "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/history": "live "

@@ -39,3 +39,46 @@ def test_play_lists_the_solutions_moves_and_ends_with_the_value_history(target):
         said = re.split(r"\s{2,}", ln.strip(), maxsplit=1)[1]
         before, after = (s.strip() for s in said.split("->"))
         assert before == after, ln
+
+
+def test_play_starts_from_the_moves_given_and_restarts_there():
+    """``play --moves``: the position those moves reach, its move list the solution's, the
+    moves the first plies of the value history; /r goes back to it; an illegal move is one
+    line naming the legal ones."""
+    target = "connect4(width=4, height=4)"
+    game = load_catalog_target(target)
+    ref = solve(game)
+    pos = game.play(game.play(game.initial(), 0), 1)
+    want = sorted((game.move_name(mv.move), mv.describe()) for mv in ref.move_values(pos))
+    run = CliRunner().invoke(main, ["play", target, "--moves", "1, 2", "--two-humans"],
+                             input="1\n/r\n/q\n")
+    assert run.exit_code == 0, run.output[-2000:]
+    assert sorted(_listed(run.output)) == want
+    lists = run.output.split("to move:")
+    assert len(lists) == 4  # the opening's position, one move on, back at it after /r
+    assert sorted(_listed("to move:" + lists[3])) == want
+    run = CliRunner().invoke(main, ["play", target, "--moves", "1,1,1,1,1"], input="/q\n")
+    assert run.exit_code == 2
+    assert "--moves: move 5 of the opening ('1') is not legal there; legal: 2, 3, 4" in \
+        run.output and "Traceback" not in run.output
+
+
+def test_play_opens_a_7x6_position_with_pons_scores():
+    """Standard Connect Four in the terminal from a middle-game position (``--moves``):
+    every move listed with Pons' solver's score of it (its ``-a`` output, kept with its
+    provenance in tests/data/connect4), searched live past the shipped book."""
+    from pathlib import Path
+
+    from perfectplay.catalog.connect4 import from_pons_score
+    from perfectplay.engine import describe
+
+    data = Path(__file__).parent / "data" / "connect4" / "7x6_pons_analysis.txt"
+    moves, *scores = data.read_text().splitlines()[1].split()
+    want = sorted((str(c + 1), describe(*from_pons_score(int(s), len(moves))))
+                  for c, s in enumerate(scores) if int(s) != -1000)
+    run = CliRunner().invoke(main, ["play", "connect4(width=7, height=6)", "--moves",
+                                    ",".join(moves), "--two-humans"], input="/q\n")
+    assert run.exit_code == 0, run.output[-2000:]
+    assert sorted(_listed(run.output)) == want
+    history = run.output.split("to move:")[0]
+    assert "proven by search" in history  # the shipped book's legend: past it, searched

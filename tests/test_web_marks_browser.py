@@ -1,7 +1,9 @@
 """What the page shows on each move, checked in Chromium against the API's own answer
 (``/api/explore/.../position``, fetched by the page itself):
 
-- every move is shaded by its remoteness: opacity ``max(0.45, 1 - 0.08 x delta
+- every move in its value's colour, GamesmanUni's own (its src/styles/_index.scss:
+  ``--winColor: #008000``, ``--loseColor: #800000``, ``--tieColor`` and ``--drawColor``
+  ``#ffff00``), and shaded by its remoteness: opacity ``max(0.45, 1 - 0.08 x delta
   remoteness)``, as GamesmanUni fades the slower moves of one value;
 - the hints toggle: with the computer to play and hints off, no move shows its value,
   colour or remoteness; on again, they are back;
@@ -63,6 +65,21 @@ def test_each_move_is_shaded_by_its_remoteness(page):
         assert got == pytest.approx(want, abs=1e-6), mv
         seen.add(round(got, 3))
     assert len(seen) >= 2, answer["moves"]  # the position tells some moves apart
+
+
+GAMESMANUNI = {"win": "rgb(0, 128, 0)", "lose": "rgb(128, 0, 0)", "tie": "rgb(255, 255, 0)",
+               "draw": "rgb(255, 255, 0)"}
+
+
+def test_each_move_is_in_gamesmanunis_colour_of_its_value(page):
+    for target, moves in (("tictactoe", "a1,b1,a2"), ("tictactoe", "b2"),
+                          ("tictactoe", "b2,a2")):
+        sec = _open(page, target, moves)
+        for mv in _api(page, target, moves)["moves"]:
+            colour = page.evaluate("(s) => getComputedStyle(document.querySelector(s))"
+                                   ".backgroundColor",
+                                   f"{sec} .movebtn[data-move='{mv['name']}']")
+            assert colour == GAMESMANUNI[mv["value"]], (moves, mv)
 
 
 def test_hints_off_hide_every_value_and_on_show_them(page):

@@ -5,7 +5,7 @@ everything loops over the registry."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -161,6 +161,10 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
 @click.option("--live", is_flag=True, help="Answer by live search (and the game's opening "
               "book) instead of solving the whole game first: for compiled games too big to "
               "solve (standard Connect Four is played live by default).")
+@click.option("--moves", "opening", default=None, metavar="MOVES",
+              help="Start from the position these moves reach, comma-separated, as the "
+              "game names them (e.g. 4,4,3); they are the first plies of the game's history "
+              "and /r goes back to them.")
 @click.option("--first/--second", default=True, help="Play first (default) or second.")
 @click.option("--as", "side", default=None, help="Play this side, by the name the game "
               "gives it (The Rock: walker or rock).")
@@ -170,8 +174,8 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
               help="Chance that the computer plays the perfect move (else a random one).")
 @click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
 def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: bool,
-         first: bool, side: str | None, two_humans: bool, strength: float,
-         seed: int | None) -> None:
+         opening: str | None, first: bool, side: str | None, two_humans: bool,
+         strength: float, seed: int | None) -> None:
     """Play against the perfect strategy: a game's name and its input as for the game's own
     command (its options too, e.g. --kind king), or FILE.py:Class.
 
@@ -189,6 +193,7 @@ def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: 
       perfectplay play tictactoe
       perfectplay play 'connect4(width=5, height=4)'
       perfectplay play 'connect4(width=7, height=6)'      # its opening book, then search
+      perfectplay play 'connect4(width=7, height=6)' --moves 4,4,3,5,3,3,3 --second
       perfectplay play --store c4book/
       perfectplay play 'kalah(houses=6, seeds=4)' --store kalah-dense24/
       perfectplay play examples/tictactoe.py:TicTacToe
@@ -210,11 +215,26 @@ def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: 
         if side.lower() not in names:
             fail(f"--as {side}: the sides of {game_name} are {', '.join(names)}", 2)
         human = names.index(side.lower())
-    session = Session(table, {0, 1} if two_humans else {human}, strength, seed)
+    names = [t.strip() for t in (opening or "").split(",") if t.strip()]
+    session = _session(table, {0, 1} if two_humans else {human}, strength, seed, names,
+                       user)
     if user:  # a user's game may raise at any move
         game_call("rules", session.run)
     else:
         session.run()
+
+
+def _session(table: Any, humans: set[int], strength: float, seed: int | None,
+             opening: list[str], user: bool) -> Session:
+    """The terminal session, its opening moves (``--moves``) played: a move that is not
+    legal is a usage error naming it and the legal ones."""
+    try:
+        if user:
+            return cast(Session, game_call("rules", Session, table, humans, strength, seed,
+                                           opening=opening))
+        return Session(table, humans, strength, seed, opening=opening)
+    except InputError as exc:
+        fail(f"--moves: {exc}", 2)
 
 
 def _is_catalog_game(target: str) -> bool:

@@ -6,7 +6,7 @@ did to the mover's value, undo and restart; and the computer's policy. The termi
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,16 +67,26 @@ class Ply:
 
 
 class GameState:
-    """The position and the history of one game; every method is pure bookkeeping."""
+    """The position and the history of one game; every method is pure bookkeeping.
+    ``opening``: moves by name played from the start first (``play --moves``), as part of
+    the history; a restart plays them again."""
 
-    def __init__(self, table: Table, humans: set[int]) -> None:
+    def __init__(self, table: Table, humans: set[int], opening: Sequence[str] = ()) -> None:
         self.table = table
         self.humans = humans
+        self.opening = list(opening)
         self.restart()
 
     def restart(self) -> None:
         self.pos = self.table.game.initial()
         self.history: list[tuple[Any, Ply]] = []  # (position before, ply)
+        for k, name in enumerate(self.opening, 1):
+            move = None if self.over() else self.find_move(name, numbers=False)
+            if move is None:
+                legal = [self.table.move_name(self.pos, mv.move) for mv in self.moves()]
+                raise InputError(f"move {k} of the opening ({name[:40]!r}) is not legal "
+                                 f"there; legal: {', '.join(legal) or 'none (the game is over)'}")
+            self.play(move)
 
     @property
     def mover(self) -> int:
@@ -123,11 +133,12 @@ class GameState:
             taken += 1
         return taken
 
-    def find_move(self, text: str) -> Any | None:
+    def find_move(self, text: str, numbers: bool = True) -> Any | None:
         """A typed move: the game's own reading (``parse_move``), its name as the list shows
         it, then its number in the list (so a move named "4" is that move, not the fourth in
         the list), and only then the move itself as text (so "1" is the first in the list,
-        never a move whose internal code is 1)."""
+        never a move whose internal code is 1). ``numbers`` False: the game's reading and
+        names only, no list numbers or raw moves (an opening's moves)."""
         moves = self.moves()
         text = text.strip()
         legal = {repr(mv.move): mv.move for mv in moves}
@@ -141,6 +152,8 @@ class GameState:
         for mv in moves:
             if text.lower() == self.table.move_name(self.pos, mv.move).lower():
                 return mv.move
+        if not numbers:
+            return None
         if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1].move
         for mv in moves:  # the move itself (coins' "L" for "L(5)"), after the list's numbers:

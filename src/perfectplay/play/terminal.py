@@ -4,14 +4,15 @@ is in :mod:`.state`; this module only reads and writes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .state import GameState, Policy, Table
 
 
 class Session:
     """A game at the terminal. ``humans`` is the set of players (0, 1) typed by a person;
-    ``strength`` is the chance the computer plays the perfect move (else a random one)."""
+    ``strength`` is the chance the computer plays the perfect move (else a random one);
+    ``opening``: moves by name played first (see :class:`~.state.GameState`)."""
 
     HELP = ("type a move by its name or its number in the list; commands start with '/' so "
             "they never clash with a move: /h hint, /u undo, /r restart, /q quit, /? help")
@@ -24,12 +25,13 @@ class Session:
 
     def __init__(self, table: Table, humans: set[int], strength: float = 1.0,
                  seed: int | None = None, write: Callable[[str], None] = print,
-                 read: Callable[[str], str] = input, linger: bool = True) -> None:
+                 read: Callable[[str], str] = input, linger: bool = True,
+                 opening: Sequence[str] = ()) -> None:
         #: ``linger``: at the end of the game, wait for /u (take back a final blunder), /r
         #: or /q instead of returning at once (when a person plays)
         self.linger = linger
         self.policy = Policy(strength, seed)
-        self.state = GameState(table, humans)
+        self.state = GameState(table, humans, opening)
         self.table = table
         self.write = write
         self.read = read
