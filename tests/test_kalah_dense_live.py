@@ -131,3 +131,12 @@ def test_serve_takes_a_dense_table_as_a_live_store(dense, monkeypatch, tmp_path)
     out = CliRunner().invoke(main, ["serve", "--live-store", str(dense)])
     assert out.exit_code == 0, out.output
     assert seen["live_stores"] == [str(dense.resolve())]
+
+
+@pytest.mark.parametrize("args", [["query"], ["serve", "--store"], ["analyze"]])
+def test_commands_that_read_stores_say_a_dense_table_is_none(dense, args):
+    pytest.importorskip("starlette")
+    out = CliRunner().invoke(main, [*args, str(dense)])
+    assert out.exit_code == 1, out.output
+    assert "holds a dense endgame table (solve --endgame K --dense), not a store" in \
+        out.output and "Traceback" not in out.output

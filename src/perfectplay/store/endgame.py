@@ -26,11 +26,8 @@ from typing import Any
 from ..engine.protocol import Game, Position, Worth, capabilities
 from ..engine.searchkernel import Leaf
 from ..errors import InputError
+from .layout import DENSE_KIND
 from .reader import Store
-
-#: How the manifest of every dense endgame table names its kind ("kalah dense endgame
-#: table" ends with it).
-DENSE_KIND = "dense endgame table"
 
 
 def dense_info(path: str | Path) -> dict[str, Any]:

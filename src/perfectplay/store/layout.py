@@ -55,6 +55,11 @@ def need(module: str) -> Any:
                          "'perfectplay[scale]'") from None
 
 
+#: How the manifest of every dense endgame table names its kind ("kalah dense endgame
+#: table" ends with it): such a folder is read by the search, never as a store.
+DENSE_KIND = "dense endgame table"
+
+
 def read_manifest(store: str | Path) -> dict[str, Any]:
     """The store's manifest ({} if there is none yet), checked: a broken one, or one of an
     older format, is a clear error that says how to start again, never a misread."""
@@ -69,6 +74,10 @@ def read_manifest(store: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("game"), str | None):
         raise StoreError(f"{path} is not a perfectplay manifest; delete the store folder "
                          "to solve again")
+    if str(data.get("kind", "")).endswith(DENSE_KIND):
+        raise StoreError(f"{store} holds a dense endgame table (solve --endgame K --dense), "
+                         "not a store: search GAME --store, play GAME --store, book GAME "
+                         "--store and serve --live-store read it")
     fmt = data.get("format")
     if fmt != FORMAT:
         old = "a store of perfectplay 0.x (Parquet tiers)" if fmt is None else \
