@@ -80,6 +80,9 @@ NOT_RUN = {
     "perfectplay solve 'kalah(houses=6, seeds=4)'": "an endgame store of 60 million "
     "positions (6 minutes)",
     "perfectplay search 'kalah(houses=6, seeds=4)'": "two minutes of search",
+    "perfectplay play 'kalah(houses=6, seeds=4)' --store kalah-dense24/": "plays with the "
+    "dense table of the solve line above (1.25 x 10^9 boards; tests/test_kalah_dense_live.py "
+    "plays Kalah(6, 1) with a small one the same way)",
     "perfectplay solve 'kalah(houses=6, seeds=5)'": "a dense table of 11 x 10^9 boards (most "
     "of an hour; tests/test_kalah_dense.py builds small ones the same way)",
     "perfectplay search 'kalah(houses=6, seeds=5)'": "an hour of search and more",

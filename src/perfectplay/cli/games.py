@@ -12,7 +12,7 @@ import click
 from .. import registry
 from ..demo import run_demo
 from ..errors import InputError
-from ..play import Session, user_table
+from ..play import Session, Table, user_table
 from ..registry import GameSpec, option_fields
 from ..textio import Token, parse_int
 from .base import fail, game_call, load_game, picture_path, read_text, render
@@ -224,7 +224,7 @@ def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: 
         session.run()
 
 
-def _session(table: Any, humans: set[int], strength: float, seed: int | None,
+def _session(table: Table, humans: set[int], strength: float, seed: int | None,
              opening: list[str], user: bool) -> Session:
     """The terminal session, its opening moves (``--moves``) played: a move that is not
     legal is a usage error naming it and the legal ones."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from ..engine.protocol import Game, Position, Worth, capabilities
 from ..engine.searchkernel import Leaf
@@ -30,7 +29,7 @@ from .layout import DENSE_KIND
 from .reader import Store
 
 
-def dense_info(path: str | Path) -> dict[str, Any]:
+def dense_info(path: str | Path) -> dict[str, object]:
     """The manifest of the dense endgame table saved in ``path`` (its kind, board, seeds
     and entries), or {} when the folder holds none (a store, or nothing)."""
     try:
@@ -94,7 +93,7 @@ def open_endgame(path: str | Path, game: Game | None = None) -> Store | DenseEnd
     return Store(path, game)
 
 
-def fits_dense(game: Any, path: str | Path) -> bool:
+def fits_dense(game: object, path: str | Path) -> bool:
     """True when ``game`` reads the dense endgame table at ``path`` (the page uses each
     table given it for the instances it fits, as each store for the game it holds)."""
     fits = getattr(game, "dense_endgame_fits", None)

@@ -11,14 +11,11 @@ a :class:`~.rules.ConnectFour` code; :func:`from_pons_score` turns a score into 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ...engine import Value
 from ...errors import InputError
 from ..entry import Pasted
-
-if TYPE_CHECKING:
-    from .rules import ConnectFour
+from .rules import ConnectFour
 
 
 def position_from_moves(game: ConnectFour, columns: str, first_column: int = 0) -> int:
@@ -91,8 +88,6 @@ def read_pons_digits(game: object, text: str) -> Pasted | None:
     >>> read_pons_digits(ConnectFour(7, 6), "4453").moves
     ('4', '4', '5', '3')
     """
-    from .rules import ConnectFour
-
     text = text.strip()
     if not isinstance(game, ConnectFour) or not re.fullmatch(r"[0-9]+", text):
         return None

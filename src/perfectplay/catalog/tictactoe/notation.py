@@ -13,6 +13,7 @@ import re
 
 from ...errors import InputError
 from ..entry import Pasted
+from .rules import TicTacToe
 
 _CELLS = {"x": "X", "o": "O", ".": ".", "-": ".", "_": "."}
 
@@ -21,8 +22,6 @@ def read_board(game: object, text: str) -> Pasted | None:
     """A 9-character board as the position's code (``x | o << 9``, cell 0 is a1), checked:
     X moves first, so X has as many marks as O or one more. None for a text that is not
     such a board, or a game that is not tic-tac-toe."""
-    from .rules import TicTacToe
-
     board = re.sub(r"[\s|/]", "", text)
     if not isinstance(game, TicTacToe) or len(board) != 9 or \
             not all(c.lower() in _CELLS for c in board):
