@@ -19,6 +19,13 @@ dominates the easy sets), "searching" the searches' own clocks.
     python benchmarks/connect4_search.py                          # every set, 50 positions
     python benchmarks/connect4_search.py --sets endgame_L1,midgame_L1 --count 10
     python benchmarks/connect4_search.py --sets opening_L2 --time 60 --workers 2
+    python benchmarks/connect4_search.py --pons ~/connect4/c4solver   # C++ timed in this run
+
+``--pons PATH`` runs Pons's own solver (``c4solver`` built from github.com/PascalPons/connect4
+with its Makefile, no opening book) on the same positions in the same run, each set as one
+process fed the set's lines (1-indexed, as it reads them), and takes its time less that of
+a process given no line (start-up and its 64 MB table); its answers are checked too. Without
+it the C++ column is the total recorded on 2026-11-23 (``CPP_SECONDS_PER_50``).
 
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -107,6 +115,28 @@ def run_set(game: ConnectFour, name: str, rows: list[tuple[str, int]], args) -> 
     return res
 
 
+def _run_pons(solver: Path, lines: list[str]) -> tuple[float, list[str]]:
+    """Seconds of wall clock of one run of Pons's solver on ``lines``, and what it printed."""
+    t = time.perf_counter()
+    out = subprocess.run([str(solver)], input="".join(f"{ln}\n" for ln in lines),
+                         capture_output=True, text=True, check=True, cwd=solver.parent).stdout
+    return time.perf_counter() - t, out.splitlines()
+
+
+def time_pons(solver: Path, rows: list[tuple[str, int]], name: str) -> tuple[float, list[str]]:
+    """Pons's solver on a set's positions: (seconds less start-up, mismatches)."""
+    lines = ["".join(str(int(c) + 1) for c in moves) for moves, _ in rows]
+    start_up = min(_run_pons(solver, [])[0] for _ in range(3))
+    seconds, out = _run_pons(solver, lines)
+    bad = []
+    for i, ((moves, score), got) in enumerate(zip(rows, out, strict=False), 1):
+        if got.split()[-1] != str(score):
+            bad.append(f"{name} line {i}: {moves} score {score}: Pons's solver says {got}")
+    if len(out) != len(rows):
+        bad.append(f"{name}: Pons's solver answered {len(out)} of {len(rows)} lines")
+    return max(seconds - start_up, 0.0), bad
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -121,6 +151,8 @@ def main() -> None:
                     help="start each position from an empty table (default: keep it, as "
                     "Pons's test program does)")
     ap.add_argument("--data", type=Path, default=DATA, help="directory of the set files")
+    ap.add_argument("--pons", type=Path, default=None,
+                    help="Pons's c4solver, timed on the same positions in this run")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per position")
     args = ap.parse_args()
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -129,6 +161,8 @@ def main() -> None:
         ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
     if args.count < 1:
         ap.error("--count must be at least 1")
+    if args.pons is not None and not args.pons.is_file():
+        ap.error(f"--pons {args.pons}: no such file")
 
     game = ConnectFour(7, 6)
     t = time.perf_counter()
@@ -150,12 +184,16 @@ def main() -> None:
         res = run_set(game, name, rows, args)
         results.append(res)
         n = max(res.positions, 1)
-        cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
+        if args.pons is not None:
+            cpp, pons_bad = time_pons(args.pons.resolve(), rows, name)
+            res.mismatches.extend(pons_bad)
+        else:
+            cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
         rate = res.nodes / res.search_seconds if res.search_seconds > 0 else 0.0
         print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.3f}s "
               f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.2f}s "
               f"{res.search_seconds:>9.2f}s {cpp:>9.2f}s "
-              f"{res.wall / cpp:>6.1f}x", flush=True)
+              f"{res.wall / max(cpp, 1e-3):>6.1f}x", flush=True)
     bad = [m for res in results for m in res.mismatches]
     unproven = sum(res.positions - res.proven for res in results)
     if unproven:

@@ -135,12 +135,14 @@ def test_the_picture_draws_every_house() -> None:
     assert sorted(t.get_text() for t in ax.texts) == sorted(["2"] * 6 + list("abcabc"))
 
 
-def test_kalah_6_4_ships_the_book_of_its_first_move() -> None:
+def test_kalah_6_4_ships_a_book_of_three_plies() -> None:
     """The package's book of Kalah(6, 4) (``perfectplay book 'kalah(houses=6, seeds=4)'
-    --plies 1``, every position one move from the start searched): the start is the
-    first player's by +10 (Irving, Donkers and Uiterwijk 2000, Table 9), read at once
-    from the book, as are its six moves; the best is the third house, c, as the search
-    of the start finds it (docs/benchmarks.md)."""
+    --plies 3 --store DENSE24``, every position up to three moves from the start searched
+    with the 24-seed dense table): the start is the first player's by +10 (Irving, Donkers
+    and Uiterwijk 2000, Table 9), read at once from the book, as are its six moves; the
+    best is the third house, c, as the search of the start finds it (docs/benchmarks.md).
+    Every position two moves in is there with all its moves, so the page answers the
+    first three plies from the book."""
     from perfectplay.store.book import find_book
 
     game = Kalah(6, 4)
@@ -149,6 +151,13 @@ def test_kalah_6_4_ships_the_book_of_its_first_move() -> None:
     with book:
         start = game.initial()
         assert book.value(start) == 10
+        assert book.remoteness(start) == 40
+        for first in game.moves(start):
+            child = game.play(start, first)
+            for second in game.moves(child):
+                grandchild = game.play(child, second)
+                values = book.move_values(grandchild)
+                assert len(values) == len(list(game.moves(grandchild)))
         moves = book.move_values(start)
         assert len(moves) == 6
         assert max(m.value for m in moves) == 10

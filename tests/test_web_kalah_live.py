@@ -1,5 +1,5 @@
 """Kalah(6, 4) on the page, as the tab's live analysis answers it (the real route, the
-server's worker): the start's six moves come from the shipped 1-ply book at once, exact,
+server's worker): the start's six moves come from the shipped 3-ply book at once, exact,
 each with the margin and remoteness the book holds, the best the third house by +10
 (Irving, Donkers and Uiterwijk 2000)."""
 
