@@ -56,6 +56,12 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               are the mover's, in the combinatorial number system). A store
                               then keeps a bit per rank instead of an 8-byte key
 ``unrank(tier, r) -> int``    *with rank*: the code of rank ``r`` in ``tier`` (the inverse)
+``valid(pos) -> int``         *optional*: non-zero when the code names a position of the game
+                              (Connect Four: every column's marker bit in place, the right
+                              number of stones each); :meth:`CompiledGame.decode` and the
+                              stores then refuse any other code before a kernel reads it, so
+                              a code typed into a URL or a query cannot index a table out of
+                              range
 ============================  ==================================================================
 
 Codes are any int64 except -2**63. A compiled game also answers the Python protocol
@@ -166,6 +172,11 @@ def _same(pos):
     return pos
 
 
+@njit(cache=True)
+def _any_code(pos):
+    return 1
+
+
 def _jit(fn: object, name: str) -> Kernel | None:
     """``fn`` compiled (plain functions through ``njit``), as the first dispatcher this
     process made for the same rule (:func:`~.jitmemo.canonical`), so a second instance of a
@@ -209,6 +220,7 @@ class CompiledGame:
                  dense_index: Callable[..., int] | None = None,
                  rank: Callable[..., int] | None = None,
                  unrank: Callable[..., int] | None = None,
+                 valid: Callable[..., int] | None = None,
                  name: str | None = None) -> None:
         if isinstance(initial, bool) or not isinstance(initial, int | np.integer):
             raise GameError(f"the start code must be an int, not {show(initial)}")
@@ -239,6 +251,8 @@ class CompiledGame:
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
         self.has_rank = rank is not None
+        self.valid = _jit(valid, "valid") or _any_code
+        self.has_valid = valid is not None
         self.symmetric = canonical is not None
         self.has_search_moves = search_moves is not None
         self.has_horizon = horizon is not None
@@ -314,7 +328,35 @@ class CompiledGame:
         return int(pos)
 
     def decode(self, code: int) -> int:
+        """The position of ``code``: the code itself, once it is an int64 (not -2**63) and,
+        when the game has a ``valid`` rule, names one of its positions; ValueError
+        otherwise (a code read from a person or a URL is checked here before any kernel
+        reads it). O(1) plus one ``valid`` call.
+
+        >>> def moves(n, out): return 0
+        >>> game = CompiledGame(3, moves, lambda n, m: n, lambda n: 2, max_moves=1,
+        ...                     valid=lambda n: n >= 0)
+        >>> game.decode(5)
+        5
+        >>> game.decode(-1)
+        Traceback (most recent call last):
+        ...
+        ValueError: the code -1 is not a position of CompiledGame
+        """
+        problem = self.code_problem(code)
+        if problem is not None:
+            raise ValueError(problem)
         return int(code)
+
+    def code_problem(self, code: object) -> str | None:
+        """Why ``code`` names no position of this game (None when it names one)."""
+        if isinstance(code, bool) or not isinstance(code, int | np.integer):
+            return f"a code is an int, not {show(code)}"
+        if not -(2**63) < int(code) <= INT64_MAX:
+            return f"the code {int(code)} is outside int64 (or is -2**63)"
+        if self.has_valid and not self.valid(np.int64(code)):
+            return f"the code {int(code)} is not a position of {self.name}"
+        return None
 
 
 def is_compiled(game: object) -> bool:

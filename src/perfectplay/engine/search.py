@@ -318,6 +318,9 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     if isinstance(game, CompiledGame):
         if isinstance(position, bool) or not isinstance(position, int | np.integer):
             raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
+        problem = game.code_problem(position)
+        if problem is not None:
+            raise GameError(problem)
         position = int(position)
         backend = CompiledBackend(game, table_mb, workers, max_depth, progress or None,
                                   _leaf_of(endgame, game))

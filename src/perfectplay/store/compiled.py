@@ -86,6 +86,7 @@ from .packed import (
     mark_present,
     palette_of,
     ranks_of,
+    refused,
 )
 from .runner import Runner, StoreJob
 
@@ -330,8 +331,13 @@ def _enumerate(game: CompiledGame, job: StoreJob) -> None:
 def _write_roots(work: Path, game: CompiledGame, roots: np.ndarray) -> None:
     """Where enumeration starts: the start, or every root a store of the game's last tiers
     is built from, canonical, each in its tier's waiting folder."""
-    canon, tiers = canonical_tiers(np.asarray(roots, np.int64), game.rules.canonical,
-                                   game.rules.tier)
+    roots = np.asarray(roots, np.int64)
+    bad = refused(roots, game.valid)
+    if bad.size:
+        raise GameError(f"{bad.size:,} of the {roots.size:,} roots are not positions of "
+                        f"{game.name} (its valid rule refuses them), the first "
+                        f"{int(roots[bad[0]])}")
+    canon, tiers = canonical_tiers(roots, game.rules.canonical, game.rules.tier, game.valid)
     order = np.argsort(tiers, kind="stable")
     canon, tiers = canon[order], tiers[order]
     cuts = np.flatnonzero(np.diff(tiers)) + 1

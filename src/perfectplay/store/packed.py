@@ -213,15 +213,31 @@ def keyed_slots(codes, keys, index, bits):
 
 
 @njit
-def canonical_tiers(codes, canonical, tier):
-    """Each code made canonical, and its tier."""
+def canonical_tiers(codes, canonical, tier, valid):
+    """Each code made canonical, and its tier (-1 for a code ``valid`` refuses: no
+    position's, so no table holds it)."""
     out = np.empty(codes.size, np.int64)
     tiers = np.empty(codes.size, np.int64)
     for i in range(codes.size):
+        if not valid(codes[i]):
+            out[i], tiers[i] = codes[i], -1
+            continue
         c = canonical(codes[i])
         out[i] = c
         tiers[i] = tier(c)
     return out, tiers
+
+
+@njit
+def refused(codes, valid):
+    """The indexes of the codes ``valid`` refuses (names of no position)."""
+    out = np.empty(codes.size, np.int64)
+    k = 0
+    for i in range(codes.size):
+        if not valid(codes[i]):
+            out[k] = i
+            k += 1
+    return out[:k]
 
 
 @njit

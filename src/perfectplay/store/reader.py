@@ -146,7 +146,7 @@ class Store(Solved):
         game = self.game
         if isinstance(game, CompiledGame):
             r = game.rules
-            canon, tiers = canonical_tiers(codes, r.canonical, r.tier)
+            canon, tiers = canonical_tiers(codes, r.canonical, r.tier, game.valid)
             rank = game.ranking.rank
         else:
             canon, rank = codes, None

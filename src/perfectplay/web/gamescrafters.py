@@ -180,6 +180,9 @@ class PositionCodec:
                 raise InputError(f"{_cut(key)!r} is not a position: after the last '~' "
                                  "comes the game's integer code (as the answers write it)")
             assert self._decode is not None
+            if not -(2**63) < int(key) < 2**63:
+                raise InputError(f"the code {_cut(key)} is not a position: codes are int64 "
+                                 "(from -2**63 + 1 to 2**63 - 1)")
             try:
                 return self._decode(int(key))
             except Exception:  # noqa: BLE001 - the game's decode refused this code

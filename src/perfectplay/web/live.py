@@ -264,8 +264,11 @@ def _walk(game: Game, codec: PositionCodec, title: str, query: Query
     try:
         pos = game.initial() if text is None else codec.read(text)
         legal = list(game.moves(pos)) if game.outcome(pos) is None else []
-    except (KeyError, TypeError, ValueError):
-        raise InputError(f"the position {str(text)[:60]!r} is not one of {title}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        why = f": {exc.args[0]}" if isinstance(exc, KeyError | ValueError) and exc.args \
+            and isinstance(exc.args[0], str) else ""
+        raise InputError(f"the position {str(text)[:60]!r} is not one of {title}"
+                         f"{why[:200]}") from None
     player = capabilities(game).player
 
     def who(p: Position, plies: int) -> int | None:
@@ -445,6 +448,13 @@ def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
     known = {name: r.value for name, r in reports.items() if r.value is not None}
     ranked = sorted((r for r in reports.values() if r.name in known),
                     key=lambda r: Score(known[r.name], r.remoteness), reverse=True)
+    end = None if reports else codec.game.outcome(pos)
+    if end is not None:  # the game is over: its value is the rules', nothing to search
+        out.update(exact=True, value=value_word(end, scored), margin=_margin(end, scored),
+                   remoteness=0, best=[], delta={})
+        out["summary"] = summary(end, 0, scored, turn, True,
+                                 float(str(body.get("points") or 0)))
+        return out
     if not exact:
         out["summary"] = ("stopped before every move was proven: the moves show what is "
                           "proven (bounds)")

@@ -158,6 +158,22 @@ def outcome_of(code, bottom, H, full):
 
 
 @njit(cache=True)
+def valid_of(code, W, H, H1, col_mask, bottom):
+    """1 when ``code`` is a position's: no bit past the last column, a marker in every
+    column, the mover holding half the stones (rounded down: X moves on an even count)
+    and no four of the mover's (the game would have ended the move they made it). O(W)."""
+    if code < 0 or code >> (W * H1) != 0:
+        return 0
+    for c in range(W):
+        if (code >> (c * H1)) & col_mask == 0:
+            return 0
+    mover, mask = split(code, bottom, H1)
+    if popcount(mover) != popcount(mask) // 2 or four(mover, H):
+        return 0
+    return 1
+
+
+@njit(cache=True)
 def stones_of(code, bottom, H1):
     """The number of stones (the tier: every move adds one), by a SWAR popcount."""
     _, mask = split(code, bottom, H1)

@@ -37,6 +37,7 @@ from .bitboard import (
     play_of,
     split,
     stones_of,
+    valid_of,
 )
 from .hooks import horizon_of, search_moves_of, static_bounds_of
 from .ranking import rank_of, tables, unrank_of
@@ -111,6 +112,11 @@ def compiled_rules(g: Geometry) -> dict[str, Kernel]:
         return unrank_of(t, r, W, H1, binom, ways)
 
     @njit(cache=True)
+    def valid(code):
+        _ = sources
+        return valid_of(code, W, H, H1, col_mask, bottom)
+
+    @njit(cache=True)
     def split_code(code):
         _ = sources
         return split(code, bottom, H1)
@@ -118,7 +124,7 @@ def compiled_rules(g: Geometry) -> dict[str, Kernel]:
     return {"moves": moves, "play": play, "outcome": outcome, "tier": tier,
             "canonical": canonical, "search_moves": search_moves, "horizon": horizon,
             "static_bounds": static_bounds, "rank": rank, "unrank": unrank,
-            "split": split_code}
+            "valid": valid, "split": split_code}
 
 
 class ConnectFour(CompiledGame):

@@ -134,6 +134,10 @@ def field_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
     def pack(pits, who):
         return pack_fields(pits, who, m, b)
 
+    @njit(cache=True)
+    def valid(code):  # houses' fields only, and no more seeds in play than the game has
+        return code >= 0 and code >> (2 * m * b + 1) == 0 and in_play_fields(code, m, b) <= total
+
     dbase, dbinom, dcounts = _dense_tables(m, total)
 
     @njit(cache=True)
@@ -145,7 +149,7 @@ def field_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
 
     return {"moves": moves, "play": play, "payoff": payoff, "outcome": outcome,
             "score": score, "player": player, "tier": tier, "margin_bound": margin_bound,
-            "dense_index": dense_index, "pack": pack}
+            "dense_index": dense_index, "valid": valid, "pack": pack}
 
 
 def ranked_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
@@ -163,6 +167,16 @@ def ranked_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
     @njit(cache=True)
     def pack(pits, who):
         return pack_ranked(pits, who, binom, m)
+
+    ranks = int(binom[total + 2 * m, 2 * m])  # the ways to lay at most `total` seeds out
+
+    @njit(cache=True)
+    def valid(code):  # a rank in range, and the sums beside it those of its houses
+        if code < 0 or code >> 15 >= ranks:
+            return False
+        pits = np.empty(2 * m, np.int64)
+        unrank_pits(code >> 15, binom, 2 * m, total, pits)
+        return pack_ranked(pits, code & 1, binom, m) == code
 
     @njit(cache=True)
     def play(code, move):
@@ -216,8 +230,8 @@ def ranked_rules(m: int, n: int, empty_capture: bool) -> dict[str, Kernel]:
 
     return {"moves": moves, "play": play, "payoff": payoff, "step": step, "outcome": outcome,
             "score": score, "player": player, "tier": tier, "search_moves": search_moves,
-            "margin_bound": margin_bound, "dense_index": dense_index, "pack": pack,
-            "unpack": unpack}
+            "margin_bound": margin_bound, "dense_index": dense_index, "valid": valid,
+            "pack": pack, "unpack": unpack}
 
 
 class Kalah(CompiledGame):
