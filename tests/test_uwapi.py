@@ -402,9 +402,9 @@ def test_serve_refuses_a_cors_value_that_is_no_origin(origin):
 
 @pytest.mark.parametrize(("target", "gid", "start"), [
     ("tictactoe", "perfectplay-tictactoe",
-     "a b c | 1 . . . | 2 . . . | 3 . . . | X to move~0"),
+     "a b c | 1 . . . | 2 . . . | 3 . . . | X to move~1_0"),
     ("examples/tictactoe.py:TicTacToe", "perfectplay-tictactoe",
-     "a b c | 1 . . . | 2 . . . | 3 . . .~" + _key("." * 9)),
+     "a b c | 1 . . . | 2 . . . | 3 . . .~1_" + _key("." * 9)),
 ])
 def test_serve_a_catalog_game_or_a_file_with_cors(target, gid, start):
     """The command itself: ``serve --game`` with a catalog name or FILE.py:Class, the id it
@@ -490,13 +490,27 @@ def test_the_turn_marker_follows_extra_turns(again):
     assert first == (game.player(pos) == 0) and extra == 3
 
 
-def test_a_game_without_a_player_hook_has_no_marker(ttt):
-    """Without ``player`` the turn alternates; the client then flips it itself, so the
-    string must not look like a marker (an int code never does)."""
+def test_a_game_without_a_player_hook_is_marked_by_alternation(ttt):
+    """Without ``player`` the turns alternate from the first player's: the start is 1_
+    (GamesmanUni's initiateMatch and Restart read who starts from the first character),
+    each child the other marker, and a position string sent back keeps its turn. Checked
+    against the number of marks on the board, which tic-tac-toe's turn follows."""
     c, base = api(ttt)
-    r = c.get(f"{base}positions/").json()
-    for auto in [r["autoguiPosition"]] + [m["autoguiPosition"] for m in r["moves"]]:
-        assert not re.match(r"[12]_", auto)
+    game = TTT_ENTRY.build()
+    variant = c.get(base).json()
+    assert variant["autoguiStartPosition"] == f"1_{game.initial()}"
+    shown = variant["startPosition"]
+    for depth in range(4):
+        r = ask(c, base, shown).json()
+        pos = int(r["position"].rpartition("_")[2])
+        marks = 9 - "".join(game.draw(pos).split()).count(".")
+        assert marks == depth and r["autoguiPosition"] == f"{depth % 2 + 1}_{pos}"
+        for m in r["moves"]:
+            assert m["autoguiPosition"].startswith(f"{(depth + 1) % 2 + 1}_")
+            assert m["position"].rpartition("~")[2] == m["autoguiPosition"]
+        shown = r["moves"][-1]["position"]
+    bare = ask(c, base, str(game.initial())).json()  # a bare key of the start: player 1
+    assert bare["autoguiPosition"] == f"1_{game.initial()}"
 
 
 # -- 4. URL-safe position strings -------------------------------------------------------------
@@ -570,7 +584,7 @@ def test_a_compiled_game_shows_its_picture_and_move_names(ttt):
     """Catalog tic-tac-toe's positions are int codes; the client shows the board drawn."""
     c, base = api(ttt)
     start = c.get(base).json()["startPosition"]
-    assert start == "a b c | 1 . . . | 2 . . . | 3 . . . | X to move~0"
+    assert start == "a b c | 1 . . . | 2 . . . | 3 . . . | X to move~1_0"
     r = ask(c, base, start).json()
     assert sorted(m["move"] for m in r["moves"]) == sorted(
         f"{col}{row}" for col in "abc" for row in "123")

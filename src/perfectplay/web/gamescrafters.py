@@ -39,8 +39,13 @@ the string into ``?p=`` as it is, unescaped, so a string holds no ``# & + % / ? 
 only the key is read back (after the last ``~``; a bare key is accepted too), so a picture
 mangled on the way (spaces as ``+``, a browser's escapes) does no harm.
 ``autoguiPosition`` is ``1_KEY`` or ``2_KEY`` (UWAPI's whose-turn marker: the first or second
-player to move) for a game whose ``player`` hook says who moves (extra turns); without that
-hook it is ``KEY`` and the client alternates turns itself, which is then right. A move is
+player to move), always: GamesmanUni takes whose turn the start is from the first character
+of its AutoGUI string (a Restart only gives the first player the move when it is ``1``). A
+game whose ``player`` hook says who moves (extra turns) is marked by the hook; for any other
+game the turns alternate from the first player's at the start, so the position string
+carries the marker too (``PICTURE~2_KEY``, unambiguous: codes hold no ``_`` and a literal's
+base64 never starts with ``1`` or ``2``) and each child's is the other one. A key typed bare
+(no marker) is the first player's turn at the start and unmarked elsewhere. A move is
 named by the game's ``move_name`` in both ``move`` and ``autoguiMove`` (the client's list of
 moves sends ``move`` back as the ``autoguiMove`` it looks up).
 
@@ -86,6 +91,8 @@ PICTURE_ESCAPES = {"#": "\u266f", "&": "\u214b", "+": "\u02d6", "%": "\u066a",
 _SAFE_PICTURE = str.maketrans(PICTURE_ESCAPES)
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"-?[0-9]{1,20}")
+#: A key's whose-turn marker (see the module doc).
+_MARKED = re.compile(r"[12]_")
 
 
 def served_id(name: str) -> str:
@@ -156,15 +163,28 @@ class PositionCodec:
         """The game's ``draw`` of the position on one line (its repr without ``draw``)."""
         return one_line(game_picture(self.game, pos) or repr(_plain(pos))) or "position"
 
-    def text(self, pos: Any) -> str:
-        """The position string: ``PICTURE~KEY``."""
-        return f"{self.picture(pos)}{KEY_MARK}{self.key(pos)}"
+    def marker(self, pos: Any, turn: int | None) -> str:
+        """UWAPI's whose-turn marker (``1_`` or ``2_``): the ``player`` hook's when the game
+        has one, else ``turn``'s (0 the first player; None: no marker)."""
+        if self._player is not None:
+            turn = int(self._player(pos))
+        return "" if turn is None else f"{turn + 1}_"
 
-    def autogui(self, pos: Any) -> str:
-        """UWAPI's AutoGUI string: ``1_KEY``/``2_KEY`` (who moves) when the game says who
-        moves, else ``KEY``."""
-        key = self.key(pos)
-        return key if self._player is None else f"{int(self._player(pos)) + 1}_{key}"
+    def text(self, pos: Any, turn: int | None = None) -> str:
+        """The position string: ``PICTURE~KEY``, with ``turn``'s marker before the key
+        (``PICTURE~2_KEY``) for a game without a ``player`` hook when it is given."""
+        mark = self.marker(pos, turn) if self._player is None else ""
+        return f"{self.picture(pos)}{KEY_MARK}{mark}{self.key(pos)}"
+
+    def autogui(self, pos: Any, turn: int | None = None) -> str:
+        """UWAPI's AutoGUI string: ``1_KEY``/``2_KEY`` (who moves: the ``player`` hook's, else
+        ``turn``'s), or ``KEY`` when neither is known."""
+        return f"{self.marker(pos, turn)}{self.key(pos)}"
+
+    def turn_of(self, text: str) -> int | None:
+        """The turn a position string's marker names (0 the first player), None without."""
+        key = text.rpartition(KEY_MARK)[2].strip()
+        return int(key[0]) - 1 if _MARKED.match(key) else None
 
     def read(self, text: str) -> Any:
         """The position a string names (the key after its last ``~``, or the whole string);
@@ -175,6 +195,8 @@ class PositionCodec:
             raise InputError(f"the position is {len(text):,} characters; the limit is "
                              f"{MAX_POSITION:,}")
         key = text.rpartition(KEY_MARK)[2].strip()
+        if _MARKED.match(key):
+            key = key[2:]
         if self.coded:
             if not _CODE.fullmatch(key):
                 raise InputError(f"{_cut(key)!r} is not a position: after the last '~' "
@@ -220,11 +242,13 @@ def _move_name(game: Game[Any, Any], move: Any) -> str:
     return str(name(move)) if name is not None else str(_plain(move))
 
 
-def _entry(solved: Solved, codec: PositionCodec, pos: Any) -> dict[str, Any]:
+def _entry(solved: Solved, codec: PositionCodec, pos: Any, turn: int | None
+           ) -> dict[str, Any]:
     """The fields UWAPI gives a position (and a child): strings, value, remoteness."""
     value, rem = solved.value(pos), solved.remoteness(pos)
     word = value_word(value, solved.scored)
-    out: dict[str, Any] = {"position": codec.text(pos), "autoguiPosition": codec.autogui(pos),
+    out: dict[str, Any] = {"position": codec.text(pos, turn),
+                           "autoguiPosition": codec.autogui(pos, turn),
                            "positionValue": word, "remoteness": remoteness_code(word, rem)}
     if solved.scored:  # the winner's margin: who wins is positionValue (see module doc)
         assert not isinstance(value, Value)  # a scored game's value is a margin
@@ -232,10 +256,12 @@ def _entry(solved: Solved, codec: PositionCodec, pos: Any) -> dict[str, Any]:
     return out
 
 
-def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = None
-                      ) -> dict[str, Any]:
+def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = None,
+                      turn: int | None = 0) -> dict[str, Any]:
     """The UWAPI answer for one position (see the module doc); raises the store's
-    ``UnknownPosition`` (a KeyError) for a position it does not hold.
+    ``UnknownPosition`` (a KeyError) for a position it does not hold. ``turn``: whose turn
+    it is in a game without a ``player`` hook (0 the first player's; None not known), for
+    the whose-turn markers.
 
     >>> from perfectplay.engine import solve
     >>> class Take:  # take 1 or 2 from a heap; who cannot move loses
@@ -245,18 +271,19 @@ def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = No
     ...     def outcome(self, n): return None
     >>> r = position_response(solve(Take()), 4)
     >>> r["position"], r["positionValue"], r["remoteness"]
-    ('4~NA', 'win', 3)
+    ('4~1_NA', 'win', 3)
     >>> [(m["move"], m["moveValue"], m["deltaRemoteness"]) for m in r["moves"]]
     [('1', 'win', 0), ('2', 'lose', 0)]
     """
     codec = codec or PositionCodec(solved.game)
     game = solved.game
-    out = _entry(solved, codec, pos)
+    out = _entry(solved, codec, pos, turn)
+    after = None if turn is None else 1 - turn
     moves = []
     for mv in solved.move_values(pos):
         word = value_word(mv.value, solved.scored)
         name = _move_name(game, mv.move)
-        moves.append({**_entry(solved, codec, game.play(pos, mv.move)), "move": name,
+        moves.append({**_entry(solved, codec, game.play(pos, mv.move), after), "move": name,
                       "autoguiMove": name, "moveValue": word})
     out["moves"] = wrangle_moves(moves)
     return out
@@ -371,7 +398,7 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
         bad = _check(request)
         if bad is not None:
             return bad
-        start, auto = codec.text(solved.start), codec.autogui(solved.start)
+        start, auto = codec.text(solved.start, 0), codec.autogui(solved.start, 0)
         # the README lists the start's AutoGUI string as autoguiPosition, its example and
         # server.py (which GamesmanUni reads) as autoguiStartPosition: both are given
         return JSONResponse({"id": VARIANT, "name": "Standard", "gui": "v0",
@@ -385,7 +412,10 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
         text = request.query_params.get("p")
         try:
             pos = solved.start if text is None else codec.read(text)
-            return JSONResponse(position_response(solved, pos, codec))
+            turn = 0 if text is None else codec.turn_of(text)
+            if turn is None and pos == solved.start:
+                turn = 0  # a bare key of the start: the first player's turn
+            return JSONResponse(position_response(solved, pos, codec, turn))
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)
         except (KeyError, TypeError):
