@@ -88,7 +88,8 @@ NOT_RUN = {
     "perfectplay search 'kalah(houses=6, seeds=5)'": "an hour of search and more",
 }
 #: What a line is expected to end with, when that is not success.
-EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start"}
+EXPECTED_FAILURE = {"-- python my_solution.py": "the program could not start",
+                    "perfectplay play othello": "othello: too big to answer here"}
 
 #: Lines that take long on their own, each with why: each runs as the shell runs it
 #: (``python -m perfectplay``, which covers the script's own start), in a process of its own

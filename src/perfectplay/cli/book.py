@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import registry
+from ..catalog.entry import Published
 from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, capabilities
 from ..engine.savefile import portable_target
@@ -90,15 +91,58 @@ def live_play_table(target: str, game: Game, live: bool) -> Table | None:
     then search), or None when it is better solved whole: asked for (``live``), or a
     catalog instance that the catalog reproduces by search, or one it neither lists nor
     calls small; only a compiled game with tiers (acyclic, so search ends) is played
-    live."""
-    if not (isinstance(game, CompiledGame) and game.tiered):
-        if live:
-            fail(f"{target} cannot be played live: live search needs a compiled game with "
-                 "tiers (acyclic); play it without --live to solve it whole")
+    live. A catalog instance whose start is a goal beyond this machine is refused up
+    front, and a live game without a book says on stderr that its first answers may take
+    long, before it starts."""
+    answered_live, book = live_book(target, game, live)
+    if not answered_live:
         return None
-    if not (live or _searched_by_the_catalog(target)):
+    table = live_table(game, target, book=book)
+    if book is None:
+        click.echo(f"{target}: {table.legend}; Ctrl-C stops", err=True)
+    return table
+
+
+def live_book(target: str, game: Game, live: bool) -> tuple[bool, Store | None]:
+    """Whether ``target`` is answered live, and from which book: (False, None) solve it
+    whole; (True, None) live, every answer searched; (True, book) live from the game's
+    shipped book. Refuses (one line, exit 1) an instance whose start the catalog lists as a
+    goal not reached here (Othello 8x8, Domineering 8x8), unless a book holds its start."""
+    compiled = game if isinstance(game, CompiledGame) else None
+    searchable = compiled is not None and compiled.tiered
+    if live and not searchable:
+        fail(f"{target} cannot be played live: live search needs a compiled game with "
+             "tiers (acyclic); play it without --live to solve it whole")
+    book = find_book(compiled) if compiled is not None else None
+    goal = None if book is not None else _goal(target)
+    if goal is not None:
+        fail(f"{target}: {goal}")
+    if not searchable or not (live or _searched_by_the_catalog(target)):
+        return False, None
+    return True, book
+
+
+def _goal(target: str) -> str | None:
+    """Why the catalog's instance ``target`` cannot be answered live here (its start is a
+    published result the catalog's search has not reached), else None."""
+    published = _published(target)
+    if published is None or not published.goal:
         return None
-    return live_table(game, target, book=find_book(game))
+    entry = registry.get_catalog(parse_call(target)[0])
+    smaller = ", ".join(entry.call(dict(small)) for small in entry.small[:2])
+    return (f"too big to answer here as you play (the catalog's record of it: "
+            f"{published.note}); try a smaller instance: {smaller}")
+
+
+def _published(target: str) -> Published | None:
+    """The catalog's published result of the instance ``target`` names, if it lists one
+    (parameters compared after defaults are filled in)."""
+    if ".py:" in target:
+        return None
+    name, args, kwargs = parse_call(target)
+    entry = registry.get_catalog(name)
+    values = entry.arguments(args, kwargs)
+    return next((p for p in entry.published if entry.arguments((), p.args) == values), None)
 
 
 def _searched_by_the_catalog(target: str) -> bool:
@@ -107,10 +151,10 @@ def _searched_by_the_catalog(target: str) -> bool:
     name, args, kwargs = parse_call(target)
     entry = registry.get_catalog(name)
     values = entry.arguments(args, kwargs)
-    for published in entry.published:
-        if dict(published.args) == values:
-            return published.method == "search"
-    return all(dict(small) != values for small in entry.small)
+    published = _published(target)
+    if published is not None:
+        return published.method == "search"
+    return all(entry.arguments((), small) != values for small in entry.small)
 
 
 def store_play_table(path: str, target: str | None) -> Table:

@@ -17,7 +17,7 @@ from ..engine.protocol import capabilities
 from ..store import open_store
 from ..store.endgame import is_dense_table
 from .base import fail, game_call, load_game, need_extra
-from .book import endgame_of, is_partial
+from .book import endgame_of, is_partial, live_book
 
 
 # -- the web page ------------------------------------------------------------------------------
@@ -118,7 +118,14 @@ def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
             solved = LiveOracle(solved.game, book=solved, endgame=endgame_of(solved, store))
     elif target is not None:
         game = load_game(target)
-        solved = game_call("rules", engine_solve, game)
+        answered_live, book = live_book(target, game, live=False)  # refuses what is beyond
+        if not answered_live:
+            solved = game_call("rules", engine_solve, game)
+        else:  # a game the catalog plays live (7x6 Connect Four): its book, then search
+            solved = LiveOracle(game, book=book)
+            click.echo(f"{target} is answered live: "
+                       f"{'its opening book, then ' if book else ''}search as positions "
+                       "are asked for (exact, no time limit)", err=True)
         name = capabilities(game).name
     else:
         return None, "game"
