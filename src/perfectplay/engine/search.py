@@ -85,6 +85,11 @@ from .values import MoveValue
 __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table", "search"]
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
+#: the longest distance (plies to a win or a loss) the quick probes of :meth:`_Search.pin`
+#: ask about before "a win at all?": 16 measured best on Pons' 7x6 sets (opening_L1 6x
+#: fewer nodes; opening_L2, opening_L3 and the small empty boards within 0.5 %; 12, 14, 18
+#: and 20 each worse on one of them; docs/benchmarks.md)
+QUICK_PLIES = 16
 MAX_TABLE_MB = 16384
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
 
@@ -164,10 +169,18 @@ class _Search:
             if lo > hi:
                 raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
                                 "are outside its score range")
+        quick = False
+        if known is None and not self.scored and self.horizon is not None:
+            left = int(self.horizon(pos))
+            if 0 < left < MATE - 1:
+                lo, hi, best = self._quick_probes(pos, left)
+                quick = (lo, hi) != (rank_score(-left, left), rank_score(left, left))
         stepped = False
         x: SearchScore
         if lo < 1 <= hi:  # win or not first: the sign settles most of the range
             x = 1
+        elif quick:  # the quick probes' bisection goes on
+            x, stepped = lo + (hi - lo + 1) // 2, True
         elif (lo, hi) != base:  # a sign known: is the narrowed bound exact?
             x, stepped = (lo + 1 if lo > base[0] else hi), True
         else:
@@ -190,6 +203,50 @@ class _Search:
                             f"proves at most {hi} where {lo} was given as proven")
         self.exact_scores[pos] = lo
         return lo, hi, best
+
+    def _quick_probes(self, pos: Position, left: int
+                      ) -> tuple[SearchScore, SearchScore, Move | None]:
+        """(lo, hi, best move) after the cheap probes of a win/lose/tie game whose
+        ``horizon`` says at most ``left`` plies are left: is there a win, or a loss, within
+        a few plies? Such a probe is a search only as deep as its distance (a window above
+        every slower result cuts each line there), so it costs little beside "a win at
+        all?", and it settles a quick win or loss at once, where "a win at all?" proves the
+        win first and then searches again for its length.
+
+        The reachable scores (the wins, the tie, the losses) are ranked by
+        :func:`distance_rank`, and the rank is bisected as Pascal Pons' Connect Four solver
+        bisects its score (``Solver::solve``, github.com/PascalPons/connect4: each probe's
+        middle pulled half-way to the nearer end, so quick results are asked about first),
+        while the probe's distance is at most ``QUICK_PLIES``; :meth:`pin` takes the rest.
+        Probes: O(log left)."""
+        lo_c, hi_c = -left, left
+        best: Move | None = None
+        while lo_c < hi_c:
+            med = lo_c + (hi_c - lo_c) // 2
+            if med <= 0 and int(lo_c / 2) < med:
+                med = int(lo_c / 2)
+            elif med >= 0 and int(hi_c / 2) > med:
+                med = int(hi_c / 2)
+            if rank_distance(med, left) > QUICK_PLIES:  # too deep: within QUICK_PLIES
+                near = [m for m in (QUICK_PLIES - left - 1, left - QUICK_PLIES)
+                        if lo_c <= m < hi_c]  # no loss within it; a win within it
+                if not near:
+                    break
+                med = near[0] if med < 0 or len(near) == 1 else near[1]
+            x = rank_score(med + 1, left)  # "is the rank above med?"
+            s, move = self.backend.probe(pos, x - 1, x, self.budget)
+            if s >= x:
+                lo_c = max(lo_c, rank_at_least(s, left))
+                best = move if move is not None else best
+            else:
+                hi_c = min(hi_c, rank_at_most(s, left))
+            # a move is named by a stopped search only once it is proven to win
+            self.partial = (rank_score(lo_c, left), rank_score(hi_c, left),
+                            best if lo_c > 0 else None)
+        if lo_c > hi_c:
+            raise GameError(f"the search of {show(pos)} found a score beyond its horizon "
+                            f"({left} plies): the game's horizon hook is wrong")
+        return rank_score(lo_c, left), rank_score(hi_c, left), best
 
     def equals(self, pos: Position, target: SearchScore) -> bool:
         """Is the exact score of ``pos`` ``target``? Two null windows (one full search for
@@ -379,6 +436,51 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
         branching=run.backend.branching_nodes(), seconds=seconds,
         probes=run.backend.probes, workers=workers, backend=run.backend.name,
         table=run.backend.table_stats(), stopped=budget.stopped, note=note)
+
+
+def distance_rank(s: SearchScore, left: int) -> int:
+    """The rank of a reachable win/lose/tie score when at most ``left`` plies are left: a win
+    in r plies ``left - r + 1`` (1 to ``left``), a tie 0, a loss in r plies ``r - left - 1``
+    (-1 for the slowest, ``-left`` for a loss at once). O(1)."""
+    if s > 0:
+        return int(s - (MATE - left) + 1)
+    if s < 0:
+        return int(s + (MATE - left) - 1)
+    return 0
+
+
+def rank_score(c: int, left: int) -> SearchScore:
+    """The score of rank ``c`` (the inverse of :func:`distance_rank`). O(1)."""
+    if c > 0:
+        return c + MATE - left - 1
+    if c < 0:
+        return c - (MATE - left) + 1
+    return 0
+
+
+def rank_distance(med: int, left: int) -> int:
+    """The plies to the result a probe "is the rank above ``med``?" asks about: a win within
+    ``left - med`` plies (``med`` >= 0), or no loss within ``med + left + 1`` (below 0)."""
+    return left - med if med >= 0 else med + left + 1
+
+
+def rank_at_least(s: SearchScore, left: int) -> int:
+    """The least rank of a score >= ``s`` (``s`` a probe's fail-soft bound, which may fall
+    between the reachable scores)."""
+    if 0 < s < MATE - left:
+        return 1
+    if -(MATE - left) < s < 0:
+        return 0
+    return max(-left, min(left + 1, distance_rank(s, left)))
+
+
+def rank_at_most(s: SearchScore, left: int) -> int:
+    """The greatest rank of a score <= ``s``."""
+    if 0 < s < MATE - left:
+        return 0
+    if -(MATE - left) < s < 0:
+        return -1
+    return max(-left - 1, min(left, distance_rank(s, left)))
 
 
 def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,
