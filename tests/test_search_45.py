@@ -104,3 +104,30 @@ def test_the_rules_cache_key_follows_the_hooks_text():
     for name, fn in rules.items():
         cells = [c.cell_contents for c in fn.py_func.__closure__]
         assert any(isinstance(c, int) and c == c4rules.SOURCES for c in cells), name
+
+
+# -- the quick probes' ranks (search._Search._quick_probes) ---------------------------------
+def test_distance_ranks_order_the_reachable_scores_and_invert():
+    """Every reachable score of a position with ``left`` plies left (wins in 1..left, the
+    tie, losses in 1..left) gets a distinct rank in -left..left, ordered as the scores are,
+    rank_score inverts it, and a fail-soft bound between two reachable scores rounds to the
+    rank of the reachable one on its side."""
+    from perfectplay.engine.search import (
+        MATE,
+        distance_rank,
+        rank_at_least,
+        rank_at_most,
+        rank_score,
+    )
+    for left in (1, 2, 5, 16, 42):
+        scores = sorted([MATE - r for r in range(1, left + 1)] + [0]
+                        + [-(MATE - r) for r in range(1, left + 1)])
+        ranks = [distance_rank(s, left) for s in scores]
+        assert ranks == list(range(-left, left + 1))
+        assert [rank_score(c, left) for c in ranks] == scores
+        for lo_s, hi_s in zip(scores, scores[1:], strict=False):
+            for between in range(lo_s + 1, min(hi_s, lo_s + 3)):
+                assert rank_at_least(between, left) == distance_rank(hi_s, left)
+                assert rank_at_most(between, left) == distance_rank(lo_s, left)
+        for s in scores:
+            assert rank_at_least(s, left) == rank_at_most(s, left) == distance_rank(s, left)

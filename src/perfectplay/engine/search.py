@@ -86,9 +86,9 @@ __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table"
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
 #: the longest distance (plies to a win or a loss) the quick probes of :meth:`_Search.pin`
-#: ask about before "a win at all?": 16 measured best on Pons' 7x6 sets (opening_L1 6x
-#: fewer nodes; opening_L2, opening_L3 and the small empty boards within 0.5 %; 12, 14, 18
-#: and 20 each worse on one of them; docs/benchmarks.md)
+#: ask about before "a win at all?": with 16, Pons' opening_L1 set takes 6x fewer nodes
+#: and the other yardsticks of benchmarks/search_nodes.py stay within 0.5 %
+#: (docs/benchmarks.md)
 QUICK_PLIES = 16
 MAX_TABLE_MB = 16384
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
