@@ -4,7 +4,8 @@
 - every move in its value's colour, GamesmanUni's own (its src/styles/_index.scss:
   ``--winColor: #008000``, ``--loseColor: #800000``, ``--tieColor`` and ``--drawColor``
   ``#ffff00``), and shaded by its remoteness: opacity ``max(0.45, 1 - 0.08 x delta
-  remoteness)``, as GamesmanUni fades the slower moves of one value;
+  remoteness)``, as GamesmanUni fades the slower moves of one value (in a scored game by
+  the points a move gives up against the best of its value instead);
 - the hints toggle: with the computer to play and hints off, no move shows its value,
   colour or remoteness; on again, they are back;
 - a mistake is marked in the history list and by a red dot on the chart, at its ply;
@@ -65,6 +66,28 @@ def test_each_move_is_shaded_by_its_remoteness(page):
         assert got == pytest.approx(want, abs=1e-6), mv
         seen.add(round(got, 3))
     assert len(seen) >= 2, answer["moves"]  # the position tells some moves apart
+
+
+KALAH = "kalah(houses=3, seeds=3, empty_capture=True)"
+
+
+def test_a_scored_games_moves_are_shaded_by_the_points_they_give_up(page):
+    """Kalah(3, 3) after a, c, a: b loses by 1, a by 7. By remoteness (UWAPI's delta) b, the
+    better move, would be the faded one (a slower loss by 1 ply is a quicker one by
+    points); the page fades by points against the best move of the same colour:
+    opacity max(0.45, 1 - 0.08 x points given up)."""
+    moves = "a,c,a"
+    sec = _open(page, KALAH, moves)
+    answer = _api(page, KALAH, moves)
+    by_name = {mv["name"]: mv for mv in answer["moves"]}
+    assert (by_name["b"]["margin"], by_name["a"]["margin"]) == (-1, -7)
+    assert by_name["b"]["delta_remoteness"] > 0  # what the old shading faded by
+    for mv in answer["moves"]:
+        best = max(m["margin"] for m in answer["moves"] if m["value"] == mv["value"])
+        want = max(0.45, 1 - 0.08 * (best - mv["margin"]))
+        got = _opacity(page, f"{sec} .movebtn[data-move='{mv['name']}']")
+        assert got == pytest.approx(want, abs=1e-6), mv
+    assert _opacity(page, f"{sec} .movebtn[data-move='b']") == 1
 
 
 GAMESMANUNI = {"win": "rgb(0, 128, 0)", "lose": "rgb(128, 0, 0)", "tie": "rgb(255, 255, 0)",

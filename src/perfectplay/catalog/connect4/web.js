@@ -28,7 +28,7 @@
         "data-column": String(c + 1)}, mv && hints ? window.perfectplay.moveLabel(d, mv) : "");
       if (mv) {
         th.title = `column ${c + 1}: ${mv.words}`;
-        if (hints) th.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
+        if (hints) th.style.opacity = window.perfectplay.moveFade(d, mv);
       }
       head.appendChild(th);
     }

@@ -83,18 +83,33 @@
   }
   window.perfectplay.moveLabel = moveLabel;
 
-  function moveButton(mv, label, onclick, hints) {
+  // How faded a move's colour is (its opacity, 0.45 to 1): by what it gives up against the
+  // best move of its colour. In a scored game that is points (a win by 10 full, a win by 2
+  // faded, whatever their remoteness); otherwise remoteness, as UWAPI's deltaRemoteness.
+  function moveFade(d, mv) {
+    let gap = mv.delta_remoteness || 0;
+    if (typeof mv.margin === "number") {
+      const same = (d.moves || []).filter((m) => m.value === mv.value &&
+        typeof m.margin === "number").map((m) => m.margin);
+      gap = Math.max(mv.margin, ...same) - mv.margin;
+    }
+    return String(Math.max(0.45, 1 - 0.08 * gap));
+  }
+  window.perfectplay.moveFade = moveFade;
+
+  function moveButton(d, mv, label, onclick, hints) {
     const searching = mv.value === null || mv.exact === false;
     const b = el("button", {class: `movebtn${hints && mv.value ? ` v-${mv.value}` : ""}${
       mv.best && hints ? " best" : ""}${searching ? " searching" : ""}`, "data-move": mv.name,
     "data-value": mv.value || "", "data-remoteness": mv.remoteness === null ? ""
       : String(mv.remoteness), "data-margin": mv.margin === null ? "" : String(mv.margin),
-    "data-source": mv.source || "", title: mv.bounds ? `${mv.words} (proven so far: ${
-      mv.bounds[0]} .. ${mv.bounds[1]})` : mv.words});
+    "data-source": mv.source || "", title: (mv.bounds ? `${mv.words} (proven so far: ${
+      mv.bounds[0]} .. ${mv.bounds[1]})` : mv.words) + (typeof mv.margin === "number" &&
+      label ? ` from here; ${label} at the end, with the points so far` : "")});
     if (searching && hints && !label) label = "…";
     b.appendChild(el("span", {class: "name"}, mv.name));
     if (hints && label) b.appendChild(el("span", {class: "rem"}, label));
-    if (hints) b.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
+    if (hints) b.style.opacity = moveFade(d, mv);
     b.onclick = onclick;
     return b;
   }
@@ -165,7 +180,7 @@
           td.title = mv.words;
           if (hints) {
             td.classList.add(`v-${mv.value}`);
-            td.style.opacity = String(Math.max(0.45, 1 - 0.08 * mv.delta_remoteness));
+            td.style.opacity = moveFade(d, mv);
           }
           if (human) { td.classList.add("legal"); td.onclick = () => tab.play(mv.name); }
         }
@@ -444,7 +459,7 @@
         }
         const list = el("div", {class: "movelist"});
         for (const mv of d.moves) {
-          const b = moveButton(mv, moveLabel(d, mv), () => this.play(mv.name), hints);
+          const b = moveButton(d, mv, moveLabel(d, mv), () => this.play(mv.name), hints);
           b.disabled = !human;
           list.appendChild(b);
         }
