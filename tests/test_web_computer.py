@@ -310,3 +310,25 @@ def test_a_live_search_takes_two_threads_where_the_process_has_two_cpus(monkeypa
         monkeypatch.setattr(live.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)),
                             raising=False)
         assert live._search_threads() == threads
+
+
+@pytest.mark.parametrize(("seed", "status"), [("abc", 422), ("1.5", 422), ("7", 200),
+                                              ("-3", 200), ("1" * 21, 422)])
+def test_a_seed_is_a_whole_number_or_a_422(seed, status):
+    """``seed`` seeds the computer's draw: a whole number, as a bad ``strength`` is refused
+    (it was taken as any string)."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from perfectplay.web.app import create_app
+    from perfectplay.web.computer import check_seed
+
+    with TestClient(create_app()) as c:
+        r = c.get(f"/api/explore/{quote('tictactoe')}/position",
+                  params={"strength": "0.5", "seed": seed})
+    assert r.status_code == status, r.text
+    if status == 422:
+        assert "seed must be a whole number" in r.json()["detail"]
+    else:
+        assert r.json()["computer"] and check_seed(seed) == int(seed)

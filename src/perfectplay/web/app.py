@@ -703,8 +703,9 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
         *explore.routes(heavy, serving, live_stores),
         *([] if gamesman is None else gamescrafters.routes(
-            gamesman, gamesman_id,
-            str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))),
+            gamesman, gamesman_id, gamescrafters.rules_of(
+                gamesman.game,
+                str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))[0])),
     ])
     app.state.heavy = heavy  # serve stops it as soon as a stop is asked (HeavyPool.stop)
     return app

@@ -26,6 +26,7 @@ same way, and the tests count the choices' frequencies exactly.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 from ..engine.protocol import Worth
@@ -47,6 +48,17 @@ def check_strength(strength: float | str) -> float:
     return s
 
 
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int (None: no seed), else an :class:`InputError` saying so: a whole
+    number of at most 20 digits, as a URL's ``seed=`` or a JSON body gives it."""
+    if seed is None:
+        return None
+    text = str(seed).strip()
+    if isinstance(seed, bool) or not re.fullmatch(r"-?[0-9]{1,20}", text):
+        raise InputError(f"seed must be a whole number, not {str(seed)[:40]!r}")
+    return int(text)
+
+
 def keeps_value(moves: Sequence[Choice]) -> list[Choice]:
     """The moves whose value is the best move's (``moves`` best first): its word, and in
     a scored game its margin too."""
@@ -62,6 +74,7 @@ def choose_move(moves: Sequence[Choice], strength: float | str, seed: object = N
     if not moves:
         raise InputError("the game is over: the computer has no move")
     s = check_strength(strength)
+    seed = check_seed(seed)
     if s >= 1.0:
         return moves[0][0]
     rng = random.Random(None if seed is None else f"{seed}:{ply}")

@@ -66,7 +66,7 @@ from .answers import (
     Problem,
     ValueWord,
 )
-from .computer import check_strength, choose_move
+from .computer import check_seed, check_strength, choose_move
 from .gamescrafters import PositionCodec, remoteness_code, rules_of, value_word, wrangle_moves
 from .notation import read_paste
 from .positions import (
@@ -432,9 +432,10 @@ def served(solved: Solved, gamesman_id: str) -> Served:
     """The served game under its name: ``gamesman_id`` (``tictactoe``, ``board``), or
     ``gamesman_id-served`` when that is a catalog game's name, so both are explored."""
     name = gamesman_id
-    if name in registry.catalog_names():
-        name += "-served"
     title, rules = rules_of(solved.game, gamesman_id)
+    if name in registry.catalog_names():  # its tab beside the catalog's own
+        name += "-served"
+        title += " (served)"
     ex = Explorer(solved, PositionCodec(solved.game), name, title)
     return Served(ex, served_entry(name, title, rules or "A game served by perfectplay."))
 
@@ -480,6 +481,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             parse_moves(query["moves"])
             if query["strength"] is not None:
                 check_strength(query["strength"])
+            check_seed(query["seed"])
             checked, answered_live = await run_in_threadpool(checked_target, target)
             if answered_live:
                 answer = await heavy.run(live.live_position, checked.call, dict(query),
@@ -504,6 +506,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             parse_moves(query["moves"])
             if query["strength"] is not None:
                 check_strength(query["strength"])
+            check_seed(query["seed"])
             points = request.query_params.get("points")
             checked = await run_in_threadpool(live.check_live, target)
             await heavy.run(live.live_position, checked.call, dict(query),

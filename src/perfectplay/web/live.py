@@ -34,7 +34,7 @@ it searches: a store built from the start (an opening book, ``perfectplay book``
 ``endgame``; each is used for the instance whose game it holds (its manifest's name).
 
 >>> live_budget(check_live("connect4(width=7, height=6)")).limit
-'any board the catalog takes (Tromp key in one int64); each analysis stops after 20 s'
+'any board the catalog takes (width x (height + 1) at most 62); each analysis stops after 20 s'
 """
 
 from __future__ import annotations
@@ -132,8 +132,8 @@ class LiveBudget:
 
 #: The catalog games answered live when an instance is beyond the page's solve budget.
 LIVE: dict[str, LiveBudget] = {
-    "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (Tromp key in one "
-                           f"int64); each analysis stops after {ANALYSIS_SECONDS:g} s",
+    "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (width x (height + "
+                           f"1) at most 62); each analysis stops after {ANALYSIS_SECONDS:g} s",
                            {"width": 7, "height": 6}),
     "kalah": LiveBudget(lambda a: cast(int, a["houses"]) <= 6 and cast(int, a["seeds"]) <= 6,
                         "up to 6 houses of 6 seeds (an endgame store served with the "

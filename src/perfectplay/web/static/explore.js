@@ -255,7 +255,7 @@
       sec.appendChild(bar);
       const typed = el("div", {class: "controls"});
       const input = el("input", {class: "typed", size: 40,
-        placeholder: g.paste ? `moves, or ${g.paste}` : "moves from the start, e.g. 2, 3, 3"});
+        placeholder: g.paste ? `moves, or ${g.paste}` : "moves from the start by their names, comma-separated"});
       const go = el("button", {class: "go"}, "Go to");
       go.onclick = () => this.paste(input.value);
       typed.append(input, go);
