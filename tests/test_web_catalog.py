@@ -200,7 +200,7 @@ def test_the_served_game_is_explored_under_its_name():
     assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
     d = c.get(_url("tictactoe-served", moves="b2")).json()
     _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
-    assert d["title"] == registry.get_catalog("tictactoe").title + " (served)"  # beside the catalog tab
+    assert d["title"] == registry.get_catalog("tictactoe").title + " (served)"
 
 
 @pytest.mark.browser
