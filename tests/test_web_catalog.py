@@ -222,3 +222,19 @@ def test_the_served_game_has_its_tab_on_the_page():
         p.click(f"{sec} .movebtn[data-move=a1]")
         p.wait_for_selector(f"{sec}[data-ply='2']")
         assert "a1" in p.text_content(f"{sec} .history")
+
+
+def test_a_shared_position_string_keeps_whose_turn_it_is(client):
+    """Tic-tac-toe has no ``player`` hook: an answer's position string carries the turn
+    (``~2_KEY``), so the position sent back as ``p=`` is "Player 2 ...", as with ``moves=``;
+    a bare key is not known to be anyone's turn."""
+    by_moves = client.get(_url("tictactoe", moves="b2")).json()
+    assert by_moves["turn"] == "second" and by_moves["position"].rpartition("~")[2] == \
+        f"2_{by_moves['key']}"
+    again = client.get(_url("tictactoe", p=by_moves["position"])).json()
+    assert (again["turn"], again["summary"]) == ("second", by_moves["summary"])
+    assert again["summary"].startswith("Player 2 ")
+    one_more = client.get(_url("tictactoe", p=by_moves["position"], moves="a1")).json()
+    assert one_more["turn"] == "first"
+    bare = client.get(_url("tictactoe", p=by_moves["key"])).json()
+    assert bare["turn"] is None and bare["summary"].startswith("The player to move ")

@@ -263,7 +263,7 @@ def explore(ex: Explorer, query: Query) -> dict[str, object]:
     except (KeyError, TypeError):
         raise InputError(f"the position {str(text)[:60]!r} is not one {ex.title} "
                          "reaches") from None
-    who = _turns(game, from_start=text is None)
+    who = _turns(game, 0 if text is None else ex.codec.turn_of(text))
     history: list[ExplorePly] = []
     so_far = [0.0]
     for k, name in enumerate(parse_moves(query.get("moves")), 1):
@@ -285,14 +285,16 @@ def explore(ex: Explorer, query: Query) -> dict[str, object]:
     return answer.to_json()
 
 
-def _turns(game: object, from_start: bool) -> Callable[[Position, int], int | None]:
+def _turns(game: object, first: int | None) -> Callable[[Position, int], int | None]:
     """Who moves at a position reached in some plies: the game's ``player`` hook; else the
-    plies' parity when counted from the start; else not known (None)."""
+    plies' parity counted from ``first``, who moved at the position the plies start from
+    (0 at the start; a position string's whose-turn marker, ``PICTURE~2_KEY``); else not
+    known (None)."""
     player = capabilities(game).player
     if player is not None:
         return lambda pos, _plies: int(player(pos))
-    if from_start:
-        return lambda _pos, plies: plies % 2
+    if first is not None:
+        return lambda _pos, plies: (first + plies) % 2
     return lambda _pos, _plies: None
 
 
@@ -326,7 +328,7 @@ def _position(ex: Explorer, pos: Position, turn: int | None, history: list[Explo
     moves = solved.move_values(pos)
     over = not moves
     return ExploreAnswer(
-        target=ex.name, title=ex.title, key=codec.key(pos), position=codec.text(pos),
+        target=ex.name, title=ex.title, key=codec.key(pos), position=codec.text(pos, turn),
         value=_word(value, solved.scored), margin=margin(value, solved.scored),
         remoteness=rem, turn=turn_word(turn),
         summary=summary(value, rem, solved.scored, turn, over, so_far),

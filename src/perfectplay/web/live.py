@@ -274,7 +274,8 @@ def _walk(game: Game, codec: PositionCodec, title: str, query: Query
     def who(p: Position, plies: int) -> int | None:
         if player is not None:
             return int(player(p))
-        return plies % 2 if text is None else None
+        first = 0 if text is None else codec.turn_of(text)
+        return None if first is None else (first + plies) % 2
 
     played = []
     for k, name in enumerate(parse_moves(query.get("moves")), 1):
@@ -308,7 +309,7 @@ def live_position(call: str, query: Query) -> dict[str, object]:
         value: Worth = end if end is not None else Value.LOSE
         line = summary(value, 0, scored, turn, True, points)
     return ExploreAnswer(
-        target=call, title=title, key=codec.key(pos), position=codec.text(pos),
+        target=call, title=title, key=codec.key(pos), position=codec.text(pos, turn),
         value=None, margin=None, remoteness=None, turn=turn_word(turn), summary=line,
         points=int(points) if points.is_integer() else points,
         board=game_picture(game, pos) or repr(pos), over=over,
