@@ -164,6 +164,9 @@ def test_pons_positions_from_their_urls(page):
         shown = _analysed(page, sec)
         value, rem = from_pons_score(score, len(moves))
         assert _best(shown) == (value.value, rem), moves
+        if k == 0:  # the size inputs show the board opened from the URL, not the 4x4
+            assert [page.input_value(f"{sec} #cat-connect4-{p}") for p in ("width", "height")
+                    ] == ["7", "6"]
         if k == 0:  # a line never analysed here: its history fills in, the latest move first
             page.wait_for_function("(sel) => { const li = document.querySelectorAll(sel); "
                                    "return li.length && li[li.length - 1].textContent"

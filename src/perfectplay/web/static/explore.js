@@ -269,6 +269,18 @@
       return sec;
     }
 
+    // the size inputs show the instance opened (a live standard board, a shared URL's)
+    showParams(target) {
+      const values = parseCall(this.game, target);
+      for (const p of this.game.params) {
+        const input = this.section.querySelector(`#cat-${this.name}-${p.name}`);
+        if (!input) continue;
+        const value = values[p.name];
+        if (p.kind === "bool") input.checked = Boolean(value);
+        else input.value = Array.isArray(value) ? value.join(", ") : String(value);
+      }
+    }
+
     call() {
       const parts = this.game.params.map((p) => `${p.name}=${pyLiteral(p,
         this.section.querySelector(`#cat-${this.name}-${p.name}`))}`);
@@ -277,6 +289,7 @@
 
     async open(target, moves, base = null) {
       this.target = target;
+      this.showParams(target);
       this.base = base;
       this.moves = moves;
       this.redo = [];
@@ -484,10 +497,14 @@
   }
 
   // the default instance's parameters, read back from its call (the page keeps the call)
-  function parseDefaults(g) {
+  function parseDefaults(g) { return parseCall(g, g.default); }
+
+  // an instance's parameters read back from its call (``connect4(width=7, height=6)``),
+  // each missing one its default
+  function parseCall(g, call) {
     const out = {};
     g.params.forEach((p) => { out[p.name] = p.default; });
-    const m = /^[^(]*\((.*)\)$/.exec(g.default);
+    const m = /^[^(]*\((.*)\)$/.exec(call);
     if (!m) return out;
     for (const p of g.params) {
       const re = new RegExp(`${p.name}=(\\([^)]*\\)|'[^']*'|"[^"]*"|[^,]+)`);
