@@ -146,6 +146,9 @@ def test_a_scored_game_says_margins(client):
     ("chess", {}, 404, "no game 'chess'"),
     ("connect4(width=0)", {}, 422, "width must be at least 1"),
     ("othello(size=6)", {}, 422, "too big for the page"),  # 7x6 Connect Four is live
+    ("domineering", {}, 422, "domineering(rows=8, cols=8) (the catalog's default for "
+     "'domineering') is too big for the page: Domineering here takes rows x cols at most 25 "
+     "(5x5), and opens domineering(rows=4, cols=4)"),
     ("connect4(depth=3)", {}, 422, "no parameter 'depth'"),
     ("connect4(width=__import__('os'))", {}, 422, "must be literals"),
     ("nim(heaps=(30, 30, 30, 30))", {}, 422, "at most 200,000"),

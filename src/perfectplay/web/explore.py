@@ -194,8 +194,10 @@ def check_target(text: str) -> Target:
     target = Target(entry, values)
     page = budget(entry)
     if not page.fits(values):
-        raise LimitError(f"{target.call} is too big for the page: {entry.title} here takes "
-                         f"{page.limit} (`perfectplay solve` or `search` takes more)")
+        bare = "" if "(" in text else f" (the catalog's default for {name!r})"
+        raise LimitError(f"{target.call}{bare} is too big for the page: {entry.title} here "
+                         f"takes {page.limit}, and opens {entry.call(page.default)} "
+                         "(`perfectplay solve` or `search` takes more)")
     return target
 
 
