@@ -221,7 +221,10 @@ def test_the_served_game_has_its_tab_on_the_page():
         p.click("#catalog-tabs button[data-catalog=tictactoe-served]")
         sec = "#tab-cat-tictactoe-served"
         p.wait_for_selector(f"{sec}.active[data-ply='0']")
-        assert "X to move" in p.text_content(f"{sec} pre.board")
+        # drawn with the catalog's tic-tac-toe grid (the game's board, found through the
+        # catalog game it is an instance of), not as its text
+        assert p.query_selector(f"{sec} table.cells td[data-cell=a1]") is not None
+        assert p.query_selector(f"{sec} pre.board") is None
         p.click(f"{sec} .movebtn[data-move=a1]")
         p.wait_for_selector(f"{sec}[data-ply='2']")
         assert "a1" in p.text_content(f"{sec} .history")

@@ -289,6 +289,8 @@ def test_a_served_store_plays_on_its_tab(page):
     game = ConnectFour(4, 4)
     solved = solve(game, method="graph", progress=False)
     sec = _open_url(page, "c4store", [])
+    # drawn with the catalog's Connect Four board (a store of a catalog game), not as text
+    assert page.query_selector(f"{sec} table.c4[data-board='connect4']") is not None
     pos = solved.start
     for k in range(6):
         want = {move_name(game, mv.move): (value_word(mv.value, False), str(mv.remoteness))

@@ -291,6 +291,9 @@ class CatalogEntry(Answer):
                                "(JavaScript), or null: its drawing and a button a move.")
     served: bool = Field(description="Whether this is the game `serve --game` or `--store` "
                          "serves (already solved), not a catalog game.")
+    board: str | None = Field(default=None, description="The catalog game whose board the "
+                              "tab draws (a served instance of a catalog game: that game; "
+                              "null: the tab's own name's board, when it has one).")
     paste: str = Field(default="", description="The game's own notation the position box "
                        "reads besides moves, with an example (\"Pons' digits (4453)\"); "
                        "empty: moves only.")

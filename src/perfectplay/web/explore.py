@@ -67,7 +67,14 @@ from .answers import (
     ValueWord,
 )
 from .computer import check_seed, check_strength, choose_move
-from .gamescrafters import PositionCodec, remoteness_code, rules_of, value_word, wrangle_moves
+from .gamescrafters import (
+    PositionCodec,
+    catalog_of,
+    remoteness_code,
+    rules_of,
+    value_word,
+    wrangle_moves,
+)
 from .notation import read_paste
 from .positions import (
     Params,
@@ -384,10 +391,15 @@ def catalog_entry(entry: CatalogGame) -> CatalogEntry:
                         if entry.name in live.LIVE else None)
 
 
-def served_entry(name: str, title: str, rules: str) -> CatalogEntry:
-    """The game ``serve --game``/``--store`` serves, as ``/api/catalog`` lists it."""
+def served_entry(name: str, title: str, rules: str, of: CatalogGame | None = None
+                 ) -> CatalogEntry:
+    """The game ``serve --game``/``--store`` serves, as ``/api/catalog`` lists it: drawn
+    with the board of ``of``, the catalog game it is an instance of, when that has one."""
+    board = of.name if of is not None and of.script is not None else None
     return CatalogEntry(name=name, title=title, rules=rules, params=[], default=name,
-                        limit="solved when the server started", script=None, served=True)
+                        limit="solved when the server started",
+                        script=None if board is None else f"/page/catalog/{board}.js",
+                        served=True, board=board)
 
 
 def catalog(served: CatalogEntry | None = None) -> dict[str, object]:
@@ -441,7 +453,8 @@ def served(solved: Solved, gamesman_id: str) -> Served:
         name += "-served"
         title += " (served)"
     ex = Explorer(solved, PositionCodec(solved.game), name, title)
-    return Served(ex, served_entry(name, title, rules or "A game served by perfectplay."))
+    return Served(ex, served_entry(name, title, rules or "A game served by perfectplay.",
+                                   catalog_of(solved.game)))
 
 
 def _query(request: Request) -> dict[str, str | None]:

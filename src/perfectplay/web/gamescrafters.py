@@ -65,6 +65,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..catalog.entry import CatalogGame
 from ..engine.protocol import Game, Value, capabilities
 from ..engine.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
@@ -336,16 +337,24 @@ def wrangle_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                         m["deltaRemoteness"]))
 
 
+def catalog_of(game: object) -> CatalogGame | None:
+    """The catalog game ``game`` is an instance of (its class lives in that game's
+    package), or None."""
+    module = type(game).__module__
+    if module.startswith("perfectplay.catalog.") and module.count(".") >= 2:
+        try:
+            return get_catalog(module.split(".")[2])
+        except PerfectplayError:
+            return None
+    return None
+
+
 def rules_of(game: object, name: str) -> tuple[str, str]:
     """A served game's title and rules: a catalog game's own, else its class's docstring (or
     its module's; "" when there is none) under ``name``."""
-    module = type(game).__module__
-    if module.startswith("perfectplay.catalog."):
-        try:
-            entry = get_catalog(module.split(".")[2])
-            return entry.title, entry.rules
-        except PerfectplayError:
-            pass
+    entry = catalog_of(game)
+    if entry is not None:
+        return entry.title, entry.rules
     home = inspect.getmodule(type(game))  # its own docstring, not one inherited
     return name, inspect.cleandoc(type(game).__dict__.get("__doc__")
                                   or getattr(home, "__doc__", None) or "")

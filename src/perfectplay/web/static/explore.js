@@ -455,7 +455,7 @@
       const d = this.data, sec = this.section, hints = this.hints;
       sec.querySelector(".summary").textContent = d.summary;
       const human = !this.computer || d.turn !== this.computer;
-      const board = catalogBoards[this.name];
+      const board = catalogBoards[this.game.board || this.name];
       const holder = sec.querySelector(".board-holder");
       holder.replaceChildren(board ? board.board(d, this, hints)
         : el("pre", {class: "board"}, d.board));
