@@ -66,7 +66,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..catalog.entry import CatalogGame
-from ..engine.protocol import Game, Value, capabilities
+from ..engine.protocol import Game, Position, Value, capabilities
 from ..engine.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
 from ..registry import get_catalog
@@ -164,7 +164,7 @@ class PositionCodec:
         """The game's ``draw`` of the position on one line (its repr without ``draw``)."""
         return one_line(game_picture(self.game, pos) or repr(_plain(pos))) or "position"
 
-    def marker(self, pos: Any, turn: int | None) -> str:
+    def marker(self, pos: Position, turn: int | None) -> str:
         """UWAPI's whose-turn marker (``1_`` or ``2_``): the ``player`` hook's when the game
         has one, else ``turn``'s (0 the first player; None: no marker)."""
         if self._player is not None:
