@@ -244,3 +244,13 @@ def test_a_shared_position_string_keeps_whose_turn_it_is(client):
     assert one_more["turn"] == "first"
     bare = client.get(_url("tictactoe", p=by_moves["key"])).json()
     assert bare["turn"] is None and bare["summary"].startswith("The player to move ")
+
+
+@pytest.mark.parametrize("query", [{}, {"p": "abc"}])
+def test_the_live_stream_sends_a_solved_game_to_position(client, query):
+    """``/analysis`` streams the live search of the games too big to solve; for one the
+    page solves it says to ask ``/position``, not that the game is too big."""
+    r = client.get(f"/api/explore/{quote('tictactoe', safe='')}/analysis", params=query)
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("tictactoe is solved on the page, not searched "
+                                         "live: its /position answers every move's value")

@@ -130,7 +130,7 @@ def _goal(target: str) -> str | None:
         return None
     entry = registry.get_catalog(parse_call(target)[0])
     smaller = ", ".join(entry.call(dict(small)) for small in entry.small[:2])
-    return (f"too big to answer here as you play (the catalog's record of it: "
+    return (f"too big to answer here (the catalog's record of it: "
             f"{published.note}); try a smaller instance: {smaller}")
 
 

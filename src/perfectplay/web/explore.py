@@ -240,6 +240,18 @@ def checked_target(text: str) -> tuple[Target, bool]:
             raise too_big from None
 
 
+def checked_live(text: str) -> Target:
+    """The catalog instance ``text`` names, checked for the live analysis (the stream): an
+    instance the page solves instead is told to ask ``/position``, not called too big."""
+    try:
+        return live.check_live(text)
+    except LimitError:
+        target = check_target(text)  # beyond the page too: its LimitError says so
+        raise InputError(f"{target.call} is solved on the page, not searched live: its "
+                         "/position answers every move's value (the live analysis streams "
+                         f"{' and '.join(sorted(live.LIVE))})") from None
+
+
 # -- one position, for any solved game ----------------------------------------------------------
 @dataclass(frozen=True)
 class Explorer:
@@ -525,7 +537,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                 check_strength(query["strength"])
             check_seed(query["seed"])
             points = request.query_params.get("points")
-            checked = await run_in_threadpool(live.check_live, target)
+            checked = await run_in_threadpool(checked_live, target)
             await heavy.run(live.live_position, checked.call, dict(query),
                             seconds=live.LIVE_SECONDS)
         except REFUSED as exc:
