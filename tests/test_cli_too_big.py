@@ -56,3 +56,19 @@ def test_serve_game_connect4_is_live_from_its_book(monkeypatch):
     # Tromp's database; remoteness as Pons' solver reports it)
     assert (served.value(game.initial()).name, served.remoteness(game.initial())) == \
         ("WIN", 41)
+
+
+def test_live_asks_for_the_search_anyway(monkeypatch):
+    """``--live`` plays even a goal instance (each answer searched for as long as it
+    takes): the refusal is for a person who did not ask for that."""
+    from perfectplay.cli import book
+
+    seen = {}
+
+    def fake_live_table(game, title, book=None):
+        seen["title"] = title
+        raise SystemExit(0)
+
+    monkeypatch.setattr(book, "live_table", fake_live_table)
+    out = CliRunner().invoke(main, ["play", "domineering", "--live"], input="")
+    assert out.exit_code == 0 and seen["title"] == "domineering", out.output

@@ -107,14 +107,15 @@ def live_book(target: str, game: Game, live: bool) -> tuple[bool, Store | None]:
     """Whether ``target`` is answered live, and from which book: (False, None) solve it
     whole; (True, None) live, every answer searched; (True, book) live from the game's
     shipped book. Refuses (one line, exit 1) an instance whose start the catalog lists as a
-    goal not reached here (Othello 8x8, Domineering 8x8), unless a book holds its start."""
+    goal not reached here (Othello 8x8, Domineering 8x8), unless a book holds its start or
+    ``live`` asks for the search anyway."""
     compiled = game if isinstance(game, CompiledGame) else None
     searchable = compiled is not None and compiled.tiered
     if live and not searchable:
         fail(f"{target} cannot be played live: live search needs a compiled game with "
              "tiers (acyclic); play it without --live to solve it whole")
     book = find_book(compiled) if compiled is not None else None
-    goal = None if book is not None else _goal(target)
+    goal = None if book is not None or live else _goal(target)
     if goal is not None:
         fail(f"{target}: {goal}")
     if not searchable or not (live or _searched_by_the_catalog(target)):
@@ -131,7 +132,8 @@ def _goal(target: str) -> str | None:
     entry = registry.get_catalog(parse_call(target)[0])
     smaller = ", ".join(entry.call(dict(small)) for small in entry.small[:2])
     return (f"too big to answer here (the catalog's record of it: "
-            f"{published.note}); try a smaller instance: {smaller}")
+            f"{published.note}); try a smaller instance: {smaller} (or play --live to "
+            "search it anyway, for as long as it takes)")
 
 
 def _published(target: str) -> Published | None:
