@@ -129,3 +129,30 @@ def test_a_full_column_named_again_is_refused_not_read_as_another() -> None:
     assert 0 not in game.moves(full)
     with pytest.raises(InputError, match=r"move 5 \('1'\) is not legal there; legal: 2, 3, 4"):
         play_moves(game, "1,1,1,1,1")
+
+
+def _columns(game: ConnectFour, code: int) -> tuple[str, ...]:
+    """The board of ``code`` as the twin writes it: each column's stones, bottom first."""
+    rows, _ = game.stones(code)
+    h = game.height
+    return tuple("".join(rows[h - 1 - r][c] for r in range(h) if rows[h - 1 - r][c] != ".")
+                 for c in range(game.width))
+
+
+@pytest.mark.parametrize(("w", "h"), [(2, 2), (3, 2), (7, 2), (20, 2), (5, 1), (31, 1),
+                                      (4, 3), (3, 4), (6, 5), (5, 9), (3, 17), (1, 61)])
+def test_every_board_shape_plays_as_the_twin(w, h):
+    """Random games on boards of every column height (the bit smear of ``split`` takes
+    steps by column height: 3-bit columns, height 2, once lost stones across columns):
+    each board, legal moves, outcome and ``valid`` agree with the Python twin's."""
+    game, twin = ConnectFour(w, h), ConnectFourPy(w, h)
+    for seed in range(25):
+        rng, pos, ref = random.Random(seed), game.initial(), twin.initial()
+        while True:
+            assert _columns(game, pos) == ref and game.decode(pos) == pos
+            assert game.outcome(pos) == twin.outcome(ref)
+            if twin.outcome(ref) is not None:
+                break
+            assert game.moves(pos) == twin.moves(ref)
+            move = rng.choice(twin.moves(ref))
+            pos, ref = game.play(pos, move), twin.play(ref, move)

@@ -244,6 +244,8 @@ def test_a_shared_position_string_keeps_whose_turn_it_is(client):
     assert one_more["turn"] == "first"
     bare = client.get(_url("tictactoe", p=by_moves["key"])).json()
     assert bare["turn"] is None and bare["summary"].startswith("The player to move ")
+    start = client.get(_url("tictactoe")).json()  # a bare key of the start: player 1's turn
+    assert client.get(_url("tictactoe", p=start["key"])).json()["turn"] == "first"
 
 
 @pytest.mark.parametrize("query", [{}, {"p": "abc"}])

@@ -106,7 +106,8 @@ def split(code, bottom, H1):
     below), so the stones are the smear halved."""
     s = code | ((code & ~bottom) >> 1)
     s |= (s & ~(bottom * 3)) >> 2
-    s |= (s & ~(bottom * 15)) >> 4
+    if H1 > 4:  # a column of 3 bits is smeared by now (and bottom * 15 would overlap it)
+        s |= (s & ~(bottom * 15)) >> 4
     if H1 > 8:  # tall boards only: H1 is a constant in every caller, so this folds away
         s |= (s & ~(bottom * 255)) >> 8
     if H1 > 16:
