@@ -284,8 +284,7 @@ def explore(ex: Explorer, query: Query) -> dict[str, object]:
     except (KeyError, TypeError):
         raise InputError(f"the position {str(text)[:60]!r} is not one {ex.title} "
                          "reaches") from None
-    first = 0 if text is None else ex.codec.turn_of(text)
-    who = _turns(game, 0 if first is None and pos == solved.start else first)
+    who = _turns(game, ex.codec.first_turn(text, pos, solved.start))
     history: list[ExplorePly] = []
     so_far = [0.0]
     for k, name in enumerate(parse_moves(query.get("moves")), 1):

@@ -187,6 +187,13 @@ class PositionCodec:
         key = text.rpartition(KEY_MARK)[2].strip()
         return int(key[0]) - 1 if _MARKED.match(key) else None
 
+    def first_turn(self, text: str | None, pos: Position, start: Position) -> int | None:
+        """Whose turn it is at ``pos``, the position ``text`` names (None: the start), for
+        a game without a ``player`` hook: the first player's at the start or for a bare
+        key of the start, else the string's marker's (None without one)."""
+        turn = 0 if text is None else self.turn_of(text)
+        return 0 if turn is None and pos == start else turn
+
     def read(self, text: str) -> Any:
         """The position a string names (the key after its last ``~``, or the whole string);
         an :class:`InputError` (422) for one that is not a position string of this game.
@@ -421,9 +428,7 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
         text = request.query_params.get("p")
         try:
             pos = solved.start if text is None else codec.read(text)
-            turn = 0 if text is None else codec.turn_of(text)
-            if turn is None and pos == solved.start:
-                turn = 0  # a bare key of the start: the first player's turn
+            turn = codec.first_turn(text, pos, solved.start)
             return JSONResponse(position_response(solved, pos, codec, turn))
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)

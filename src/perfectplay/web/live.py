@@ -270,14 +270,11 @@ def _walk(game: Game, codec: PositionCodec, title: str, query: Query
         raise InputError(f"the position {str(text)[:60]!r} is not one of {title}"
                          f"{why[:200]}") from None
     player = capabilities(game).player
-    start_given = text is not None and pos == game.initial()
+    first = codec.first_turn(text, pos, game.initial())
 
     def who(p: Position, plies: int) -> int | None:
         if player is not None:
             return int(player(p))
-        first = 0 if text is None else codec.turn_of(text)
-        if first is None and start_given:  # a bare key of the start: the first player's
-            first = 0
         return None if first is None else (first + plies) % 2
 
     played = []
