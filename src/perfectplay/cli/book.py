@@ -4,12 +4,13 @@ and the tables ``play`` uses for a game answered live (its book, then search) or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from .. import registry
-from ..catalog.entry import Published
+from ..catalog.entry import CatalogGame, Published
 from ..engine.compiled import CompiledGame
 from ..engine.protocol import Game, capabilities
 from ..engine.savefile import portable_target
@@ -126,34 +127,39 @@ def live_book(target: str, game: Game, live: bool) -> tuple[bool, Store | None]:
 def _goal(target: str) -> str | None:
     """Why the catalog's instance ``target`` cannot be answered live here (its start is a
     published result the catalog's search has not reached), else None."""
-    published = _published(target)
-    if published is None or not published.goal:
+    instance = _catalog_instance(target)
+    published = None if instance is None else _published(*instance)
+    if instance is None or published is None or not published.goal:
         return None
-    entry = registry.get_catalog(parse_call(target)[0])
+    entry = instance[0]
     smaller = ", ".join(entry.call(dict(small)) for small in entry.small[:2])
     return (f"too big to answer here (the catalog's record of it: "
             f"{published.note}); try a smaller instance: {smaller} (or play --live to "
             "search it anyway, for as long as it takes)")
 
 
-def _published(target: str) -> Published | None:
-    """The catalog's published result of the instance ``target`` names, if it lists one
-    (parameters compared after defaults are filled in)."""
+def _catalog_instance(target: str) -> tuple[CatalogGame, dict[str, object]] | None:
+    """The catalog game ``target`` names and its parameters, defaults filled in (None for a
+    game of the user's, ``FILE.py:Class``)."""
     if ".py:" in target:
         return None
     name, args, kwargs = parse_call(target)
     entry = registry.get_catalog(name)
-    values = entry.arguments(args, kwargs)
+    return entry, entry.arguments(args, kwargs)
+
+
+def _published(entry: CatalogGame, values: Mapping[str, object]) -> Published | None:
+    """The catalog's published result of this instance, if it lists one (parameters
+    compared after defaults are filled in)."""
     return next((p for p in entry.published if entry.arguments((), p.args) == values), None)
 
 
 def _searched_by_the_catalog(target: str) -> bool:
-    if ".py:" in target:
+    instance = _catalog_instance(target)
+    if instance is None:
         return False
-    name, args, kwargs = parse_call(target)
-    entry = registry.get_catalog(name)
-    values = entry.arguments(args, kwargs)
-    published = _published(target)
+    entry, values = instance
+    published = _published(entry, values)
     if published is not None:
         return published.method == "search"
     return all(entry.arguments((), small) != values for small in entry.small)
