@@ -173,7 +173,9 @@ def _same(pos):
 
 
 @njit(cache=True)
-def _any_code(pos):
+def any_code(pos):
+    """The ``valid`` of a game without one (every code passes), and of codes checked
+    already."""
     return 1
 
 
@@ -251,7 +253,7 @@ class CompiledGame:
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
         self.has_rank = rank is not None
-        self.valid = _jit(valid, "valid") or _any_code
+        self.valid = _jit(valid, "valid") or any_code
         self.has_valid = valid is not None
         self.symmetric = canonical is not None
         self.has_search_moves = search_moves is not None

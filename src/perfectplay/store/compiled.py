@@ -47,7 +47,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..engine.compiled import TIE, CompiledGame
+from ..engine.compiled import TIE, CompiledGame, any_code
 from ..engine.kernels import retrograde, reverse_csr, topological_order
 from ..engine.protocol import UNKNOWN, Value
 from ..engine.sortedtiers import (
@@ -337,7 +337,8 @@ def _write_roots(work: Path, game: CompiledGame, roots: np.ndarray) -> None:
         raise GameError(f"{bad.size:,} of the {roots.size:,} roots are not positions of "
                         f"{game.name} (its valid rule refuses them), the first "
                         f"{int(roots[bad[0]])}")
-    canon, tiers = canonical_tiers(roots, game.rules.canonical, game.rules.tier, game.valid)
+    canon, tiers = canonical_tiers(roots, game.rules.canonical, game.rules.tier,
+                                   any_code)  # every root passed valid just above
     order = np.argsort(tiers, kind="stable")
     canon, tiers = canon[order], tiers[order]
     cuts = np.flatnonzero(np.diff(tiers)) + 1
