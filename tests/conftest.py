@@ -1,7 +1,8 @@
 """pytest configuration: the scripts in tests/wrong/ are programs under test, run by the
 stress tester as subprocesses; they must not be collected or imported. ``client`` is a local
 Dask cluster of two worker threads and ``process_client`` one of two worker processes, each
-made once a test module that asks for it (the stores' tests).
+made once a test module that asks for it (the stores' tests); ``served_app`` catches what
+``perfectplay serve`` passes to the web app.
 
 The suite tests the source tree, in every process it starts too: pytest imports
 ``src/perfectplay`` for its doctests, so ``src`` goes first on this process's path and on
@@ -23,6 +24,24 @@ if (SRC / "perfectplay").is_dir():
         [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 collect_ignore_glob = ["wrong/*"]
+
+
+@pytest.fixture
+def served_app(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """What ``perfectplay serve`` would hand the web app (``create_app``'s keywords), the
+    server itself never started: the command runs to its end and the dict is filled."""
+    pytest.importorskip("starlette")
+    from perfectplay.web import app, serving
+
+    seen: dict[str, object] = {}
+
+    def fake_create_app(**kwargs: object) -> str:
+        seen.update(kwargs)
+        return "app"
+
+    monkeypatch.setattr(app, "create_app", fake_create_app)
+    monkeypatch.setattr(serving, "run_until_stopped", lambda *a: None)
+    return seen
 
 
 @pytest.fixture(scope="module")

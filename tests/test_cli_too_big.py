@@ -35,21 +35,11 @@ def test_a_smaller_instance_still_plays():
     assert "too big" not in out.output
 
 
-def test_serve_game_connect4_is_live_from_its_book(monkeypatch):
-    from perfectplay.web import app, serving
-
-    seen: dict[str, object] = {}
-
-    def fake_create_app(**kwargs: object) -> str:
-        seen.update(kwargs)
-        return "app"
-
-    monkeypatch.setattr(app, "create_app", fake_create_app)
-    monkeypatch.setattr(serving, "run_until_stopped", lambda *a: None)
+def test_serve_game_connect4_is_live_from_its_book(served_app):
     out = CliRunner().invoke(main, ["serve", "--game", "connect4"])
     assert out.exit_code == 0, out.output
     assert "answered live: its opening book, then search" in out.output
-    served = seen["gamesman"]
+    served = served_app["gamesman"]
     assert isinstance(served, LiveOracle) and served.book is not None
     game = ConnectFour(7, 6)
     # the book answers the start at once: a first-player win in 41 plies (Allis 1988,

@@ -25,19 +25,9 @@ def test_a_folder_that_is_no_store_is_refused_before_serving(tmp_path: Path) -> 
 
 
 def test_the_stores_reach_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                  client) -> None:
-    from perfectplay.web import app, serving
-
+                                  client, served_app) -> None:
     solve_tiered(LayeredGraph(3), tmp_path / "layers", client=client)
-    seen: dict[str, object] = {}
-
-    def fake_create_app(**kwargs: object) -> str:
-        seen.update(kwargs)
-        return "app"
-
-    monkeypatch.setattr(app, "create_app", fake_create_app)
-    monkeypatch.setattr(serving, "run_until_stopped", lambda *a: None)
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(main, ["serve", "--live-store", "layers"])
     assert out.exit_code == 0, out.output
-    assert seen["live_stores"] == [str((tmp_path / "layers").resolve())]
+    assert served_app["live_stores"] == [str((tmp_path / "layers").resolve())]
