@@ -131,3 +131,28 @@ def test_distance_ranks_order_the_reachable_scores_and_invert():
                 assert rank_at_most(between, left) == distance_rank(lo_s, left)
         for s in scores:
             assert rank_at_least(s, left) == rank_at_most(s, left) == distance_rank(s, left)
+
+
+def test_searches_in_threads_at_once_keep_their_own_stacks():
+    """The probe stacks are reused from one search to the next (a search's set-up cost);
+    searches running at once in threads (the web server's) must never share one: each
+    thread's answers equal those found one at a time, and a search repeated on an empty
+    table takes the same nodes (the history heuristic's counters start from zero)."""
+    import concurrent.futures as cf
+
+    from perfectplay.engine.search import clear_table
+    from perfectplay.games import tictactoe
+
+    game = ConnectFour(5, 4)
+    lines = ["", "2", "22", "1", "0", "21", "223", "4", "34"]
+    codes = [position_from_moves(game, m) for m in lines]
+    alone = [search(game, c).describe() for c in codes]
+    with cf.ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda c: search(game, c, table_mb=1).describe(),
+                                 codes * 3))
+    assert together == alone * 3
+    ttt = tictactoe()  # no search_moves: ordered by the history heuristic
+    clear_table()
+    first = search(ttt).nodes
+    clear_table()
+    assert search(ttt).nodes == first
