@@ -29,7 +29,15 @@ from tictactoe import TicTacToe
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
-from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE, CompiledGame, check_game
+from perfectplay.engine import (
+    CANNOT_LOSE,
+    CANNOT_WIN,
+    LOSES_IN_2,
+    MUST_LOSE,
+    WINS_IN_1,
+    CompiledGame,
+    check_game,
+)
 from perfectplay.portal import PortalGame, parse_board
 from test_tablebase import LayeredGraph
 
@@ -197,6 +205,7 @@ PY_MUTATIONS: dict[str, dict[str, Callable[..., Any]]] = {
     "static_bounds": {
         "false CANNOT_WIN": lambda f, g: lambda b: CANNOT_WIN if _hit(b) else f(b),
         "false CANNOT_LOSE": lambda f, g: lambda b: CANNOT_LOSE if _hit(b) else f(b),
+        "false WINS_IN_1": lambda f, g: lambda b: WINS_IN_1 if _hit(b) else f(b),
         "random": lambda f, g: lambda b: random.randint(0, 1) if _hit(b) else f(b),
     },
     "horizon": {
@@ -381,6 +390,10 @@ def c_mutations(name: str) -> list[tuple[str, str, Callable[[], CompiledGame]]]:
                 flag(g.rules.static_bounds, CANNOT_LOSE))),
             ("static_bounds", "false MUST_LOSE", m("static_bounds", static_bounds=lambda g:
                 flag(g.rules.static_bounds, MUST_LOSE))),
+            ("static_bounds", "false WINS_IN_1", m("static_bounds", static_bounds=lambda g:
+                flag(g.rules.static_bounds, WINS_IN_1))),
+            ("static_bounds", "false LOSES_IN_2", m("static_bounds", static_bounds=lambda g:
+                flag(g.rules.static_bounds, LOSES_IN_2))),
             ("static_bounds", "random", m("static_bounds", static_bounds=lambda g:
                 noisy(g.rules.static_bounds))),
             ("horizon", "one too small", m("horizon", horizon=lambda g:

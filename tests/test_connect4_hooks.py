@@ -29,7 +29,17 @@ from perfectplay.catalog.connect4 import (
     from_pons_score,
     position_from_moves,
 )
-from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, LOSE, ONGOING, TIE, WIN
+from perfectplay.engine import (
+    CANNOT_LOSE,
+    CANNOT_WIN,
+    LOSE,
+    LOSES_IN_2,
+    MUST_LOSE,
+    ONGOING,
+    TIE,
+    WIN,
+    WINS_IN_1,
+)
 from perfectplay.engine.codetable import EMPTY
 from perfectplay.engine.solution import winlose_key
 
@@ -410,9 +420,12 @@ def test_endgame_scores_convert_to_the_engines_strong_solution():
 
 
 @njit
-def _check_static_bounds(codes, vals, static_bounds):
-    """(cannot-win claims, cannot-lose claims, wrong claims) over every position."""
-    cannot_win = cannot_lose = wrong = 0
+def _check_static_bounds(codes, vals, rems, static_bounds):
+    """Over every position: (cannot-win claims, cannot-lose claims, must-lose claims, wrong
+    claims, wins in 1 not flagged WINS_IN_1, losses in 2 not flagged LOSES_IN_2). The two
+    exact flags must name every such position: a win in 1 is a playable winning cell, and a
+    loss in 2 is a position where every move leaves the opponent a win at once."""
+    cannot_win = cannot_lose = must_lose = wrong = missed_win = missed_loss = 0
     for i in range(codes.size):
         known = static_bounds(codes[i])
         if known & CANNOT_WIN:
@@ -421,15 +434,32 @@ def _check_static_bounds(codes, vals, static_bounds):
         if known & CANNOT_LOSE:
             cannot_lose += 1
             wrong += vals[i] == LOSE
-    return cannot_win, cannot_lose, wrong
+        if known & MUST_LOSE:
+            must_lose += 1
+            wrong += vals[i] != LOSE
+        win1 = vals[i] == WIN and rems[i] == 1
+        loss2 = vals[i] == LOSE and rems[i] == 2
+        if known & WINS_IN_1:
+            wrong += not win1
+        elif win1:
+            missed_win += 1
+        if known & LOSES_IN_2:
+            wrong += not loss2
+        elif loss2:
+            missed_loss += 1
+    return cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss
 
 
-@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4), (3, 5), (6, 3)])
 def test_static_bounds_hold_at_every_position(w, h):
-    """No line left, and Allis' claimeven (both boards have an even height): every claim
-    checked against the strong solution, and the claims are many (the hook does work)."""
-    game, _, codes, vals, _ = solved(w, h)
-    cannot_win, cannot_lose, wrong = _check_static_bounds(codes, vals,
-                                                          game.rules.static_bounds)
-    assert wrong == 0
+    """No line left, Allis' claimeven (even heights) and the exact flags: every claim
+    checked against the strong solution, every win in 1 and loss in 2 flagged, and the
+    claims are many (the hook does work)."""
+    game, _, codes, vals, rems = solved(w, h)
+    cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss = \
+        _check_static_bounds(codes, vals, rems, game.rules.static_bounds)
+    assert (wrong, missed_win, missed_loss) == (0, 0, 0)
+    if h % 2:
+        return  # claimeven needs an even height: the counts below are for the even boards
+    assert must_lose > 0.001 * codes.size
     assert cannot_win > 0.25 * codes.size and cannot_lose > 0.05 * codes.size

@@ -6,13 +6,14 @@
 from .check import CheckReport, check_game
 from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
 from .graph import GameGraph, discover
-from .protocol import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE, Game, Value
+from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1, Game, Value
 from .search import SearchResult, search
 from .solution import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
 from .solve import solve, solve_graph
 
 __all__ = [
-    "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "MUST_LOSE", "ONGOING", "TIE", "WIN", "CheckReport",
+    "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "LOSES_IN_2", "MUST_LOSE", "ONGOING", "TIE", "WIN",
+    "WINS_IN_1", "CheckReport",
     "CompiledGame",
     "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "Solved",
     "UnknownPosition", "Value", "check_game", "describe", "discover", "search", "solve",

@@ -20,7 +20,9 @@ from .expand import is_move_list, is_points, is_real
 from .protocol import (
     CANNOT_LOSE,
     CANNOT_WIN,
+    LOSES_IN_2,
     MUST_LOSE,
+    WINS_IN_1,
     Game,
     Move,
     Position,
@@ -93,8 +95,8 @@ def check_game(game: Any, max_positions: int = 100_000, *,
       spread of up to 3,000 positions) ends as the position does and has moves to the
       same canonical children with the same payoffs and turn changes;
     - ``search_moves`` lists legal moves only, and at least one where there are moves;
-    - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE | MUST_LOSE, true at ended
-      positions;
+    - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE | MUST_LOSE (| WINS_IN_1 |
+      LOSES_IN_2 in win/lose games), true at ended positions;
     - ``horizon`` is >= 0, 0 at a tie, >= 1 where there are moves; when the whole game was
       walked, no game from the position lasts longer and every tie from it lasts exactly
       that long.
@@ -107,7 +109,7 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     are counted in a note); a best move ``search_moves`` lists is as good (value, then
     remoteness) as the best legal move; every ``static_bounds`` claim holds (CANNOT_WIN:
     not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0; MUST_LOSE: a loss, a
-    margin < 0); a scored game's
+    margin < 0; WINS_IN_1: a win in 1; LOSES_IN_2: a loss in 2); a scored game's
     margin lies within ``margin_bound``. When the game is bigger a note says these were
     not checked.
 
@@ -773,35 +775,45 @@ class _Hooks:
                 self.listed[pos] = got  # some move left out: is a listed one as good?
 
     def check_static_bounds(self) -> None:
-        """Flags are CANNOT_WIN (1), CANNOT_LOSE (2) and MUST_LOSE (4); at an ended position
-        they agree with its outcome (other positions: :meth:`check_values`)."""
+        """Flags are CANNOT_WIN (1), CANNOT_LOSE (2), MUST_LOSE (4), WINS_IN_1 (8) and
+        LOSES_IN_2 (16), the last two in win/lose games only; at an ended position they
+        agree with its outcome (other positions: :meth:`check_values`)."""
         assert self.static_bounds is not None
         self.flags: dict[Position, int] = {}
         for pos in self.sample:
             f = self.call("static_bounds", self.static_bounds, pos)
             if f is _FAILED:
                 continue
-            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 7:
+            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 31:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
                                               "flags are CANNOT_WIN (1) | CANNOT_LOSE (2) | "
-                                              "MUST_LOSE (4)")
+                                              "MUST_LOSE (4) | WINS_IN_1 (8) | LOSES_IN_2 (16)")
+                continue
+            if f & (WINS_IN_1 | LOSES_IN_2) and self.caps.scored:
+                self.problem("static_bounds", f"static_bounds({show(pos)}) is {int(f)}: "
+                                              "WINS_IN_1 and LOSES_IN_2 are for win/lose "
+                                              "games, not scored ones")
                 continue
             f = self.flags[pos] = int(f)
             if pos in self.walk.ended:
-                self.bound_holds(pos, f, _ended_value(self.walk.ended[pos]))
+                self.bound_holds(pos, f, _ended_value(self.walk.ended[pos]), 0)
 
-    def bound_holds(self, pos: Position, flags: int, value: Worth | None) -> None:
+    def bound_holds(self, pos: Position, flags: int, value: Worth | None,
+                    remoteness: float | None) -> None:
         if value is None:
             return
         won = value is Value.WIN or (not isinstance(value, Value) and value > 0)
         lost = value is Value.LOSE or (not isinstance(value, Value) and value < 0)
         for flag, name, false in ((CANNOT_WIN, "CANNOT_WIN", won),
                                   (CANNOT_LOSE, "CANNOT_LOSE", lost),
-                                  (MUST_LOSE, "MUST_LOSE", not lost)):
+                                  (MUST_LOSE, "MUST_LOSE", not lost),
+                                  (WINS_IN_1, "WINS_IN_1", not won or remoteness != 1),
+                                  (LOSES_IN_2, "LOSES_IN_2", not lost or remoteness != 2)):
             if flags & flag and false:
+                worth = _worth((value, remoteness)) if remoteness is not None \
+                    else show(_short(value))
                 self.problem("static_bounds", f"static_bounds({show(pos)}) claims {name}, but "
-                                              f"the position is worth {show(_short(value))} "
-                                              "to the mover")
+                                              f"the position is worth {worth} to the mover")
 
     def check_horizon(self) -> None:
         """A non-negative int, 0 at a tie, >= 1 where there are moves; when the whole game
@@ -897,7 +909,7 @@ class _Hooks:
             self.values_of_listed(solved)
         for pos, flags in getattr(self, "flags", {}).items():
             if flags and pos in solved:
-                self.bound_holds(pos, flags, solved.value(pos))
+                self.bound_holds(pos, flags, solved.value(pos), solved.remoteness(pos))
         if self.margin_bound is not None and self.caps.scored:
             for pos in self.sample:
                 b = _try(self.margin_bound, pos)

@@ -33,8 +33,12 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
 ``static_bounds(pos) -> int`` *optional, for proof search*: what is known of ``pos`` without
                               search, as flags: ``CANNOT_WIN`` (1) the mover cannot win (a
                               scored game: its margin is at most 0), ``CANNOT_LOSE`` (2) the
-                              mover cannot lose (margin at least 0); 0 when nothing is known
-                              (Connect Four: no line left to complete; Allis' claimeven)
+                              mover cannot lose (margin at least 0), ``MUST_LOSE`` (4) it
+                              loses (margin below 0); in win/lose games also ``WINS_IN_1``
+                              (8) it wins with its next move, ``LOSES_IN_2`` (16) it loses
+                              in 2 whatever it plays (the search then enters no child); 0
+                              when nothing is known (Connect Four: a playable winning cell,
+                              two threats; no line left to complete; Allis' claimeven)
 ``margin_bound(pos) -> int``  *optional, scored games, for proof search*: the mover's margin
                               from ``pos`` on lies in [-bound, bound] (Kalah: the seeds
                               still in play), so a null window outside it fails at once

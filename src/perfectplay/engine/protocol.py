@@ -77,8 +77,10 @@ _FLIP = {Value.WIN: Value.LOSE, Value.LOSE: Value.WIN, Value.TIE: Value.TIE,
 # Codes used in the engine's arrays: 0 = not yet known.
 UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE, DRAW_CODE = 0, 1, 2, 3, 4
 #: ``static_bounds``' flags, what is known of a position without search: the mover cannot
-#: win, cannot lose, must lose (a loss within the horizon; scored: a margin below 0).
-CANNOT_WIN, CANNOT_LOSE, MUST_LOSE = 1, 2, 4
+#: win, cannot lose, must lose (a loss within the horizon; scored: a margin below 0); and,
+#: in win/lose games only, exact results: the mover wins with its next move (a win in 1),
+#: or loses in 2 whatever it plays (Connect Four: two threats, or only moves under one).
+CANNOT_WIN, CANNOT_LOSE, MUST_LOSE, WINS_IN_1, LOSES_IN_2 = 1, 2, 4, 8, 16
 _CODE = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE,
          Value.DRAW: DRAW_CODE}
 _FROM_CODE = {v: k for k, v in _CODE.items()}

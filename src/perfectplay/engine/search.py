@@ -78,11 +78,13 @@ from .searchbackends import (
     end_score,
     legal_moves,
     parent_score,
+    prepare_table,
 )
 from .searchresult import SearchResult, SearchScore, score_words, value_of
 from .values import MoveValue
 
-__all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table", "search"]
+__all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table", "prepare_table",
+           "search"]
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
 #: the longest distance (plies to a win or a loss) the quick probes of :meth:`_Search.pin`

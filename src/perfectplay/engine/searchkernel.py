@@ -33,6 +33,11 @@ search trees: skipping their table traffic saves a fifth of the time, for a few 
 (their entries answered a few transpositions). Steininger's c4 plays such moves inside its
 static evaluation and does not count them as nodes; they are counted here.
 
+**Exact leaves.** A win/lose game's ``static_bounds`` may say ``WINS_IN_1`` (a move wins at
+once) or ``LOSES_IN_2`` (every move lets the opponent win at once): below the root such a
+node returns its exact score with no child entered, as Pons' solver answers ``canWinNext``
+and positions with no non-losing move (Connect Four: 14-19 % fewer nodes).
+
 **Threads.** Several threads run the same probe over the shared table; where subtrees are
 big each marks the node it is expanding in a small ``busy`` table, and a thread that meets
 a child another thread is searching takes its other moves first and comes back to that one
@@ -55,7 +60,7 @@ from numba import njit
 
 from ..bits import lowest_bit
 from .codetable import mix
-from .protocol import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE
+from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
@@ -552,6 +557,9 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                     ret = b
                     continue
             known = bounds(p)  # the game's static bounds: cannot win, cannot lose, loses
+            if not scored and d > 0 and known & (WINS_IN_1 | LOSES_IN_2):
+                ret = MATE - 1 if known & WINS_IN_1 else -(MATE - 2)  # exact: no child
+                continue
             if known & CANNOT_WIN and b > 0:
                 b = 0
                 if a >= b:

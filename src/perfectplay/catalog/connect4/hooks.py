@@ -10,11 +10,12 @@ above another) is the only one listed, a win in 3; the rest go best first by the
 cells they leave the mover that are not right above an opponent's winning cell (the
 opponent would take that one first), counting twice those right above a playable cell (the
 opponent cannot play under them), threats Steininger's c4 weighs likewise; centre columns
-first on a tie. ``horizon`` is the number of empty
-cells: no game lasts longer, and a tie always fills the board. ``static_bounds`` knows a side
-cannot win when it has no line left to complete, or (Allis 1988, claimeven) when the
-opponent can answer every move in the same column on a board of even height; and that it
-loses when, besides, the cells claimeven gives the opponent hold a four.
+first on a tie. ``horizon`` is the number of empty cells: no game lasts longer, and a tie
+always fills the board. ``static_bounds`` knows a win in 1 (a playable winning cell) and a
+loss in 2 (every move leaves the opponent a win at once) exactly; a side cannot win when it
+has no line left to complete, or (Allis 1988, claimeven) when the opponent can answer every
+move in the same column on a board of even height; and that it loses when, besides, the
+cells claimeven gives the opponent hold a four.
 
 >>> from perfectplay.catalog.connect4.bitboard import geometry
 >>> g = geometry(7, 6)
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE
+from ...engine.protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1
 from .bitboard import four, lowest_bit_index, popcount, split
 
 
@@ -123,28 +124,44 @@ def horizon_of(code, bottom, H1, cells):
 
 
 @njit(cache=True)
-def static_bounds_of(code, H, bottom, full, even_rows):
-    """What is known without search (flags, see CompiledGame): the mover cannot win when no
-    line is left it could complete (its stones and the empty cells hold no four), nor when
-    the opponent can answer every move in the same column (Allis' claimeven: even heights
-    and an even number of stones): the opponent then gets every even-row cell that is not
-    playable now, the mover at most the rest. (A move on an even row, the playable cell of a
-    column of odd height, is answered on the playable cell of another such column: there is
-    an even number of them.) If the opponent's stones and those cells hold a four, the mover
-    loses (``MUST_LOSE``): it never makes four, so the game goes on until the opponent has
-    all of them. The mover cannot lose when the opponent has no line left."""
+def static_bounds_of(code, W, H, bottom, full, even_rows):
+    """What is known without search (flags, see CompiledGame): the mover wins in 1 when a
+    playable cell completes its four (``WINS_IN_1``); else it loses in 2 (``LOSES_IN_2``)
+    when the opponent has two playable winning cells, or one whose block sits right under
+    another, or every move lies right under an opponent's winning cell. Pons' solver answers
+    these positions at once too (``canWinNext``, no non-losing move). Otherwise: the mover
+    cannot win when no line is left it could complete (its stones and the empty cells hold
+    no four), nor when the opponent can answer every move in the same column (Allis'
+    claimeven: even heights and an even number of stones): the opponent then gets every
+    even-row cell that is not playable now, the mover at most the rest. (A move on an even
+    row, the playable cell of a column of odd height, is answered on the playable cell of
+    another such column: there is an even number of them.) If the opponent's stones and
+    those cells hold a four, the mover loses (``MUST_LOSE``): it never makes four, so the
+    game goes on until the opponent has all of them. The mover cannot lose when the opponent
+    has no line left."""
     mover, mask = split(code, bottom, H + 1)
     empty = full ^ mask
     other = mover ^ mask
+    if four(other, H):  # ended: the opponent has made four
+        return CANNOT_WIN | MUST_LOSE
+    playable = (mask + bottom) & full
+    if playable & wins_at(mover, mask, W, H, full):
+        return WINS_IN_1
+    theirs = wins_at(other, mask, W, H, full)
+    threat = playable & theirs
+    if threat:
+        if threat & (threat - 1) or threat & (theirs >> 1):
+            return LOSES_IN_2  # two threats, or the one block is under a third
+    elif playable and playable & ~(theirs >> 1) == 0:
+        return LOSES_IN_2  # every move is under a cell where the opponent wins
     known = 0
     if not four(mover | empty, H):
         known |= CANNOT_WIN
     elif H % 2 == 0 and popcount(mask) % 2 == 0:
-        playable = (mask + bottom) & full
-        theirs = other | (even_rows & empty & ~playable)
-        if not four(full & ~theirs, H):
+        claimed = other | (even_rows & empty & ~playable)
+        if not four(full & ~claimed, H):
             known |= CANNOT_WIN
-            if four(theirs, H):
+            if four(claimed, H):
                 known |= MUST_LOSE
     if not four(other | empty, H):
         known |= CANNOT_LOSE

@@ -99,7 +99,7 @@ def compiled_rules(g: Geometry) -> dict[str, Kernel]:
     @njit(cache=True)
     def static_bounds(code):
         _ = sources
-        return static_bounds_of(code, H, bottom, full, even_rows)
+        return static_bounds_of(code, W, H, bottom, full, even_rows)
 
     @njit(cache=True)
     def rank(code):
