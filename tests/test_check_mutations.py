@@ -34,6 +34,7 @@ from perfectplay.engine import (
     CANNOT_WIN,
     LOSES_IN_2,
     MUST_LOSE,
+    NOT_SOONER,
     WINS_IN_1,
     CompiledGame,
     check_game,
@@ -394,6 +395,8 @@ def c_mutations(name: str) -> list[tuple[str, str, Callable[[], CompiledGame]]]:
                 flag(g.rules.static_bounds, WINS_IN_1))),
             ("static_bounds", "false LOSES_IN_2", m("static_bounds", static_bounds=lambda g:
                 flag(g.rules.static_bounds, LOSES_IN_2))),
+            ("static_bounds", "false NOT_SOONER", m("static_bounds", static_bounds=lambda g:
+                flag(g.rules.static_bounds, NOT_SOONER))),
             ("static_bounds", "random", m("static_bounds", static_bounds=lambda g:
                 noisy(g.rules.static_bounds))),
             ("horizon", "one too small", m("horizon", horizon=lambda g:

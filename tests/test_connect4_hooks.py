@@ -35,6 +35,7 @@ from perfectplay.engine import (
     LOSE,
     LOSES_IN_2,
     MUST_LOSE,
+    NOT_SOONER,
     ONGOING,
     TIE,
     WIN,
@@ -422,10 +423,12 @@ def test_endgame_scores_convert_to_the_engines_strong_solution():
 @njit
 def _check_static_bounds(codes, vals, rems, static_bounds):
     """Over every position: (cannot-win claims, cannot-lose claims, must-lose claims, wrong
-    claims, wins in 1 not flagged WINS_IN_1, losses in 2 not flagged LOSES_IN_2). The two
-    exact flags must name every such position: a win in 1 is a playable winning cell, and a
-    loss in 2 is a position where every move leaves the opponent a win at once."""
-    cannot_win = cannot_lose = must_lose = wrong = missed_win = missed_loss = 0
+    claims, wins in 1 not flagged WINS_IN_1, losses in 2 not flagged LOSES_IN_2, the others
+    not flagged NOT_SOONER). The two exact flags must name every such position: a win in 1
+    is a playable winning cell, and a loss in 2 is a position where every move leaves the
+    opponent a win at once; every other position that has not ended says NOT_SOONER (Connect
+    Four: a four takes two moves)."""
+    cannot_win = cannot_lose = must_lose = wrong = missed_win = missed_loss = missed_slow = 0
     for i in range(codes.size):
         known = static_bounds(codes[i])
         if known & CANNOT_WIN:
@@ -447,7 +450,12 @@ def _check_static_bounds(codes, vals, rems, static_bounds):
             wrong += not loss2
         elif loss2:
             missed_loss += 1
-    return cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss
+        if known & NOT_SOONER:  # neither of the above, and no result sooner than 3 or 4 plies
+            wrong += (known & (WINS_IN_1 | LOSES_IN_2)) != 0
+            wrong += (vals[i] == WIN and rems[i] < 3) or (vals[i] == LOSE and rems[i] < 4)
+        elif known & (WINS_IN_1 | LOSES_IN_2) == 0 and rems[i] > 0:
+            missed_slow += 1  # not ended, no exact flag: NOT_SOONER holds and must be said
+    return cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss, missed_slow
 
 
 @pytest.mark.parametrize("w,h", [(4, 4), (5, 4), (3, 5), (6, 3)])
@@ -456,9 +464,9 @@ def test_static_bounds_hold_at_every_position(w, h):
     checked against the strong solution, every win in 1 and loss in 2 flagged, and the
     claims are many (the hook does work)."""
     game, _, codes, vals, rems = solved(w, h)
-    cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss = \
+    cannot_win, cannot_lose, must_lose, wrong, missed_win, missed_loss, missed_slow = \
         _check_static_bounds(codes, vals, rems, game.rules.static_bounds)
-    assert (wrong, missed_win, missed_loss) == (0, 0, 0)
+    assert (wrong, missed_win, missed_loss, missed_slow) == (0, 0, 0, 0)
     if h % 2:
         return  # claimeven needs an even height: the counts below are for the even boards
     assert must_lose > 0.001 * codes.size

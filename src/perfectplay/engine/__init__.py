@@ -6,14 +6,23 @@
 from .check import CheckReport, check_game
 from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
 from .graph import GameGraph, discover
-from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1, Game, Value
+from .protocol import (
+    CANNOT_LOSE,
+    CANNOT_WIN,
+    LOSES_IN_2,
+    MUST_LOSE,
+    NOT_SOONER,
+    WINS_IN_1,
+    Game,
+    Value,
+)
 from .search import SearchResult, search
 from .solution import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
 from .solve import solve, solve_graph
 
 __all__ = [
     "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "LOSES_IN_2", "MUST_LOSE", "ONGOING", "TIE", "WIN",
-    "WINS_IN_1", "CheckReport",
+    "WINS_IN_1", "NOT_SOONER", "CheckReport",
     "CompiledGame",
     "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "Solved",
     "UnknownPosition", "Value", "check_game", "describe", "discover", "search", "solve",

@@ -22,6 +22,7 @@ from .protocol import (
     CANNOT_WIN,
     LOSES_IN_2,
     MUST_LOSE,
+    NOT_SOONER,
     WINS_IN_1,
     Game,
     Move,
@@ -96,7 +97,7 @@ def check_game(game: Any, max_positions: int = 100_000, *,
       same canonical children with the same payoffs and turn changes;
     - ``search_moves`` lists legal moves only, and at least one where there are moves;
     - ``static_bounds`` gives flags CANNOT_WIN | CANNOT_LOSE | MUST_LOSE (| WINS_IN_1 |
-      LOSES_IN_2 in win/lose games), true at ended positions;
+      LOSES_IN_2 | NOT_SOONER in win/lose games), true at ended positions;
     - ``horizon`` is >= 0, 0 at a tie, >= 1 where there are moves; when the whole game was
       walked, no game from the position lasts longer and every tie from it lasts exactly
       that long.
@@ -109,7 +110,8 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     are counted in a note); a best move ``search_moves`` lists is as good (value, then
     remoteness) as the best legal move; every ``static_bounds`` claim holds (CANNOT_WIN:
     not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0; MUST_LOSE: a loss, a
-    margin < 0; WINS_IN_1: a win in 1; LOSES_IN_2: a loss in 2); a scored game's
+    margin < 0; WINS_IN_1: a win in 1; LOSES_IN_2: a loss in 2; NOT_SOONER: no win in
+    fewer than 3 plies, no loss in 1 to 3); a scored game's
     margin lies within ``margin_bound``. When the game is bigger a note says these were
     not checked.
 
@@ -775,24 +777,31 @@ class _Hooks:
                 self.listed[pos] = got  # some move left out: is a listed one as good?
 
     def check_static_bounds(self) -> None:
-        """Flags are CANNOT_WIN (1), CANNOT_LOSE (2), MUST_LOSE (4), WINS_IN_1 (8) and
-        LOSES_IN_2 (16), the last two in win/lose games only; at an ended position they
-        agree with its outcome (other positions: :meth:`check_values`)."""
+        """Flags are CANNOT_WIN (1), CANNOT_LOSE (2), MUST_LOSE (4), WINS_IN_1 (8),
+        LOSES_IN_2 (16) and NOT_SOONER (32), the last three in win/lose games only and
+        NOT_SOONER never with the other two; at an ended position they agree with its
+        outcome (other positions: :meth:`check_values`)."""
         assert self.static_bounds is not None
         self.flags: dict[Position, int] = {}
         for pos in self.sample:
             f = self.call("static_bounds", self.static_bounds, pos)
             if f is _FAILED:
                 continue
-            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 31:
+            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 63:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
                                               "flags are CANNOT_WIN (1) | CANNOT_LOSE (2) | "
-                                              "MUST_LOSE (4) | WINS_IN_1 (8) | LOSES_IN_2 (16)")
+                                              "MUST_LOSE (4) | WINS_IN_1 (8) | LOSES_IN_2 (16)"
+                                              " | NOT_SOONER (32)")
                 continue
-            if f & (WINS_IN_1 | LOSES_IN_2) and self.caps.scored:
+            if f & (WINS_IN_1 | LOSES_IN_2 | NOT_SOONER) and self.caps.scored:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {int(f)}: "
-                                              "WINS_IN_1 and LOSES_IN_2 are for win/lose "
-                                              "games, not scored ones")
+                                              "WINS_IN_1, LOSES_IN_2 and NOT_SOONER are for "
+                                              "win/lose games, not scored ones")
+                continue
+            if f & NOT_SOONER and f & (WINS_IN_1 | LOSES_IN_2):
+                self.problem("static_bounds", f"static_bounds({show(pos)}) is {int(f)}: "
+                                              "NOT_SOONER says neither WINS_IN_1 nor "
+                                              "LOSES_IN_2 holds")
                 continue
             f = self.flags[pos] = int(f)
             if pos in self.walk.ended:
@@ -808,7 +817,10 @@ class _Hooks:
                                   (CANNOT_LOSE, "CANNOT_LOSE", lost),
                                   (MUST_LOSE, "MUST_LOSE", not lost),
                                   (WINS_IN_1, "WINS_IN_1", not won or remoteness != 1),
-                                  (LOSES_IN_2, "LOSES_IN_2", not lost or remoteness != 2)):
+                                  (LOSES_IN_2, "LOSES_IN_2", not lost or remoteness != 2),
+                                  (NOT_SOONER, "NOT_SOONER", remoteness is not None
+                                   and ((won and remoteness < 3)
+                                        or (lost and 0 < remoteness < 4)))):
             if flags & flag and false:
                 worth = _worth((value, remoteness)) if remoteness is not None \
                     else show(_short(value))

@@ -79,8 +79,9 @@ UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE, DRAW_CODE = 0, 1, 2, 3, 4
 #: ``static_bounds``' flags, what is known of a position without search: the mover cannot
 #: win, cannot lose, must lose (a loss within the horizon; scored: a margin below 0); and,
 #: in win/lose games only, exact results: the mover wins with its next move (a win in 1),
-#: or loses in 2 whatever it plays (Connect Four: two threats, or only moves under one).
-CANNOT_WIN, CANNOT_LOSE, MUST_LOSE, WINS_IN_1, LOSES_IN_2 = 1, 2, 4, 8, 16
+#: or loses in 2 whatever it plays (Connect Four: two threats, or only moves under one);
+#: or, when neither, that it wins no sooner than in 3 plies and loses no sooner than in 4.
+CANNOT_WIN, CANNOT_LOSE, MUST_LOSE, WINS_IN_1, LOSES_IN_2, NOT_SOONER = 1, 2, 4, 8, 16, 32
 _CODE = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE,
          Value.DRAW: DRAW_CODE}
 _FROM_CODE = {v: k for k, v in _CODE.items()}

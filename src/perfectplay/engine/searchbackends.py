@@ -404,6 +404,11 @@ class PythonBackend:
             known = self.bounds(pos)
             if not self.scored and known & (sk.WINS_IN_1 | sk.LOSES_IN_2):  # exact at once
                 return (MATE - 1 if known & sk.WINS_IN_1 else -(MATE - 2)), None
+            if not self.scored and known & sk.NOT_SOONER:  # a win takes 3 plies, a loss 4
+                beta = min(beta, MATE - 3)
+                alpha = max(alpha, -(MATE - 4))
+                if alpha >= beta:
+                    return (beta if beta == MATE - 3 else alpha), None
             if known & 1 and beta > 0:
                 beta = 0
                 if alpha >= beta:

@@ -60,7 +60,7 @@ from numba import njit
 
 from ..bits import lowest_bit
 from .codetable import mix
-from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1
+from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, NOT_SOONER, WINS_IN_1
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
 from .protocol import UNKNOWN as ONGOING
@@ -560,6 +560,17 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
             if not scored and d > 0 and known & (WINS_IN_1 | LOSES_IN_2):
                 ret = MATE - 1 if known & WINS_IN_1 else -(MATE - 2)  # exact: no child
                 continue
+            if not scored and known & NOT_SOONER:  # a win takes 3 plies, a loss 4
+                if b > MATE - 3:
+                    b = MATE - 3
+                    if a >= b:
+                        ret = b
+                        continue
+                if a < -(MATE - 4):
+                    a = -(MATE - 4)
+                    if a >= b:
+                        ret = a
+                        continue
             if known & CANNOT_WIN and b > 0:
                 b = 0
                 if a >= b:

@@ -27,7 +27,14 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...engine.protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, WINS_IN_1
+from ...engine.protocol import (
+    CANNOT_LOSE,
+    CANNOT_WIN,
+    LOSES_IN_2,
+    MUST_LOSE,
+    NOT_SOONER,
+    WINS_IN_1,
+)
 from .bitboard import four, lowest_bit_index, popcount, split
 
 
@@ -154,7 +161,7 @@ def static_bounds_of(code, W, H, bottom, full, even_rows):
             return LOSES_IN_2  # two threats, or the one block is under a third
     elif playable and playable & ~(theirs >> 1) == 0:
         return LOSES_IN_2  # every move is under a cell where the opponent wins
-    known = 0
+    known = NOT_SOONER  # neither: the mover's four takes two moves, the opponent's too
     if not four(mover | empty, H):
         known |= CANNOT_WIN
     elif H % 2 == 0 and popcount(mask) % 2 == 0:
