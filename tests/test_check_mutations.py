@@ -32,13 +32,11 @@ from perfectplay.coins import CoinsGame
 from perfectplay.engine import (
     CANNOT_LOSE,
     CANNOT_WIN,
-    LOSES_IN_2,
-    MUST_LOSE,
-    NOT_SOONER,
     WINS_IN_1,
     CompiledGame,
     check_game,
 )
+from perfectplay.engine.protocol import BOUND_FLAGS
 from perfectplay.portal import PortalGame, parse_board
 from test_tablebase import LayeredGraph
 
@@ -385,18 +383,9 @@ def c_mutations(name: str) -> list[tuple[str, str, Callable[[], CompiledGame]]]:
                 set_to(g.rules.canonical, g.start_code))),
             ("canonical", "random", m("canonical", canonical=lambda g:
                 noisy(g.rules.canonical))),
-            ("static_bounds", "false CANNOT_WIN", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, CANNOT_WIN))),
-            ("static_bounds", "false CANNOT_LOSE", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, CANNOT_LOSE))),
-            ("static_bounds", "false MUST_LOSE", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, MUST_LOSE))),
-            ("static_bounds", "false WINS_IN_1", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, WINS_IN_1))),
-            ("static_bounds", "false LOSES_IN_2", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, LOSES_IN_2))),
-            ("static_bounds", "false NOT_SOONER", m("static_bounds", static_bounds=lambda g:
-                flag(g.rules.static_bounds, NOT_SOONER))),
+            *[("static_bounds", f"false {flag_name}", m("static_bounds", static_bounds=lambda g,
+               bit=bit: flag(g.rules.static_bounds, bit)))
+              for flag_name, bit in BOUND_FLAGS.items()],
             ("static_bounds", "random", m("static_bounds", static_bounds=lambda g:
                 noisy(g.rules.static_bounds))),
             ("horizon", "one too small", m("horizon", horizon=lambda g:

@@ -18,10 +18,8 @@ from .compiled import CompiledGame
 from .expand import hashable as _hashable
 from .expand import is_move_list, is_points, is_real
 from .protocol import (
-    CANNOT_LOSE,
-    CANNOT_WIN,
+    BOUND_FLAGS,
     LOSES_IN_2,
-    MUST_LOSE,
     NOT_SOONER,
     WINS_IN_1,
     Game,
@@ -61,6 +59,8 @@ class CheckReport:
 
 
 _MAX_REPORTED = 20
+_ALL_FLAGS = sum(BOUND_FLAGS.values())
+_FLAG_LIST = " | ".join(f"{name} ({bit})" for name, bit in BOUND_FLAGS.items())
 
 
 def check_game(game: Any, max_positions: int = 100_000, *,
@@ -787,11 +787,10 @@ class _Hooks:
             f = self.call("static_bounds", self.static_bounds, pos)
             if f is _FAILED:
                 continue
-            if isinstance(f, bool) or not isinstance(f, int | np.integer) or not 0 <= f <= 63:
+            if (isinstance(f, bool) or not isinstance(f, int | np.integer)
+                    or not 0 <= f <= _ALL_FLAGS):
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {show(f)}: "
-                                              "flags are CANNOT_WIN (1) | CANNOT_LOSE (2) | "
-                                              "MUST_LOSE (4) | WINS_IN_1 (8) | LOSES_IN_2 (16)"
-                                              " | NOT_SOONER (32)")
+                                              f"flags are {_FLAG_LIST}")
                 continue
             if f & (WINS_IN_1 | LOSES_IN_2 | NOT_SOONER) and self.caps.scored:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) is {int(f)}: "
@@ -813,15 +812,13 @@ class _Hooks:
             return
         won = value is Value.WIN or (not isinstance(value, Value) and value > 0)
         lost = value is Value.LOSE or (not isinstance(value, Value) and value < 0)
-        for flag, name, false in ((CANNOT_WIN, "CANNOT_WIN", won),
-                                  (CANNOT_LOSE, "CANNOT_LOSE", lost),
-                                  (MUST_LOSE, "MUST_LOSE", not lost),
-                                  (WINS_IN_1, "WINS_IN_1", not won or remoteness != 1),
-                                  (LOSES_IN_2, "LOSES_IN_2", not lost or remoteness != 2),
-                                  (NOT_SOONER, "NOT_SOONER", remoteness is not None
-                                   and ((won and remoteness < 3)
-                                        or (lost and 0 < remoteness < 4)))):
-            if flags & flag and false:
+        false = {"CANNOT_WIN": won, "CANNOT_LOSE": lost, "MUST_LOSE": not lost,
+                 "WINS_IN_1": not won or remoteness != 1,
+                 "LOSES_IN_2": not lost or remoteness != 2,
+                 "NOT_SOONER": remoteness is not None and ((won and remoteness < 3)
+                                                           or (lost and 0 < remoteness < 4))}
+        for name, flag in BOUND_FLAGS.items():
+            if flags & flag and false[name]:
                 worth = _worth((value, remoteness)) if remoteness is not None \
                     else show(_short(value))
                 self.problem("static_bounds", f"static_bounds({show(pos)}) claims {name}, but "

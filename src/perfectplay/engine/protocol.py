@@ -82,6 +82,10 @@ UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE, DRAW_CODE = 0, 1, 2, 3, 4
 #: or loses in 2 whatever it plays (Connect Four: two threats, or only moves under one);
 #: or, when neither, that it wins no sooner than in 3 plies and loses no sooner than in 4.
 CANNOT_WIN, CANNOT_LOSE, MUST_LOSE, WINS_IN_1, LOSES_IN_2, NOT_SOONER = 1, 2, 4, 8, 16, 32
+#: The flags by name, in bit order: the one list that messages, checks and tests read.
+BOUND_FLAGS: dict[str, int] = {"CANNOT_WIN": CANNOT_WIN, "CANNOT_LOSE": CANNOT_LOSE,
+                               "MUST_LOSE": MUST_LOSE, "WINS_IN_1": WINS_IN_1,
+                               "LOSES_IN_2": LOSES_IN_2, "NOT_SOONER": NOT_SOONER}
 _CODE = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE,
          Value.DRAW: DRAW_CODE}
 _FROM_CODE = {v: k for k, v in _CODE.items()}

@@ -409,11 +409,11 @@ class PythonBackend:
                 alpha = max(alpha, -(MATE - 4))
                 if alpha >= beta:
                     return (beta if beta == MATE - 3 else alpha), None
-            if known & 1 and beta > 0:
+            if known & sk.CANNOT_WIN and beta > 0:
                 beta = 0
                 if alpha >= beta:
                     return beta, None
-            if known & 2 and alpha < 0:
+            if known & sk.CANNOT_LOSE and alpha < 0:
                 alpha = 0
                 if alpha >= beta:
                     return alpha, None
