@@ -27,14 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...engine.protocol import (
-    CANNOT_LOSE,
-    CANNOT_WIN,
-    LOSES_IN_2,
-    MUST_LOSE,
-    NOT_SOONER,
-    WINS_IN_1,
-)
+from ...engine.protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, NOT_SOONER, WINS_IN_1
 from .bitboard import four, lowest_bit_index, popcount, split
 
 
