@@ -2,7 +2,8 @@
 ``MUST_LOSE`` claim (claimeven's cells hold the opponent's four) against the strong solution
 at every position of 4x4 and 5x4, the table word's hint with its orientation bit, a failed-low
 result keeping the old hint, and forced nodes (one move listed) passed through without a
-table entry while every answer stays the strong solver's."""
+table entry, reading an exact child without entering it, while every answer stays the strong
+solver's."""
 
 from __future__ import annotations
 
@@ -71,4 +72,46 @@ def test_search_equals_solve_with_forced_nodes_passed_through(w, h):
         assert r.branching <= r.nodes
         branching += r.branching
     assert branching > 60  # the branching nodes (SearchResult.branching) are counted
+    clear_table()
+
+
+@njit
+def _forced_then_exact(codes, rules, exact):
+    """The positions a move of which leads to a forced node (one move listed) whose one
+    child is exact by ``static_bounds`` (so the search takes that child's score at the
+    forced node without entering it)."""
+    out = np.zeros(codes.size, np.int64)
+    buf = np.empty(16, np.int64)
+    sub = np.empty(16, np.int64)
+    n = 0
+    for code in codes:
+        if rules.outcome(code) != 0:
+            continue
+        for i in range(rules.search_moves(code, buf)):
+            f = rules.play(code, buf[i])
+            if rules.outcome(f) != 0 or rules.search_moves(f, sub) != 1:
+                continue
+            c = rules.play(f, sub[0])
+            if rules.outcome(c) == 0 and rules.static_bounds(c) & exact:
+                out[n] = code
+                n += 1
+                break
+    return out[:n]
+
+
+def test_a_forced_node_takes_its_exact_childs_score():
+    """Positions where a forced node meets an exact child (a win in 1 or a loss in 2,
+    read without entering it), from a fresh table each: the search's value and
+    remoteness are the strong solution's, on hundreds of such positions of 5x4."""
+    game = ConnectFour(5, 4)
+    ref = solve(game)
+    _, _, codes, _, _ = solved(5, 4)
+    rng = np.random.default_rng(7)
+    hits = _forced_then_exact(rng.choice(codes, 4000, replace=False), game.rules,
+                              sk.WINS_IN_1 | sk.LOSES_IN_2)
+    assert hits.size > 200, hits.size
+    for code in hits[:200]:
+        clear_table()
+        r = search(game, int(code))
+        assert (r.value, r.remoteness) == (ref.value(int(code)), ref.remoteness(int(code)))
     clear_table()
