@@ -20,12 +20,19 @@ dominates the easy sets), "searching" the searches' own clocks.
     python benchmarks/connect4_search.py --sets endgame_L1,midgame_L1 --count 10
     python benchmarks/connect4_search.py --sets opening_L2 --time 60 --workers 2
     python benchmarks/connect4_search.py --pons ~/connect4/c4solver   # C++ timed in this run
+    python benchmarks/connect4_search.py --pons-timer ./pons_timer    # C++ timed call by call
 
 ``--pons PATH`` runs Pons's own solver (``c4solver`` built from github.com/PascalPons/connect4
 with its Makefile, no opening book) on the same positions in the same run, each set as one
 process fed the set's lines (1-indexed, as it reads them), and takes its time less that of
 a process given no line (start-up and its 64 MB table); its answers are checked too. Without
 it the C++ column is the total recorded on 2026-11-23 (``CPP_SECONDS_PER_50``).
+
+``--pons-timer PATH`` times his solver inside its process instead: ``pons_timer``, built
+from this folder's ``pons_timer.cpp`` against his sources (the build line is in that file),
+times each ``Solver::solve`` call with a steady clock, one Solver for the whole set as his
+program keeps, and the C++ column is the sum of those calls: no process start-up, no table
+set-up, so the sets solved in microseconds a position can be compared too.
 
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
@@ -138,6 +145,24 @@ def time_pons(solver: Path, rows: list[tuple[str, int]], name: str) -> tuple[flo
     return max(seconds - start_up, 0.0), bad
 
 
+def time_pons_calls(timer: Path, rows: list[tuple[str, int]],
+                    name: str) -> tuple[float, list[str]]:
+    """Pons's solver timed call by call (``pons_timer``): (the quickest of three runs'
+    summed seconds, mismatches)."""
+    lines = ["".join(str(int(c) + 1) for c in moves) for moves, _ in rows]
+    runs = []
+    for _ in range(3):
+        _, out = _run_pons(timer, lines)
+        runs.append((sum(float(row.split()[1]) for row in out), out))
+    seconds, out = min(runs)
+    bad = [f"{name} line {i}: {moves} score {score}: Pons's solver says {got.split()[0]}"
+           for i, ((moves, score), got) in enumerate(zip(rows, out, strict=False), 1)
+           if got.split()[0] != str(score)]
+    if len(out) != len(rows):
+        bad.append(f"{name}: Pons's solver answered {len(out)} of {len(rows)} lines")
+    return seconds, bad
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -154,6 +179,9 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA, help="directory of the set files")
     ap.add_argument("--pons", type=Path, default=None,
                     help="Pons's c4solver, timed on the same positions in this run")
+    ap.add_argument("--pons-timer", type=Path, default=None,
+                    help="pons_timer (pons_timer.cpp built against Pons's sources): his "
+                    "solver timed call by call in this run")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per position")
     args = ap.parse_args()
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -162,8 +190,11 @@ def main() -> None:
         ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
     if args.count < 1:
         ap.error("--count must be at least 1")
-    if args.pons is not None and not args.pons.is_file():
-        ap.error(f"--pons {args.pons}: no such file")
+    for flag, path in (("--pons", args.pons), ("--pons-timer", args.pons_timer)):
+        if path is not None and not path.is_file():
+            ap.error(f"{flag} {path}: no such file")
+    if args.pons is not None and args.pons_timer is not None:
+        ap.error("--pons and --pons-timer: give one")
 
     game = ConnectFour(7, 6)
     t = time.perf_counter()
@@ -193,13 +224,16 @@ def main() -> None:
         if args.pons is not None:
             cpp, pons_bad = time_pons(args.pons.resolve(), rows, name)
             res.mismatches.extend(pons_bad)
+        elif args.pons_timer is not None:
+            cpp, pons_bad = time_pons_calls(args.pons_timer.resolve(), rows, name)
+            res.mismatches.extend(pons_bad)
         else:
             cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
         rate = res.nodes / res.search_seconds if res.search_seconds > 0 else 0.0
         print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.3f}s "
               f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.3f}s "
-              f"{res.search_seconds:>9.3f}s {cpp:>9.3f}s "
-              f"{res.wall / max(cpp, 1e-4):>6.1f}x", flush=True)
+              f"{res.search_seconds:>9.3f}s {cpp:>9.4f}s "
+              f"{res.wall / max(cpp, 1e-6):>6.1f}x", flush=True)
     bad = [m for res in results for m in res.mismatches]
     unproven = sum(res.positions - res.proven for res in results)
     if unproven:
