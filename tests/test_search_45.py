@@ -158,3 +158,33 @@ def test_searches_in_threads_at_once_keep_their_own_stacks():
     first = search(plain).nodes
     clear_table()
     assert search(plain).nodes == first
+
+
+def test_kernel_calls_reuse_the_entry_point_numba_compiled():
+    """A search's kernel calls skip numba's typing of their arguments once a first call has
+    found the compiled entry point: the entry is kept per kernel, rules object and argument
+    types, holds its rules (so their id is never another's), and answers as the dispatcher
+    does; a kernel numba did not compile is called as it is."""
+    from perfectplay.engine import searchbackends as sb
+    from perfectplay.engine.search import clear_table
+    from perfectplay.engine.staticrules import static_rules
+
+    game = ConnectFour(5, 4)
+    code = position_from_moves(game, "2211")
+    clear_table()
+    first = search(game, code)
+    door = static_rules(game.rules)  # what the kernels take (one a digest, a process)
+    entries = [v for v in sb._ENTRIES.values() if v[0] is door]
+    assert entries, "no entry point kept for the game's kernels"
+    clear_table()
+    again = search(game, code)
+    assert (again.value, again.remoteness, again.best_move, again.nodes) == \
+        (first.value, first.remoteness, first.best_move, first.nodes)
+    calls = []
+
+    def plain(*args):
+        calls.append(args)
+        return 7
+
+    assert sb._call(plain, object(), (), (1, 2)) == 7 and calls == [(1, 2)]
+    assert not any(k[0] is plain for k in sb._ENTRIES)

@@ -121,27 +121,40 @@ def test_the_cached_kernels_search_as_the_namedtuple_does(monkeypatch):
 
 
 def test_a_new_process_reads_the_search_from_numbas_cache():
-    """This process searches Connect Four 4x4 (compiling and storing the kernels, unless
-    an earlier test did: the search tests compile that board anyway), then a new process
-    loads both kernels from the disk cache (numba's own count of hits and misses) and
-    answers the same."""
+    """This process searches Connect Four 4x4 and Kalah(3, 3) (compiling and storing the
+    kernels, unless an earlier test did: the search tests compile both anyway), then a new
+    process loads the kernels from the disk cache (numba's own count of hits and misses)
+    and answers the same: the probe for both games, the remoteness walk for Kalah only
+    (a margin game; Connect Four's wins, losses and ties read their remoteness off the
+    score and the horizon, so its walk is never compiled)."""
     code = textwrap.dedent("""\
         import json
         from perfectplay import search
         from perfectplay.engine import searchkernel as sk
-        from perfectplay.games import connect4
-        r = search(connect4(width=4, height=4), analyze=True, progress=False)
+        from perfectplay.games import connect4, kalah
+        def calls(kernel):
+            return sum(kernel.stats.cache_hits.values()) + sum(
+                kernel.stats.cache_misses.values())
+        c = search(connect4(width=4, height=4), analyze=True, progress=False)
+        walked = calls(sk.walk_remoteness_cached)
+        k = search(kalah(houses=3, seeds=3), analyze=True, progress=False)
         stats = [sk.probe_cached.stats, sk.walk_remoteness_cached.stats]
-        print(json.dumps({"answer": [r.value.value, r.remoteness],
+        print(json.dumps({"answers": [[c.value.value, c.remoteness],
+                                      [k.value, k.remoteness]],
+                          "walked for connect4": walked,
                           "hits": [sum(s.cache_hits.values()) for s in stats],
                           "misses": [sum(s.cache_misses.values()) for s in stats]}))
         """)
-    here = search(connect4(width=4, height=4), analyze=True, progress=False)
+    here = [search(g, analyze=True, progress=False)
+            for g in (connect4(width=4, height=4), kalah(houses=3, seeds=3))]
     run = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                     text=True, timeout=600, check=True, cwd=ROOT
                                     ).stdout.splitlines()[-1])
-    assert run["answer"] == [here.value.value, here.remoteness] == ["tie", 16]
-    assert run["hits"] == [1, 1] and run["misses"] == [0, 0], run
+    assert run["answers"] == [[here[0].value.value, here[0].remoteness],
+                              [here[1].value, here[1].remoteness]]
+    assert run["answers"][0] == ["tie", 16]
+    assert run["walked for connect4"] == 0, run
+    assert run["hits"] == [2, 1] and run["misses"] == [0, 0], run
 
 
 def test_a_digest_is_not_a_value_that_numba_keeps():

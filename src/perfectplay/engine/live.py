@@ -203,8 +203,9 @@ def warm_up(game: Game, position: Position, endgame: StoreLike | None = None) ->
     or read from its disk cache), so that a caller timing several analyses does not count
     it: the seconds it took (0 for a Python game, or when nothing needs a search).
 
-    >>> from perfectplay.games import tictactoe
-    >>> warm_up(tictactoe(), 0) >= 0
+    >>> from perfectplay.games import connect4
+    >>> game = connect4(width=4, height=4)
+    >>> warm_up(game, game.initial()) >= 0
     True
     """
     if not isinstance(game, CompiledGame) or not isinstance(position, int) \

@@ -166,6 +166,8 @@ class CompiledBackend:
                             parallel=workers > 1, ordered=game.has_search_moves,
                             bounded=game.has_margin_bound, with_leaf=leaf is not None,
                             stepped=game.has_step)
+        # what the types of its kernels' arguments depend on besides the rules (_call)
+        self.types_key = _types_key((*self.leaf, *self.kind))
         self._pool: cf.ThreadPoolExecutor | None = None  # made when a call outgrows QUICK_NODES
         self.progress = progress
         self.last_report = time.monotonic()
@@ -190,8 +192,11 @@ class CompiledBackend:
         call for a kind of game), by calling each on ``pos`` with a one-node budget: the
         seconds it took, so compiling is never counted as searching. A stopped call claims
         nothing and writes no entry it has not proven, so the search that follows is
-        unchanged."""
+        unchanged. The remoteness walk is compiled only for a game that can need it (a
+        margin, or a tie with no ``horizon``): a win or a loss reads its remoteness off the
+        score and a tie off the horizon (Connect Four: 4-6 s of compiling saved)."""
         began = time.perf_counter()
+        walk = walk and (self.game.scored or not self.game.has_horizon)
         key = (self._probe, self._walk_kernel, id(self.rules), self.kind, walk)
         if key in _WARM:  # compiled in this process already: nothing to do
             return 0.0
@@ -216,16 +221,16 @@ class CompiledBackend:
                 "filled": float(np.count_nonzero(sample)) / sample.size}
 
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
-        return self._probe(np.int64(pos), np.int64(alpha), np.int64(beta), self.rules,
-                        self.kind, self.leaf, self.shared, self.spaces[thread],
-                        np.int64(limit), thread)
+        return _call(self._probe, self.rules, self.types_key,
+                     (np.int64(pos), np.int64(alpha), np.int64(beta), self.rules, self.kind,
+                      self.leaf, self.shared, self.spaces[thread], np.int64(limit), thread))
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
             self.walk_space = sk.walk_workspace(self.max_depth, self.game.max_moves)
-        return self._walk_kernel(np.int64(pos), np.int64(score), self.rules, self.kind,
-                                  self.leaf, self.shared, self.spaces[0], self.walk_space,
-                                  np.int64(limit))
+        return _call(self._walk_kernel, self.rules, self.types_key,
+                     (np.int64(pos), np.int64(score), self.rules, self.kind, self.leaf,
+                      self.shared, self.spaces[0], self.walk_space, np.int64(limit)))
 
     def walk(self, pos: Position, score: SearchScore,
              budget: Budget) -> tuple[int, Move | None]:
@@ -479,6 +484,41 @@ _LAST_TABLE: list[Any] = []  # [weak reference to the game, its size in MB, the 
 _FREE_SPACES: dict[tuple[int, int], list[sk.Workspace]] = {}  # probe stacks given back
 _SPACES_LOCK = threading.Lock()
 _WARM: set[tuple[Any, ...]] = set()  # (kernels, rules, kind, walk) compiled in this process
+#: (kernel, id(rules), the leaf's array types) -> (rules, the compiled entry point)
+_ENTRIES: dict[tuple[Any, ...], tuple[Any, Callable[..., Any]]] = {}
+
+
+def _types_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What numba's type of a tuple of arrays and numbers depends on (for :func:`_call`):
+    each array's class, dtype, dimensions, layout, and whether it is writable and aligned."""
+    return tuple((type(v), v.dtype.str, v.ndim, v.flags.c_contiguous, v.flags.f_contiguous,
+                  v.flags.writeable, v.flags.aligned) if isinstance(v, np.ndarray)
+                 else type(v) for v in values)
+
+
+def _call(kernel: Any, rules: Any, types_key: tuple[Any, ...], args: tuple[Any, ...]) -> Any:
+    """``kernel(*args)`` through the machine code numba compiled for these argument types,
+    once a first call through the dispatcher has found it: the dispatcher types every
+    argument on every call (the rules, the leaf, the stacks: about 7 us a call, three calls
+    a small search). The types of a kernel's arguments are fixed by the rules object (held
+    in the entry, so its id cannot be reused by another), the leaf's arrays and the kind's
+    flags; the rest
+    (integers, the stacks, the tables) have one type; ``types_key`` is the leaf's and
+    the kind's :func:`_types_key`. Anything not compiled by numba (the
+    jit disabled) is called as it is."""
+    key = (kernel, id(rules), types_key)
+    entry = _ENTRIES.get(key)
+    if entry is not None and entry[0] is rules:
+        return entry[1](*args)
+    out = kernel(*args)
+    overloads = getattr(kernel, "overloads", None)
+    if overloads is not None:
+        compiled = overloads.get(tuple(kernel.typeof_pyval(a) for a in args))
+        if compiled is not None:
+            if len(_ENTRIES) >= 256:  # games come and go in a long process
+                _ENTRIES.clear()
+            _ENTRIES[key] = (rules, compiled.entry_point)
+    return out
 
 
 def _table_for(game: CompiledGame, table_mb: float) -> np.ndarray:
