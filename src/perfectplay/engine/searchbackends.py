@@ -167,7 +167,7 @@ class CompiledBackend:
                             bounded=game.has_margin_bound, with_leaf=leaf is not None,
                             stepped=game.has_step)
         # what the types of its kernels' arguments depend on besides the rules (_call)
-        self.types_key = _types_key((*self.leaf, *self.kind))
+        self.types_key = _leaf_types(self.leaf, self.kind)
         self._pool: cf.ThreadPoolExecutor | None = None  # made when a call outgrows QUICK_NODES
         self.progress = progress
         self.last_report = time.monotonic()
@@ -494,6 +494,22 @@ def _types_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((type(v), v.dtype.str, v.ndim, v.flags.c_contiguous, v.flags.f_contiguous,
                   v.flags.writeable, v.flags.aligned) if isinstance(v, np.ndarray)
                  else type(v) for v in values)
+
+
+_LEAF_TYPES: dict[tuple[int, sk.Kind], tuple[sk.Leaf, tuple[Any, ...]]] = {}
+
+
+def _leaf_types(leaf: sk.Leaf, kind: sk.Kind) -> tuple[Any, ...]:
+    """The :func:`_types_key` of a leaf and a kind, kept per leaf object (held, so its id
+    is never another's): most searches share the one empty leaf."""
+    hit = _LEAF_TYPES.get((id(leaf), kind))
+    if hit is not None and hit[0] is leaf:
+        return hit[1]
+    key = _types_key((*leaf, *kind))
+    if len(_LEAF_TYPES) >= 64:
+        _LEAF_TYPES.clear()
+    _LEAF_TYPES[(id(leaf), kind)] = (leaf, key)
+    return key
 
 
 def _call(kernel: Any, rules: Any, types_key: tuple[Any, ...], args: tuple[Any, ...]) -> Any:

@@ -58,6 +58,7 @@ algorithm" (1996); Pascal Pons' Connect Four solver for the bounded score range.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -140,10 +141,12 @@ def dense_leaf(table: np.ndarray, gate: int) -> Leaf:
                 dense=np.ascontiguousarray(table, np.int8), dense_gate=int(gate))
 
 
+@cache
 def no_leaf() -> Leaf:
     """The empty :class:`Leaf` (a search without a store), of the dtypes a store's leaf
     has (scores and remoteness as int32, ``perfectplay.store.leaf_of``), so a search with a
-    store and one without share one compiled probe."""
+    store and one without share one compiled probe. One a process (the kernels only read
+    it): a search's set-up makes no arrays for it."""
     z = np.zeros(1, np.int64)
     return Leaf(z, np.zeros(2, np.int64), np.zeros(0, np.uint64), z, z, z,
                 np.zeros(0, np.int32), np.zeros(0, np.int32))
