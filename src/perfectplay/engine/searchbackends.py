@@ -485,10 +485,10 @@ _FREE_SPACES: dict[tuple[int, int], list[sk.Workspace]] = {}  # probe stacks giv
 _SPACES_LOCK = threading.Lock()
 _WARM: set[tuple[Any, ...]] = set()  # (kernels, rules, kind, walk) compiled in this process
 #: (kernel, id(rules), the leaf's array types) -> (rules, the compiled entry point)
-_ENTRIES: dict[tuple[Any, ...], tuple[Any, Callable[..., Any]]] = {}
+_ENTRIES: dict[tuple[object, ...], tuple[object, Callable[..., object]]] = {}
 
 
-def _types_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
+def _types_key(values: tuple[object, ...]) -> tuple[object, ...]:
     """What numba's type of a tuple of arrays and numbers depends on (for :func:`_call`):
     each array's class, dtype, dimensions, layout, and whether it is writable and aligned."""
     return tuple((type(v), v.dtype.str, v.ndim, v.flags.c_contiguous, v.flags.f_contiguous,
@@ -496,10 +496,10 @@ def _types_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
                  else type(v) for v in values)
 
 
-_LEAF_TYPES: dict[tuple[int, sk.Kind], tuple[sk.Leaf, tuple[Any, ...]]] = {}
+_LEAF_TYPES: dict[tuple[int, sk.Kind], tuple[sk.Leaf, tuple[object, ...]]] = {}
 
 
-def _leaf_types(leaf: sk.Leaf, kind: sk.Kind) -> tuple[Any, ...]:
+def _leaf_types(leaf: sk.Leaf, kind: sk.Kind) -> tuple[object, ...]:
     """The :func:`_types_key` of a leaf and a kind, kept per leaf object (held, so its id
     is never another's): most searches share the one empty leaf."""
     hit = _LEAF_TYPES.get((id(leaf), kind))
@@ -512,7 +512,8 @@ def _leaf_types(leaf: sk.Leaf, kind: sk.Kind) -> tuple[Any, ...]:
     return key
 
 
-def _call(kernel: Any, rules: Any, types_key: tuple[Any, ...], args: tuple[Any, ...]) -> Any:
+def _call(kernel: Callable[..., object], rules: object, types_key: tuple[object, ...],
+          args: tuple[object, ...]) -> object:
     """``kernel(*args)`` through the machine code numba compiled for these argument types,
     once a first call through the dispatcher has found it: the dispatcher types every
     argument on every call (the rules, the leaf, the stacks: about 7 us a call, three calls
@@ -529,7 +530,8 @@ def _call(kernel: Any, rules: Any, types_key: tuple[Any, ...], args: tuple[Any, 
     out = kernel(*args)
     overloads = getattr(kernel, "overloads", None)
     if overloads is not None:
-        compiled = overloads.get(tuple(kernel.typeof_pyval(a) for a in args))
+        typeof = getattr(kernel, "typeof_pyval")  # noqa: B009  (a numba dispatcher's)
+        compiled = overloads.get(tuple(typeof(a) for a in args))
         if compiled is not None:
             if len(_ENTRIES) >= 256:  # games come and go in a long process
                 _ENTRIES.clear()
