@@ -27,7 +27,7 @@ def chromium() -> str | None:
     return os.environ.get("PERFECTPLAY_CHROMIUM") or shutil.which("chromium")
 
 
-def _need_chromium() -> tuple[str, Any]:
+def need_chromium() -> tuple[str, Any]:
     """(Chromium's path, Playwright's sync API), or the test skipped (failed under CI)."""
     path = chromium()
     if path is None or not Path(path).exists():
@@ -61,7 +61,7 @@ def served_page(**app_options: Any) -> Iterator[Any]:
     """A Playwright page at the app's front page, once its tabs are built from
     /api/games; the server and the browser stop when the block ends. ``app_options`` go
     to ``create_app`` (``gamesman=``, a solved game served as by ``serve --game``)."""
-    path, sync_api = _need_chromium()
+    path, sync_api = need_chromium()
     import uvicorn
 
     from perfectplay.web.app import create_app
@@ -89,7 +89,7 @@ def cli_page(*serve_args: str, wait: float = 240) -> Iterator[Any]:
     command in a process of its own (from the repository's root, so ``examples/...``
     resolves), on a free port, opened once it answers; stopped by SIGTERM at the end,
     which must end it with exit code 0."""
-    path, sync_api = _need_chromium()
+    path, sync_api = need_chromium()
     port = _free_port()
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port", str(port),
