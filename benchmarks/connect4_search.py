@@ -34,6 +34,12 @@ times each ``Solver::solve`` call with a steady clock, one Solver for the whole 
 program keeps, and the C++ column is the sum of those calls: no process start-up, no table
 set-up, so the sets solved in microseconds a position can be compared too.
 
+``--board 9x5 --data PATH/c4/tst/data/9x5`` runs Steininger's sets of another board (his
+repository, github.com/ChristopheSteininger/c4, ships 7x6, 9x5 and 10x6 sets in the same
+format; his 7x6 sets are Pons's above; 10x6 does not fit a 64-bit board): every answer
+checked against the set's score, with no C++ column (Pons's solver is 7x6 only, and c4
+is built for one board).
+
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
 """
@@ -50,6 +56,7 @@ from pathlib import Path
 
 import perfectplay
 from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
+from perfectplay.errors import GameError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,6 +184,8 @@ def main() -> None:
                     help="start each position from an empty table (default: keep it, as "
                     "Pons's test program does)")
     ap.add_argument("--data", type=Path, default=DATA, help="directory of the set files")
+    ap.add_argument("--board", default="7x6",
+                    help="WIDTHxHEIGHT of the sets' board (default 7x6; others need --data)")
     ap.add_argument("--pons", type=Path, default=None,
                     help="Pons's c4solver, timed on the same positions in this run")
     ap.add_argument("--pons-timer", type=Path, default=None,
@@ -196,9 +205,20 @@ def main() -> None:
     if args.pons is not None and args.pons_timer is not None:
         ap.error("--pons and --pons-timer: give one")
 
-    game = ConnectFour(7, 6)
+    try:
+        width, height = (int(n) for n in args.board.lower().split("x"))
+        game = ConnectFour(width, height)
+    except (ValueError, GameError) as e:
+        ap.error(f"--board {args.board}: {e}")
+    other = (width, height) != (7, 6)
+    if other and (args.pons is not None or args.pons_timer is not None):
+        ap.error("--pons and --pons-timer time Pons's 7x6 solver: not with --board")
+    if other and args.data == DATA:
+        ap.error("--board: give --data, a folder of that board's sets (NAME.txt)")
+    warm = [rows[0][0] for rows in (read_set(n, 1, args.data) for n in names)] if other \
+        else WARM_UP
     t = time.perf_counter()
-    for moves in WARM_UP:
+    for moves in warm:
         perfectplay.search(game, position_from_moves(game, moves), table_mb=args.table_mb,
                            workers=args.workers)
     print(f"warm-up (compiling the kernels): {time.perf_counter() - t:.1f} s")
@@ -227,13 +247,16 @@ def main() -> None:
         elif args.pons_timer is not None:
             cpp, pons_bad = time_pons_calls(args.pons_timer.resolve(), rows, name)
             res.mismatches.extend(pons_bad)
+        elif other:
+            cpp = float("nan")  # no C++ figure recorded for this board
         else:
             cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
         rate = res.nodes / res.search_seconds if res.search_seconds > 0 else 0.0
         print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.3f}s "
               f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.3f}s "
-              f"{res.search_seconds:>9.3f}s {cpp:>9.4f}s "
-              f"{res.wall / max(cpp, 1e-6):>6.1f}x", flush=True)
+              f"{res.search_seconds:>9.3f}s "
+              + (f"{cpp:>9.4f}s {res.wall / max(cpp, 1e-6):>6.1f}x" if cpp == cpp
+                 else f"{'-':>10} {'-':>7}"), flush=True)
     bad = [m for res in results for m in res.mismatches]
     unproven = sum(res.positions - res.proven for res in results)
     if unproven:
