@@ -408,7 +408,7 @@ class PythonBackend:
         if self.bounds is not None:
             known = self.bounds(pos)
             if not self.scored and known & (sk.WINS_IN_1 | sk.LOSES_IN_2):  # exact at once
-                return (MATE - 1 if known & sk.WINS_IN_1 else -(MATE - 2)), None
+                return int(sk.exact_score(known)), None
             if not self.scored and known & sk.NOT_SOONER:  # a win takes 3 plies, a loss 4
                 beta = min(beta, MATE - 3)
                 alpha = max(alpha, -(MATE - 4))
@@ -484,7 +484,7 @@ _LAST_TABLE: list[Any] = []  # [weak reference to the game, its size in MB, the 
 _FREE_SPACES: dict[tuple[int, int], list[sk.Workspace]] = {}  # probe stacks given back
 _SPACES_LOCK = threading.Lock()
 _WARM: set[tuple[Any, ...]] = set()  # (kernels, rules, kind, walk) compiled in this process
-#: (kernel, id(rules), the leaf's array types) -> (rules, the compiled entry point)
+#: (kernel, id(rules), the leaf's and kind's types) -> (rules, the compiled entry point)
 _ENTRIES: dict[tuple[object, ...], tuple[object, Callable[..., object]]] = {}
 
 
@@ -519,10 +519,9 @@ def _call(kernel: Callable[..., object], rules: object, types_key: tuple[object,
     argument on every call (the rules, the leaf, the stacks: about 7 us a call, three calls
     a small search). The types of a kernel's arguments are fixed by the rules object (held
     in the entry, so its id cannot be reused by another), the leaf's arrays and the kind's
-    flags; the rest
-    (integers, the stacks, the tables) have one type; ``types_key`` is the leaf's and
-    the kind's :func:`_types_key`. Anything not compiled by numba (the
-    jit disabled) is called as it is."""
+    flags (``types_key``: their :func:`_types_key`); the rest (integers, the stacks, the
+    tables) have one type. Anything numba did not compile (the jit disabled) is called as
+    it is."""
     key = (kernel, id(rules), types_key)
     entry = _ENTRIES.get(key)
     if entry is not None and entry[0] is rules:

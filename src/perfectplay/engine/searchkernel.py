@@ -40,8 +40,8 @@ and positions with no non-losing move (Connect Four: 14-19 % fewer nodes). A for
 reads its one child's static bounds before entering it: an exact child (Connect Four: the
 opponent left two threats by the win-in-3 move listed alone) is then never entered, as
 Steininger's c4 evaluates every child statically before it searches any (10 % fewer nodes
-counted, the same CPU: the child's work is done at its parent); a child that is entered
-reuses the bounds read.
+counted); a child that is entered reuses the move made and the bounds read (with them, 9 %
+less CPU).
 
 **Threads.** Several threads run the same probe over the shared table; where subtrees are
 big each marks the node it is expanding in a small ``busy`` table, and a thread that meets
@@ -267,6 +267,13 @@ def toward_zero(s):
     if s < 0:
         return s + 1
     return s
+
+
+@njit(cache=True)
+def exact_score(known):
+    """The exact score that ``static_bounds``' exact flags give (a win/lose game): a win
+    in 1 for ``WINS_IN_1``, else a loss in 2 (``LOSES_IN_2``)."""
+    return MATE - 1 if known & WINS_IN_1 else -(MATE - 2)
 
 
 @njit(cache=True)
@@ -571,7 +578,7 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
             else:
                 known = bounds(p)  # the game's static bounds: cannot win, cannot lose, loses
             if not scored and d > 0 and known & (WINS_IN_1 | LOSES_IN_2):
-                ret = MATE - 1 if known & WINS_IN_1 else -(MATE - 2)  # exact: no child
+                ret = exact_score(known)  # exact: no child
                 continue
             if not scored and known & NOT_SOONER:  # a win takes 3 plies, a loss 4
                 if b > MATE - 3:
@@ -609,16 +616,18 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
             forced = k == 1 and d > 0  # passed through: no table (see the module doc)
             child_known[d] = 0
             if forced and not scored:  # its one child's static bounds read here first
-                status, c, turn_passes, _ = make_move(p, buf[base], pos, d, rules, kind)
+                status, c, turn_passes, pay[d] = make_move(p, buf[base], pos, d, rules, kind)
                 if status != OK:
                     return status, c, -1, nodes
                 if outcome(c) == ONGOING:
                     ck = bounds(c)
                     if ck & (WINS_IN_1 | LOSES_IN_2):  # exact: the child is not entered
-                        ret = parent_score(MATE - 1 if ck & WINS_IN_1 else -(MATE - 2),
-                                           turn_passes, 0, False)
+                        ret = parent_score(exact_score(ck), turn_passes, 0, False)
                         continue
-                    child_known[d] = ck + 1  # kept for the child, which reads it
+                    if d < max_depth:  # (else the push stops with TOO_DEEP)
+                        child_known[d] = ck + 1  # kept for the child, which reads it,
+                        pos[d + 1] = c  # and the move made, which the push takes as it is
+                        passes[d] = 1 if turn_passes else 0
             found, t_lo, t_hi, hint = False, -INF, INF, 0
             k_key = p
             if not forced:
@@ -714,9 +723,12 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                 state = _RETURN
                 continue
             m = buf[d * stride + i]
-            status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
-            if status != OK:
-                return status, c, -1, nodes
+            if child_known[d] > 0:  # a forced node's one move, made when its child was read
+                c, turn_passes = pos[d + 1], passes[d] != 0
+            else:
+                status, c, turn_passes, pay[d] = make_move(p, m, pos, d, rules, kind)
+                if status != OK:
+                    return status, c, -1, nodes
             if (marked[d] & 1 and first_pass and 0 < i < 63
                     and (index[d] < count[d] or deferred[d] != 0)
                     and _busy(c, busy, rules, kind)):
