@@ -137,37 +137,43 @@ def _run_pons(solver: Path, lines: list[str]) -> tuple[float, list[str]]:
     return time.perf_counter() - t, out.splitlines()
 
 
+def _pons_lines(rows: list[tuple[str, int]]) -> list[str]:
+    """A set's positions as Pons's programs read them (columns numbered from 1)."""
+    return ["".join(str(int(c) + 1) for c in moves) for moves, _ in rows]
+
+
+def _pons_mismatches(rows: list[tuple[str, int]], scores: list[str],
+                     name: str) -> list[str]:
+    """Where Pons's scores (one a line, as printed) differ from the set's, or are missing."""
+    bad = [f"{name} line {i}: {moves} score {score}: Pons's solver says {got}"
+           for i, ((moves, score), got) in enumerate(zip(rows, scores, strict=False), 1)
+           if got != str(score)]
+    if len(scores) != len(rows):
+        bad.append(f"{name}: Pons's solver answered {len(scores)} of {len(rows)} lines")
+    return bad
+
+
 def time_pons(solver: Path, rows: list[tuple[str, int]], name: str) -> tuple[float, list[str]]:
     """Pons's solver on a set's positions: (seconds less start-up, mismatches)."""
-    lines = ["".join(str(int(c) + 1) for c in moves) for moves, _ in rows]
+    lines = _pons_lines(rows)
     start_up = min(_run_pons(solver, [])[0] for _ in range(5))
     runs = [_run_pons(solver, lines) for _ in range(3)]  # the quickest of three: a few
     seconds, out = min(runs)  # milliseconds of process jitter weigh on the small sets
-    bad = []
-    for i, ((moves, score), got) in enumerate(zip(rows, out, strict=False), 1):
-        if got.split()[-1] != str(score):
-            bad.append(f"{name} line {i}: {moves} score {score}: Pons's solver says {got}")
-    if len(out) != len(rows):
-        bad.append(f"{name}: Pons's solver answered {len(out)} of {len(rows)} lines")
-    return max(seconds - start_up, 0.0), bad
+    return (max(seconds - start_up, 0.0),
+            _pons_mismatches(rows, [row.split()[-1] for row in out], name))
 
 
 def time_pons_calls(timer: Path, rows: list[tuple[str, int]],
                     name: str) -> tuple[float, list[str]]:
     """Pons's solver timed call by call (``pons_timer``): (the quickest of three runs'
     summed seconds, mismatches)."""
-    lines = ["".join(str(int(c) + 1) for c in moves) for moves, _ in rows]
+    lines = _pons_lines(rows)
     runs = []
     for _ in range(3):
         _, out = _run_pons(timer, lines)
         runs.append((sum(float(row.split()[1]) for row in out), out))
     seconds, out = min(runs)
-    bad = [f"{name} line {i}: {moves} score {score}: Pons's solver says {got.split()[0]}"
-           for i, ((moves, score), got) in enumerate(zip(rows, out, strict=False), 1)
-           if got.split()[0] != str(score)]
-    if len(out) != len(rows):
-        bad.append(f"{name}: Pons's solver answered {len(out)} of {len(rows)} lines")
-    return seconds, bad
+    return seconds, _pons_mismatches(rows, [row.split()[0] for row in out], name)
 
 
 def main() -> None:
