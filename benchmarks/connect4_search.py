@@ -21,6 +21,7 @@ dominates the easy sets), "searching" the searches' own clocks.
     python benchmarks/connect4_search.py --sets opening_L2 --time 60 --workers 2
     python benchmarks/connect4_search.py --pons ~/connect4/c4solver   # C++ timed in this run
     python benchmarks/connect4_search.py --pons-timer ./pons_timer    # C++ timed call by call
+    python benchmarks/connect4_search.py --batch --pons-timer ./pons_timer  # search_many
 
 ``--pons PATH`` runs Pons's own solver (``c4solver`` built from github.com/PascalPons/connect4
 with its Makefile, no opening book) on the same positions in the same run, each set as one
@@ -33,6 +34,9 @@ from this folder's ``pons_timer.cpp`` against his sources (the build line is in 
 times each ``Solver::solve`` call with a steady clock, one Solver for the whole set as his
 program keeps, and the C++ column is the sum of those calls: no process start-up, no table
 set-up, so the sets solved in microseconds a position can be compared too.
+
+``--batch`` gives each set to one ``perfectplay.search_many`` call (every position's probes
+in one kernel call, the rest as ``search`` goes on), the clock around that call.
 
 ``--board 9x5 --data PATH/c4/tst/data/9x5`` runs Steininger's sets of another board (his
 repository, github.com/ChristopheSteininger/c4, ships 7x6, 9x5 and 10x6 sets in the same
@@ -129,6 +133,33 @@ def run_set(game: ConnectFour, name: str, rows: list[tuple[str, int]], args) -> 
     return res
 
 
+def run_set_batch(game: ConnectFour, name: str, rows: list[tuple[str, int]],
+                  args) -> SetResult:
+    """The set's positions in one ``perfectplay.search_many`` call (the kernel runs every
+    position's probes with no Python between them), every answer checked the same way.
+    The positions are made from their moves before the clock starts, as Pons's timer
+    reads a line before it starts its clock."""
+    res = SetResult(name)
+    codes = [position_from_moves(game, moves) for moves, _ in rows]
+    t = time.perf_counter()
+    batch = perfectplay.search_many(game, codes, table_mb=args.table_mb, workers=args.workers,
+                                    time_limit=None if args.time is None
+                                    else args.time * len(codes))
+    res.wall = time.perf_counter() - t
+    res.search_seconds = batch.seconds
+    res.nodes = batch.nodes
+    res.positions = len(codes)
+    for i, ((moves, score), r) in enumerate(zip(rows, batch, strict=True), 1):
+        expected = from_pons_score(score, len(moves), game.width, game.height)
+        if r.exact:
+            res.proven += 1
+            if (r.value, r.remoteness) != expected:
+                res.mismatches.append(f"{name} line {i}: {moves} score {score}: expected "
+                                      f"{expected[0].value} in {expected[1]}, search_many "
+                                      f"says {r.describe()}")
+    return res
+
+
 def _run_pons(solver: Path, lines: list[str]) -> tuple[float, list[str]]:
     """Seconds of wall clock of one run of Pons's solver on ``lines``, and what it printed."""
     t = time.perf_counter()
@@ -197,6 +228,9 @@ def main() -> None:
     ap.add_argument("--pons-timer", type=Path, default=None,
                     help="pons_timer (pons_timer.cpp built against Pons's sources): his "
                     "solver timed call by call in this run")
+    ap.add_argument("--batch", action="store_true",
+                    help="each set in one perfectplay.search_many call instead of a "
+                    "search call a position")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per position")
     args = ap.parse_args()
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -227,6 +261,9 @@ def main() -> None:
     for moves in warm:
         perfectplay.search(game, position_from_moves(game, moves), table_mb=args.table_mb,
                            workers=args.workers)
+    if args.batch:
+        perfectplay.search_many(game, [position_from_moves(game, m) for m in warm],
+                                table_mb=args.table_mb, workers=args.workers)
     print(f"warm-up (compiling the kernels): {time.perf_counter() - t:.1f} s")
     module = importlib.import_module("perfectplay.engine.search")
     prepare = getattr(module, "prepare_table", None)
@@ -244,7 +281,7 @@ def main() -> None:
     results = []
     for name in names:
         rows = read_set(name, args.count, args.data)
-        res = run_set(game, name, rows, args)
+        res = (run_set_batch if args.batch else run_set)(game, name, rows, args)
         results.append(res)
         n = max(res.positions, 1)
         if args.pons is not None:
@@ -258,9 +295,9 @@ def main() -> None:
         else:
             cpp = CPP_SECONDS_PER_50[name] * res.positions / 50
         rate = res.nodes / res.search_seconds if res.search_seconds > 0 else 0.0
-        print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.3f}s "
-              f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.3f}s "
-              f"{res.search_seconds:>9.3f}s "
+        print(f"{name:<11} {res.proven:>4}/{res.positions:<4} {res.wall / n:>9.5f}s "
+              f"{res.nodes / n:>12,.0f} {rate:>11,.0f} {res.wall:>8.4f}s "
+              f"{res.search_seconds:>9.4f}s "
               + (f"{cpp:>9.4f}s {res.wall / max(cpp, 1e-6):>6.1f}x" if cpp == cpp
                  else f"{'-':>10} {'-':>7}"), flush=True)
     bad = [m for res in results for m in res.mismatches]

@@ -178,13 +178,13 @@ def test_bounds_from_a_shallower_book_save_probes_and_change_nothing(target, pli
     game = load_target(target)
     build_book(game, plies - 1, tmp_path / "above", game_ref=target)
     probes = {"n": 0}
-    real = searchbackends.CompiledBackend.probe
+    real = searchbackends.CompiledBackend.close
 
-    def counted(self, *args, **kwargs):
-        probes["n"] += 1
+    def counted(self, *args, **kwargs):  # every search's probes, counted as it ends
+        probes["n"] += self.probes
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(searchbackends.CompiledBackend, "probe", counted)
+    monkeypatch.setattr(searchbackends.CompiledBackend, "close", counted)
     counts = {}
     with open_store(tmp_path / "above", game) as above:
         for name, shallower in (("plain", None), ("bounded", above)):

@@ -134,7 +134,7 @@ def test_search_with_an_endgame_store_equals_the_strong_solution(client, tmp_pat
     # with the store and without, one compiled probe (the empty leaf has the store's dtypes)
     rules = static_rules(g.rules)
     assert rules is not None
-    assert len([s for s in sb.sk.probe_cached.signatures if s[3] == rules.numba_type]) == 1
+    assert len([s for s in sb.sk.pin_many_cached.signatures if s[5] == rules.numba_type]) == 1
 
 
 def test_a_stopped_margin_search_reports_bounds_within_the_seeds_in_play():

@@ -106,13 +106,13 @@ def test_the_rules_cache_key_follows_the_hooks_text():
         assert any(isinstance(c, int) and c == c4rules.SOURCES for c in cells), name
 
 
-# -- the quick probes' ranks (search._Search._quick_probes) ---------------------------------
+# -- the quick probes' ranks (engine/pinplan.py) ------------------------------------------------
 def test_distance_ranks_order_the_reachable_scores_and_invert():
     """Every reachable score of a position with ``left`` plies left (wins in 1..left, the
     tie, losses in 1..left) gets a distinct rank in -left..left, ordered as the scores are,
     rank_score inverts it, and a fail-soft bound between two reachable scores rounds to the
     rank of the reachable one on its side."""
-    from perfectplay.engine.search import (
+    from perfectplay.engine.pinplan import (
         MATE,
         distance_rank,
         rank_at_least,

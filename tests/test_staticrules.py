@@ -124,7 +124,7 @@ def test_a_new_process_reads_the_search_from_numbas_cache():
     """This process searches Connect Four 4x4 and Kalah(3, 3) (compiling and storing the
     kernels, unless an earlier test did: the search tests compile both anyway), then a new
     process loads the kernels from the disk cache (numba's own count of hits and misses)
-    and answers the same: the probe for both games, the remoteness walk for Kalah only
+    and answers the same: the search (pin_many) for both games, the remoteness walk for Kalah only
     (a margin game; Connect Four's wins, losses and ties read their remoteness off the
     score and the horizon, so its walk is never compiled)."""
     code = textwrap.dedent("""\
@@ -138,7 +138,7 @@ def test_a_new_process_reads_the_search_from_numbas_cache():
         c = search(connect4(width=4, height=4), analyze=True, progress=False)
         walked = calls(sk.walk_remoteness_cached)
         k = search(kalah(houses=3, seeds=3), analyze=True, progress=False)
-        stats = [sk.probe_cached.stats, sk.walk_remoteness_cached.stats]
+        stats = [sk.pin_many_cached.stats, sk.walk_remoteness_cached.stats]
         print(json.dumps({"answers": [[c.value.value, c.remoteness],
                                       [k.value, k.remoteness]],
                           "walked for connect4": walked,

@@ -13,11 +13,13 @@ skip_blas_probe()  # before numba loads its first kernel: 0.15 s a process, see 
 
 from .engine import (  # noqa: E402
     MoveValue,
+    SearchBatch,
     SearchResult,
     Solution,
     Value,
     check_game,
     search,
+    search_many,
     solve,
 )
 from .engine.saved import SavedSolution, load  # noqa: E402
@@ -26,7 +28,8 @@ from .errors import GameError, InputError, LimitError, PerfectplayError  # noqa:
 __version__ = "0.1.0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 __all__ = [
-    "GameError", "InputError", "LimitError", "MoveValue", "PerfectplayError", "SearchResult",
-    "SavedSolution", "Solution", "Value", "check_game", "load", "search", "solve",
+    "GameError", "InputError", "LimitError", "MoveValue", "PerfectplayError", "SearchBatch",
+    "SearchResult", "SavedSolution", "Solution", "Value", "check_game", "load", "search",
+    "search_many", "solve",
     "__version__",
 ]

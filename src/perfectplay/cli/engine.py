@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import click
 
-from ..engine import check_game
+from ..engine import check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled import CompiledGame
@@ -18,6 +18,7 @@ from ..engine.protocol import Game, capabilities
 from ..engine.saved import save as save_solution
 from ..engine.savefile import portable_target
 from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
+from ..errors import InputError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
 from ..store import Store, open_store, solve_tiered
@@ -31,6 +32,7 @@ from .base import (
     load_game,
     need_extra,
     picture_path,
+    read_text,
     render,
     terminal_progress,
     writable,
@@ -253,11 +255,16 @@ def _endgame_roots(game: Any, k: int) -> Any:
               "dense table, with --dense): its positions are read, not searched.")
 @click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
               "not the remoteness (which can cost more than the value for margins).")
+@click.option("--positions", "positions_file", type=click.Path(dir_okay=False), default=None,
+              help="Search every position of this file ('-': standard input), a line each, "
+              "written as --moves writes one (blank lines and lines from # are skipped), in "
+              "one batch: --time is the whole batch's, --nodes each position's.")
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help=PNG_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
            node_limit: int | None, table_mb: float, workers: int, store: str | None,
-           value_only: bool, png: str | None, as_json: bool) -> None:
+           value_only: bool, positions_file: str | None, png: str | None,
+           as_json: bool) -> None:
     """Prove one position's value and remoteness by search, without enumerating the game:
     TARGET is a catalog game or FILE.py:Class(args), as for solve.
 
@@ -272,9 +279,20 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search examples/tictactoe.py:TicTacToe --json
       perfectplay search 'kalah(houses=6, seeds=4)' --store eg/ --value-only
       perfectplay search 'kalah(houses=6, seeds=5)' --store dense/ --value-only
+      perfectplay search 'connect4(width=7, height=6)' --positions lines.txt
     """
     picture_path(png)
+    if positions_file is not None:
+        clash = [flag for flag, given in (("--moves", moves), ("--analyze", analyze),
+                                          ("--png", png)) if given]
+        if clash:
+            fail(f"--positions searches a file of positions: not with {', '.join(clash)}")
     game = load_game(target)
+    if positions_file is not None:
+        _search_file(game, positions_file, time_limit=time_limit, node_limit=node_limit,
+                     table_mb=table_mb, workers=workers, store=store,
+                     value_only=value_only, as_json=as_json)
+        return
     position = game_call("rules", play_moves, game, moves or "")
     endgame = None if store is None else _search_endgame(store, game)
     result = game_call("rules", engine_search, game, position, analyze=analyze,
@@ -289,6 +307,45 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                   result.best_move, plies)
     if not result.exact:
         sys.exit(3)
+
+
+def _search_file(game: Game, path: str, *, time_limit: float | None, node_limit: int | None,
+                 table_mb: float, workers: int, store: str | None, value_only: bool,
+                 as_json: bool) -> None:
+    """``search --positions``: every line's position in one :func:`search_many` batch, a
+    line of output each; exit 3 when one was not proven."""
+    lines = _position_lines(read_text(path))
+    if not lines:
+        fail(f"{'standard input' if path == '-' else path} holds no position (a line "
+             "each, written as --moves writes one)")
+    where = "standard input" if path == "-" else path
+    positions = []
+    for number, text in lines:
+        try:
+            positions.append(game_call("rules", play_moves, game, text))
+        except InputError as exc:
+            fail(f"{where} line {number:,}: {exc}")
+    endgame = None if store is None else _search_endgame(store, game)
+    batch = game_call("rules", search_many, game, positions, time_limit=time_limit,
+                      node_limit=node_limit, table_mb=table_mb, workers=workers,
+                      progress=terminal_progress(), endgame=endgame,
+                      remoteness=not value_only)
+    for result, (_, text), position in zip(batch, lines, positions, strict=True):
+        result.where = game_call("player", _where, game, position, text)
+    game_call("move_name", render, batch, as_json, drawing=False)
+    if not batch.exact:
+        sys.exit(3)
+
+
+def _position_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, moves) of each line naming a position: blank lines and comments (from
+    #) skipped. An empty line of moves is the start; write it as '-' to keep it."""
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            out.append((number, "" if line == "-" else line))
+    return out
 
 
 def _where(game: Any, position: Any, moves: str) -> str:

@@ -17,6 +17,7 @@ from .protocol import (
     Value,
 )
 from .search import SearchResult, search
+from .searchmany import SearchBatch, search_many
 from .solution import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
 from .solve import solve, solve_graph
 
@@ -24,7 +25,9 @@ __all__ = [
     "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "LOSES_IN_2", "MUST_LOSE", "ONGOING", "TIE", "WIN",
     "WINS_IN_1", "NOT_SOONER", "CheckReport",
     "CompiledGame",
-    "Counts", "Game", "GameGraph", "MoveValue", "SearchResult", "Solution", "Solved",
-    "UnknownPosition", "Value", "check_game", "describe", "discover", "search", "solve",
+    "Counts", "Game", "GameGraph", "MoveValue", "SearchBatch", "SearchResult", "Solution",
+    "Solved",
+    "UnknownPosition", "Value", "check_game", "describe", "discover", "search",
+    "search_many", "solve",
     "solve_graph",
 ]

@@ -62,9 +62,11 @@ from typing import Protocol, cast
 import numpy as np
 
 from ..errors import GameError, LimitError, show
+from . import pinplan
 from . import searchkernel as sk
 from .compiled import CompiledGame
 from .expand import is_real
+from .pinplan import new_plan, plan_bounds, plan_next, plan_result, plan_start, quick_left
 from .protocol import Game, Move, Position, Worth, capabilities
 from .searchbackends import (
     Budget,
@@ -87,11 +89,6 @@ __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table"
            "search"]
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
-#: the longest distance (plies to a win or a loss) the quick probes of :meth:`_Search.pin`
-#: ask about before "a win at all?": with 16, Pons' opening_L1 set takes 6x fewer nodes
-#: and the other yardsticks of benchmarks/search_nodes.py stay within 0.5 %
-#: (docs/benchmarks.md)
-QUICK_PLIES = 16
 MAX_TABLE_MB = 16384
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
 
@@ -110,6 +107,10 @@ class _Search:
         self.integral = backend.integral
         self.want_remoteness = True
         self.horizon = self.caps.horizon
+        #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
+        #: best moves found with an exact score (what :meth:`pin` gives with it)
+        self.plans: dict[Position, np.ndarray] = {}
+        self.best_known: dict[Position, Move] = {}
         #: (lo, hi, best move) proven so far by the :meth:`pin` under way
         self.partial: tuple[SearchScore, SearchScore, Move | None] | None = None
 
@@ -143,112 +144,80 @@ class _Search:
             return -top, top
         return -(MATE - 1), MATE - 1
 
-    def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None
-            ) -> tuple[SearchScore, SearchScore, Move | None]:
+    def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None,
+            want_best: bool = False) -> tuple[SearchScore, SearchScore, Move | None]:
         """(lo, hi, best move): lo <= score <= hi; lo == hi unless the budget ran out
         (Stopped carries on up after ``self.partial`` is set). ``known``: bounds already
         proven (earlier probes, the parent's exact score from a book): the probes start
         inside them; when they fix the sign, the first probe asks whether the narrowed
-        bound is exact (a lost parent's best moves are exactly at it: one probe)."""
+        bound is exact (a lost parent's best moves are exactly at it: one probe). The
+        probes are :mod:`~perfectplay.engine.pinplan`'s. ``want_best``: the compiled
+        kernel also finds a best move when the probes name none (else :func:`_best_of`
+        does, a probe at a time)."""
         if pos in self.exact_scores:
-            return self.exact_scores[pos], self.exact_scores[pos], None
-        end = self.ended(pos)
-        if end is not None:
-            self.exact_scores[pos] = end
-            return end, end, None
-        if not legal_moves(self.game, pos):
-            none: SearchScore = 0 if self.scored else -MATE
-            self.exact_scores[pos] = none
-            return none, none, None
-        lo, hi = base = self.bounds(pos)
-        best = None
-        if not self.integral:  # margins that need not be integers: one full window
-            full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
-            self.exact_scores[pos] = full
-            return full, full, best
-        if known is not None:
-            lo, hi = max(lo, known[0]), min(hi, known[1])
-            if lo > hi:
-                raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
-                                "are outside its score range")
-        quick = False
-        if known is None and not self.scored and self.horizon is not None:
-            left = int(self.horizon(pos))
-            if 0 < left < MATE - 1:
-                lo, hi, best = self._quick_probes(pos, left)
-                quick = (lo, hi) != (rank_score(-left, left), rank_score(left, left))
-        stepped = False
-        x: SearchScore
-        if lo < 1 <= hi:  # win or not first: the sign settles most of the range
-            x = 1
-        elif quick:  # the quick probes' bisection goes on
-            x, stepped = lo + (hi - lo + 1) // 2, True
-        elif (lo, hi) != base:  # a sign known: is the narrowed bound exact?
-            x, stepped = (lo + 1 if lo > base[0] else hi), True
-        else:
-            x = (lo + hi + 1) // 2
-        self.partial = (lo, hi, best)
-        while lo < hi:
-            s, move = self.backend.probe(pos, x - 1, x, self.budget)
-            if s >= x:
-                lo, best = max(lo, s), move if move is not None else best
-            else:
-                hi = min(hi, s)
-            self.partial = (lo, hi, best)
-            if not stepped or self.scored:  # MTD(f)'s step: is the bound just found exact?
-                stepped = True  # (margins: always, as small margins are a few steps apart)
-                x = lo + 1 if s >= x else hi
-            else:  # then bisect what the fail-soft bounds left; probes for quick wins
-                x = lo + (hi - lo + 1) // 2  # and slow losses are short (depth-limited)
-        if lo > hi:  # only a known bound can cross the probes' own
+            return self.exact_scores[pos], self.exact_scores[pos], self.best_known.get(pos)
+        st = self.plans.pop(pos, None)
+        if st is None:
+            end = self.ended(pos)
+            if end is not None:
+                self.exact_scores[pos] = end
+                return end, end, None
+            if not legal_moves(self.game, pos):
+                none: SearchScore = 0 if self.scored else -MATE
+                self.exact_scores[pos] = none
+                return none, none, None
+            if not self.integral:  # margins that need not be integers: one full window
+                full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
+                self.exact_scores[pos] = full
+                return full, full, best
+            st = self._plan(pos, known)
+        best = self._follow(pos, st, want_best)
+        lo, hi = int(st[pinplan.LO]), int(st[pinplan.HI])
+        if st[pinplan.PHASE] == pinplan.HORIZON_WRONG:
+            raise GameError(f"the search of {show(pos)} found a score beyond its horizon "
+                            f"({st[pinplan.LEFT]} plies): the game's horizon hook is wrong")
+        if st[pinplan.PHASE] == pinplan.KNOWN_WRONG:  # only a known bound can cross
             raise GameError(f"the bounds known for {show(pos)} were wrong: the search "
                             f"proves at most {hi} where {lo} was given as proven")
         self.exact_scores[pos] = lo
         return lo, hi, best
 
-    def _quick_probes(self, pos: Position, left: int
-                      ) -> tuple[SearchScore, SearchScore, Move | None]:
-        """(lo, hi, best move) after the cheap probes of a win/lose/tie game whose
-        ``horizon`` says at most ``left`` plies are left: is there a win, or a loss, within
-        a few plies? Such a probe is a search only as deep as its distance (a window above
-        every slower result cuts each line there), so it costs little beside "a win at
-        all?", and it settles a quick win or loss at once, where "a win at all?" proves the
-        win first and then searches again for its length.
+    def _plan(self, pos: Position, known: tuple[SearchScore, SearchScore] | None
+              ) -> np.ndarray:
+        """A new plan of ``pos``'s probes: its score range narrowed to ``known``, and the
+        quick probes when nothing is known and the game has a ``horizon``."""
+        lo, hi = base = self.bounds(pos)
+        if known is not None:
+            lo, hi = max(lo, known[0]), min(hi, known[1])
+            if lo > hi:
+                raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
+                                "are outside its score range")
+        left = 0
+        if known is None and self.horizon is not None:
+            left = int(quick_left(self.scored, int(self.horizon(pos))))
+        st = new_plan()
+        plan_start(st, int(lo), int(hi), int(base[0]), int(base[1]), left, int(self.scored))
+        return st
 
-        The reachable scores (the wins, the tie, the losses) are ranked by
-        :func:`distance_rank`, and the rank is bisected as Pascal Pons' Connect Four solver
-        bisects its score (``Solver::solve``, github.com/PascalPons/connect4: each probe's
-        middle pulled half-way to the nearer end, so quick results are asked about first),
-        while the probe's distance is at most ``QUICK_PLIES``; :meth:`pin` takes the rest.
-        Probes: O(log left)."""
-        lo_c, hi_c = -left, left
-        best: Move | None = None
-        while lo_c < hi_c:
-            med = lo_c + (hi_c - lo_c) // 2
-            if med <= 0 and int(lo_c / 2) < med:
-                med = int(lo_c / 2)
-            elif med >= 0 and int(hi_c / 2) > med:
-                med = int(hi_c / 2)
-            if rank_distance(med, left) > QUICK_PLIES:  # too deep: within QUICK_PLIES
-                near = [m for m in (QUICK_PLIES - left - 1, left - QUICK_PLIES)
-                        if lo_c <= m < hi_c]  # no loss within it; a win within it
-                if not near:
-                    break
-                med = near[0] if med < 0 or len(near) == 1 else near[1]
-            x = rank_score(med + 1, left)  # "is the rank above med?"
+    def _follow(self, pos: Position, st: np.ndarray, want_best: bool) -> Move | None:
+        """Carry out the plan ``st`` (:mod:`~perfectplay.engine.pinplan`) of ``pos``: the
+        backend's quick call first (the compiled kernel makes every probe of a small search
+        in one call), then a probe at a time; the best move a probe proved (None: none).
+        ``self.partial`` follows what is proven, for a search stopped on the way."""
+        integer_moves = isinstance(self.game, CompiledGame)
+        self.partial = _partial(st, None)
+        self.backend.pin_quick(pos, st, want_best, self.budget)
+        best: Move | None = int(st[pinplan.BEST]) if st[pinplan.BEST] >= 0 else None
+        self.partial = _partial(st, best)
+        while True:
+            x = int(plan_next(st))
+            if st[pinplan.PHASE] not in (pinplan.QUICK, pinplan.MAIN):
+                return best
             s, move = self.backend.probe(pos, x - 1, x, self.budget)
-            if s >= x:
-                lo_c = max(lo_c, rank_at_least(s, left))
-                best = move if move is not None else best
-            else:
-                hi_c = min(hi_c, rank_at_most(s, left))
-            # a move is named by a stopped search only once it is proven to win
-            self.partial = (rank_score(lo_c, left), rank_score(hi_c, left),
-                            best if lo_c > 0 else None)
-        if lo_c > hi_c:
-            raise GameError(f"the search of {show(pos)} found a score beyond its horizon "
-                            f"({left} plies): the game's horizon hook is wrong")
-        return rank_score(lo_c, left), rank_score(hi_c, left), best
+            if s >= x and move is not None:
+                best = move
+            plan_result(st, s, move if integer_moves and move is not None else -1)
+            self.partial = _partial(st, best)
 
     def equals(self, pos: Position, target: SearchScore) -> bool:
         """Is the exact score of ``pos`` ``target``? Two null windows (one full search for
@@ -404,7 +373,10 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
 
 
 def _run(run: _Search, game: Game, position: Position, analyze: bool,
-         workers: int, known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
+         workers: int, known: tuple[SearchScore, SearchScore] | None = None,
+         table: dict[str, float] | None = None) -> SearchResult:
+    """The search of one position by ``run``, as a :class:`SearchResult` (``table``: the
+    table's statistics when the caller has them, else the backend's)."""
     value: Worth | None = None
     remoteness: int | None = None
     best: Move | None = None
@@ -412,7 +384,9 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
     exact, note = False, ""
     lo, hi = run.bounds(position)
     try:
-        lo, hi, best = run.pin(position, known)
+        # the kernel names a best move itself unless a walk will (margins' remoteness)
+        want_best = known is None and not (run.scored and run.want_remoteness)
+        lo, hi, best = run.pin(position, known, want_best)
         value, remoteness = value_of(lo, run.scored)
         if remoteness is None and run.want_remoteness:
             remoteness, walked = run.remoteness(position, lo)
@@ -437,52 +411,17 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
         upper=score_words(hi, run.scored), moves=moves, nodes=budget.nodes,
         branching=run.backend.branching_nodes(), seconds=seconds,
         probes=run.backend.probes, workers=workers, backend=run.backend.name,
-        table=run.backend.table_stats(), stopped=budget.stopped, note=note)
+        table=run.backend.table_stats() if table is None else table,
+        stopped=budget.stopped, note=note)
 
 
-def distance_rank(s: SearchScore, left: int) -> int:
-    """The rank of a reachable win/lose/tie score when at most ``left`` plies are left: a win
-    in r plies ``left - r + 1`` (1 to ``left``), a tie 0, a loss in r plies ``r - left - 1``
-    (-1 for the slowest, ``-left`` for a loss at once). O(1)."""
-    if s > 0:
-        return int(s - (MATE - left) + 1)
-    if s < 0:
-        return int(s + (MATE - left) - 1)
-    return 0
-
-
-def rank_score(c: int, left: int) -> SearchScore:
-    """The score of rank ``c`` (the inverse of :func:`distance_rank`). O(1)."""
-    if c > 0:
-        return c + MATE - left - 1
-    if c < 0:
-        return c - (MATE - left) + 1
-    return 0
-
-
-def rank_distance(med: int, left: int) -> int:
-    """The plies to the result a probe "is the rank above ``med``?" asks about: a win within
-    ``left - med`` plies (``med`` >= 0), or no loss within ``med + left + 1`` (below 0)."""
-    return left - med if med >= 0 else med + left + 1
-
-
-def rank_at_least(s: SearchScore, left: int) -> int:
-    """The least rank of a score >= ``s`` (``s`` a probe's fail-soft bound, which may fall
-    between the reachable scores)."""
-    if 0 < s < MATE - left:
-        return 1
-    if -(MATE - left) < s < 0:
-        return 0
-    return max(-left, min(left + 1, distance_rank(s, left)))
-
-
-def rank_at_most(s: SearchScore, left: int) -> int:
-    """The greatest rank of a score <= ``s``."""
-    if 0 < s < MATE - left:
-        return 0
-    if -(MATE - left) < s < 0:
-        return -1
-    return max(-left - 1, min(left, distance_rank(s, left)))
+def _partial(st: np.ndarray, best: Move | None) -> tuple[SearchScore, SearchScore,
+                                                        Move | None]:
+    """(lo, hi, best move) a plan has proven so far (:func:`pinplan.plan_bounds`; a move
+    named by the quick probes only once it is proven to win)."""
+    lo, hi, _ = plan_bounds(st)
+    named = st[pinplan.PHASE] != pinplan.QUICK or st[pinplan.LO_C] > 0
+    return lo, hi, best if named else None
 
 
 def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,

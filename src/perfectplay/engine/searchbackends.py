@@ -40,6 +40,7 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from ..errors import GameError, LimitError, show
+from . import pinplan
 from . import searchkernel as sk
 from .compiled import CompiledGame
 from .expand import is_move_list, points
@@ -110,6 +111,12 @@ class SearchBackend(Protocol):
         :class:`Stopped` when the budget runs out first."""
         ...
 
+    def pin_quick(self, pos: Position, st: np.ndarray, want_best: bool,
+                  budget: Budget) -> bool:
+        """Carry out the plan ``st`` (:mod:`pinplan`) of ``pos`` as far as a quick call
+        goes: True when it has ended, False to leave it to :meth:`probe`."""
+        ...
+
     def walk(self, pos: Position, score: SearchScore,
              budget: Budget) -> tuple[int, Move | None] | None:
         """(remoteness, best move) of ``pos`` whose exact score is ``score``, when the
@@ -144,9 +151,9 @@ class CompiledBackend:
                  progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
         self.game = game
         # the kernels cached on disk, if the rules have a digest
-        (self._probe, self._walk_kernel), self.rules = kernel_door(
-            game.rules, (sk.probe, sk.walk_remoteness),
-            (sk.probe_cached, sk.walk_remoteness_cached))
+        (self._pin, self._walk_kernel), self.rules = kernel_door(
+            game.rules, (sk.pin_many, sk.walk_remoteness),
+            (sk.pin_many_cached, sk.walk_remoteness_cached))
         self.leaf = sk.no_leaf() if leaf is None else leaf
         self.table = _table_for(game, table_mb)  # (key ^ word, word) a slot
         self.halt = np.zeros(1, np.int64)
@@ -197,11 +204,11 @@ class CompiledBackend:
         score and a tie off the horizon (Connect Four: 4-6 s of compiling saved)."""
         began = time.perf_counter()
         walk = walk and (self.game.scored or not self.game.has_horizon)
-        key = (self._probe, self._walk_kernel, id(self.rules), self.kind, walk)
+        key = (self._pin, self._walk_kernel, id(self.rules), self.kind, walk)
         if key in _WARM:  # compiled in this process already: nothing to do
             return 0.0
         code = _code(pos)
-        self._run(0, code, -1, 1, 1)
+        self._run(0, code, 0, 1, 1)
         if walk:
             self._walk(code, 0, 1)
         self.branch_counts[:] = 0
@@ -220,10 +227,55 @@ class CompiledBackend:
         return {"megabytes": 8 * self.table.size / 2**20, "entries": int(words.size),
                 "filled": float(np.count_nonzero(sample)) / sample.size}
 
-    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int) -> Any:
-        return _call(self._probe, self.rules, self.types_key,
-                     (np.int64(pos), np.int64(alpha), np.int64(beta), self.rules, self.kind,
-                      self.leaf, self.shared, self.spaces[thread], np.int64(limit), thread))
+    def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int
+             ) -> tuple[int, int, int, int]:
+        """(status, score or code, move, nodes) of one null-window probe (alpha, beta =
+        alpha + 1) by ``thread``: a plan of one probe (:func:`pinplan.plan_one`)."""
+        if beta != alpha + 1:
+            raise ValueError(f"the compiled search probes null windows only, not "
+                             f"({alpha}, {beta})")
+        plans = np.zeros((1, pinplan.SIZE), np.int64)
+        pinplan.plan_one(plans[0], np.int64(beta))
+        status, code, nodes, _, _ = self.pin_all(np.array([pos], np.int64), plans, False,
+                                               False, limit, thread)[0]
+        if status != OK:
+            return int(status), int(code), -1, int(nodes)
+        return OK, int(plans[0, pinplan.LO]), int(plans[0, pinplan.BEST]), int(nodes)
+
+    def pin_all(self, codes: np.ndarray, plans: np.ndarray, fresh: bool, want_best: bool,
+                 limit: int, thread: int = 0) -> np.ndarray:
+        """The (status, code, nodes, branching, remoteness) rows of
+        :func:`searchkernel.pin_many` over ``codes``
+        (int64) and their ``plans`` (rows of :func:`pinplan.new_plan`), each position given
+        ``limit`` nodes."""
+        out = np.zeros((codes.size, 5), np.int64)
+        _call(self._pin, self.rules, self.types_key,
+              (codes, plans, out, fresh, want_best, self.rules, self.kind, self.leaf,
+               self.shared, self.spaces[thread], np.int64(limit), thread))
+        return out
+
+    def pin_quick(self, pos: Position, st: np.ndarray, want_best: bool,
+                  budget: Budget) -> bool:
+        """Carry out the plan ``st`` of ``pos`` in one kernel call in this thread, as far
+        as QUICK_NODES nodes go (most searches end well within them: one call, not one a
+        probe); True when the plan has ended, False when the nodes ran out first (``st`` is
+        then where it was, for :meth:`probe` to carry on, with threads and the clock
+        watched)."""
+        budget.check()
+        self.halt[0] = 0
+        done = int(st[pinplan.PROBES])
+        limit = budget.nodes_left()
+        status, code, nodes, _, _ = self.pin_all(np.array([_code(pos)], np.int64),
+                                               st.reshape(1, -1), False, want_best,
+                                               min(limit, QUICK_NODES))[0]
+        budget.nodes += int(nodes)
+        self.probes += int(st[pinplan.PROBES]) - done
+        if status == OK:
+            return True
+        if status != ABORTED:
+            raise status_error(int(status), int(code), self.game, limit=LIMIT,
+                               max_depth=self.max_depth)
+        return False
 
     def _walk(self, pos: int, score: int, limit: int) -> Any:
         if self.walk_space is None:
@@ -358,6 +410,11 @@ class PythonBackend:
 
     def branching_nodes(self) -> int:
         return self.branching
+
+    def pin_quick(self, pos: Position, st: np.ndarray, want_best: bool,
+                  budget: Budget) -> bool:
+        """Nothing to do at once: the driver makes each probe (False)."""
+        return False
 
     def walk(self, pos: Position, score: SearchScore,
              budget: Budget) -> tuple[int, Move | None] | None:

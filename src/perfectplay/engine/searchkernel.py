@@ -66,6 +66,22 @@ from numba import njit
 
 from ..bits import lowest_bit
 from .codetable import mix
+from .pinplan import (
+    BEST,
+    DONE,
+    LIMIT,
+    LO,
+    MAIN,
+    MATE,
+    ONE,
+    PHASE,
+    QUICK,
+    plan_next,
+    plan_result,
+    plan_start,
+    quick_left,
+    score_top,
+)
 from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, NOT_SOONER, WINS_IN_1
 from .protocol import LOSE_CODE as LOSE
 from .protocol import TIE_CODE as TIE
@@ -83,8 +99,8 @@ from .status import (
 )
 from .tierkernels import find_key, tier_index
 
-MATE = 1 << 19  # a win in r plies scores MATE - r
-LIMIT = MATE - 2  # largest margin (scored games) and longest line the scores can hold
+# MATE: a win in r plies scores MATE - r; LIMIT = MATE - 2: the largest margin (scored
+# games) and longest line the scores can hold
 INF = MATE + 1  # "no bound"
 _OFFSET = 1 << 20  # bounds are stored as score + _OFFSET in 21 bits
 _BOUND = (1 << 21) - 1
@@ -773,6 +789,129 @@ def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
     return status, status == OK and s <= target, n1 + n2
 
 
+@njit(nogil=True)
+def best_move(root, s, rules, kind, leaf, shared, ws, node_limit):
+    """(status, move, nodes): the first move of ``root`` in the game's order (``moves``)
+    that keeps its exact score ``s`` (-1 when it has ended or has no move), for a position
+    whose probes named none (a lost position's probes all fail low). Two null windows a
+    move at most (:func:`_settle`); O(moves) probes."""
+    if rules.outcome(root) != ONGOING:
+        return OK, -1, 0
+    stride = kind.max_moves + 1
+    buf = np.empty(2 * stride, np.int64)  # the root's moves, then _settle's scratch
+    k = rules.moves(root, buf[:stride])
+    if k < 0 or k > kind.max_moves:
+        return BAD_SEARCH_MOVES, root, 0
+    line = np.full(1, root)
+    nodes = np.int64(0)
+    for i in range(k):
+        status, c, passes, pay = make_move(root, buf[i], line, np.int64(0), rules, kind)
+        if status != OK:
+            return status, c, nodes
+        target = child_bound(s, passes, pay, kind.scored)
+        status, equal, n = _settle(c, target, rules, kind, leaf, shared, ws,
+                                   node_limit - nodes, buf[stride:])
+        nodes += n
+        if status != OK:
+            return status, 0, nodes
+        if equal:
+            return OK, buf[i], nodes
+    return OK, -1, nodes
+
+
+@njit(nogil=True)
+def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
+    """(status, code, nodes): every probe of the plan ``st`` (:mod:`pinplan`) for ``root``,
+    made in this one call, and then (``want_best``) its best move when the probes named
+    none (:func:`best_move`). OK: the plan has ended (``st[PHASE]``: done, or a
+    contradiction the caller reports). ABORTED: the node budget ran out (or ``stop[0]``);
+    ``st`` is as it was before the probe under way, so a caller can carry the plan on. Any
+    other status is the probe's (``code`` the position it names). O(probes) probes."""
+    nodes = np.int64(0)
+    while True:
+        x = plan_next(st)
+        if st[PHASE] != QUICK and st[PHASE] != MAIN and st[PHASE] != ONE:
+            break
+        status, s, move, n = probe(root, x - 1, x, rules, kind, leaf, shared, ws,
+                                   node_limit - nodes, thread)
+        nodes += n
+        if status != OK:
+            return status, s, nodes
+        plan_result(st, s, move)
+    if want_best and st[PHASE] == DONE and st[BEST] < 0:
+        status, move, n = best_move(root, st[LO], rules, kind, leaf, shared, ws,
+                                    node_limit - nodes)
+        nodes += n
+        if status != OK:
+            return status, move, nodes
+        st[BEST] = move
+    return OK, 0, nodes
+
+
+@njit(nogil=True)
+def start_plan(st, p, rules, kind, buf):
+    """Begin the plan ``st`` of position ``p`` knowing nothing of it: its score range (a
+    margin within ``margin_bound``, or any win or loss) and, for a win/lose/tie game with a
+    ``horizon``, the quick probes (:func:`pinplan.plan_start`). A position that has ended
+    or has no move scores what no position with a move can (a loss at once, a win on the
+    board): its range is every score, with no quick probes, and a probe or two read it.
+    ``buf``: room for the moves."""
+    if rules.outcome(p) != ONGOING or rules.moves(p, buf) == 0:
+        top = LIMIT if kind.scored else MATE
+        plan_start(st, -top, top, -top, top, 0, 1 if kind.scored else 0)
+        return
+    bound = rules.margin_bound(p) if kind.bounded else LIMIT
+    top = score_top(kind.scored, bound)
+    left = quick_left(kind.scored, rules.horizon(p) if kind.with_horizon else 0)
+    plan_start(st, -top, top, -top, top, left, 1 if kind.scored else 0)
+
+
+@njit(nogil=True)
+def read_remoteness(p, s, rules, kind, buf):
+    """The remoteness of ``p``, whose exact score is ``s``, where it is read without a
+    walk (as :meth:`perfectplay.engine.search._Search.remoteness` reads it): a win's or a
+    loss's off the score; 0 for an ended position or one with no move; a tie's the
+    horizon; else -1 (a margin, or a tie of a game with no ``horizon``: the walk's).
+    ``buf``: room for the moves. O(1) rule calls."""
+    if not kind.scored and s != 0:
+        return MATE - abs(s)
+    if rules.outcome(p) != ONGOING or rules.moves(p, buf) == 0:
+        return 0 * s
+    if not kind.scored and kind.with_horizon:
+        return rules.horizon(p)
+    return -1 + 0 * s
+
+
+@njit(nogil=True)
+def pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws, node_limit,
+             thread):
+    """Carry out the plan of every position of ``codes`` in one call (the searches of a set
+    of positions, with no Python between them): position i's plan is ``plans[i]``, begun
+    here knowing nothing (:func:`start_plan`) when ``fresh``, else as the caller made it (a
+    plan of one probe, :func:`pinplan.plan_one`, is one probe). ``out[i]`` gets (status,
+    code, nodes) of :func:`pin`, the branching nodes among them, and the remoteness where
+    it is read without a walk (:func:`read_remoteness`; else -1). Each position is given
+    ``node_limit`` nodes at most (an ABORTED position's plan is left for the caller to carry
+    on). The table is shared by all, as one search's is. This is the search's one compiled
+    entry point besides the remoteness walk. O(total probes)."""
+    branching = shared.branching
+    for i in range(codes.size):
+        st = plans[i]
+        if fresh:
+            start_plan(st, codes[i], rules, kind, ws.buf[:kind.max_moves + 1])
+        before = branching[thread << 3]
+        status, code, nodes = pin(codes[i], st, want_best, rules, kind, leaf, shared, ws,
+                                  node_limit, thread)
+        out[i, 0] = status
+        out[i, 1] = code
+        out[i, 2] = nodes
+        out[i, 3] = branching[thread << 3] - before
+        out[i, 4] = -1
+        if status == OK and st[PHASE] == DONE:
+            out[i, 4] = read_remoteness(codes[i], st[LO], rules, kind,
+                                        ws.buf[:kind.max_moves + 1])
+
+
 # The walk's memo: a typed dict, its operations behind cached functions, so that the dict's
 # own code (hashing, growing, 0.8 s) compiles once a machine, not into each game's walk.
 @njit(cache=True)
@@ -908,6 +1047,14 @@ def _consider(w_best, w_move, d, r, m, scored, s):
 def probe_cached(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
     """:func:`probe`, cached on disk (``rules`` a StaticRules)."""
     return probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread)
+
+
+@njit(nogil=True, cache=True)
+def pin_many_cached(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
+                    node_limit, thread):
+    """:func:`pin_many`, cached on disk (``rules`` a StaticRules)."""
+    return pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
+                    node_limit, thread)
 
 
 @njit(nogil=True, cache=True)
