@@ -233,3 +233,22 @@ def test_a_new_process_reads_the_tier_solve_from_numbas_cache():
     assert run["answer"] == [here.value().value, here.remoteness(), len(here)] \
         == ["tie", 20, 1_706_255]  # a tie with the board full (Tromp: 4x5 is drawn)
     assert run["hits"] == [1, 1, 1] and run["misses"] == [0, 0, 0], run
+
+
+def test_every_kernel_a_cached_kernel_calls_is_in_the_digest():
+    """A cached kernel carries the code of every jitted function it calls, but numba checks
+    only the date of the kernel's own file: each module holding a jitted function that the
+    digest's modules name must be one of them (else an edit there, such as the probe plan's,
+    would leave a stale kernel on disk)."""
+    import importlib
+
+    from numba.core.registry import CPUDispatcher
+
+    named = set(staticrules.ENGINE_MODULES)
+    for name in staticrules.ENGINE_MODULES:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher):
+                home = value.py_func.__module__
+                if home.startswith("perfectplay."):
+                    assert home in named, (name, value.py_func.__qualname__, home)

@@ -59,7 +59,7 @@ from numba.core.typing.templates import AttributeTemplate
 #: The modules whose kernels are compiled into a cached kernel: their text is part of every
 #: digest (numba itself checks only the date of the kernel's own file).
 ENGINE_MODULES = tuple(f"perfectplay.engine.{name}" for name in (
-    "searchkernel", "tierkernels", "tiers", "sortedtiers", "compiled", "codetable",
+    "searchkernel", "pinplan", "tierkernels", "tiers", "sortedtiers", "compiled", "codetable",
     "kernels", "protocol", "status")) + ("perfectplay.bits",)
 
 
