@@ -102,11 +102,11 @@ def test_a_plan_of_one_probe_gives_the_probes_answer():
 
 
 # -- the batch, against the strong solution and against search ----------------------------
-@pytest.mark.parametrize("target, plies", [(lambda: connect4(width=5, height=4), 16),
+@pytest.mark.parametrize("target, plies", [(lambda: connect4(width=4, height=4), 16),
                                            (tictactoe, 9),
                                            (lambda: kalah(houses=3, seeds=3), 14)])
 def test_a_batch_equals_the_strong_solution_and_search(target, plies):
-    """Connect Four 5x4 (win/lose/tie with a horizon: remoteness read in the kernel),
+    """Connect Four 4x4 (win/lose/tie with a horizon: remoteness read in the kernel),
     tic-tac-toe (ties walked) and Kalah(3, 3) (margins walked): 40 random positions, the
     start and a repeat, each value and remoteness the strong solver's, each best move one
     the solution says keeps the value, and everything ``search`` says one at a time."""
@@ -232,7 +232,6 @@ def test_search_positions_names_the_bad_line_and_stops_cleanly(tmp_path):
     assert code == 1 and "not with --analyze" in out
     code, out = _cli("search", c4, "--positions", str(tmp_path / "none.txt"))
     assert code == 1 and "no such file" in out
-    code, out = _cli("search", "connect4(width=7, height=6)", "--positions", "-",
-                     "--nodes", "50", stdin="4\n-\n")
+    code, out = _cli("search", c4, "--positions", "-", "--nodes", "50", stdin="4\n-\n")
     assert code == 3 and out.count("[NOT EXACT]") == 2
     assert "2 positions stopped by the node limit" in out
