@@ -17,7 +17,8 @@ from perfectplay.engine import pinplan as pp
 from perfectplay.engine import searchmany
 from perfectplay.engine.search import clear_table
 from perfectplay.games import connect4, kalah, tictactoe
-from test_search import _Heap
+from test_compiled import GAMES, random_game
+from test_search import _Heap, sample
 
 MATE = pp.MATE
 
@@ -129,6 +130,31 @@ def test_a_batch_equals_the_strong_solution_and_search(target, plies):
         assert (one.value, one.remoteness, one.best_move) == \
             (r.value, r.remoteness, r.best_move), pos
         assert r.describe() == one.describe()
+
+
+@settings(max_examples=12, deadline=None)
+@given(GAMES, st.sampled_from([(False, False), (True, True)]), st.booleans())
+def test_random_compiled_games_in_a_batch_equal_the_strong_solution(sn, kind, short_pass):
+    """Random acyclic games (win/lose/tie; margins with extra turns: the two kinds the
+    search tests compile with a tier), 25 positions of the solution and the start in one
+    batch, the kernel's pass as it is or cut to 20 nodes a position (most positions then
+    go on from the plans it left): each value and remoteness the strong solution's, each
+    best move one that keeps both."""
+    scored, player = kind
+    g = random_game(*sn, scored=scored, player=player, tiered=True)
+    ref = solve(g)
+    positions = sample(ref, 25, sn[0]) + [g.initial()]
+    kept = searchmany.QUICK_NODES
+    searchmany.QUICK_NODES = 20 if short_pass else kept
+    try:
+        batch = search_many(g, positions)
+    finally:
+        searchmany.QUICK_NODES = kept
+    for pos, r in zip(positions, batch, strict=True):
+        assert r.exact and (r.value, r.remoteness) == (ref.value(pos), ref.remoteness(pos))
+        keep = {m.move for m in ref.move_values(pos)
+                if (m.value, m.remoteness) == (r.value, r.remoteness)}
+        assert r.best_move in keep if keep else r.best_move is None, pos
 
 
 def test_positions_the_kernel_pass_stops_are_carried_on_to_the_same_answers(monkeypatch):

@@ -767,7 +767,7 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
             state = _ENTER
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
     """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
     has ended or has no move, else two null-window probes (the table makes them cheap)."""
@@ -789,66 +789,92 @@ def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
     return status, status == OK and s <= target, n1 + n2
 
 
-@njit(nogil=True)
-def best_move(root, s, rules, kind, leaf, shared, ws, node_limit):
-    """(status, move, nodes): the first move of ``root`` in the game's order (``moves``)
-    that keeps its exact score ``s`` (-1 when it has ended or has no move), for a position
-    whose probes named none (a lost position's probes all fail low). Two null windows a
-    move at most (:func:`_settle`); O(moves) probes."""
-    if rules.outcome(root) != ONGOING:
-        return OK, -1, 0
-    stride = kind.max_moves + 1
-    buf = np.empty(2 * stride, np.int64)  # the root's moves, then _settle's scratch
-    k = rules.moves(root, buf[:stride])
-    if k < 0 or k > kind.max_moves:
-        return BAD_SEARCH_MOVES, root, 0
-    line = np.full(1, root)
-    nodes = np.int64(0)
-    for i in range(k):
-        status, c, passes, pay = make_move(root, buf[i], line, np.int64(0), rules, kind)
-        if status != OK:
-            return status, c, nodes
-        target = child_bound(s, passes, pay, kind.scored)
-        status, equal, n = _settle(c, target, rules, kind, leaf, shared, ws,
-                                   node_limit - nodes, buf[stride:])
-        nodes += n
-        if status != OK:
-            return status, 0, nodes
-        if equal:
-            return OK, buf[i], nodes
-    return OK, -1, nodes
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
+def _ended_score(c, rules, kind, buf):
+    """(status, score, over): the score of ``c`` when it has ended or has no move (``over``),
+    read without a probe. ``buf``: room for the moves."""
+    o = rules.outcome(c)
+    if o != ONGOING:
+        status, s = terminal_score(o, c, rules.score, kind.scored)
+        return status, s, True
+    if rules.moves(c, buf) == 0:
+        return OK, 0 if kind.scored else -MATE, True
+    return OK, 0, False
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
     """(status, code, nodes): every probe of the plan ``st`` (:mod:`pinplan`) for ``root``,
-    made in this one call, and then (``want_best``) its best move when the probes named
-    none (:func:`best_move`). OK: the plan has ended (``st[PHASE]``: done, or a
-    contradiction the caller reports). ABORTED: the node budget ran out (or ``stop[0]``);
-    ``st`` is as it was before the probe under way, so a caller can carry the plan on. Any
-    other status is the probe's (``code`` the position it names). O(probes) probes."""
+    made in this one call, and then (``want_best``) a best move when the probes named none
+    (a lost position's probes all fail low): the first move of the game's order (``moves``)
+    whose child's exact score keeps the root's, two null windows a move at most. OK: the
+    plan has ended (``st[PHASE]``: done, or a contradiction the caller reports). ABORTED:
+    the node budget ran out (or ``stop[0]``); ``st`` is as it was before the probe under way,
+    so a caller can carry the plan on. Any other status is the probe's (``code`` the
+    position it names). One call site of :func:`probe` serves both (fewer functions to
+    compile). O(probes) probes."""
+    stride = kind.max_moves + 1
     nodes = np.int64(0)
+    k = -1  # the root's moves listed for the best move (-1: the plan's probes)
+    i = 0  # the move whose child is being checked
+    second = False  # its second null window
+    at, target = root, np.int64(0)
+    lo, hi = np.int64(0), np.int64(0)
+    buf = np.empty(0, np.int64)
+    line = np.full(1, root)
     while True:
-        x = plan_next(st)
-        if st[PHASE] != QUICK and st[PHASE] != MAIN and st[PHASE] != ONE:
-            break
-        status, s, move, n = probe(root, x - 1, x, rules, kind, leaf, shared, ws,
+        if k < 0:
+            x = plan_next(st)
+            if st[PHASE] == QUICK or st[PHASE] == MAIN or st[PHASE] == ONE:
+                at, lo, hi = root, x - 1, x
+            elif want_best and st[PHASE] == DONE and st[BEST] < 0 and \
+                    rules.outcome(root) == ONGOING:
+                buf = np.empty(2 * stride, np.int64)  # the root's moves, then a child's
+                k = rules.moves(root, buf[:stride])
+                if k < 0 or k > kind.max_moves:
+                    return BAD_SEARCH_MOVES, root, nodes
+                continue
+            else:
+                return OK, 0, nodes
+        elif not second:
+            if i >= k:
+                return OK, 0, nodes  # no move keeps it (rules that changed): none named
+            status, at, passes, pay = make_move(root, buf[i], line, np.int64(0), rules, kind)
+            if status != OK:
+                return status, at, nodes
+            target = child_bound(st[LO], passes, pay, kind.scored)
+            status, s, over = _ended_score(at, rules, kind, buf[stride:])
+            if status != OK:
+                return status, at, nodes
+            if over:
+                if s == target:
+                    st[BEST] = buf[i]
+                    return OK, 0, nodes
+                i += 1
+                continue
+            lo, hi = target - 1, target
+        else:
+            lo, hi = target, target + 1
+        status, s, move, n = probe(at, lo, hi, rules, kind, leaf, shared, ws,
                                    node_limit - nodes, thread)
         nodes += n
         if status != OK:
             return status, s, nodes
-        plan_result(st, s, move)
-    if want_best and st[PHASE] == DONE and st[BEST] < 0:
-        status, move, n = best_move(root, st[LO], rules, kind, leaf, shared, ws,
-                                    node_limit - nodes)
-        nodes += n
-        if status != OK:
-            return status, move, nodes
-        st[BEST] = move
-    return OK, 0, nodes
+        if k < 0:
+            plan_result(st, s, move)
+        elif not second:
+            second = s >= target  # at least the target: is it at most?
+            if not second:
+                i += 1
+        elif s <= target:
+            st[BEST] = buf[i]
+            return OK, 0, nodes
+        else:
+            second = False
+            i += 1
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def start_plan(st, p, rules, kind, buf):
     """Begin the plan ``st`` of position ``p`` knowing nothing of it: its score range (a
     margin within ``margin_bound``, or any win or loss) and, for a win/lose/tie game with a
@@ -866,7 +892,7 @@ def start_plan(st, p, rules, kind, buf):
     plan_start(st, -top, top, -top, top, left, 1 if kind.scored else 0)
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def read_remoteness(p, s, rules, kind, buf):
     """The remoteness of ``p``, whose exact score is ``s``, where it is read without a
     walk (as :meth:`perfectplay.engine.search._Search.remoteness` reads it): a win's or a
@@ -1040,26 +1066,15 @@ def _consider(w_best, w_move, d, r, m, scored, s):
 
 # The two entry points again, cached on disk: called with a StaticRules (engine/staticrules.py:
 # the rules' numba type is named by a digest of their code, the same in every process), a
-# process loads the machine code another compiled instead of compiling it (10-20 s a game).
-# Thin wrappers, so a process that compiles them compiles probe once for both (the walk's
-# probes call the same dispatcher), and only the outermost call is stored, with all it calls.
-@njit(nogil=True, cache=True)
-def probe_cached(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
-    """:func:`probe`, cached on disk (``rules`` a StaticRules)."""
-    return probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread)
+# process loads the machine code another compiled instead of compiling it (5-10 s a game).
+# Both call the one probe dispatcher, so a process that compiles both compiles the probe once,
+# and each stored entry holds all it calls.
+#: :func:`pin_many` itself, cached on disk (``rules`` a StaticRules): the same function, not
+#: a wrapper that calls it, and its helpers inlined, since each function between it and the
+#: probe is a library numba optimises again with the probe linked in (0.8 s a level, a game)
+pin_many_cached = njit(nogil=True, cache=True)(getattr(pin_many, "py_func", pin_many))
 
 
-@njit(nogil=True, cache=True)
-def pin_many_cached(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
-                    node_limit, thread):
-    """:func:`pin_many`, cached on disk (``rules`` a StaticRules)."""
-    return pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
-                    node_limit, thread)
-
-
-@njit(nogil=True, cache=True)
-def walk_remoteness_cached(root, root_score, rules, kind, leaf, shared, ws, walk_ws,
-                           node_limit):
-    """:func:`walk_remoteness`, cached on disk (``rules`` a StaticRules)."""
-    return walk_remoteness(root, root_score, rules, kind, leaf, shared, ws, walk_ws,
-                           node_limit)
+#: :func:`walk_remoteness` itself, cached on disk (``rules`` a StaticRules), as above
+walk_remoteness_cached = njit(nogil=True, cache=True)(getattr(walk_remoteness, "py_func",
+                                                                 walk_remoteness))
