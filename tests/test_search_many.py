@@ -261,3 +261,40 @@ def test_search_positions_names_the_bad_line_and_stops_cleanly(tmp_path):
     code, out = _cli("search", c4, "--positions", "-", "--nodes", "50", stdin="4\n-\n")
     assert code == 3 and out.count("[NOT EXACT]") == 2
     assert "2 positions stopped by the node limit" in out
+
+
+def test_value_only_batches_say_what_search_says_and_count_every_probe():
+    """``remoteness=False``: a tie's remoteness is not given (as ``search`` gives none), a
+    win's and a loss's are; every probe is counted, the best move's too."""
+    game = connect4(width=4, height=4)
+    positions = _positions(game, 20, 3, 12) + [game.initial()]
+    clear_table()
+    batch = search_many(game, positions, remoteness=False)
+    for pos, r in zip(positions, batch, strict=True):
+        one = search(game, pos, remoteness=False)
+        assert (r.value, r.remoteness) == (one.value, one.remoteness), pos
+    assert any(r.value is Value.TIE and r.remoteness is None for r in batch)
+    assert all(r.probes >= 1 for r in batch if game.outcome(r.position) is None)
+
+
+def test_ctrl_c_stops_the_rest_of_a_batch_with_what_is_proven(monkeypatch):
+    """Ctrl-C while a position goes on after the kernel's pass: that position and every
+    later one come back with what is proven, stopped by "interrupt"; the earlier ones stand."""
+    game = connect4(width=5, height=4)
+    positions = _positions(game, 6, 11, 6) + [game.initial()]
+    monkeypatch.setattr(searchmany, "QUICK_NODES", 10)
+    real = searchmany._run
+    calls = {"n": 0}
+
+    def interrupted(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(searchmany, "_run", interrupted)
+    clear_table()
+    batch = search_many(game, positions)
+    assert batch.stopped == "interrupt"
+    assert [r.stopped for r in batch][3:] == ["interrupt"] * (len(positions) - 3)
+    assert all(r.exact for r in batch[:3])

@@ -205,7 +205,8 @@ class _Search:
         in one call), then a probe at a time; the best move a probe proved (None: none).
         ``self.partial`` follows what is proven, for a search stopped on the way."""
         integer_moves = isinstance(self.game, CompiledGame)
-        self.partial = _partial(st, None)
+        named = int(st[pinplan.BEST]) if integer_moves and st[pinplan.BEST] >= 0 else None
+        self.partial = _partial(st, named)  # (a plan carried on may have named one)
         self.backend.pin_quick(pos, st, want_best, self.budget)
         best: Move | None = int(st[pinplan.BEST]) if st[pinplan.BEST] >= 0 else None
         self.partial = _partial(st, best)

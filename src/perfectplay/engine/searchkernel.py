@@ -75,6 +75,7 @@ from .pinplan import (
     MATE,
     ONE,
     PHASE,
+    PROBES,
     QUICK,
     plan_next,
     plan_result,
@@ -812,7 +813,8 @@ def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
     the node budget ran out (or ``stop[0]``); ``st`` is as it was before the probe under way,
     so a caller can carry the plan on. Any other status is the probe's (``code`` the
     position it names). One call site of :func:`probe` serves both (fewer functions to
-    compile). O(probes) probes."""
+    compile). ``want_best`` is for a plan that pins a score, not a plan of one probe (whose
+    answer is only a bound). O(probes) probes."""
     stride = kind.max_moves + 1
     nodes = np.int64(0)
     k = -1  # the root's moves listed for the best move (-1: the plan's probes)
@@ -862,7 +864,9 @@ def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
             return status, s, nodes
         if k < 0:
             plan_result(st, s, move)
-        elif not second:
+            continue
+        st[PROBES] += 1  # the best move's probes count as the plan's do
+        if not second:
             second = s >= target  # at least the target: is it at most?
             if not second:
                 i += 1

@@ -43,8 +43,9 @@ __all__ = ["MAX_POSITIONS", "SearchBatch", "search_many"]
 
 #: the most positions one call takes (each holds a plan and a result: about 1 KB)
 MAX_POSITIONS = 10_000_000
-#: positions a kernel call: the clock is looked at between calls
-CHUNK = 256
+#: positions a kernel call: the clock and Ctrl-C are looked at between calls (at most
+#: 32 x QUICK_NODES nodes, a fraction of a second)
+CHUNK = 32
 
 
 @dataclass
@@ -168,8 +169,13 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
         run.want_remoteness = remoteness
         rows = _kernel_pass(run, codes, node_limit, deadline)
         counted = [backend.branching_nodes()]  # the branching nodes counted so far
-        batch.results = [_finish(run, int(c), rows[i], node_limit, deadline, workers,
-                                 counted) for i, c in enumerate(codes.tolist())]
+        for c, row in zip(codes.tolist(), rows, strict=True):
+            try:
+                result = _finish(run, c, row, node_limit, deadline, workers, counted)
+            except KeyboardInterrupt:  # Ctrl-C in the caller's thread: this position and
+                run.budget.stopped = "interrupt"  # every later one say what is proven
+                result = _finish(run, c, row, node_limit, deadline, workers, counted)
+            batch.results.append(result)
         batch.seconds = time.monotonic() - began
     finally:
         backend.close()
@@ -222,12 +228,16 @@ def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
     out[:, 4] = -1
     limit = min(QUICK_NODES, node_limit or QUICK_NODES)
     want_best = not (run.scored and run.want_remoteness)  # a margin's walk names one
-    for start in range(0, codes.size, CHUNK):
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        part = slice(start, start + CHUNK)
-        out[part] = backend.pin_all(codes[part], plans[part], True, want_best, limit)
-        backend.probes += int(plans[part, pinplan.PROBES].sum())
+    try:
+        for start in range(0, codes.size, CHUNK):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            part = slice(start, start + CHUNK)
+            out[part] = backend.pin_all(codes[part], plans[part], True, want_best, limit)
+            backend.probes += int(plans[part, pinplan.PROBES].sum())
+            _raise_errors(out[part], backend)  # a broken hook says so at once
+    except KeyboardInterrupt:  # what the pass proved stands; the rest is not searched
+        run.budget.stopped = "interrupt"
     kept = plans[:, [pinplan.PHASE, pinplan.LO, pinplan.BEST, pinplan.PROBES]].tolist()
     rows = out.tolist()  # Python ints from here: a numpy scalar costs 0.1 us a read
     for i, (c, row, (phase, score, best, probes)) in enumerate(
@@ -239,11 +249,18 @@ def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
                 run.best_known[c] = best
         elif status == OK or (status == ABORTED and probes > 0):
             run.plans[c] = plans[i]  # a contradiction pin reports, or probes to carry on
-        elif status != ABORTED:
-            raise status_error(status, row[1], backend.game, limit=sk.LIMIT,
-                               max_depth=backend.max_depth)
         row.append(probes)
     return rows
+
+
+def _raise_errors(rows: np.ndarray, backend: CompiledBackend) -> None:
+    """The error of the first row whose status is neither OK nor ABORTED (a game's hook
+    that answered out of range, a cycle, a line too deep), as ``search`` raises it."""
+    bad = np.flatnonzero((rows[:, 0] != OK) & (rows[:, 0] != ABORTED))
+    if bad.size:
+        status, code = int(rows[bad[0], 0]), int(rows[bad[0], 1])
+        raise status_error(status, code, backend.game, limit=sk.LIMIT,
+                           max_depth=backend.max_depth)
 
 
 def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
@@ -253,11 +270,13 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
     pass stopped (a budget of its own: the node_limit less the pass's nodes, the batch's
     deadline). ``counted``: the backend's branching nodes before this position."""
     backend = run.backend
-    if row[0] == OK and row[4] >= 0 and code in run.exact_scores and \
-            (code in run.best_known or row[4] == 0):
+    if row[0] == OK and (row[4] >= 0 or not run.want_remoteness) and \
+            code in run.exact_scores and (code in run.best_known or row[4] == 0):
         return _read_result(run, code, row, workers)
+    interrupted = run.budget.stopped == "interrupt"  # Ctrl-C stops every later position
     run.budget = Budget(None, node_limit)
     run.budget.deadline = deadline
+    run.budget.stopped = "interrupt" if interrupted else None
     run.budget.nodes = nodes = row[2]
     probes = backend.probes
     result = _run(run, run.game, code, False, workers, table={})
@@ -269,7 +288,7 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
     result.probes = row[5] + backend.probes - probes
     if not result.exact:
         result.table = backend.table_stats()
-    if row[0] == OK:
+    if result.nodes == nodes and result.exact:  # nothing searched after the pass
         result.seconds = 0.0
         result.note = result.note or "searched in the kernel's pass over the batch"
     return result
@@ -280,9 +299,11 @@ def _read_result(run: _Search, code: int, row: list[int], workers: int) -> Searc
     remoteness (read off the score or the horizon) as the pass left them, no rule called
     again (what ``_run`` would find, at a few microseconds a position, not tens)."""
     s = run.exact_scores[code]
-    value, _ = value_of(s, run.scored)
+    value, remoteness = value_of(s, run.scored)  # a win's or a loss's, always
+    if remoteness is None and run.want_remoteness:
+        remoteness = row[4]  # a tie's, read off the horizon
     words = score_words(s, run.scored)
-    return SearchResult(game=run.game, position=code, value=value, remoteness=row[4],
+    return SearchResult(game=run.game, position=code, value=value, remoteness=remoteness,
                         best_move=run.best_known.get(code), exact=True, lower=words,
                         upper=words, nodes=row[2], branching=row[3],
                         probes=row[5], workers=workers, backend=run.backend.name,
