@@ -66,7 +66,15 @@ from . import pinplan
 from . import searchkernel as sk
 from .compiled import CompiledGame
 from .expand import is_real
-from .pinplan import new_plan, plan_bounds, plan_next, plan_result, plan_start, quick_left
+from .pinplan import (
+    new_plan,
+    plan_bounds,
+    plan_next,
+    plan_result,
+    plan_start,
+    quick_left,
+    score_top,
+)
 from .protocol import Game, Move, Position, Worth, capabilities
 from .searchbackends import (
     Budget,
@@ -114,6 +122,12 @@ class _Search:
         #: (lo, hi, best move) proven so far by the :meth:`pin` under way
         self.partial: tuple[SearchScore, SearchScore, Move | None] | None = None
 
+    @property
+    def kernel_names_best(self) -> bool:
+        """Whether the kernel should find a best move where the probes named none: unless
+        the remoteness walk will (a margin's), which names one itself."""
+        return not (self.scored and self.want_remoteness)
+
     # the rules, through the Python protocol (a few calls per search, not per node)
     def ended(self, pos: Position) -> SearchScore | None:
         """The score of ``pos`` if the game has ended there, else None."""
@@ -137,12 +151,13 @@ class _Search:
         if self.scored:
             if not self.integral:
                 return -math.inf, math.inf
-            top = LIMIT
+            bound = LIMIT
             if self.caps.has_margin_bound and isinstance(self.game, CompiledGame):
-                bound = self.game.rules.margin_bound(np.int64(cast(int, pos)))
-                top = min(LIMIT, max(0, int(bound)))
-            return -top, top
-        return -(MATE - 1), MATE - 1
+                bound = int(self.game.rules.margin_bound(np.int64(cast(int, pos))))
+        else:
+            bound = 0
+        top = int(score_top(self.scored, bound))  # the kernel's own rule (start_plan)
+        return -top, top
 
     def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None,
             want_best: bool = False) -> tuple[SearchScore, SearchScore, Move | None]:
@@ -385,8 +400,7 @@ def _run(run: _Search, game: Game, position: Position, analyze: bool,
     exact, note = False, ""
     lo, hi = run.bounds(position)
     try:
-        # the kernel names a best move itself unless a walk will (margins' remoteness)
-        want_best = known is None and not (run.scored and run.want_remoteness)
+        want_best = known is None and run.kernel_names_best
         lo, hi, best = run.pin(position, known, want_best)
         value, remoteness = value_of(lo, run.scored)
         if remoteness is None and run.want_remoteness:

@@ -769,28 +769,6 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
 
 
 @njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
-def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
-    """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
-    has ended or has no move, else two null-window probes (the table makes them cheap)."""
-    o = rules.outcome(c)
-    if o != ONGOING:
-        status, s = terminal_score(o, c, rules.score, kind.scored)
-        return status, s == target, 0
-    if rules.moves(c, buf) == 0:
-        return OK, target == (0 if kind.scored else -MATE), 0
-    # thread 0 as an int64, not the literal 0: a literal argument is a signature of its own,
-    # and numba would compile the whole probe a second time for the walk (6 s a game)
-    thread = np.int64(0)
-    status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, shared, ws, node_limit,
-                             thread)
-    if status != OK or s < target:
-        return status, False, n1
-    status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, shared, ws,
-                             node_limit - n1, thread)
-    return status, status == OK and s <= target, n1 + n2
-
-
-@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def _ended_score(c, rules, kind, buf):
     """(status, score, over): the score of ``c`` when it has ended or has no move (``over``),
     read without a probe. ``buf``: room for the moves."""
@@ -801,6 +779,25 @@ def _ended_score(c, rules, kind, buf):
     if rules.moves(c, buf) == 0:
         return OK, 0 if kind.scored else -MATE, True
     return OK, 0, False
+
+
+@njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
+def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
+    """(status, equal, nodes): is the exact score of ``c`` ``target``? Its own score when it
+    has ended or has no move, else two null-window probes (the table makes them cheap)."""
+    status, s, over = _ended_score(c, rules, kind, buf)
+    if over:
+        return status, s == target, 0
+    # thread 0 as an int64, not the literal 0: a literal argument is a signature of its own,
+    # and numba would compile the whole probe a second time for the walk (6 s a game)
+    thread = np.int64(0)
+    status, s, _, n1 = probe(c, target - 1, target, rules, kind, leaf, shared, ws, node_limit,
+                             thread)
+    if status != OK or s < target:
+        return status, False, n1
+    status, s, _, n2 = probe(c, target, target + 1, rules, kind, leaf, shared, ws,
+                             node_limit - n1, thread)
+    return status, status == OK and s <= target, n1 + n2
 
 
 @njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
@@ -886,7 +883,7 @@ def start_plan(st, p, rules, kind, buf):
     or has no move scores what no position with a move can (a loss at once, a win on the
     board): its range is every score, with no quick probes, and a probe or two read it.
     ``buf``: room for the moves."""
-    if rules.outcome(p) != ONGOING or rules.moves(p, buf) == 0:
+    if _ended_score(p, rules, kind, buf)[2]:
         top = LIMIT if kind.scored else MATE
         plan_start(st, -top, top, -top, top, 0, 1 if kind.scored else 0)
         return
@@ -905,7 +902,7 @@ def read_remoteness(p, s, rules, kind, buf):
     ``buf``: room for the moves. O(1) rule calls."""
     if not kind.scored and s != 0:
         return MATE - abs(s)
-    if rules.outcome(p) != ONGOING or rules.moves(p, buf) == 0:
+    if _ended_score(p, rules, kind, buf)[2]:
         return 0 * s
     if not kind.scored and kind.with_horizon:
         return rules.horizon(p)

@@ -43,6 +43,8 @@ __all__ = ["MAX_POSITIONS", "SearchBatch", "search_many"]
 
 #: the most positions one call takes (each holds a plan and a result: about 1 KB)
 MAX_POSITIONS = 10_000_000
+#: what a result proven in the kernel's pass says of its time (it has none of its own)
+PASS_NOTE = "searched in the kernel's pass over the batch"
 #: positions a kernel call: the clock and Ctrl-C are looked at between calls (at most
 #: 32 x QUICK_NODES nodes, a fraction of a second)
 CHUNK = 32
@@ -227,7 +229,7 @@ def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
     out[:, 0] = ABORTED
     out[:, 4] = -1
     limit = min(QUICK_NODES, node_limit or QUICK_NODES)
-    want_best = not (run.scored and run.want_remoteness)  # a margin's walk names one
+    want_best = run.kernel_names_best
     try:
         for start in range(0, codes.size, CHUNK):
             if deadline is not None and time.monotonic() >= deadline:
@@ -290,7 +292,7 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
         result.table = backend.table_stats()
     if result.nodes == nodes and result.exact:  # nothing searched after the pass
         result.seconds = 0.0
-        result.note = result.note or "searched in the kernel's pass over the batch"
+        result.note = result.note or PASS_NOTE
     return result
 
 
@@ -307,7 +309,7 @@ def _read_result(run: _Search, code: int, row: list[int], workers: int) -> Searc
                         best_move=run.best_known.get(code), exact=True, lower=words,
                         upper=words, nodes=row[2], branching=row[3],
                         probes=row[5], workers=workers, backend=run.backend.name,
-                        note="searched in the kernel's pass over the batch")
+                        note=PASS_NOTE)
 
 
 def _one_by_one(game: Game, items: list[Position], remoteness: bool,
