@@ -41,8 +41,9 @@ in one kernel call, the rest as ``search`` goes on), the clock around that call.
 ``--board 9x5 --data PATH/c4/tst/data/9x5`` runs Steininger's sets of another board (his
 repository, github.com/ChristopheSteininger/c4, ships 7x6, 9x5 and 10x6 sets in the same
 format; his 7x6 sets are Pons's above; 10x6 does not fit a 64-bit board): every answer
-checked against the set's score, with no C++ column (Pons's solver is 7x6 only, and c4
-is built for one board).
+checked against the set's score; the C++ column needs ``--pons-timer`` built for that board
+(Pons's solver is compiled for one board: set WIDTH and HEIGHT in his Position.hpp, see
+``pons_timer.cpp``; the benchmark asks the timer which board it was built for).
 
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
@@ -207,6 +208,16 @@ def time_pons_calls(timer: Path, rows: list[tuple[str, int]],
     return seconds, _pons_mismatches(rows, [row.split()[0] for row in out], name)
 
 
+def timer_board(timer: Path) -> str:
+    """The board ``pons_timer`` was built for (``WIDTHxHEIGHT``), as it prints it."""
+    try:
+        out = subprocess.run([str(timer), "--board"], capture_output=True, text=True,
+                             timeout=30, check=False).stdout.strip()
+    except OSError as e:
+        raise SystemExit(f"--pons-timer {timer}: cannot run it: {e}") from e
+    return out or "unknown (an old build: it does not answer --board)"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -251,8 +262,14 @@ def main() -> None:
     except (ValueError, GameError) as e:
         ap.error(f"--board {args.board}: {e}")
     other = (width, height) != (7, 6)
-    if other and (args.pons is not None or args.pons_timer is not None):
-        ap.error("--pons and --pons-timer time Pons's 7x6 solver: not with --board")
+    if other and args.pons is not None:
+        ap.error("--pons times Pons's 7x6 solver: with --board, give --pons-timer built for "
+                 "that board (see pons_timer.cpp)")
+    if args.pons_timer is not None:
+        built = timer_board(args.pons_timer.resolve())
+        if built != f"{width}x{height}":
+            ap.error(f"--pons-timer {args.pons_timer} was built for the {built} board, "
+                     f"not {width}x{height} (see pons_timer.cpp)")
     if other and args.data == DATA:
         ap.error("--board: give --data, a folder of that board's sets (NAME.txt)")
     warm = [rows[0][0] for rows in (read_set(n, 1, args.data) for n in names)] if other \

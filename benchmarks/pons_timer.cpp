@@ -9,14 +9,22 @@
 //
 //   g++ -std=c++11 -O3 -DNDEBUG -I PONS benchmarks/pons_timer.cpp PONS/Solver.cpp \
 //       -o pons_timer
-// (the flags of his Makefile)
+// (the flags of his Makefile). His solver is built for one board, WIDTH and HEIGHT in his
+// Position.hpp (7x6); for Steininger's 9x5 sets build a copy with those two constants set to
+// 9 and 5 (they fit his 64-bit board). `pons_timer --board` prints the board it was built
+// for ("7x6"), which the benchmark checks against its --board.
 #include <chrono>
 #include <iostream>
 #include <string>
 
 #include "Solver.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  using GameSolver::Connect4::Position;
+  if (argc == 2 && std::string(argv[1]) == "--board") {
+    std::cout << Position::WIDTH << "x" << Position::HEIGHT << "\n";
+    return 0;
+  }
   GameSolver::Connect4::Solver solver;
   std::string line;
   for (int number = 1; std::getline(std::cin, line); number++) {

@@ -11,11 +11,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from perfectplay import GameError, LimitError, Value, search, search_many, solve
 from perfectplay.engine import pinplan as pp
-from perfectplay.engine import searchmany
-from perfectplay.engine.search import clear_table
+from perfectplay.engine import searchbackends, searchmany
+from perfectplay.engine.compiled import CompiledGame
+from perfectplay.engine.search import clear_table, prepare_table
 from perfectplay.games import connect4, kalah, tictactoe
 from test_compiled import GAMES, random_game
 from test_search import _Heap, sample
@@ -298,3 +300,95 @@ def test_ctrl_c_stops_the_rest_of_a_batch_with_what_is_proven(monkeypatch):
     assert batch.stopped == "interrupt"
     assert [r.stopped for r in batch][3:] == ["interrupt"] * (len(positions) - 3)
     assert all(r.exact for r in batch[:3])
+
+
+# -- the pass's calls, its rows read into results, the table cleared in place -------------
+def test_a_pass_cut_into_one_call_a_position_gives_the_same_batch(monkeypatch):
+    """With PASS_NODES 1 every kernel call of the pass ends after one position (the clock
+    is looked at between them): the same answers and counts as one call for all."""
+    game = connect4(width=5, height=4)
+    positions = _positions(game, 25, 13, 12) + [game.initial()]
+    clear_table()
+    whole = search_many(game, positions)
+    calls = []
+    real = searchmany.CompiledBackend.pin_pass
+
+    def counted(self, codes, *args):
+        calls.append(codes.size)
+        return real(self, codes, *args)
+
+    monkeypatch.setattr(searchmany, "PASS_NODES", 1)
+    monkeypatch.setattr(searchmany.CompiledBackend, "pin_pass", counted)
+    clear_table()
+    cut = search_many(game, positions)
+    assert calls == list(range(len(positions), 0, -1))  # one position a call, in order
+    assert [(r.value, r.remoteness, r.best_move, r.nodes, r.probes) for r in cut] == \
+        [(r.value, r.remoteness, r.best_move, r.nodes, r.probes) for r in whole]
+    assert (cut.nodes, cut.branching, cut.probes) == \
+        (whole.nodes, whole.branching, whole.probes)
+
+
+def test_a_batch_makes_each_result_when_read_and_keeps_it():
+    """The results of positions proven in the pass are made from the kernel's rows when
+    read, once: the same object each time (what a caller writes on it stays), indexes
+    from the end and slices as a list's, an IndexError past the end, the totals the sums
+    of the results."""
+    game = connect4(width=4, height=4)
+    positions = _positions(game, 12, 21, 10)
+    clear_table()
+    batch = search_many(game, positions)
+    assert all(r is None for r in batch._results)  # none made yet: rows
+    first = batch[0]
+    first.where = "the first line"
+    assert batch[0] is first and batch[-len(positions)] is first
+    assert batch[0].where == "the first line"
+    assert [r.position for r in batch[1:4]] == positions[1:4]
+    assert batch[-1].position == positions[-1]
+    with pytest.raises(IndexError):
+        batch[len(positions)]
+    assert batch.exact and "12 proven" in batch.describe()
+    assert batch.nodes == sum(r.nodes for r in batch)
+    assert batch.probes == sum(r.probes for r in batch)
+    assert batch.branching == sum(r.branching for r in batch)
+    assert [r["position"] for r in batch.to_json()["results"]] == positions
+
+
+def test_a_broken_hook_in_a_batch_is_a_clear_error():
+    """A compiled game whose ``moves`` answers more than max_moves from one position: the
+    batch stops with the GameError ``search`` raises, not a wrong answer."""
+    @njit
+    def moves(n, out):
+        k = 0
+        for take in (1, 2, 3):
+            if take <= n:
+                out[k] = take
+                k += 1
+        return 9 if n == 4 else k
+
+    @njit
+    def play(n, take):
+        return n - take
+
+    @njit
+    def ongoing(n):
+        return 0
+
+    game = CompiledGame(12, moves, play, ongoing, max_moves=3)
+    with pytest.raises(GameError, match="count outside"):
+        search(game, 6)
+    with pytest.raises(GameError, match="count outside"):
+        search_many(game, [3, 2, 6, 1])
+
+
+def test_prepare_table_clears_the_kept_table_where_it_is():
+    """``prepare_table`` for the game and size of the kept table clears that array (the
+    same memory, every entry zero); another size makes a new one."""
+    game = connect4(width=4, height=4)
+    search(game, game.initial(), table_mb=1)
+    kept = searchbackends._LAST_TABLE[2]
+    assert kept.any()
+    prepare_table(game, 1)
+    assert searchbackends._LAST_TABLE[2] is kept and not kept.any()
+    prepare_table(game, 2)
+    assert searchbackends._LAST_TABLE[2] is not kept
+    assert searchbackends._LAST_TABLE[2].size == 2 * kept.size

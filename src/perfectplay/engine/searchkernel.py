@@ -909,19 +909,32 @@ def read_remoteness(p, s, rules, kind, buf):
     return -1 + 0 * s
 
 
+#: the columns of a row of :func:`pin_many`'s ``out``
+OUT_STATUS, OUT_CODE, OUT_NODES, OUT_BRANCHING, OUT_REMOTENESS = 0, 1, 2, 3, 4
+OUT_SCORE, OUT_BEST, OUT_PROBES, OUT_WHOLE = 5, 6, 7, 8
+OUT_COLUMNS = 9
+
+
 @njit(nogil=True)
 def pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws, node_limit,
-             thread):
+             thread, pass_nodes, want_remoteness):
     """Carry out the plan of every position of ``codes`` in one call (the searches of a set
     of positions, with no Python between them): position i's plan is ``plans[i]``, begun
     here knowing nothing (:func:`start_plan`) when ``fresh``, else as the caller made it (a
-    plan of one probe, :func:`pinplan.plan_one`, is one probe). ``out[i]`` gets (status,
-    code, nodes) of :func:`pin`, the branching nodes among them, and the remoteness where
-    it is read without a walk (:func:`read_remoteness`; else -1). Each position is given
-    ``node_limit`` nodes at most (an ABORTED position's plan is left for the caller to carry
-    on). The table is shared by all, as one search's is. This is the search's one compiled
-    entry point besides the remoteness walk. O(total probes)."""
+    plan of one probe, :func:`pinplan.plan_one`, is one probe). ``out[i]`` (OUT_COLUMNS
+    wide) gets (status, code, nodes) of :func:`pin`, the branching nodes among them, the
+    remoteness where it is read without a walk (:func:`read_remoteness`; else -1), the
+    plan's score, best move (or -1) and probes, and 1 when that is all of the position's
+    result (whole: the score proven, the remoteness when ``want_remoteness``, a best move
+    unless the game has ended there), else 0. Each position is given ``node_limit`` nodes
+    at most (an ABORTED position's plan is left for the caller to carry on). The table is
+    shared by all, as one search's is. The call returns how many positions it went
+    through: all of them, or fewer when their nodes reached ``pass_nodes`` (so that the
+    caller can look at its clock between calls however easy the positions are) or when a
+    position's status was an error (the caller reports it at once). This is the search's
+    one compiled entry point besides the remoteness walk. O(total probes)."""
     branching = shared.branching
+    spent = 0
     for i in range(codes.size):
         st = plans[i]
         if fresh:
@@ -929,14 +942,24 @@ def pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
         before = branching[thread << 3]
         status, code, nodes = pin(codes[i], st, want_best, rules, kind, leaf, shared, ws,
                                   node_limit, thread)
-        out[i, 0] = status
-        out[i, 1] = code
-        out[i, 2] = nodes
-        out[i, 3] = branching[thread << 3] - before
-        out[i, 4] = -1
+        rem = -1
         if status == OK and st[PHASE] == DONE:
-            out[i, 4] = read_remoteness(codes[i], st[LO], rules, kind,
-                                        ws.buf[:kind.max_moves + 1])
+            rem = read_remoteness(codes[i], st[LO], rules, kind, ws.buf[:kind.max_moves + 1])
+        row = out[i]
+        row[OUT_STATUS] = status
+        row[OUT_CODE] = code
+        row[OUT_NODES] = nodes
+        row[OUT_BRANCHING] = branching[thread << 3] - before
+        row[OUT_REMOTENESS] = rem
+        row[OUT_SCORE] = st[LO]
+        row[OUT_BEST] = st[BEST]
+        row[OUT_PROBES] = st[PROBES]
+        row[OUT_WHOLE] = status == OK and st[PHASE] == DONE and \
+            (rem >= 0 or not want_remoteness) and (st[BEST] >= 0 or rem == 0)
+        spent += nodes
+        if (status != OK and status != ABORTED) or spent >= pass_nodes:
+            return i + 1
+    return codes.size
 
 
 # The walk's memo: a typed dict, its operations behind cached functions, so that the dict's

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast, overload
 
 import numpy as np
+from numba import types as numba_types
 
 from ..errors import GameError, LimitError, show
 from . import pinplan
@@ -41,13 +42,15 @@ from .status import ABORTED, OK, status_error
 
 __all__ = ["MAX_POSITIONS", "SearchBatch", "search_many"]
 
-#: the most positions one call takes (each holds a plan and a result: about 1 KB)
+#: the most positions one call takes (about 300 bytes each during the call, its plan and
+#: its row; about 90 after, its row, until its result is read: about 1 KB each made)
 MAX_POSITIONS = 10_000_000
 #: what a result proven in the kernel's pass says of its time (it has none of its own)
 PASS_NOTE = "searched in the kernel's pass over the batch"
-#: positions a kernel call: the clock and Ctrl-C are looked at between calls (at most
-#: 32 x QUICK_NODES nodes, a fraction of a second)
-CHUNK = 32
+#: nodes a kernel call of the pass: the clock and Ctrl-C are looked at between calls (a
+#: fraction of a second; a call ends with the position that reaches them, so at most
+#: PASS_NODES + QUICK_NODES nodes), and a set of easy positions is one call
+PASS_NODES = 32 * QUICK_NODES
 
 
 @dataclass
@@ -55,19 +58,24 @@ class SearchBatch(Sequence[SearchResult]):
     """What :func:`search_many` proved: a :class:`SearchResult` a position, in the order
     given, and the batch's totals. A position answered in the kernel's pass has
     ``seconds`` 0: its time is in the batch's ``seconds``, which is the clock around all
-    of it (compiling excepted, in ``compile_seconds``)."""
+    of it (compiling excepted, in ``compile_seconds``). The results of the positions the
+    pass proved are kept as the kernel's rows (about 90 bytes a position, not a result
+    object's 1 KB) and each is made when it is first read, then kept: a batch of millions
+    of easy positions holds arrays, not millions of objects."""
 
     game: Game
-    results: list[SearchResult] = field(default_factory=list)
     seconds: float = 0.0
     nodes: int = 0
     branching: int = 0
     probes: int = 0
     compile_seconds: float = 0.0
     stopped: str | None = None  # "time" or "interrupt": later positions were not finished
+    #: a result a position, None where it is still a row of ``_pass`` (made when read)
+    _results: list[SearchResult | None] = field(default_factory=list, repr=False)
+    _pass: _PassRows | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
-        return len(self.results)
+        return len(self._results)
 
     @overload
     def __getitem__(self, i: int) -> SearchResult: ...
@@ -76,19 +84,34 @@ class SearchBatch(Sequence[SearchResult]):
     def __getitem__(self, i: slice) -> list[SearchResult]: ...
 
     def __getitem__(self, i: int | slice) -> SearchResult | list[SearchResult]:
-        return self.results[i]
+        if isinstance(i, slice):
+            return [self._result(j) for j in range(len(self._results))[i]]
+        return self._result(range(len(self._results))[i])  # an IndexError out of range
 
     def __iter__(self) -> Iterator[SearchResult]:
-        return iter(self.results)
+        return (self._result(j) for j in range(len(self._results)))
+
+    def _result(self, i: int) -> SearchResult:
+        """Position i's result, made from the pass's row the first time it is read."""
+        r = self._results[i]
+        if r is None:
+            assert self._pass is not None
+            r = self._results[i] = self._pass.result(i)
+        return r
+
+    @property
+    def results(self) -> list[SearchResult]:
+        """Every position's result, in the order given (all made now)."""
+        return list(self)
 
     @property
     def exact(self) -> bool:
         """Every position's value proven."""
-        return all(r.exact for r in self.results)
+        return all(r is None or r.exact for r in self._results)  # a row: proven whole
 
     def describe(self) -> str:
         """The batch in one line: how many positions, how many proven, nodes and time."""
-        proven = sum(r.exact for r in self.results)
+        proven = sum(r is None or r.exact for r in self._results)
         return (f"{len(self):,} positions of {capabilities(self.game).name}, {proven:,} "
                 f"proven, {self.nodes:,} nodes in {self.seconds:.3f} s")
 
@@ -97,7 +120,7 @@ class SearchBatch(Sequence[SearchResult]):
         batch's totals, in words."""
         width = len(f"{len(self):,}")
         lines = [f"search: {capabilities(self.game).name}, {len(self):,} positions"]
-        for i, r in enumerate(self.results, 1):
+        for i, r in enumerate(self, 1):
             where = r.where or f"position {show(r.position)}"
             best = "" if r.best_move is None else \
                 f"; best move {move_name(self.game, r.best_move)}"
@@ -109,7 +132,7 @@ class SearchBatch(Sequence[SearchResult]):
         if self.stopped:
             lines.append(f"stopped by: {self.stopped} (what is shown is proven; the rest is "
                          "not)")
-        limited = sum(r.stopped == "nodes" for r in self.results)
+        limited = sum(r is not None and r.stopped == "nodes" for r in self._results)
         if limited:
             lines.append(f"{limited:,} position{'s' if limited > 1 else ''} stopped by the "
                          "node limit (each position's)")
@@ -125,7 +148,7 @@ class SearchBatch(Sequence[SearchResult]):
                 "exact": self.exact, "nodes": self.nodes, "branching": self.branching,
                 "probes": self.probes, "seconds": round(self.seconds, 4),
                 "compile_seconds": round(self.compile_seconds, 4), "stopped": self.stopped,
-                "results": [{**r.to_json(), "where": r.where} for r in self.results]}
+                "results": [{**r.to_json(), "where": r.where} for r in self]}
 
 
 def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool = True,
@@ -169,15 +192,19 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
         deadline = None if time_limit is None else began + time_limit
         run = _Search(game, backend, Budget(None, node_limit))
         run.want_remoteness = remoteness
-        rows = _kernel_pass(run, codes, node_limit, deadline)
-        counted = [backend.branching_nodes()]  # the branching nodes counted so far
-        for c, row in zip(codes.tolist(), rows, strict=True):
+        rows = _kernel_pass(run, codes, node_limit, deadline, workers)
+        batch._pass = rows
+        batch._results = [None] * codes.size
+        counted: list[int] = []  # the branching nodes counted so far (read when needed)
+        for i in rows.unfinished():
+            row = rows.row(i)
+            c = int(codes[i])
             try:
                 result = _finish(run, c, row, node_limit, deadline, workers, counted)
             except KeyboardInterrupt:  # Ctrl-C in the caller's thread: this position and
                 run.budget.stopped = "interrupt"  # every later one say what is proven
                 result = _finish(run, c, row, node_limit, deadline, workers, counted)
-            batch.results.append(result)
+            batch._results[i] = result
         batch.seconds = time.monotonic() - began
     finally:
         backend.close()
@@ -190,6 +217,10 @@ def _positions(positions: Iterable[Position]) -> list[Position]:
     if isinstance(positions, str | bytes) or not isinstance(positions, Iterable):
         raise GameError(f"positions must be a list of positions, not "
                         f"{type(positions).__name__}")
+    if isinstance(positions, list | tuple):  # sized: counted at once
+        if len(positions) > MAX_POSITIONS:
+            raise LimitError(f"at most {MAX_POSITIONS:,} positions a call")
+        return list(positions)
     items: list[Position] = []
     for p in positions:
         items.append(p)
@@ -205,7 +236,7 @@ def _codes(game: CompiledGame, items: list[Position]) -> np.ndarray:
         return np.zeros(0, np.int64)
     ints = cast(list[int], items)  # the usual case, checked at a glance (a Python int is
     if all(type(p) is int for p in ints) and min(ints) > -(2**63) and \
-            max(ints) < 2**63 and (not game.has_valid or all(game.valid(c) for c in ints)):
+            max(ints) < 2**63 and (not game.has_valid or all(map(_valid_of(game), ints))):
         return np.array(ints, np.int64)  # typed faster than an int64)
     for i, p in enumerate(items):  # else the first that names no position, in words
         problem = game.code_problem(p)
@@ -214,54 +245,121 @@ def _codes(game: CompiledGame, items: list[Position]) -> np.ndarray:
     return np.array([int(cast(int, p)) for p in items], np.int64)
 
 
+def _valid_of(game: CompiledGame) -> Callable[[int], bool]:
+    """The game's ``valid`` hook as the machine code numba compiled for an int64 (called
+    from Python without the dispatcher's typing of its argument: 0.14 us a call, not
+    0.25), or the hook itself before its first compile."""
+    valid = game.valid
+    overloads = getattr(valid, "overloads", None)
+    compiled = None if overloads is None else overloads.get((numba_types.int64,))
+    return valid if compiled is None else cast(Callable[[int], bool], compiled.entry_point)
+
+
 def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
-                 deadline: float | None) -> list[list[int]]:
-    """Every position's plan carried out by the kernel, CHUNK positions a call, up to
-    QUICK_NODES nodes each (node_limit if smaller): the (status, code, nodes, branching,
-    remoteness or -1, probes) rows. A position proven here leaves its score and best move
-    in the run's caches; one the kernel stopped leaves its plan there for
-    :meth:`_Search.pin` to carry on; a position of a chunk the clock did not reach has
-    status ABORTED and no plan."""
+                 deadline: float | None, workers: int) -> _PassRows:
+    """Every position's plan carried out by the kernel, about PASS_NODES nodes a call, up
+    to QUICK_NODES nodes each (node_limit if smaller): the kernel's rows, each position
+    marked proven whole or not (:class:`_PassRows`). A position proven but not whole (a
+    tie's remoteness to walk) leaves its score and best move in the run's caches; one the
+    kernel stopped leaves its plan there for :meth:`_Search.pin` to carry on; a position
+    the clock did not reach has status ABORTED and no plan. O(positions) numpy steps and
+    Python steps for the positions not proven whole only."""
     backend = run.backend
     assert isinstance(backend, CompiledBackend)
     plans = np.zeros((codes.size, pinplan.SIZE), np.int64)
-    out = np.zeros((codes.size, 5), np.int64)
-    out[:, 0] = ABORTED
-    out[:, 4] = -1
+    out = np.zeros((codes.size, sk.OUT_COLUMNS), np.int64)
+    out[:, sk.OUT_STATUS] = ABORTED
+    out[:, sk.OUT_REMOTENESS] = -1
+    out[:, sk.OUT_BEST] = -1
     limit = min(QUICK_NODES, node_limit or QUICK_NODES)
     want_best = run.kernel_names_best
+    start = 0
     try:
-        for start in range(0, codes.size, CHUNK):
+        while start < codes.size:
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            part = slice(start, start + CHUNK)
-            out[part] = backend.pin_all(codes[part], plans[part], True, want_best, limit)
-            backend.probes += int(plans[part, pinplan.PROBES].sum())
-            _raise_errors(out[part], backend)  # a broken hook says so at once
+            end = start + backend.pin_pass(codes[start:], plans[start:], out[start:], True,
+                                           want_best, limit, PASS_NODES,
+                                           run.want_remoteness)
+            _raise_error(out[end - 1], backend)  # a broken hook says so at once
+            start = end
     except KeyboardInterrupt:  # what the pass proved stands; the rest is not searched
         run.budget.stopped = "interrupt"
-    kept = plans[:, [pinplan.PHASE, pinplan.LO, pinplan.BEST, pinplan.PROBES]].tolist()
-    rows = out.tolist()  # Python ints from here: a numpy scalar costs 0.1 us a read
-    for i, (c, row, (phase, score, best, probes)) in enumerate(
-            zip(codes.tolist(), rows, kept, strict=True)):
-        status = row[0]
+    rows = _PassRows(run, codes, out, workers)
+    backend.probes += int(out[:, sk.OUT_PROBES].sum())
+    for i in rows.unfinished():
+        c, status = int(codes[i]), int(out[i, sk.OUT_STATUS])
+        phase, score, best, probes = (int(x) for x in plans[i, [
+            pinplan.PHASE, pinplan.LO, pinplan.BEST, pinplan.PROBES]])
         if status == OK and phase == pinplan.DONE:
             run.exact_scores[c] = score
             if best >= 0:
                 run.best_known[c] = best
         elif status == OK or (status == ABORTED and probes > 0):
             run.plans[c] = plans[i]  # a contradiction pin reports, or probes to carry on
-        row.append(probes)
     return rows
 
 
-def _raise_errors(rows: np.ndarray, backend: CompiledBackend) -> None:
-    """The error of the first row whose status is neither OK nor ABORTED (a game's hook
-    that answered out of range, a cycle, a line too deep), as ``search`` raises it."""
-    bad = np.flatnonzero((rows[:, 0] != OK) & (rows[:, 0] != ABORTED))
-    if bad.size:
-        status, code = int(rows[bad[0], 0]), int(rows[bad[0], 1])
-        raise status_error(status, code, backend.game, limit=sk.LIMIT,
+class _PassRows:
+    """What the kernel's pass left of every position: its row of
+    :func:`~perfectplay.engine.searchkernel.pin_many` (status, code, nodes, branching,
+    remoteness or -1, the plan's score, best move and probes, and whether that is all of
+    its result). A whole position's :class:`SearchResult` is made from its row when it is
+    read (:meth:`result`), at a microsecond or two, no rule called again: what ``_run``
+    would find."""
+
+    def __init__(self, run: _Search, codes: np.ndarray, out: np.ndarray,
+                 workers: int) -> None:
+        self.game = run.game
+        self.scored = run.scored
+        self.want_remoteness = run.want_remoteness
+        self.workers = workers
+        self.backend = run.backend.name
+        self.codes = codes
+        self.out = out
+        #: each score's (value, remoteness, words) met so far
+        self.words: dict[int, tuple[Any, int | None, str]] = {}
+
+    def unfinished(self) -> list[int]:
+        """The positions (indexes) whose result the pass did not prove whole."""
+        return np.flatnonzero(self.out[:, sk.OUT_WHOLE] == 0).tolist()
+
+    def row(self, i: int) -> list[int]:
+        """Position i's (status, code, nodes, branching, remoteness or -1, probes)."""
+        row = self.out[i].tolist()
+        return [*row[:sk.OUT_SCORE], row[sk.OUT_PROBES]]
+
+    def totals(self) -> tuple[int, int, int]:
+        """(nodes, branching nodes, probes) of the positions proven whole."""
+        whole = self.out[:, sk.OUT_WHOLE]
+        counts = whole @ self.out[:, [sk.OUT_NODES, sk.OUT_BRANCHING, sk.OUT_PROBES]]
+        nodes, branching, probes = (int(n) for n in counts)
+        return nodes, branching, probes
+
+    def result(self, i: int) -> SearchResult:
+        """The result of position i, proven whole in the pass: its remoteness read off the
+        score (a win's, a loss's) or off the horizon (a tie's) as the pass left it."""
+        _, _, nodes, branching, rem, s, best, probes, _ = self.out[i].tolist()
+        said = self.words.get(s)
+        if said is None:
+            said = self.words[s] = (*value_of(s, self.scored), score_words(s, self.scored))
+        value, remoteness, text = said
+        if remoteness is None and self.want_remoteness:
+            remoteness = rem  # a tie's, read off the horizon
+        return SearchResult(game=self.game, position=int(self.codes[i]), value=value,
+                            remoteness=remoteness, best_move=None if best < 0 else best,
+                            exact=True, lower=text, upper=text, nodes=nodes,
+                            branching=branching, probes=probes, workers=self.workers,
+                            backend=self.backend, note=PASS_NOTE)
+
+
+def _raise_error(row: np.ndarray, backend: CompiledBackend) -> None:
+    """The error of the last row of a kernel call when its status is neither OK nor
+    ABORTED (a game's hook that answered out of range, a cycle, a line too deep: the call
+    stops there), as ``search`` raises it."""
+    status = int(row[0])
+    if status != OK and status != ABORTED:
+        raise status_error(status, int(row[1]), backend.game, limit=sk.LIMIT,
                            max_depth=backend.max_depth)
 
 
@@ -270,11 +368,11 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
     """A position's result (``row``: its row of :func:`_kernel_pass`): its remoteness and
     best move where the kernel pass left them out, and its search carried on where the
     pass stopped (a budget of its own: the node_limit less the pass's nodes, the batch's
-    deadline). ``counted``: the backend's branching nodes before this position."""
+    deadline). ``counted``: the backend's branching nodes before this position (read here
+    for the first position searched on: none changed them since the pass)."""
     backend = run.backend
-    if row[0] == OK and (row[4] >= 0 or not run.want_remoteness) and \
-            code in run.exact_scores and (code in run.best_known or row[4] == 0):
-        return _read_result(run, code, row, workers)
+    if not counted:
+        counted.append(backend.branching_nodes())
     interrupted = run.budget.stopped == "interrupt"  # Ctrl-C stops every later position
     run.budget = Budget(None, node_limit)
     run.budget.deadline = deadline
@@ -296,22 +394,6 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
     return result
 
 
-def _read_result(run: _Search, code: int, row: list[int], workers: int) -> SearchResult:
-    """The result of a position the kernel's pass proved whole: its score, best move and
-    remoteness (read off the score or the horizon) as the pass left them, no rule called
-    again (what ``_run`` would find, at a few microseconds a position, not tens)."""
-    s = run.exact_scores[code]
-    value, remoteness = value_of(s, run.scored)  # a win's or a loss's, always
-    if remoteness is None and run.want_remoteness:
-        remoteness = row[4]  # a tie's, read off the horizon
-    words = score_words(s, run.scored)
-    return SearchResult(game=run.game, position=code, value=value, remoteness=remoteness,
-                        best_move=run.best_known.get(code), exact=True, lower=words,
-                        upper=words, nodes=row[2], branching=row[3],
-                        probes=row[5], workers=workers, backend=run.backend.name,
-                        note=PASS_NOTE)
-
-
 def _one_by_one(game: Game, items: list[Position], remoteness: bool,
                 time_limit: float | None, node_limit: int | None, max_depth: int,
                 progress: Callable[[str], None] | None,
@@ -324,7 +406,7 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool,
     batch = SearchBatch(game)
     for p in items:
         left = None if time_limit is None else max(1e-9, time_limit - (time.monotonic() - began))
-        batch.results.append(search(game, p, remoteness=remoteness, time_limit=left,
+        batch._results.append(search(game, p, remoteness=remoteness, time_limit=left,
                                     node_limit=node_limit, max_depth=max_depth,
                                     progress=progress))
     batch.seconds = time.monotonic() - began
@@ -334,8 +416,10 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool,
 
 def _totals(batch: SearchBatch) -> None:
     """The batch's node, branching and probe counts, and what stopped it."""
-    batch.nodes = sum(r.nodes for r in batch.results)
-    batch.branching = sum(r.branching for r in batch.results)
-    batch.probes = sum(r.probes for r in batch.results)
-    stops = [r.stopped for r in batch.results if r.stopped in ("time", "interrupt")]
+    made = [r for r in batch._results if r is not None]
+    nodes, branching, probes = (0, 0, 0) if batch._pass is None else batch._pass.totals()
+    batch.nodes = nodes + sum(r.nodes for r in made)
+    batch.branching = branching + sum(r.branching for r in made)
+    batch.probes = probes + sum(r.probes for r in made)
+    stops = [r.stopped for r in made if r.stopped in ("time", "interrupt")]
     batch.stopped = stops[0] if stops else None
