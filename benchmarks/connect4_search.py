@@ -45,6 +45,14 @@ checked against the set's score; the C++ column needs ``--pons-timer`` built for
 (Pons's solver is compiled for one board: set WIDTH and HEIGHT in his Position.hpp, see
 ``pons_timer.cpp``; the benchmark asks the timer which board it was built for).
 
+``--c4-test PATH`` also times Steininger's c4 on the same positions: PATH is the test program
+of his repository (``tst/*.cpp`` built with his solver, ``settings.h`` set to the board, one
+thread and a 64 MB table, 8388617 entries, to match one worker here), which solves every
+file of ``tst/data/WxH`` in its working folder in weak, strong and self-play modes and
+prints each mode's total time (in milliseconds: the easy sets round to 0.00-0.01 s). The
+benchmark writes the sets' first ``--count`` positions into a temporary folder, runs it
+there once, and sets its strong mode (the exact score, as Pons's and ours) beside ours.
+
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
 """
@@ -53,8 +61,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,6 +228,36 @@ def timer_board(timer: Path) -> str:
     return out or "unknown (an old build: it does not answer --board)"
 
 
+def time_c4(test: Path, names: list[str], count: int, data: Path,
+            board: str) -> dict[str, tuple[float, float]]:
+    """Steininger's c4 test program on the sets' first ``count`` positions: each set's
+    (strong mode's seconds, its mean nodes), as it prints them; a SystemExit when it ran on
+    another board, failed a position, or printed no strong line for a set."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "tst" / "data" / board
+        folder.mkdir(parents=True)
+        for name in names:
+            rows = read_set(name, count, data)
+            (folder / f"{name}.txt").write_text("".join(f"{m} {v}\n" for m, v in rows))
+        done = subprocess.run([str(test)], cwd=tmp, capture_output=True, text=True,
+                              check=False)
+    out = done.stdout.replace("\r", "\n")
+    built = re.search(r"Using a (\d+) x (\d+) board", out)
+    if built is None or f"{built[1]}x{built[2]}" != board:
+        raise SystemExit(f"--c4-test {test}: not built for the {board} board")
+    if done.returncode != 0 or "All tests passed" not in out:
+        raise SystemExit(f"--c4-test {test}: its test failed:\n{out[-2000:]}")
+    times = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 7 and fields[1] == "Strong" and int(fields[6]) == count:
+            times[Path(fields[0]).stem] = (float(fields[5]), float(fields[2]))
+    missing = [n for n in names if n not in times]
+    if missing:
+        raise SystemExit(f"--c4-test {test}: no strong time for {', '.join(missing)}")
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -239,6 +279,9 @@ def main() -> None:
     ap.add_argument("--pons-timer", type=Path, default=None,
                     help="pons_timer (pons_timer.cpp built against Pons's sources): his "
                     "solver timed call by call in this run")
+    ap.add_argument("--c4-test", type=Path, default=None,
+                    help="Steininger's c4 test program built for the board (one thread, "
+                    "64 MB): its strong mode timed on the same positions")
     ap.add_argument("--batch", action="store_true",
                     help="each set in one perfectplay.search_many call instead of a "
                     "search call a position")
@@ -250,7 +293,8 @@ def main() -> None:
         ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
     if args.count < 1:
         ap.error("--count must be at least 1")
-    for flag, path in (("--pons", args.pons), ("--pons-timer", args.pons_timer)):
+    for flag, path in (("--pons", args.pons), ("--pons-timer", args.pons_timer),
+                       ("--c4-test", args.c4_test)):
         if path is not None and not path.is_file():
             ap.error(f"{flag} {path}: no such file")
     if args.pons is not None and args.pons_timer is not None:
@@ -317,6 +361,16 @@ def main() -> None:
               f"{res.search_seconds:>9.4f}s "
               + (f"{cpp:>9.4f}s {res.wall / max(cpp, 1e-6):>6.1f}x" if cpp == cpp
                  else f"{'-':>10} {'-':>7}"), flush=True)
+    if args.c4_test is not None:
+        c4 = time_c4(args.c4_test.resolve(), names, args.count, args.data,
+                     f"{width}x{height}")
+        print(f"Steininger's c4, its test program's strong mode ({args.count} positions a "
+              "set, its seconds to 0.01):")
+        print(f"{'set':<11} {'ours':>9} {'c4':>9} {'c4 nodes':>12} {'ratio':>7}")
+        for res in results:
+            seconds, nodes = c4[res.name]
+            ratio = f"{res.wall / seconds:>6.2f}x" if seconds > 0 else f"{'<5 ms':>7}"
+            print(f"{res.name:<11} {res.wall:>8.4f}s {seconds:>8.2f}s {nodes:>12,.0f} {ratio}")
     bad = [m for res in results for m in res.mismatches]
     unproven = sum(res.positions - res.proven for res in results)
     if unproven:
