@@ -49,9 +49,9 @@ checked against the set's score; the C++ column needs ``--pons-timer`` built for
 of his repository (``tst/*.cpp`` built with his solver, ``settings.h`` set to the board, one
 thread and a 64 MB table, 8388617 entries, to match one worker here), which solves every
 file of ``tst/data/WxH`` in its working folder in weak, strong and self-play modes and
-prints each mode's total time (in milliseconds: the easy sets round to 0.00-0.01 s). The
-benchmark writes the sets' first ``--count`` positions into a temporary folder, runs it
-there once, and sets its strong mode (the exact score, as Pons's and ours) beside ours.
+prints each mode's total time to 0.01 s (so the easy sets read 0.00-0.01 s). The
+benchmark writes the positions it searched into a temporary folder, runs it there once,
+and sets its strong mode (the exact score, as Pons's and ours) beside ours.
 
 Exits with status 1 when any answer differs from the set's score (positions stopped by
 ``--time`` are counted as unproven, not as wrong).
@@ -228,16 +228,16 @@ def timer_board(timer: Path) -> str:
     return out or "unknown (an old build: it does not answer --board)"
 
 
-def time_c4(test: Path, names: list[str], count: int, data: Path,
+def time_c4(test: Path, sets: dict[str, list[tuple[str, int]]],
             board: str) -> dict[str, tuple[float, float]]:
-    """Steininger's c4 test program on the sets' first ``count`` positions: each set's
-    (strong mode's seconds, its mean nodes), as it prints them; a SystemExit when it ran on
-    another board, failed a position, or printed no strong line for a set."""
+    """Steininger's c4 test program on the positions ours searched (each set's rows as
+    :func:`read_set` read them): each set's (strong mode's seconds, its mean nodes), as it
+    prints them; a SystemExit when it ran on another board, failed a position, or printed
+    no strong line for all of a set's positions."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "tst" / "data" / board
         folder.mkdir(parents=True)
-        for name in names:
-            rows = read_set(name, count, data)
+        for name, rows in sets.items():
             (folder / f"{name}.txt").write_text("".join(f"{m} {v}\n" for m, v in rows))
         done = subprocess.run([str(test)], cwd=tmp, capture_output=True, text=True,
                               check=False)
@@ -250,9 +250,11 @@ def time_c4(test: Path, names: list[str], count: int, data: Path,
     times = {}
     for line in out.splitlines():
         fields = line.split()
-        if len(fields) == 7 and fields[1] == "Strong" and int(fields[6]) == count:
-            times[Path(fields[0]).stem] = (float(fields[5]), float(fields[2]))
-    missing = [n for n in names if n not in times]
+        name = Path(fields[0]).stem if fields else ""
+        if len(fields) == 7 and fields[1] == "Strong" and name in sets \
+                and int(fields[6]) == len(sets[name]):  # its last line for the set
+            times[name] = (float(fields[5]), float(fields[2]))
+    missing = [n for n in sets if n not in times]
     if missing:
         raise SystemExit(f"--c4-test {test}: no strong time for {', '.join(missing)}")
     return times
@@ -340,8 +342,9 @@ def main() -> None:
     print(f"{'set':<11} {'solved':>9} {'mean time':>10} {'mean nodes':>12} {'nodes/s':>11} "
           f"{'total':>9} {'searching':>10} {'C++ total':>10} {'ratio':>7}")
     results = []
+    searched = {}  # each set's rows, for --c4-test to run on the same positions
     for name in names:
-        rows = read_set(name, args.count, args.data)
+        rows = searched[name] = read_set(name, args.count, args.data)
         res = (run_set_batch if args.batch else run_set)(game, name, rows, args)
         results.append(res)
         n = max(res.positions, 1)
@@ -362,10 +365,9 @@ def main() -> None:
               + (f"{cpp:>9.4f}s {res.wall / max(cpp, 1e-6):>6.1f}x" if cpp == cpp
                  else f"{'-':>10} {'-':>7}"), flush=True)
     if args.c4_test is not None:
-        c4 = time_c4(args.c4_test.resolve(), names, args.count, args.data,
-                     f"{width}x{height}")
-        print(f"Steininger's c4, its test program's strong mode ({args.count} positions a "
-              "set, its seconds to 0.01):")
+        c4 = time_c4(args.c4_test.resolve(), searched, f"{width}x{height}")
+        print("Steininger's c4, its test program's strong mode on the positions above (its "
+              "seconds to 0.01):")
         print(f"{'set':<11} {'ours':>9} {'c4':>9} {'c4 nodes':>12} {'ratio':>7}")
         for res in results:
             seconds, nodes = c4[res.name]
