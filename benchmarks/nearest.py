@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from perfectplay.nearest import all_nearest, nearest, seed_nearest
+from perfectplay.no import all_nearest, nearest, seed_nearest
 
 
 def brute_all(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -42,10 +42,9 @@ GAMES = {module.split(".")[1] for module in registry.BUILTIN}
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
         "notebook", "bits", "seedrun", "numbaboot"}
 ENGINE = {"engine"}
-MIDDLE = {"play", "store", "tablebase", "outcore", "openspiel", "pettingzoo"}
+MIDDLE = {"play", "store", "openspiel", "pettingzoo"}
 CATALOG = {"catalog"}
-APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "nearest",
-        "games"}
+APPS = {"cli", "web", "demo", "judge", "gen", "stress", "__main__", "__init__", "games"}
 
 LAYER = {**{m: 1 for m in BASE}, **{m: 2 for m in ENGINE}, **{m: 3 for m in MIDDLE},
          **{m: 4 for m in GAMES | CATALOG}, **{m: 5 for m in APPS}}

@@ -288,20 +288,19 @@ def test_bad_input_says_where():
         parse_drawn_board("A..\n..B")
 
 
-def test_the_game_is_called_no_and_the_old_names_still_work():
-    """perfectplay.nearest and analyze(all=...) stay for one release (CHANGELOG.md)."""
-    from perfectplay import nearest as old
+def test_the_options_by_name_are_the_options():
+    """``analyze(board, every=True)`` is ``analyze(board, NoOptions(every=True))``; a name
+    that is no option (``each``, or ``all``, the old name of ``every``) is an InputError."""
     from perfectplay import no
 
     board = no.parse("5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n")
     new = no.analyze(board, no.NoOptions(every=True))
-    with pytest.warns(DeprecationWarning, match="every"):
-        legacy = old.analyze(board, all=True)
-    assert legacy.to_json() == new.to_json()
+    assert no.analyze(board, every=True).to_json() == new.to_json()
     assert new.everyone is not None and new.answer.pieces == [0, 3, 4]
     assert no.analyze(board, every=True, block=True).block
-    with pytest.raises(InputError, match="unknown option 'each'"):
-        no.analyze(board, each=True)
+    for name in ("each", "all"):
+        with pytest.raises(InputError, match=f"unknown option '{name}'"):
+            no.analyze(board, **{name: True})
 
 
 def test_people_read_p1_and_the_json_names_both_numberings():

@@ -410,7 +410,7 @@ warnings.simplefilter("ignore")  # numpy scalars warn where numba's integers wra
 import random
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.store import open_store, solve_tiered
-from perfectplay.rock import solve, solver
+from perfectplay.rock import solver
 from test_rock import random_maze
 if __name__ == "__main__":
     game = ConnectFour(3, 3)
@@ -420,7 +420,8 @@ if __name__ == "__main__":
     solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = 1, 0, 0
     rng = random.Random(3)
     mazes = [random_maze(rng, 7, 7, 0.2) for _ in range(20)]
-    print(sum(int((solve(m).T == solver._solve_with_stats(m, heavy=False)[0].T).all())
+    print(sum(int((solver._solve_with_stats(m)[0].T ==
+                   solver._solve_with_stats(m, heavy=False)[0].T).all())
               for m in mazes))
 """
     root = Path(__file__).resolve().parent.parent

@@ -239,16 +239,3 @@ def test_every_play_screen_explains_its_words_and_undo_says_what_it_did():
     big = portal_table(parse_board("O" + "." * 9 + "\n" + "." * 10 + "\n" + "." * 9 + "O"))
     assert "exact, with the moves left" in small.legend
     assert "parity rule" in big.legend and "lose in 1" in big.legend
-
-
-def test_the_old_play_names_warn_and_still_work():
-    """perfectplay.play's old names of the game tables stay one release, with a warning."""
-    import perfectplay.play as play
-    from perfectplay import coins, portal
-
-    for old, new in [("coins_table", coins.play_table), ("PortalOracle", portal.PortalOracle),
-                     ("COINS_PLAY_LIMIT", coins.PLAY_LIMIT)]:
-        with pytest.warns(DeprecationWarning, match=f"play.{old} is deprecated"):
-            assert getattr(play, old) is new
-    with pytest.raises(AttributeError):
-        play.nothing_here  # noqa: B018

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pytest
 from click.testing import CliRunner
 
 from perfectplay import coins, plot, portal, rock
 from perfectplay.cli import main
 from perfectplay.coins import seed_tables
-from perfectplay.portal import parse_board, safe_moves
+from perfectplay.portal import parse_board
 from perfectplay.rock import analyze as solve
 from perfectplay.rock import parse_maze
 
@@ -97,23 +96,3 @@ def test_the_commands_write_png_and_svg(tmp_path):
             assert out.stat().st_size > 1000
     r = CliRunner().invoke(main, ["coins", "1", "2", "--png", str(tmp_path / "x.jpg")])
     assert r.exit_code == 1 and "PNG or SVG" in r.stderr
-
-
-def test_the_old_picture_names_still_draw(tmp_path):
-    """plot.rock_png / portal_png / coins_png stay one release (CHANGELOG.md): each draws
-    the same picture as the game's own ``picture`` (found through the registry), with a
-    DeprecationWarning."""
-    board = parse_board((EXAMPLES / "portal_seed.txt").read_text())
-    with pytest.warns(DeprecationWarning, match="plot.portal_png is deprecated"):
-        old = plot.portal_png(board, safe_moves(board), tmp_path / "old.png")
-    new = portal.picture(portal.analyze(board), tmp_path / "new.png")
-    assert (plt.imread(old.path) == plt.imread(new.path)).all()
-    with pytest.warns(DeprecationWarning, match="use perfectplay.coins.picture"):
-        coins_png = plot.coins_png
-    assert coins_png([3, 1, 2], tmp_path / "c.png").cell == \
-        coins.picture(coins.analyze([3, 1, 2], table=True), tmp_path / "d.png").cell
-    sol = rock.analyze(parse_maze("E.X"))
-    with pytest.warns(DeprecationWarning):
-        rock_png = plot.rock_png
-    assert rock_png(sol, tmp_path / "r.png").width == rock.picture(sol, tmp_path /
-                                                                    "s.png").width

@@ -16,8 +16,6 @@ machine, and case i does not depend on the others.
 from __future__ import annotations
 
 import random
-import warnings
-from typing import Any
 
 from . import registry
 from .casegen import Case, Problem
@@ -86,17 +84,3 @@ def generate(problem: str, seed: int = 0, cases: int = 1, size: int | None = Non
                          f"{MAX_OUTPUT_BYTES / 2**30:.0f} GiB: ask for fewer or smaller cases")
     return sp.write([make_case(problem, seed, i, size, family) for i in range(cases)])
 
-
-def __getattr__(name: str) -> Any:
-    """The old names, kept for one release (removed in 0.2.0), each with a
-    :class:`DeprecationWarning`: ``SPECS``, the table of every problem (now :func:`problems`),
-    and ``Spec``, a problem's generator (now :class:`~perfectplay.casegen.Problem`)."""
-    if name == "SPECS":
-        warnings.warn("perfectplay.gen.SPECS is deprecated (removed in 0.2.0): use "
-                      "perfectplay.gen.problems()", DeprecationWarning, stacklevel=2)
-        return problems()
-    if name == "Spec":
-        warnings.warn("perfectplay.gen.Spec is deprecated (removed in 0.2.0): use "
-                      "perfectplay.casegen.Problem", DeprecationWarning, stacklevel=2)
-        return Problem
-    raise AttributeError(f"module 'perfectplay.gen' has no attribute {name!r}")

@@ -24,14 +24,12 @@ where each cell is in it, in pixels (the figure is laid out to exact pixel posit
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import registry
 from .errors import PerfectplayError
 from .grid import cell_name
 
@@ -220,44 +218,3 @@ def save(fig: Any, layout: Picture, path: str | Path) -> Picture:
     plt.close(fig)
     return Picture(out, layout.width, layout.height, layout.left, layout.top, layout.cell)
 
-
-def __getattr__(name: str) -> Any:
-    """``rock_png``, ``portal_png`` and ``coins_png``, the pictures' old names, kept for one
-    release (removed in 0.2.0) with a :class:`DeprecationWarning`: each game draws its own
-    picture now (its :class:`~perfectplay.registry.GameSpec`'s ``picture``), reached here
-    through the registry, never by importing a game (the games sit above this module)."""
-    if name not in _MOVED:
-        raise AttributeError(f"module 'perfectplay.plot' has no attribute {name!r}")
-    game = name.removesuffix("_png")
-    warnings.warn(f"perfectplay.plot.{name} is deprecated (removed in 0.2.0): use "
-                  f"perfectplay.{game}.picture(result, path)", DeprecationWarning,
-                  stacklevel=2)
-    return _MOVED[name]
-
-
-def _game_picture(name: str, result: Any, path: str | Path) -> Picture:
-    """The picture of game ``name`` through the registry (a :class:`PerfectplayError` when
-    the game draws none)."""
-    spec = registry.get(name)
-    if spec.picture is None:
-        raise PerfectplayError(f"{spec.title} draws no picture")
-    picture: Picture = spec.picture(result, path)
-    return picture
-
-
-def _rock_png(sol: Any, path: str | Path) -> Picture:
-    return _game_picture("rock", sol, path)
-
-
-def _portal_png(board: Any, moves: Any, path: str | Path) -> Picture:
-    spec = registry.get("portal")
-    return _game_picture("portal", spec.analyze(board, spec.make_options()), path)
-
-
-def _coins_png(coins: Any, path: str | Path) -> Picture:
-    spec = registry.get("coins")
-    return _game_picture("coins", spec.analyze(coins, spec.make_options({"table": True})),
-                         path)
-
-
-_MOVED = {"rock_png": _rock_png, "portal_png": _portal_png, "coins_png": _coins_png}

@@ -9,23 +9,6 @@ by :mod:`~perfectplay.cli.group` into :func:`main`, the ``perfectplay`` command.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
-from typing import Any
-
 from .group import main
 
 __all__ = ["main"]
-
-
-def _run() -> None:
-    main()
-
-
-def __getattr__(name: str) -> Callable[[], Any]:
-    """``run``, the console entry point's old name: :func:`main` (removed in 0.2.0)."""
-    if name == "run":
-        warnings.warn("perfectplay.cli.run is deprecated: use perfectplay.cli.main "
-                      "(removed in 0.2.0)", DeprecationWarning, stacklevel=2)
-        return _run
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -121,8 +121,7 @@ def _help(spec: GameSpec) -> str:
             + (f"\n\n\b\nExamples:{examples}" if examples else ""))
 
 
-def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
-                 ) -> click.Command:
+def game_command(spec: GameSpec, name: str | None = None) -> click.Command:
     """The command ``perfectplay NAME``: read the instance, analyze it, print the result (or
     its JSON) and optionally save its picture. Built from the game's spec alone."""
     params = _input_params(spec) + _option_params(spec)
@@ -146,7 +145,7 @@ def game_command(spec: GameSpec, name: str | None = None, hidden: bool = False
     context = {"ignore_unknown_options": True} if spec.from_values is not None else {}
     short = spec.title if spec.title.endswith(".") else f"{spec.title}."
     return click.Command(name or spec.name, params=params, callback=callback,
-                         help=_help(spec), short_help=short, hidden=hidden,
+                         help=_help(spec), short_help=short,
                          context_settings=context)
 
 

@@ -56,10 +56,9 @@ class _Group(click.Group):
             spec = registry.get(name)
         except InputError:
             return None
-        if name != spec.name:  # a game's old name (GameSpec.aliases), kept for one release
-            warnings.warn(f"perfectplay {name} is deprecated: use perfectplay {spec.name} "
-                          "(removed in 0.2.0)", DeprecationWarning, stacklevel=2)
-        return game_command(spec, name, hidden=name != spec.name)
+        if name != spec.name:  # an alias of the web API's (GameSpec.aliases): no command
+            return None
+        return game_command(spec)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -33,7 +33,7 @@ class CoinsGame:
     def initial(self) -> tuple[int, int]:
         return (0, len(self.coins))
 
-    # tiers for perfectplay.tablebase: a move takes one coin (coins taken = the tier)
+    # tiers for perfectplay.store: a move takes one coin (coins taken = the tier)
     def tier(self, pos: tuple[int, int]) -> int:
         return len(self.coins) - (pos[1] - pos[0])
 

@@ -26,7 +26,6 @@ tied piece.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from typing import Any
@@ -159,8 +158,7 @@ def analyze(board: NoBoard, options: NoOptions | None = None, **overrides: Any
             ) -> NearestResult:
     """The nearest pieces to the board's start piece; with ``every`` every piece's nearest
     (O(N) expected open, O(cells) with walls); ``block``: other pieces are obstacles. The
-    options come as :class:`NoOptions` or by name (``every=True``; the old name ``all=``
-    still works for one release, with a DeprecationWarning).
+    options come as :class:`NoOptions` or by name (``every=True``).
 
     >>> from perfectplay.no import parse
     >>> analyze(parse("5\\n1 1\\n3 0\\n2 3\\n0 2\\n4 4\\n2\\n")).answer.pieces
@@ -211,12 +209,7 @@ def _seed_run(board: NoBoard, ans: Nearest, opts: NoOptions) -> SeedRun:
 
 
 def _options(options: NoOptions | None, overrides: dict[str, Any]) -> NoOptions:
-    """``options`` with fields replaced by name; ``all`` (the old name of ``every``) is
-    accepted with a DeprecationWarning; any other unknown name is an InputError."""
-    if "all" in overrides:
-        warnings.warn("analyze(all=...) is now analyze(every=...)", DeprecationWarning,
-                      stacklevel=3)
-        overrides["every"] = overrides.pop("all")
+    """``options`` with fields replaced by name; an unknown name is an InputError."""
     known = {f.name for f in fields(NoOptions)}
     unknown = sorted(set(overrides) - known)
     if unknown:

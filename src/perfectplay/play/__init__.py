@@ -20,40 +20,9 @@ The parts: :mod:`.state` (the game state and the computer's policy, no input or 
 :mod:`.terminal` (the loop), :mod:`.tables` (a user's game).
 """
 
-import sys
-import warnings
-from typing import Any
-
-from .. import registry
 from .state import GameState, Oracle, Ply, Policy, Table, rank
 from .tables import live_table, user_table
 from .terminal import Session
-
-#: Names that moved into the game packages: old name -> (game, its name there). Kept for
-#: one release (removed in 0.2.0, see CHANGELOG.md), each with a DeprecationWarning.
-_MOVED = {
-    "coins_table": ("coins", "play_table"),
-    "COINS_PLAY_LIMIT": ("coins", "PLAY_LIMIT"),
-    "rock_table": ("rock", "play_table"),
-    "ROCK_PLAY_LIMIT": ("rock", "PLAY_LIMIT"),
-    "portal_table": ("portal", "play_table"),
-    "PORTAL_EXACT_CELLS": ("portal", "PLAY_EXACT_CELLS"),
-    "PortalOracle": ("portal", "PortalOracle"),
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The old names of the game tables (deprecated: a :class:`DeprecationWarning` names the
-    new place). Play sits below the games and imports none: the registry loads the game
-    (:func:`~perfectplay.registry.get`), and the old name is read off its package."""
-    if name in _MOVED:
-        game, attr = _MOVED[name]
-        warnings.warn(f"perfectplay.play.{name} is deprecated (removed in 0.2.0): use "
-                      f"perfectplay.{game}.{attr}", DeprecationWarning, stacklevel=2)
-        spec = registry.get(game)  # imports the game's package, as the registry does
-        return getattr(sys.modules[f"perfectplay.{spec.name}"], attr)
-    raise AttributeError(f"module 'perfectplay.play' has no attribute {name!r}")
-
 
 __all__ = ["GameState", "Oracle", "Ply", "Policy", "Session", "Table", "live_table", "rank",
            "user_table"]

@@ -25,7 +25,7 @@ from .playtable import PLAY_EXACT_CELLS, play_table
 from .render import draw
 from .result import ALIF, BELLA, Method, PortalResult, SafeMoves, Winner
 from .rules import EXACT_LIMIT, PortalGame, exact_winner
-from .solver import analyze, page_limit, safe_moves, solve, uses_parity_rule
+from .solver import analyze, page_limit, safe_moves, uses_parity_rule
 
 parse = parse_board
 
@@ -63,5 +63,5 @@ __all__ = [
     "Method", "PortalGame", "PortalOptions", "PortalOracle", "PortalResult", "SafeMoves",
     "Winner", "analyze", "board_from_edges", "board_from_grid", "draw", "exact_winner",
     "judge_devc_portal", "parse", "parse_board", "picture", "play_table", "safe_moves",
-    "solve", "uses_parity_rule",
+    "uses_parity_rule",
 ]

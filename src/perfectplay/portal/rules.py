@@ -70,7 +70,7 @@ class PortalGame:
     def initial(self) -> int:
         return 0
 
-    # tiers for perfectplay.tablebase: a move adds one wall; the position is its own code
+    # tiers for perfectplay.store: a move adds one wall; the position is its own code
     def tier(self, walls: int) -> int:
         return walls.bit_count()
 

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -241,14 +240,6 @@ def _searched(board: Board, seconds: float) -> PortalResult:
                         nodes=out.nodes, seconds=out.seconds, winning=out.winning_cells,
                         unchecked=out.unchecked_cells,
                         names=names, board=board, split=safe_moves)
-
-
-def solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:
-    """The old name of :func:`analyze` (deprecated, removed in 0.2.0): :func:`_solve` with a
-    :class:`DeprecationWarning`."""
-    warnings.warn("perfectplay.portal.solve is deprecated (removed in 0.2.0): use "
-                  "perfectplay.portal.analyze", DeprecationWarning, stacklevel=2)
-    return _solve(board, exact_limit, parity)
 
 
 def _solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:

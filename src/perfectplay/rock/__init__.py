@@ -25,7 +25,7 @@ from .render import draw, explain
 from .result import RockSolution
 from .rules import RockGame
 from .seed import seed_values
-from .solver import analyze, solve
+from .solver import analyze
 
 parse = parse_maze
 
@@ -60,4 +60,4 @@ SPEC = register(GameSpec(
 
 __all__ = ["JUDGES", "PLAY_LIMIT", "PROBLEMS", "SPEC", "Maze", "RockGame", "RockOptions",
            "RockSolution", "analyze", "draw", "explain", "judge_uva10381", "maze_from_grid",
-           "parse", "parse_maze", "picture", "play_table", "seed_values", "solve"]
+           "parse", "parse_maze", "picture", "play_table", "seed_values"]

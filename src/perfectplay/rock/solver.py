@@ -29,7 +29,6 @@ Rock"; measured in benchmarks/rock_adversary.py).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -121,14 +120,6 @@ def _seed_run(maze: Maze, sol: RockSolution, trace: bool) -> SeedRun:
                    unit="BFS visits and cell updates", seconds=seconds,
                    fast_seconds=fast_seconds, steps=tracer.steps if trace else None,
                    dropped=tracer.dropped, shape=(maze.rows, maze.cols))
-
-
-def solve(maze: Maze) -> RockSolution:
-    """The old name of :func:`analyze` (deprecated, removed in 0.2.0), with a
-    :class:`DeprecationWarning`."""
-    warnings.warn("perfectplay.rock.solve is deprecated (removed in 0.2.0): use "
-                  "perfectplay.rock.analyze", DeprecationWarning, stacklevel=2)
-    return _solve_with_stats(maze)[0]
 
 
 def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
