@@ -26,3 +26,9 @@ def stopped_at_start(game: str, body: Mapping[str, object], stop: threading.Even
                      ) -> Iterator[dict[str, object]]:
     """A stream that says whether it was stopped before it began."""
     yield {"stopped": stop.is_set()}
+
+
+def sleepy(game: str, body: dict[str, object]) -> dict[str, object]:
+    """A request that works ``body['seconds']`` (a live search, say), then answers."""
+    time.sleep(float(str(body["seconds"])))
+    return {"slept": body["seconds"]}

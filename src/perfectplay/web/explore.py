@@ -517,7 +517,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
                                          seconds=live.LIVE_SECONDS)
             else:
                 answer = await heavy.run(catalog_answer, checked.call, dict(query),
-                                         seconds=SOLVE_SECONDS)
+                                         seconds=SOLVE_SECONDS, lane="small")
             return Response(answer, media_type="application/json")
         except REFUSED as exc:
             return _refused(exc)
@@ -576,9 +576,10 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             name = parse_call(target)[0]
             if name not in registry.catalog_names():
                 return unknown(name)
-            call = (await run_in_threadpool(checked_target, target))[0].call
-            answer = await heavy.run(catalog_paste, call, {"text": text},
-                                     seconds=SOLVE_SECONDS)
+            checked, answered_live = await run_in_threadpool(checked_target, target)
+            answer = await heavy.run(catalog_paste, checked.call, {"text": text},
+                                     seconds=SOLVE_SECONDS,
+                                     lane="heavy" if answered_live else "small")
             return Response(answer, media_type="application/json")
         except REFUSED as exc:
             return _refused(exc)

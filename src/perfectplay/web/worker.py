@@ -31,17 +31,21 @@ import asyncio
 import itertools
 import json
 import multiprocessing
+import pickle
 import queue
 import signal
 import threading
 import time
+import traceback
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
+
+from pydantic import ValidationError
 
 from .. import registry
-from ..errors import PerfectplayError
+from ..errors import PerfectplayError, show_exc
 
 #: The longest a new worker may take to import the games before requests go to it anyway.
 STARTUP_SECONDS = 120.0
@@ -65,7 +69,21 @@ class Busy(Exception):
 
 
 class WorkerError(Exception):
-    """A request the worker refused (the message is for the client: 422)."""
+    """A request the worker refused with an error that does not survive pickling (the
+    message is for the client: 422); ``kind`` names the error's type. Every other error
+    the worker raises reaches the server as itself (:func:`carried`)."""
+
+    def __init__(self, message: str, kind: str = "WorkerError") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.kind)
+
+
+class WorkerFailed(RuntimeError):
+    """A bug in the worker whose error does not survive pickling: 500, as the same bug in
+    the server would be."""
 
 
 class WorkerGone(Exception):
@@ -73,27 +91,63 @@ class WorkerGone(Exception):
 
 
 def call(fn: Callable[[str, dict[str, Any]], Any], game: str, body: dict[str, Any]
-         ) -> tuple[bool | None, Any]:
+         ) -> tuple[bool, Any]:
     """Run ``fn(game, body)`` in the worker: (True, the answer as JSON bytes, encoded here
-    so the server's event loop never spends time on a large answer), (False, the message
-    of a refusal) or (None, what failed: a bug, a 500); the project's errors and the app's
-    own refusals travel as text, since their constructors do not all survive pickling."""
+    so the server's event loop never spends time on a large answer) or (False, the error it
+    raised, as :func:`carried` sends it across the pipe)."""
     try:
         return True, json.dumps(fn(game, body), ensure_ascii=False, allow_nan=False,
                                 separators=(",", ":")).encode("utf-8")
-    except (PerfectplayError, ValueError) as exc:  # BadRequest, pydantic's errors, ...
-        return False, str(exc)
-    except Exception as exc:  # noqa: BLE001 - the server reports it, the worker lives on
-        return None, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the server answers it, the worker lives on
+        return False, carried(exc)
+
+
+def is_refusal(exc: BaseException) -> bool:
+    """Whether an error is the request's fault (a 4xx), not the server's: the project's
+    errors, a ``ValueError`` (pydantic's validation errors, a bad number), a body nested
+    too deeply for the recursion limit."""
+    return isinstance(exc, PerfectplayError | ValueError | RecursionError)
+
+
+def carried(exc: Exception) -> Exception:
+    """The error ``exc`` as it crosses the pipe to the server: itself, its type and message
+    intact, when it survives pickling (the server raises it again, so the page answers it as
+    it answers the same error found in the server: the same 4xx, the same message), else
+    a :class:`WorkerError` (a refusal, 422) or a :class:`WorkerFailed` (a bug, 500) with its
+    type and message as text. A bare ``ValueError`` (not the project's, not pydantic's)
+    is a :class:`WorkerError` too: the request's fault, of a type no handler reads. A bug's
+    traceback in the worker rides along as a note, for the server's log.
+
+    >>> from perfectplay.errors import InputError
+    >>> type(carried(InputError("move 1 is not legal"))).__name__
+    'InputError'
+    >>> bare = carried(ValueError("could not convert string to float: 'x'"))
+    >>> type(bare).__name__, bare.kind
+    ('WorkerError', 'ValueError')
+    """
+    if not is_refusal(exc):
+        with suppress(Exception):
+            exc.add_note("raised in the web worker:\n" + "".join(
+                traceback.format_exception(exc)).rstrip())
+    if isinstance(exc, ValueError) and not isinstance(exc, PerfectplayError | ValidationError):
+        # a bare ValueError from deep down (float("x")): no handler of the server knows it
+        return WorkerError(show_exc(exc), kind=type(exc).__name__)
+    with suppress(Exception):
+        back = pickle.loads(pickle.dumps(exc))
+        if type(back) is type(exc) and str(back) == str(exc):
+            return exc
+    text = f"{type(exc).__name__}: {show_exc(exc)}"
+    return WorkerError(show_exc(exc), kind=type(exc).__name__) if is_refusal(exc) \
+        else WorkerFailed(f"the worker failed: {text}")
 
 
 def warm() -> int:
     """Import the games in a new worker and solve each one's demo instance, so numba's
     kernels are loaded (its first request then pays for neither)."""
-    for spec in registry.games():
+    for spec in registry.games("seed"):
         if spec.demo:
             spec.solve_text(spec.demo, **spec.demo_options)
-    return len(registry.games())
+    return len(registry.games("seed"))
 
 
 def ignore_sigint() -> None:
@@ -122,24 +176,22 @@ def sigint_ignored() -> Iterator[None]:
 T = TypeVar("T")
 #: A streaming request's function: (game, body, stop) -> the JSON-ready things it yields.
 Streamer = Callable[[str, Mapping[str, object], threading.Event], Iterator[object]]
-#: A message of a stream on the pipe: ("item", bytes), ("end", ok, text) or ("gone",).
+#: A message of a stream on the pipe: ("item", bytes), ("end", ok, error) or ("gone",).
 Message = tuple[object, ...]
 
 
 def stream_call(fn: Streamer, game: str, body: Mapping[str, object], stop: threading.Event
                 ) -> Iterator[Message]:
     """Run the streaming ``fn(game, body, stop)`` in the worker: ("item", JSON bytes) for
-    each thing it yields, then ("end", ok, message) as :func:`call` reports its end (ok
-    True: finished or stopped by ``stop``)."""
+    each thing it yields, then ("end", True, None) when it finished or was stopped by
+    ``stop``, ("end", False, error) when it raised (:func:`carried`)."""
     try:
         for item in fn(game, body, stop):
             yield "item", json.dumps(item, ensure_ascii=False, allow_nan=False,
                                      separators=(",", ":")).encode("utf-8")
         yield "end", True, None
-    except (PerfectplayError, ValueError) as exc:
-        yield "end", False, str(exc)
-    except Exception as exc:  # noqa: BLE001 - the server reports it, the worker lives on
-        yield "end", None, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the server answers it, the worker lives on
+        yield "end", False, carried(exc)
 
 
 def serve_requests(conn: Connection) -> None:
@@ -234,14 +286,14 @@ class _Worker:
         sent.set()
 
     def ask(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-            body: dict[str, Any], sent: threading.Event) -> tuple[bool | None, Any]:
+            body: dict[str, Any], sent: threading.Event) -> tuple[bool, Any]:
         """``call(fn, game, body)`` in the worker (blocking: run it in a thread); ``sent``
         is set when the request goes on the pipe (its turn came)."""
         self.ready.wait()
         with self.turn:
             try:
                 self._send(("call", fn, game, body), sent)
-                answer: tuple[bool | None, Any] = self.conn.recv()
+                answer: tuple[bool, Any] = self.conn.recv()
             except (EOFError, OSError):
                 raise WorkerGone from None
             return answer
@@ -280,20 +332,44 @@ class _Worker:
         self.process.join()
 
 
-class HeavyPool:
-    """One worker process for heavy requests, ``slots`` in flight, ``seconds`` each."""
+#: The lanes of requests, each with a worker process and slots of its own: "heavy" (large
+#: boards, exact and live searches) and "small" (the page's catalog games within their
+#: budget, a live game's board without its search), so a small request never waits behind
+#: a search, nor is refused because searches hold every slot.
+Lane = Literal["heavy", "small"]
+#: Small requests in flight at once on their own worker (one runs, the others wait their
+#: turn, each a few milliseconds once its instance is solved); one more gets 503.
+SMALL_SLOTS = 8
 
-    def __init__(self, slots: int, seconds: float) -> None:
+
+class HeavyPool:
+    """One worker process for heavy requests, ``slots`` in flight, ``seconds`` each; and
+    :attr:`small`, a pool of its own for the small lane (``small_slots`` in flight, its
+    worker started with its first request, or by :meth:`start` with ``every_lane``)."""
+
+    def __init__(self, slots: int, seconds: float, small_slots: int = SMALL_SLOTS,
+                 what: str = "large") -> None:
         self.slots = slots
         self.seconds = seconds
         self.busy = 0
         self.stopping = False
+        self.what = what
         self._worker: _Worker | None = None
         self._ids = itertools.count(1)
+        self.small = None if small_slots <= 0 else HeavyPool(small_slots, seconds, 0,
+                                                              what="small")
 
-    def start(self) -> None:
-        """Start the worker now (the server's start-up) and let it import the games."""
+    def lane(self, lane: Lane) -> HeavyPool:
+        """The pool of ``lane`` (this one for "heavy")."""
+        return self.small if lane == "small" and self.small is not None else self
+
+    def start(self, every_lane: bool = False) -> None:
+        """Start the worker now (the server's start-up) and let it import the games; with
+        ``every_lane``, the small lane's worker too (``perfectplay serve``; a test's app
+        starts it with its first small request)."""
         self._ensure()
+        if every_lane and self.small is not None:
+            self.small.start()
 
     def _ensure(self) -> _Worker:
         self._refuse_if_stopping()
@@ -314,7 +390,13 @@ class HeavyPool:
         return worker
 
     def close(self) -> None:
-        """Stop the worker (the server's shut-down, or an overrun)."""
+        """Stop the worker (an overrun); the small lane's too at the server's shut-down."""
+        self._close_worker()
+        if self.small is not None:
+            self.small.close()
+
+    def _close_worker(self) -> None:
+        """Stop this lane's worker (a new one starts with the next request)."""
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.stop()
@@ -324,6 +406,8 @@ class HeavyPool:
         answered (503) at once instead of holding the shut-down for their whole budget, and
         start no other."""
         self.stopping = True
+        if self.small is not None:
+            self.small.stop()
         self.close()
 
     def _refuse_if_stopping(self) -> None:
@@ -335,8 +419,8 @@ class HeavyPool:
         taken) and return its time budget; the caller gives the slot back."""
         self._refuse_if_stopping()
         if self.busy >= self.slots:
-            raise Busy(f"the server is busy with {self.busy} large requests; try again in "
-                       "a few seconds", retry_after=5)
+            raise Busy(f"the server is busy with {self.busy} {self.what} requests; try "
+                       "again in a few seconds", retry_after=5)
         self.busy += 1
         return self.seconds if seconds is None else seconds
 
@@ -360,16 +444,19 @@ class HeavyPool:
             if sent.is_set() or not isinstance(job.exception(), WorkerGone):
                 return worker, job
             if self._worker is worker:
-                self.close()
+                self._close_worker()
         self._refuse_if_stopping()
         raise Busy("the worker for large requests keeps stopping; try again in a few "
                    "seconds", retry_after=5)
 
     async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-                  body: dict[str, Any], seconds: float | None = None) -> Any:
-        """``fn(game, body)`` in the worker, as JSON bytes, within the cap and the time
-        budget (``seconds``, default :attr:`seconds`, counted from its turn on the
-        worker)."""
+                  body: dict[str, Any], seconds: float | None = None,
+                  lane: Lane = "heavy") -> Any:
+        """``fn(game, body)`` in the worker of ``lane``, as JSON bytes, within that lane's
+        cap and the time budget (``seconds``, default :attr:`seconds`, counted from its
+        turn on the worker)."""
+        if self.lane(lane) is not self:
+            return await self.lane(lane).run(fn, game, body, seconds)
         budget = self._admit(seconds)
         try:
             loop = asyncio.get_running_loop()
@@ -379,33 +466,36 @@ class HeavyPool:
                 ok, answer = await asyncio.wait_for(job, budget)
             except TimeoutError:
                 if self._worker is worker:
-                    self.close()  # the worker may run for hours: replace it
+                    self._close_worker()  # the worker may run for hours: replace it
                 raise Busy(f"the request took longer than {budget:g} s, the page's "
                            "limit for one request (the command line has none)",
                            retry_after=10) from None
             except WorkerGone:
                 self._refuse_if_stopping()
                 if self._worker is worker:
-                    self.close()
+                    self._close_worker()
                 raise Busy("the worker for large requests stopped before it answered "
                            "(it is being restarted); try again in a few seconds",
                            retry_after=5) from None
-            if ok is None:
-                raise RuntimeError(f"the worker failed: {answer}")
             if not ok:
-                raise WorkerError(answer)
+                raise answer  # the worker's error, as itself: the same answer as here
             return answer
         finally:
             self.busy -= 1
 
     async def stream(self, fn: Streamer, game: str, body: Mapping[str, object],
-                     seconds: float | None = None) -> AsyncGenerator[bytes, None]:
+                     seconds: float | None = None, lane: Lane = "heavy"
+                     ) -> AsyncGenerator[bytes, None]:
         """``fn(game, body, stop)`` in the worker, each thing it yields as JSON bytes as
         soon as the worker sends it, within the cap and the time budget. Leaving the loop
         early (the client went away, a new position was asked) cancels the stream: the
         worker's ``stop`` event is set, and a worker that has not stopped within
         :data:`CANCEL_SECONDS` is killed and replaced, so an abandoned search never holds
-        it."""
+        it. ``lane``: as for :meth:`run`."""
+        if self.lane(lane) is not self:
+            async for item in self.lane(lane).stream(fn, game, body, seconds):
+                yield item
+            return
         budget = self._admit(seconds)
         try:
             loop = asyncio.get_running_loop()
@@ -433,7 +523,7 @@ class HeavyPool:
                     except TimeoutError:
                         ended = True
                         if self._worker is worker:
-                            self.close()
+                            self._close_worker()
                         raise Busy(f"the request took longer than {budget:g} s, the page's "
                                    "limit for one request", retry_after=10) from None
                     if message[0] == "item":
@@ -444,15 +534,14 @@ class HeavyPool:
                     if message[0] == "gone":
                         self._refuse_if_stopping()
                         if self._worker is worker:
-                            self.close()
+                            self._close_worker()
                         raise Busy("the worker for large requests stopped before it "
                                    "answered (it is being restarted); try again in a few "
                                    "seconds", retry_after=5)
-                    _, ok, text = message
-                    if ok is None:
-                        raise RuntimeError(f"the worker failed: {text}")
+                    _, ok, error = message
                     if not ok:
-                        raise WorkerError(text)
+                        assert isinstance(error, Exception)
+                        raise error  # the worker's error, as itself
                     return
             finally:
                 if not ended and started:  # abandoned (perhaps before its turn): stop
@@ -465,4 +554,4 @@ class HeavyPool:
     def _reap(self, worker: _Worker, job: asyncio.Future[None]) -> None:
         """A cancelled stream that is still running in ``worker``: kill and replace it."""
         if not job.done() and self._worker is worker:
-            self.close()
+            self._close_worker()
