@@ -55,11 +55,15 @@ Each position costs one look-up and one per move.
 from __future__ import annotations
 
 import ast
+import asyncio
 import base64
 import binascii
 import inspect
 import re
-from typing import Any
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, TypeVar, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -71,6 +75,8 @@ from ..engine.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
 from ..registry import get_catalog
 
+#: What a look-up gives.
+T = TypeVar("T")
 #: UWAPI's remoteness codes: a draw (infinite) and a finite remoteness not known.
 DRAW_REMOTENESS = -200
 UNKNOWN_REMOTENESS = -100
@@ -81,6 +87,13 @@ VARIANT = "standard"
 ID_PREFIX = "perfectplay-"
 #: UWAPI's order of move values, best first (``key_move_obj_by_move_value_then_...``).
 VALUE_ORDER = ("win", "tie", "draw", "lose")
+#: Seconds a position may take (a live game's search, ``serve --game connect4``) before it
+#: is answered 503 with Retry-After.
+GAMESMAN_SECONDS = 30.0
+#: Look-ups of positions running or waiting at once (one runs); one more gets 503.
+LOOKUPS = 2
+#: The seconds a 503 of ``/gamesman`` asks the client to wait.
+RETRY_AFTER = 10
 #: The separator of the picture and the key in a position string.
 KEY_MARK = "~"
 #: What a picture's unsafe characters become (a ``#`` would end the URL, ``&`` and ``+``
@@ -380,11 +393,75 @@ def instructions(game: Game[Any, Any], name: str) -> str:
         "(its lines separated by `|`), then the key perfectplay reads it back from."] if part)
 
 
+class OverBudget(Exception):
+    """A position not answered within :data:`GAMESMAN_SECONDS`, or one asked while the
+    look-ups are taken: 503, with the seconds to wait."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class LookUps:
+    """The served game's look-ups, off the event loop and bounded: each runs in a thread of
+    its own, one at a time (a live game's oracle is not made for two at once), at most
+    :data:`LOOKUPS` running or waiting (one more is refused at once), and a request is
+    answered 503 when its look-up is not done within :data:`GAMESMAN_SECONDS`.
+
+    A look-up in a Python thread cannot be stopped: one past its budget runs on to its end
+    (a live search, minutes at most) and keeps its slot, so new positions are refused with
+    Retry-After meanwhile, never queued behind it; its answer is kept by the oracle, so the
+    retry is answered at once. A look-up whose request was already answered 503 before its
+    turn does not run."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Lock()
+        self.held = 0  # look-ups running or waiting (counted on the event loop)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a thread, within the budget; its error is raised here."""
+        seconds = GAMESMAN_SECONDS
+        if self.held >= LOOKUPS:
+            raise OverBudget("the server is still working out an earlier position of this "
+                             "game; try again in a few seconds", retry_after=RETRY_AFTER)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        abandoned = threading.Event()
+
+        def settle(ok: bool, value: Any) -> None:
+            self.held -= 1
+            if not done.done() and not abandoned.is_set():  # else no one reads it
+                (done.set_result if ok else done.set_exception)(value)
+
+        def look() -> None:
+            ok, value = False, cast(object, None)
+            with self.gate:
+                if not abandoned.is_set():
+                    try:
+                        ok, value = True, work()
+                    except Exception as exc:  # noqa: BLE001 - the request's handler answers it
+                        value = exc
+            with suppress(RuntimeError):  # the server's loop has ended: no one to tell
+                loop.call_soon_threadsafe(settle, ok, value)
+
+        self.held += 1
+        threading.Thread(target=look, daemon=True, name="perfectplay-gamesman").start()
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), seconds)
+        except TimeoutError:
+            abandoned.set()
+            raise OverBudget(f"the position took longer than {seconds:g} s, the limit for one "
+                             "request; it is still being worked out: try again in a few "
+                             "seconds", retry_after=RETRY_AFTER) from None
+
+
 def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
     """The ``/gamesman`` routes over ``solved`` (see the module doc); the id is
-    ``served_id(game_id)``."""
+    ``served_id(game_id)``. A position is looked up off the event loop, within
+    :data:`GAMESMAN_SECONDS` (:class:`LookUps`)."""
     game_id = served_id(game_id)
     codec = PositionCodec(solved.game)
+    looks = LookUps()
 
     def missing(what: str) -> Response:
         return JSONResponse({"error": what}, status_code=404)
@@ -421,15 +498,21 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
                              "startPosition": start, "autoguiStartPosition": auto,
                              "autoguiPosition": auto, "imageAutoGUIData": None})
 
+    def answer(text: str | None) -> dict[str, Any]:
+        pos = solved.start if text is None else codec.read(text)
+        turn = codec.first_turn(text, pos, solved.start)
+        return position_response(solved, pos, codec, turn)
+
     async def position(request: Request) -> Response:
         bad = _check(request)
         if bad is not None:
             return bad
         text = request.query_params.get("p")
         try:
-            pos = solved.start if text is None else codec.read(text)
-            turn = codec.first_turn(text, pos, solved.start)
-            return JSONResponse(position_response(solved, pos, codec, turn))
+            return JSONResponse(await looks.run(lambda: answer(text)))
+        except OverBudget as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503,
+                                headers={"Retry-After": str(exc.retry_after)})
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)
         except (KeyError, TypeError):
