@@ -29,7 +29,9 @@ from .book import endgame_of, is_partial, live_book
               help="Also serve this solved store read-only under /gamesman, in the shape "
               "of GamesCrafters' web API, and on its own tab. An opening book or an "
               "endgame store is read where it holds a position; past it the position is "
-              "searched (exact, so a deep one takes the search's time).")
+              "searched (exact; one not answered within the request's time budget gets "
+              "503 with Retry-After while its search runs on, and the retry reads its "
+              "answer).")
 @click.option("--game", "target", default=None, metavar="TARGET",
               help="Also serve this game (a catalog game such as tictactoe, or "
               "FILE.py:Class(args); solved now in memory) under /gamesman.")
@@ -125,7 +127,8 @@ def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
             solved = LiveOracle(game, book=book)
             click.echo(f"{target} is answered live: "
                        f"{'its opening book, then ' if book else ''}search as positions "
-                       "are asked for (exact, no time limit)", err=True)
+                       "are asked for (exact; one past a request's time budget is answered "
+                       "503, and the retry reads its answer)", err=True)
         name = capabilities(game).name
     else:
         return None, "game"

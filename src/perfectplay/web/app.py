@@ -67,6 +67,7 @@ from .answers import (
     ValueJson,
 )
 from .explore import first_player_view, problem
+from .serving import GuardedBodies
 from .worker import Busy, HeavyPool, WorkerError
 
 MAX_SIDE = 300
@@ -689,8 +690,8 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         finally:
             heavy.close()
 
-    middleware = [] if not cors else [
-        Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET"])]
+    middleware = [Middleware(GuardedBodies)] + ([] if not cors else [
+        Middleware(CORSMiddleware, allow_origins=list(cors), allow_methods=["GET"])])
     app = Starlette(lifespan=lifespan, middleware=middleware, routes=[
         Route("/", _index),
         Route("/favicon.ico", _favicon),
