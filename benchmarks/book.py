@@ -1,4 +1,4 @@
-"""Live per-move analysis (perfectplay.engine.live.analyze_moves) timed from positions
+"""Live per-move analysis (perfectplay.engine.proof.live.analyze_moves) timed from positions
 reached by random play, with or without an opening book: the latency people see in play
 and on the web page (issue 44's target: every move's value and remoteness of a 7x6 Connect
 Four position, p95 <= 2 s, goal 0.3 s).
@@ -26,7 +26,7 @@ import random
 import statistics
 import time
 
-from perfectplay.engine.live import analyze_moves
+from perfectplay.engine.proof.live import analyze_moves
 from perfectplay.engine.target import load_target
 from perfectplay.store import open_store
 

@@ -34,7 +34,7 @@ def run_arm(game_ref: str, ply: int, count: int, workers: int, jobs: int,
     """Search the positions in this process (called in a fresh one): seconds and answers."""
     import numpy as np
 
-    from perfectplay.engine.live import warm_up
+    from perfectplay.engine.proof.live import warm_up
     from perfectplay.engine.target import load_target
     from perfectplay.store.book import (
         _search_last,
@@ -52,7 +52,7 @@ def run_arm(game_ref: str, ply: int, count: int, workers: int, jobs: int,
         raise SystemExit(f"{game_ref} ships no book to bound by")
     bounds = {} if shipped is None else parent_bounds(game, layers[-2], codes, shipped)
     warm_up(game, int(codes[0]))  # compiled (or read from the cache) first, not timed
-    from perfectplay.engine.searchbackends import clear_table
+    from perfectplay.engine.proof.backends import clear_table
 
     clear_table()
     searched = _searcher(game, workers, table_mb, None, bounds)

@@ -114,7 +114,7 @@ def read_set(name: str, count: int, data: Path) -> list[tuple[str, int]]:
 def run_set(game: ConnectFour, name: str, rows: list[tuple[str, int]], args) -> SetResult:
     """Search every position of a set and check it against its score."""
     res = SetResult(name)
-    clear_table = getattr(importlib.import_module("perfectplay.engine.search"), "clear_table",
+    clear_table = getattr(importlib.import_module("perfectplay.engine.proof.driver"), "clear_table",
                           None)
     for i, (moves, score) in enumerate(rows, 1):
         code = position_from_moves(game, moves)
@@ -328,7 +328,7 @@ def main() -> None:
         perfectplay.search_many(game, [position_from_moves(game, m) for m in warm],
                                 table_mb=args.table_mb, workers=args.workers)
     print(f"warm-up (compiling the kernels): {time.perf_counter() - t:.1f} s")
-    module = importlib.import_module("perfectplay.engine.search")
+    module = importlib.import_module("perfectplay.engine.proof.driver")
     prepare = getattr(module, "prepare_table", None)
     clear = getattr(module, "clear_table", None)
     if prepare is not None:  # an empty table, every page written once, as Pons's solver

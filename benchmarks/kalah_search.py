@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from perfectplay.catalog.kalah import Kalah
-from perfectplay.engine.search import clear_table, search
-from perfectplay.engine.searchkernel import Leaf, no_leaf
+from perfectplay.engine.proof.driver import clear_table, search
+from perfectplay.engine.proof.kernel import Leaf, no_leaf
 from perfectplay.store import open_store, solve_tiered
 
 PUBLISHED = {(6, 3): 2, (6, 4): 10, (6, 5): 12}

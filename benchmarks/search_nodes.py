@@ -36,7 +36,7 @@ import perfectplay
 from perfectplay import Value
 from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
 from perfectplay.catalog.connect4.published import OUTCOMES
-from perfectplay.engine.search import clear_table
+from perfectplay.engine.proof.driver import clear_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "connect4"

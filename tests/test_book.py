@@ -172,7 +172,7 @@ def test_bounds_from_a_shallower_book_save_probes_and_change_nothing(target, pli
     """``--bounds-from``: the shallower book's scores of the ply above the last bound its
     children's searches (no move beats its position's score; Kalah's extra turns bound
     from above), so the build probes less and writes the very same book."""
-    from perfectplay.engine import searchbackends
+    from perfectplay.engine.proof import backends as searchbackends
     from perfectplay.engine.target import load_target
 
     game = load_target(target)
@@ -206,8 +206,8 @@ def test_bounds_from_a_shallower_book_save_probes_and_change_nothing(target, pli
 def test_bounds_from_another_game_or_wrong_bounds_are_refused(c4, tmp_path):
     """A wrong bound would make a wrong book: another game's book is refused before any
     search, and a bound the search contradicts is a GameError, never a saved answer."""
-    from perfectplay.engine.search import search
-    from perfectplay.engine.searchresult import MATE
+    from perfectplay.engine.proof.driver import search
+    from perfectplay.engine.proof.result import MATE
     from perfectplay.errors import GameError
 
     game, solution = c4

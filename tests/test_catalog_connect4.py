@@ -122,7 +122,7 @@ def test_the_picture_draws_every_cell() -> None:
 def test_a_full_column_named_again_is_refused_not_read_as_another() -> None:
     """Column 1 is the move coded 0: once it is full, "1" names no legal move (its str
     would name the code-1 move, the second column, which must never be played for it)."""
-    from perfectplay.engine.solution import play_moves
+    from perfectplay.engine.solved.solution import play_moves
 
     game = ConnectFour(4, 4)
     full = play_moves(game, "1,1,1,1")

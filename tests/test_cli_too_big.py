@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.cli import main
-from perfectplay.engine.live import LiveOracle
+from perfectplay.engine.proof.live import LiveOracle
 
 TOO_BIG = [("othello", "othello(size=4, opening='')"),
            ("teeko", "teeko(size=3, pieces=3, advanced=False)"),

@@ -425,8 +425,8 @@ def test_tiers_equal_compiled_discovery_on_every_position_of_a_large_board(monke
     """Connect Four 4x5 (1,706,255 positions; its large tiers are split tables filled by two
     threads and solved in parallel blocks, its small ones on one thread): both compiled
     solvers agree on every position's value and remoteness."""
-    from perfectplay.engine import tiers as tiermod
-    from perfectplay.engine.codetable import EMPTY, SPLIT
+    from perfectplay.engine.compiled.codetable import EMPTY, SPLIT
+    from perfectplay.engine.tiers import solver as tiermod
 
     sizes: list[int] = []
     for name in ("_solve_blocks", "_solve_blocks_cached"):
@@ -532,7 +532,7 @@ def test_small_tiers_start_no_parallel_region(monkeypatch):
     """A game of small tiers (Kalah(3, 2): 121 tiers, 2,197 positions) is solved on the
     calling thread: OpenMP's threads, spinning between parallel regions, made its solve
     15x slower (47 s in the suite) while another process kept the cores busy."""
-    from perfectplay.engine import tiers as tiermod
+    from perfectplay.engine.tiers import solver as tiermod
 
     def refuse(*_args):
         raise AssertionError("a small tier started a parallel region")
@@ -554,7 +554,7 @@ def test_key_tables_hold_each_code_once_on_one_thread_or_two(base, repeat, cap):
     """Key tables against a Python set: every code inserted is found, each counted once,
     the table grown as it fills; and the two-thread insert (a split table, many codes)
     lays the table out exactly as the one-thread insert, part by part."""
-    from perfectplay.engine import codetable as ct
+    from perfectplay.engine.compiled import codetable as ct
 
     codes = np.array((base * repeat)[:20_000], np.int64)
     keys, count = ct.key_insert_many(ct.new_keys(cap), 0, codes)

@@ -41,8 +41,8 @@ from perfectplay.engine import (
     WIN,
     WINS_IN_1,
 )
-from perfectplay.engine.codetable import EMPTY
-from perfectplay.engine.solution import winlose_key
+from perfectplay.engine.compiled.codetable import EMPTY
+from perfectplay.engine.solved.solution import winlose_key
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4"
 SETS = ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1", "opening_L2", "opening_L3"]

@@ -13,8 +13,8 @@ from tictactoe import TicTacToe
 from oracles import cost_game_by_iteration, minimax_value, winlose_by_rounds
 from perfectplay import GameError, Value, check_game, solve
 from perfectplay.engine import describe
-from perfectplay.engine.graph import discover
-from perfectplay.engine.keystores import CodeStore, KeyStore, ObjectStore
+from perfectplay.engine.discovery.graph import discover
+from perfectplay.engine.discovery.keystores import CodeStore, KeyStore, ObjectStore
 
 
 class Nim:

@@ -27,7 +27,7 @@ from perfectplay.catalog.kalah.dense import (
 )
 from perfectplay.cli import main
 from perfectplay.engine import solve
-from perfectplay.engine.search import clear_table, search
+from perfectplay.engine.proof.driver import clear_table, search
 from perfectplay.errors import InputError
 
 

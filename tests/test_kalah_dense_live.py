@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.cli import main
 from perfectplay.engine import solve
-from perfectplay.engine.live import analyze_moves
+from perfectplay.engine.proof.live import analyze_moves
 from perfectplay.engine.target import load_catalog_target
 from perfectplay.errors import InputError
 from perfectplay.store.endgame import DenseEndgame, is_dense_table, open_endgame

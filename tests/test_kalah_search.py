@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.catalog.kalah import Kalah, KalahPy
-from perfectplay.engine import searchbackends as sb
 from perfectplay.engine import solve
-from perfectplay.engine.search import clear_table, search
-from perfectplay.engine.staticrules import static_rules
+from perfectplay.engine.compiled.staticrules import static_rules
+from perfectplay.engine.proof import backends as sb
+from perfectplay.engine.proof.driver import clear_table, search
 from perfectplay.errors import GameError
 from perfectplay.store import open_store, solve_tiered
 

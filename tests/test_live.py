@@ -1,4 +1,4 @@
-"""Live per-move analysis (perfectplay.engine.live): every move's value, then its
+"""Live per-move analysis (perfectplay.engine.proof.live): every move's value, then its
 remoteness, from a book, a store or search, checked against independent answers:
 the strong solution of small boards (solve), and Pascal Pons's published scores of 7x6
 test positions (tests/data/connect4, converted by from_pons_score)."""
@@ -12,7 +12,7 @@ import pytest
 from perfectplay.catalog.connect4 import ConnectFour, from_pons_score, position_from_moves
 from perfectplay.coins.rules import CoinsGame
 from perfectplay.engine import Value, solve
-from perfectplay.engine.live import MoveReport, analyze_moves
+from perfectplay.engine.proof.live import MoveReport, analyze_moves
 from perfectplay.engine.protocol import Score
 from perfectplay.errors import GameError, LimitError
 from perfectplay.store import open_store
@@ -221,7 +221,7 @@ def test_a_books_last_ply_bounds_every_move_and_answers_alike(target, plies, tmp
     position's exact score bounds each move's search (no move beats it), so the
     analysis takes fewer probes, and every move's value and remoteness is still the
     strong solution's (Connect Four 4x4; Kalah(3, 2), a margin game with extra turns)."""
-    from perfectplay.engine import searchbackends
+    from perfectplay.engine.proof import backends as searchbackends
     from perfectplay.engine.target import load_target
     from perfectplay.store import open_store
     from perfectplay.store.book import book_layers, build_book

@@ -12,7 +12,7 @@ import pytest
 
 import perfectplay
 from perfectplay import Value, search, solve
-from perfectplay.engine.graph import discover
+from perfectplay.engine.discovery.graph import discover
 
 
 class Nim:

@@ -16,17 +16,17 @@ from perfectplay import GameError, Value, solve
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.engine import ONGOING, CompiledGame
-from perfectplay.engine.sortedtiers import (
+from perfectplay.store import SolveStopped, analyze, open_store, solve_tiered
+from perfectplay.store import compiled as store_compiled
+from perfectplay.store import runner as store_runner
+from perfectplay.store.packed import keyed_slots
+from perfectplay.store.sortedtiers import (
     build_index,
     index_bits,
     mix_all,
     sort_unique,
     unmix_all,
 )
-from perfectplay.store import SolveStopped, analyze, open_store, solve_tiered
-from perfectplay.store import compiled as store_compiled
-from perfectplay.store import runner as store_runner
-from perfectplay.store.packed import keyed_slots
 from test_compiled import WIDTH, _h, random_game
 
 # -- games whose moves may stay inside their tier -------------------------------------------

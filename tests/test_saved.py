@@ -21,9 +21,9 @@ from perfectplay import Value, solve
 from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
-from perfectplay.engine.kernels import better_margin
+from perfectplay.engine.compiled.kernels import better_margin
 from perfectplay.engine.protocol import Score
-from perfectplay.engine.solution import winlose_key
+from perfectplay.engine.solved.solution import winlose_key
 from perfectplay.errors import GameError, InputError
 from perfectplay.portal import PortalGame, parse_board
 

@@ -246,7 +246,7 @@ def test_connect_four_7x6_public_test_positions(name, every):
 # -- partial results are proven, never guessed ------------------------------------------------
 def _words_hold(r, value, rem) -> bool:
     """The true (value, rem) lies between the result's lower and upper bound words."""
-    from perfectplay.engine.search import MATE
+    from perfectplay.engine.proof.driver import MATE
 
     def score(words: str) -> float:
         if words in ("-inf", "+inf"):
@@ -263,7 +263,7 @@ def _words_hold(r, value, rem) -> bool:
 def test_a_node_limit_stops_with_proven_bounds_only():
     """7x6 positions of known value, searched with a few thousand nodes and a tiny fresh
     table: each answer is exact and right, or stopped with bounds that hold the truth."""
-    from perfectplay.engine.search import clear_table
+    from perfectplay.engine.proof.driver import clear_table
 
     g = connect_four(7, 6)
     stopped = 0
@@ -479,18 +479,18 @@ def test_one_hash_in_the_package():
     import numpy as np
 
     import perfectplay
-    from perfectplay.engine.codetable import mix
-    from perfectplay.engine.searchkernel import _hash
+    from perfectplay.engine.compiled.codetable import mix
+    from perfectplay.engine.proof.kernel import _hash
     root = Path(perfectplay.__file__).parent
     holders = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
                if "bf58476d1ce4e5b9" in p.read_text(encoding="utf-8").lower()]
-    assert holders == ["engine/codetable.py"]
+    assert holders == ["engine/compiled/codetable.py"]
     for code in (0, 1, -1, 2**62 + 12345, -(2**63) + 1):
         assert int(_hash(np.int64(code))) == int(np.uint64(mix(np.int64(code))).view(np.int64))
 
 
 def test_the_backends_follow_the_search_backend_protocol():
-    from perfectplay.engine.searchbackends import CompiledBackend, PythonBackend, SearchBackend
+    from perfectplay.engine.proof.backends import CompiledBackend, PythonBackend, SearchBackend
     members = {"probe", "walk", "table_stats", "close", "name", "probes", "integral"}
     assert members <= set(SearchBackend.__dict__) | set(SearchBackend.__annotations__)
     backend = PythonBackend(_Heap(), 100)
@@ -516,6 +516,6 @@ class _Heap:
 
 def test_search_module_keeps_its_public_names():
     import importlib
-    mod = importlib.import_module("perfectplay.engine.search")
+    mod = importlib.import_module("perfectplay.engine.proof.driver")
     for name in ("search", "SearchResult", "clear_table", "MATE", "LIMIT", "INF"):
         assert hasattr(mod, name), name

@@ -112,7 +112,7 @@ def test_distance_ranks_order_the_reachable_scores_and_invert():
     tie, losses in 1..left) gets a distinct rank in -left..left, ordered as the scores are,
     rank_score inverts it, and a fail-soft bound between two reachable scores rounds to the
     rank of the reachable one on its side."""
-    from perfectplay.engine.pinplan import (
+    from perfectplay.engine.proof.plan import (
         MATE,
         distance_rank,
         rank_at_least,
@@ -140,7 +140,7 @@ def test_searches_in_threads_at_once_keep_their_own_stacks():
     table takes the same nodes (the history heuristic's counters start from zero)."""
     import concurrent.futures as cf
 
-    from perfectplay.engine.search import clear_table
+    from perfectplay.engine.proof.driver import clear_table
     from test_compiled import random_game
 
     game = ConnectFour(5, 4)
@@ -165,9 +165,9 @@ def test_kernel_calls_reuse_the_entry_point_numba_compiled():
     found the compiled entry point: the entry is kept per kernel, rules object and argument
     types, holds its rules (so their id is never another's), and answers as the dispatcher
     does; a kernel numba did not compile is called as it is."""
-    from perfectplay.engine import searchbackends as sb
-    from perfectplay.engine.search import clear_table
-    from perfectplay.engine.staticrules import static_rules
+    from perfectplay.engine.compiled.staticrules import static_rules
+    from perfectplay.engine.proof import backends as sb
+    from perfectplay.engine.proof.driver import clear_table
 
     game = ConnectFour(5, 4)
     code = position_from_moves(game, "2211")

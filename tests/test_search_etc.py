@@ -14,8 +14,8 @@ from numba import njit
 from perfectplay import search, solve
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.engine import LOSE
-from perfectplay.engine import searchkernel as sk
-from perfectplay.engine.search import clear_table
+from perfectplay.engine.proof import kernel as sk
+from perfectplay.engine.proof.driver import clear_table
 from test_connect4_hooks import solved
 
 

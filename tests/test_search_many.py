@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from numba import njit
 
 from perfectplay import GameError, LimitError, Value, search, search_many, solve
-from perfectplay.engine import pinplan as pp
-from perfectplay.engine import searchbackends, searchmany
-from perfectplay.engine.compiled import CompiledGame
-from perfectplay.engine.search import clear_table, prepare_table
+from perfectplay.engine.compiled.game import CompiledGame
+from perfectplay.engine.proof import backends as searchbackends
+from perfectplay.engine.proof import batch as searchmany
+from perfectplay.engine.proof import plan as pp
+from perfectplay.engine.proof.driver import clear_table, prepare_table
 from perfectplay.games import connect4, kalah, tictactoe
 from test_compiled import GAMES, random_game
 from test_search import _Heap, sample

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from perfectplay import search
 from perfectplay.cli import main
-from perfectplay.engine.searchresult import bound_words, window_words
-from perfectplay.engine.solution import move_name, play_moves
+from perfectplay.engine.proof.result import bound_words, window_words
+from perfectplay.engine.solved.solution import move_name, play_moves
 
 TTT = "examples/tictactoe.py:TicTacToe"
 

@@ -21,7 +21,7 @@ import pytest
 from browser import cli_page
 from perfectplay import solve
 from perfectplay.catalog.connect4 import ConnectFour
-from perfectplay.engine.solution import move_name
+from perfectplay.engine.solved.solution import move_name
 from perfectplay.engine.target import load_target
 from perfectplay.web.gamescrafters import value_word
 

@@ -11,7 +11,7 @@ from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.cli.serve import _served_game
 from perfectplay.engine import solve
-from perfectplay.engine.live import LiveOracle
+from perfectplay.engine.proof.live import LiveOracle
 from perfectplay.store import solve_tiered
 from perfectplay.store.book import build_book
 from perfectplay.store.layout import StoreError

@@ -13,16 +13,17 @@ import textwrap
 from pathlib import Path
 
 from perfectplay import search
-from perfectplay.engine import CompiledGame, staticrules
-from perfectplay.engine import searchbackends as sb
-from perfectplay.engine.staticrules import StaticRules, rules_digest, static_rules
+from perfectplay.engine import CompiledGame
+from perfectplay.engine.compiled import staticrules
+from perfectplay.engine.compiled.staticrules import StaticRules, rules_digest, static_rules
+from perfectplay.engine.proof import backends as sb
 from perfectplay.games import connect4, kalah, tictactoe
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _digest_elsewhere(call: str) -> str:
-    code = (f"from perfectplay.games import connect4\nfrom perfectplay.engine.staticrules "
+    code = (f"from perfectplay.games import connect4\nfrom perfectplay.engine.compiled.staticrules "
             f"import rules_digest\nprint(rules_digest({call}.rules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=True)
@@ -130,7 +131,7 @@ def test_a_new_process_reads_the_search_from_numbas_cache():
     code = textwrap.dedent("""\
         import json
         from perfectplay import search
-        from perfectplay.engine import searchkernel as sk
+        from perfectplay.engine.proof import kernel as sk
         from perfectplay.games import connect4, kalah
         def calls(kernel):
             return sum(kernel.stats.cache_hits.values()) + sum(
@@ -179,7 +180,7 @@ def test_compiled_discovery_solves_as_the_namedtuple_does(monkeypatch):
 
     from perfectplay import solve
 
-    solve_module = importlib.import_module("perfectplay.engine.solve")
+    solve_module = importlib.import_module("perfectplay.engine.strong")
 
     cached = solve(tictactoe(), method="graph", progress=False)
     monkeypatch.setattr(solve_module, "static_rules", lambda rules: None)
@@ -217,7 +218,8 @@ def test_a_new_process_reads_the_tier_solve_from_numbas_cache():
     code = textwrap.dedent("""\
         import json
         from perfectplay import solve
-        from perfectplay.engine import tierkernels, tiers
+        from perfectplay.engine.tiers import kernels as tierkernels
+        from perfectplay.engine.tiers import solver as tiers
         from perfectplay.games import connect4
         s = solve(connect4(width=4, height=5), method="tiers")
         kernels = [tiers._expand_cached, tiers._solve_blocks_cached,

@@ -184,7 +184,7 @@ def test_a_margin_beyond_the_search_limit_is_refused_as_a_leaf():
     number, not wrapped into a wrong score."""
     from types import SimpleNamespace
 
-    from perfectplay.engine.searchkernel import LIMIT
+    from perfectplay.engine.proof.kernel import LIMIT
     from perfectplay.store.leaf import _palette_scores
 
     fits = SimpleNamespace(values=[LIMIT, -LIMIT, 3], rems=np.array([1, 2, 3]))

@@ -1,4 +1,4 @@
-"""Auditing a solved game (perfectplay.engine.verify): a true solution verifies in full, and
+"""Auditing a solved game (perfectplay.engine.solved.verify): a true solution verifies in full, and
 one wrong entry anywhere (a value, a remoteness, a missing child) is found, on random cyclic
 games, scored games and games with extra turns."""
 
@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay.engine import Value, solve
-from perfectplay.engine.solution import Solved
+from perfectplay.engine.solved.solution import Solved
+from perfectplay.engine.solved.verify import verify
 from perfectplay.engine.values import Counts, UnknownPosition
-from perfectplay.engine.verify import verify
 from test_engine import GraphGame, Nim, TicTacToe, _random_graph
 
 

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from browser import served_page  # noqa: E402
 from perfectplay import registry, solve  # noqa: E402
 from perfectplay.engine import Value  # noqa: E402
-from perfectplay.engine.solution import move_name  # noqa: E402
+from perfectplay.engine.solved.solution import move_name  # noqa: E402
 from perfectplay.engine.target import load_catalog_target  # noqa: E402
 from perfectplay.web import answers  # noqa: E402
 from perfectplay.web.app import create_app  # noqa: E402

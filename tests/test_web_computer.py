@@ -27,8 +27,8 @@ from perfectplay.catalog.connect4.notation import position_from_moves
 from perfectplay.catalog.othello import Othello
 from perfectplay.catalog.tictactoe import TicTacToe
 from perfectplay.engine import Value
-from perfectplay.engine.live import MoveReport
-from perfectplay.engine.solution import move_name
+from perfectplay.engine.proof.live import MoveReport
+from perfectplay.engine.solved.solution import move_name
 from perfectplay.errors import InputError
 from perfectplay.web import live
 from perfectplay.web.computer import choose_move, keeps_value

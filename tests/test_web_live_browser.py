@@ -38,7 +38,7 @@ from perfectplay.catalog.connect4.notation import from_pons_score
 from perfectplay.catalog.connect4.twin import ConnectFourPy
 from perfectplay.engine import Value
 from perfectplay.engine.protocol import Score
-from perfectplay.engine.solution import move_name
+from perfectplay.engine.solved.solution import move_name
 from perfectplay.engine.target import load_catalog_target
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.web.gamescrafters import value_word

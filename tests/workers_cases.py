@@ -21,7 +21,7 @@ import pytest
 from perfectplay import GameError, Value, solve
 from perfectplay.catalog.kalah import Kalah, KalahPy
 from perfectplay.engine import workers
-from perfectplay.engine.graph import discover
+from perfectplay.engine.discovery.graph import discover
 
 pytestmark = pytest.mark.skipif(not workers.helper_allowed(),
                                 reason="no fork, a single CPU or other threads here: the "

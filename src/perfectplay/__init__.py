@@ -22,7 +22,7 @@ from .engine import (  # noqa: E402
     search_many,
     solve,
 )
-from .engine.saved import SavedSolution, load  # noqa: E402
+from .engine.solved.saved import SavedSolution, load  # noqa: E402
 from .errors import GameError, InputError, LimitError, PerfectplayError  # noqa: E402
 
 __version__ = "0.1.0"

@@ -53,7 +53,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .engine import Value, solve
-from .engine.graph import memory_limit
+from .engine.discovery.graph import memory_limit
 from .errors import InputError
 
 KeyKind = Literal["auto", "str", "ply", "history"]

@@ -3,7 +3,7 @@
 :class:`PerfectAgent` is the callable multi-agent loops take, ``(observation, agent) ->
 action``: it reads the position from the observation (a function you give: how the
 environment shows the board), picks one of the solution's perfect moves
-(:meth:`~perfectplay.engine.solution.Solved.best_moves`) uniformly at random, and honours the
+(:meth:`~perfectplay.engine.solved.solution.Solved.best_moves`) uniformly at random, and honours the
 environment's ``action_mask`` (a perfect move the mask forbids means the observation was
 read wrongly: a clear error, never a silent illegal move). :func:`game_env` turns any solved
 win/lose/tie game into an AEC environment (two agents, an action mask, +1/-1/0 rewards at

@@ -11,9 +11,9 @@ import click
 
 from .. import registry
 from ..catalog.entry import CatalogGame, Published
-from ..engine.compiled import CompiledGame
+from ..engine.compiled.game import CompiledGame
 from ..engine.protocol import Game, capabilities
-from ..engine.savefile import portable_target
+from ..engine.solved.savefile import portable_target
 from ..engine.target import parse_call
 from ..play import Table, live_table
 from ..store import Store, open_store

@@ -13,11 +13,11 @@ import click
 from ..engine import check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
-from ..engine.compiled import CompiledGame
+from ..engine.compiled.game import CompiledGame
 from ..engine.protocol import Game, capabilities
-from ..engine.saved import save as save_solution
-from ..engine.savefile import portable_target
-from ..engine.solution import describe, game_picture, move_name, play_moves, turn_words
+from ..engine.solved.saved import save as save_solution
+from ..engine.solved.savefile import portable_target
+from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
 from ..errors import InputError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..engine import solve as engine_solve
-from ..engine.live import LiveOracle
+from ..engine.proof.live import LiveOracle
 from ..engine.protocol import capabilities
 from ..store import open_store
 from ..store.endgame import is_dense_table

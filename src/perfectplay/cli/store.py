@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from ..engine.protocol import capabilities
-from ..engine.saved import GameNotRebuilt, SavedSolution
-from ..engine.saved import load as load_solution
-from ..engine.solution import position_of
+from ..engine.solved.saved import GameNotRebuilt, SavedSolution
+from ..engine.solved.saved import load as load_solution
+from ..engine.solved.solution import position_of
 from ..errors import PerfectplayError
 from ..store import analyze as tb_analyze
 from ..store import export_parquet, open_store

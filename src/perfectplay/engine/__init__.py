@@ -5,7 +5,8 @@
 
 from .check import CheckReport, check_game
 from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
-from .graph import GameGraph, discover
+from .discovery import GameGraph, discover
+from .proof import SearchBatch, SearchResult, search, search_many
 from .protocol import (
     CANNOT_LOSE,
     CANNOT_WIN,
@@ -16,10 +17,8 @@ from .protocol import (
     Game,
     Value,
 )
-from .search import SearchResult, search
-from .searchmany import SearchBatch, search_many
-from .solution import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
-from .solve import solve, solve_graph
+from .solved import Counts, MoveValue, Solution, Solved, UnknownPosition, describe
+from .strong import solve, solve_graph
 
 __all__ = [
     "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "LOSES_IN_2", "MUST_LOSE", "ONGOING", "TIE", "WIN",

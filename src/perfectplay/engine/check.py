@@ -15,8 +15,8 @@ import numpy as np
 
 from ..errors import GameError, show
 from .compiled import CompiledGame
-from .expand import hashable as _hashable
-from .expand import is_move_list, is_points, is_real
+from .discovery import hashable as _hashable
+from .discovery import is_move_list, is_points, is_real
 from .protocol import (
     BOUND_FLAGS,
     LOSES_IN_2,
@@ -29,8 +29,8 @@ from .protocol import (
     Worth,
     capabilities,
 )
-from .solution import Solved
-from .solve import solve
+from .solved import Solved
+from .strong import solve
 
 
 @dataclass

@@ -86,7 +86,7 @@ BAD_PAYOFF_SIGN = int(Status.BAD_PAYOFF_SIGN)
 
 class NamedGame(Protocol):
     """What a message needs of the game: its name and its bound on moves (a
-    :class:`~perfectplay.engine.compiled.CompiledGame`)."""
+    :class:`~perfectplay.engine.compiled.game.CompiledGame`)."""
 
     @property
     def name(self) -> str: ...

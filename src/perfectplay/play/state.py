@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine import MoveValue, Value, describe
 from ..engine.protocol import Game
-from ..engine.solution import Solved, winlose_key
+from ..engine.solved.solution import Solved, winlose_key
 from ..errors import InputError
 
 #: Anything that knows every position's value: the engine's read interface, answered by a

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import solve
-from ..engine.live import LiveOracle, StoreLike
+from ..engine.proof.live import LiveOracle, StoreLike
 from ..engine.protocol import Game, capabilities
 from ..errors import show
 from .state import Oracle, Table
@@ -21,7 +21,7 @@ def live_table(game: Game[Any, Any], title: str, book: StoreLike | None = None,
     """How a game too big to solve looks in play: every move's value and remoteness from
     ``book`` (a store: an opening book, or a whole solved store) where it holds the child,
     from ``endgame`` likewise, else proven by live search
-    (:class:`~perfectplay.engine.live.LiveOracle`)."""
+    (:class:`~perfectplay.engine.proof.live.LiveOracle`)."""
     oracle = LiveOracle(game, book=book, endgame=endgame, table_mb=table_mb,
                         workers=workers)
     table = user_table(game, title, oracle)

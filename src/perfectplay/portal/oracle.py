@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..engine import MoveValue, Value
-from ..engine.solution import Solved, winlose_key
+from ..engine.solved.solution import Solved, winlose_key
 from ..errors import PerfectplayError
 from .model import ALIF, KindName, PortalOptions
 from .rules import PortalGame

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit, objmode
 
 from ..bits import lowest_bit, popcount
-from ..engine.codetable import mix
+from ..engine.compiled.codetable import mix
 from ..errors import LimitError
 from ..grid import bfs
 from .model import Board

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.check import check_game
-from ..engine.compiled import CompiledGame
+from ..engine.compiled.game import CompiledGame
 from ..engine.protocol import Game, Value, capabilities
 from ..errors import GameError
 from .compiled import solve_compiled_store

@@ -43,13 +43,12 @@ from typing import cast
 
 import numpy as np
 
-from ..engine.compiled import CompiledGame
+from ..engine.compiled.game import CompiledGame
+from ..engine.proof.backends import child_bound, edge
+from ..engine.proof.driver import check_endgame, search
+from ..engine.proof.result import SearchScore, score_of
 from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
-from ..engine.scored import scored_option
-from ..engine.search import check_endgame, search
-from ..engine.searchbackends import child_bound, edge
-from ..engine.searchresult import SearchScore, score_of
-from ..engine.sortedtiers import build_index, index_bits, mix_all
+from ..engine.solved.scored import scored_option
 from ..engine.workers import ExpandHelper, helper_allowed, start_helper, wait_any
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
@@ -68,6 +67,7 @@ from .layout import (
 )
 from .packed import count_blocks, mark_present
 from .reader import Store
+from .sortedtiers import build_index, index_bits, mix_all
 
 __all__ = ["BLOCK", "CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", "Book",
            "book_layers", "build_book", "find_book", "parent_bounds"]

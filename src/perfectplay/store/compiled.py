@@ -4,7 +4,7 @@ per position, then packed.
 A :class:`~perfectplay.engine.CompiledGame` with ``tier(pos)`` (every move stays in its tier
 or climbs) goes into a store without a line of Python per position. While the solve runs,
 each tier is its positions' keys (codes mixed by a bijection, sorted:
-:mod:`perfectplay.engine.sortedtiers`) laid end to end in one file, with a bucket index
+:mod:`perfectplay.store.sortedtiers`) laid end to end in one file, with a bucket index
 beside it, and value, remoteness (and margin) files of the same length, under ``work/arena/``.
 The workers memory-map them, so a machine holds only the pages the current tier touches.
 
@@ -47,25 +47,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..engine.compiled import TIE, CompiledGame, any_code
-from ..engine.kernels import retrograde, reverse_csr, topological_order
+from ..engine.compiled.game import TIE, CompiledGame, any_code
+from ..engine.compiled.kernels import retrograde, reverse_csr, topological_order
+from ..engine.compiled.staticrules import kernel_door
 from ..engine.protocol import UNKNOWN, Value
-from ..engine.sortedtiers import (
-    build_index,
-    expand_range,
-    expand_range_cached,
-    index_bits,
-    inside_graph,
-    inside_graph_cached,
-    mix_all,
-    seeded_negamax,
-    sort_unique,
-    with_seed_chains,
-)
-from ..engine.staticrules import kernel_door
 from ..engine.status import OK, raise_status
-from ..engine.tierkernels import Arena, Shape, solve_range, solve_range_cached
-from ..engine.tiers import by_tier
+from ..engine.tiers.kernels import Arena, Shape, solve_range, solve_range_cached
+from ..engine.tiers.solver import by_tier
 from ..errors import GameError
 from ..progress import Progress
 from .layout import (
@@ -89,6 +77,18 @@ from .packed import (
     refused,
 )
 from .runner import Runner, StoreJob
+from .sortedtiers import (
+    build_index,
+    expand_range,
+    expand_range_cached,
+    index_bits,
+    inside_graph,
+    inside_graph_cached,
+    mix_all,
+    seeded_negamax,
+    sort_unique,
+    with_seed_chains,
+)
 
 #: Keys one gather task sorts at once (its memory: about 2.2 x 8 bytes a key).
 GATHER_KEYS = 1 << 26
@@ -443,7 +443,7 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
                 lo: int, hi: int) -> tuple[int, int, int]:
     """Solve slots ``lo..hi-1`` (tier-relative) of arena tier ``ti`` into the arrays,
     leaving open the positions with moves inside the tier
-    (:func:`~perfectplay.engine.sortedtiers.solve_range`). Returns (status, code, positions
+    (:func:`~perfectplay.store.sortedtiers.solve_range`). Returns (status, code, positions
     left open)."""
     a = Arrays(Path(root), built, game.scored, write=True)
     first = int(a.base[ti])

@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..engine.proof.kernel import Leaf
 from ..engine.protocol import Game, Position, Worth, capabilities
-from ..engine.searchkernel import Leaf
 from ..errors import InputError
 from .layout import DENSE_KIND
 from .reader import Store

@@ -3,7 +3,7 @@
 :func:`perfectplay.engine.search` reads a position of an endgame store (a store built from
 ``roots``: the game's last tiers) instead of searching it, as Irving, Donkers and Uiterwijk
 (2000) read their Kalah endgame databases. :func:`leaf_of` lays the store's tiers end to end
-in memory in the shape the search kernel looks up (:class:`~perfectplay.engine.searchkernel.
+in memory in the shape the search kernel looks up (:class:`~perfectplay.engine.proof.kernel.
 Leaf`): per tier its sorted mixed keys and bucket index, and per position its score (a
 margin, or MATE - r for a win in r plies) and remoteness. A tier kept by rank is turned into
 keys here. Memory: 8 bytes of key and 4 each of score and remoteness a position, plus the
@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..engine.codetable import unmix
+from ..engine.compiled.codetable import unmix
+from ..engine.proof.kernel import LIMIT, MATE, Leaf
 from ..engine.protocol import Value, capabilities
-from ..engine.searchkernel import LIMIT, MATE, Leaf
-from ..engine.sortedtiers import build_index, index_bits, mix_all
 from .layout import StoreError
+from .sortedtiers import build_index, index_bits, mix_all
 
 
 def _palette_scores(table: Any, scored: bool) -> np.ndarray:
@@ -91,7 +91,7 @@ def leaf_of(store: Any) -> Leaf:
     Kalah positions loads in 7.2 GB; stacking every tier's pieces first would have held
     about 18 GB at once).
 
-    >>> from perfectplay.engine.searchkernel import no_leaf
+    >>> from perfectplay.engine.proof.kernel import no_leaf
     >>> no_leaf().keys.size
     0
     """

@@ -4,7 +4,7 @@ Two ways to say which positions a tier holds (see :mod:`perfectplay.store.layout
 
 - **keys**: the positions' keys (codes mixed by a bijection, sorted; a bucket index on their
   top bits makes a look-up one bucket and a few comparisons, see
-  :mod:`perfectplay.engine.sortedtiers`). 8 bytes a position plus about one for the index.
+  :mod:`perfectplay.store.sortedtiers`). 8 bytes a position plus about one for the index.
 - **present**: with a game's ``rank`` (a dense number inside the tier), one bit per rank
   and the count of set bits before every block of 512 (Jacobson's rank directory, 1/8 bit a
   rank): a position's slot is the number of set bits before its rank, two cache lines
@@ -33,8 +33,8 @@ import numpy as np
 from numba import njit
 
 from ..bits import popcount
-from ..engine.codetable import mix, unmix
-from ..engine.tierkernels import find_key
+from ..engine.compiled.codetable import mix, unmix
+from ..engine.tiers.kernels import find_key
 
 #: Words a rank directory block covers (512 bits).
 BLOCK_WORDS = 8

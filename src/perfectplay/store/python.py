@@ -6,12 +6,12 @@
 2. *Solve*, highest tier first: workers evaluate chunks of the tier, looking children up in
    the packed tiers above (:class:`perfectplay.store.reader.Tier`, cached per worker); a
    position whose moves all leave the tier is decided there, with the engine's own rule
-   for a move (:func:`~perfectplay.engine.tiers.move_option`). Positions with moves inside
+   for a move (:func:`~perfectplay.engine.tiers.solver.move_option`). Positions with moves inside
    the tier are finished in the client by the engine's kernels: win/lose games by
    retrograde analysis seeded with their best solved option
-   (:func:`~perfectplay.engine.sortedtiers.with_seed_chains`; cycles allowed, what stays
+   (:func:`~perfectplay.store.sortedtiers.with_seed_chains`; cycles allowed, what stays
    unknown is a certified draw), scored games children first in exact arithmetic
-   (:func:`~perfectplay.engine.scored.negamax_exact`; moves inside a tier may not cycle).
+   (:func:`~perfectplay.engine.solved.scored.negamax_exact`; moves inside a tier may not cycle).
    Then the tier is packed: sorted keys, a palette of exact (value, remoteness) pairs (big
    integers and fractions come back unchanged) and a palette id a position.
 """
@@ -26,11 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.kernels import retrograde, reverse_csr, topological_order
+from ..engine.compiled.kernels import retrograde, reverse_csr, topological_order
 from ..engine.protocol import Capabilities, Game, Move, Position, Score, Value, capabilities
-from ..engine.scored import negamax_exact, scored_option
-from ..engine.sortedtiers import build_index, index_bits, mix_all, with_seed_chains
-from ..engine.tierkernels import better_option, move_option
+from ..engine.solved.scored import negamax_exact, scored_option
+from ..engine.tiers.kernels import better_option, move_option
 from ..errors import GameError
 from ..progress import Progress
 from .layout import (
@@ -44,6 +43,7 @@ from .layout import (
 )
 from .reader import Tier
 from .runner import Runner, StoreJob
+from .sortedtiers import build_index, index_bits, mix_all, with_seed_chains
 
 
 def check_tiered(game: Game) -> None:
@@ -242,7 +242,7 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
                  ) -> tuple[Any, int]:
     """The best of solved moves for the mover, by the engine's rule: exact margins in a
     scored game (the int64 kernels cannot hold 2**70 or a third), else the engine's own
-    :func:`~perfectplay.engine.tiers.move_option` and ``better_option``."""
+    :func:`~perfectplay.engine.tiers.solver.move_option` and ``better_option``."""
     if scored:
         best = None
         for _, (value, rem), passes, pay in moves:
@@ -364,7 +364,7 @@ def _inside_scored(open_codes: list[int], who: list[int],
                    known: dict[int, tuple[Any, int]]) -> tuple[list[Any], list[int]]:
     """Scored open positions: their moves as a graph whose solved children are leaves of
     known margin and remoteness, solved children first in exact arithmetic by the engine's
-    :func:`~perfectplay.engine.scored.negamax_exact`. A cycle is refused."""
+    :func:`~perfectplay.engine.solved.scored.negamax_exact`. A cycle is refused."""
     index = {c: i for i, c in enumerate(open_codes)}
     n = len(open_codes)
     leaves: list[tuple[Any, int]] = []

@@ -15,17 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.compiled import CompiledGame
+from ..engine.compiled.game import CompiledGame
 from ..engine.protocol import Capabilities, Game, Position, Value, capabilities
-from ..engine.solution import Solved, position_of
-from ..engine.sortedtiers import unmix_all
+from ..engine.solved.solution import Solved, position_of
+from ..engine.solved.verify import VerifyReport
 from ..engine.target import load_target
 from ..engine.values import Counts, UnknownPosition
-from ..engine.verify import VerifyReport
 from ..errors import PerfectplayError, show
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
 from .leaf import leaf_of
 from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
+from .sortedtiers import unmix_all
 from .verify import verify_store
 
 
@@ -265,7 +265,8 @@ class Store(Solved):
         return [f"the store holds {len(self):,} positions in {len(self.tiers)} tiers"]
 
     def position_of(self, literal: str | None = None, moves: str | None = None) -> Any:
-        """The position a query names (see :func:`~perfectplay.engine.solution.position_of`)."""
+        """The position a query names (see
+        :func:`~perfectplay.engine.solved.solution.position_of`)."""
         return position_of(self.game, literal, moves)
 
     def codes(self, t: int) -> np.ndarray:

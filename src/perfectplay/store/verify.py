@@ -1,6 +1,6 @@
 """Audit a store on disk: its files against the checksums written when it was made, its
 manifest's counts, and sampled positions by retrograde consistency
-(:mod:`perfectplay.engine.verify`), their children looked up in batches.
+(:mod:`perfectplay.engine.solved.verify`), their children looked up in batches.
 
 A store holds no list of positions in Python: positions are drawn tier by tier (uniformly
 over the whole store) straight from the packed tiers, as codes; their children come from
@@ -22,15 +22,15 @@ from typing import Any, Protocol
 import numpy as np
 from numba import njit
 
-from ..engine.compiled import ONGOING, CompiledGame, is_compiled
+from ..engine.compiled.game import ONGOING, CompiledGame, is_compiled
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
-from ..engine.sortedtiers import unmix_all
+from ..engine.solved.verify import Child, Mismatch, VerifyReport, _same, implied
 from ..engine.status import BAD_MOVE_COUNT, OK, status_error
 from ..engine.values import UnknownPosition, describe
-from ..engine.verify import Child, Mismatch, VerifyReport, _same, implied
 from ..errors import show
 from .layout import checksums, read_manifest, tier_path
 from .packed import set_ranks, slot_ranks, unranked
+from .sortedtiers import unmix_all
 
 
 class PackedStore(Protocol):

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 #: Any JSON value (a position or a move as the game writes it: a number, a string, a list;
-#: made JSON by :func:`~perfectplay.engine.solution.json_value`, so not walked again here).
+#: made JSON by :func:`~perfectplay.engine.solved.solution.json_value`, so not walked again here).
 AnyJson = Annotated[Any, WithJsonSchema(
     {"type": ["array", "boolean", "integer", "null", "number", "object", "string"]})]
 #: A value as JSON: "win", "lose", "tie" or "draw", or a margin (a number, or a fraction as

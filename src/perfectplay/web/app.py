@@ -46,7 +46,7 @@ from starlette.routing import Route
 
 from .. import registry
 from ..engine.protocol import capabilities
-from ..engine.solution import Solved, _json_value, json_value
+from ..engine.solved.solution import Solved, _json_value, json_value
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
@@ -259,7 +259,7 @@ def _table(game: str, key: tuple[str, Any], options: Any) -> Table:
 
 
 def _value(value: Any) -> ValueJson:
-    """A value as the answers give it (:func:`~perfectplay.engine.solution._json_value`)."""
+    """A value as the answers give it (:func:`~perfectplay.engine.solved.solution._json_value`)."""
     return cast(ValueJson, _json_value(value))
 
 

@@ -45,8 +45,8 @@ from .. import registry
 from ..catalog import CatalogGame, Param
 from ..engine import CompiledGame, solve
 from ..engine.protocol import Move, Position, Worth, capabilities
-from ..engine.solution import Solved, game_picture, move_name
-from ..engine.solve import Method
+from ..engine.solved.solution import Solved, game_picture, move_name
+from ..engine.strong import Method
 from ..engine.target import parse_call
 from ..engine.values import MoveValue
 from ..errors import InputError, LimitError, PerfectplayError

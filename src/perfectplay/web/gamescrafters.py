@@ -71,7 +71,7 @@ from starlette.routing import Route
 
 from ..catalog.entry import CatalogGame
 from ..engine.protocol import Game, Position, Value, capabilities
-from ..engine.solution import Solved, game_picture
+from ..engine.solved.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
 from ..registry import get_catalog
 

@@ -7,7 +7,7 @@ server's worker as each is proven.
   true, ``value`` null);
 - ``GET /api/explore/{target}/analysis?p=KEY&moves=a,b`` streams the analysis as JSON
   lines (``application/x-ndjson``), one object a line: ``{"kind": "move", ...}`` for every
-  report of :func:`perfectplay.engine.live.analyze_moves` (a move's value first, its
+  report of :func:`perfectplay.engine.proof.live.analyze_moves` (a move's value first, its
   remoteness after, bounds while it is searched; moves an opening book or an endgame store
   holds at once), then one ``{"kind": "done", ...}`` with the position's value and
   summary (and the computer's move when ``strength`` is given), or ``{"kind": "error"}``.
@@ -51,10 +51,10 @@ from typing import Literal, cast
 from .. import registry
 from ..catalog import CatalogGame
 from ..engine import CompiledGame, Value
-from ..engine.live import MoveReport, analyze_moves, warm_up
+from ..engine.proof.kernel import Leaf
+from ..engine.proof.live import MoveReport, analyze_moves, warm_up
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
-from ..engine.searchkernel import Leaf
-from ..engine.solution import game_picture, move_name
+from ..engine.solved.solution import game_picture, move_name
 from ..engine.target import parse_call
 from ..errors import InputError, LimitError
 from ..store import open_store

@@ -31,7 +31,7 @@ import re
 from .. import registry
 from ..catalog import CatalogGame, Pasted
 from ..engine.protocol import Game
-from ..engine.solution import move_name
+from ..engine.solved.solution import move_name
 from ..errors import InputError
 from .positions import legal_move
 

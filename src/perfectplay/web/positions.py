@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..catalog import CatalogGame
 from ..engine import Value
 from ..engine.protocol import Game, Move, Position, Worth, capabilities
-from ..engine.solution import move_name
+from ..engine.solved.solution import move_name
 from ..errors import LimitError
 from ..play.state import rank
 from .answers import ExplorePly, Turn

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from numba import njit
 
 from ...engine import CompiledGame
-from ...engine.compiled import Kernel
+from ...engine.compiled.game import Kernel
 from .bitboard import (
     Geometry,
     geometry,

@@ -34,8 +34,8 @@ import numpy as np
 from numba import njit
 
 from ...engine import CompiledGame
-from ...engine.compiled import Kernel
-from ...engine.searchkernel import Leaf, dense_leaf
+from ...engine.compiled.game import Kernel
+from ...engine.proof.kernel import Leaf, dense_leaf
 from .dense import (
     MAX_TABLE_SEEDS,
     binomial_table,

@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import lowest_bit, popcount
-from ...engine.compiled import ONGOING, TIE, CompiledGame
+from ...engine.compiled.game import ONGOING, TIE, CompiledGame
 from ...errors import InputError
 
 if TYPE_CHECKING:

@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import lowest_bit, popcount
-from ...engine.compiled import LOSE, ONGOING, CompiledGame
+from ...engine.compiled.game import LOSE, ONGOING, CompiledGame
 from ...errors import InputError
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ cost to solve by compiled discovery (measured: seconds against milliseconds).
 
 The functions live at module level with ``cache=True``: numba keeps their machine code on
 disk, so a new process does not compile the rules again (nor the search kernels, cached
-through :mod:`perfectplay.engine.staticrules`; the solve kernels still compile once a
+through :mod:`perfectplay.engine.compiled.staticrules`; the solve kernels still compile once a
 process).
 
 >>> game = TicTacToe()

@@ -8,9 +8,9 @@ loop is compiled: a store's keys are mixed codes (uint64) sorted per tier, the i
 solver's the codes themselves (int64) in open-addressing tables. Chosen by type, not passed
 in as functions, because numba cannot cache on disk a kernel that takes functions as
 values: :func:`solve_range_cached` is the same loop for rules given as a
-:class:`~perfectplay.engine.staticrules.StaticRules`, compiled once a machine rather than
+:class:`~perfectplay.engine.compiled.staticrules.StaticRules`, compiled once a machine rather than
 once a process. The arrays that travel together travel as one :class:`Arena`, the game's
-compiled functions as its :class:`~perfectplay.engine.compiled.Rules`, the switches as one
+compiled functions as its :class:`~perfectplay.engine.compiled.game.Rules`, the switches as one
 :class:`Shape`.
 
 The rule for one move is written once here (:func:`move_option`): a win/lose value is
@@ -26,12 +26,22 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .codetable import EMPTY, mix, probe, unmix
-from .compiled import LOSE, ONGOING, TIE, WIN, ended
-from .kernels import better_margin, margin_of_move
-from .protocol import DRAW_CODE as DRAW
-from .protocol import UNKNOWN
-from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_PLAYER, BAD_TIER, OK, OVERFLOW
+from ..compiled import (
+    EMPTY,
+    LOSE,
+    ONGOING,
+    TIE,
+    WIN,
+    better_margin,
+    ended,
+    margin_of_move,
+    mix,
+    probe,
+    unmix,
+)
+from ..protocol import DRAW_CODE as DRAW
+from ..protocol import UNKNOWN
+from ..status import BAD_CODE, BAD_MOVE_COUNT, BAD_PLAYER, BAD_TIER, OK, OVERFLOW
 
 _U64 = np.uint64(64)
 
@@ -319,5 +329,5 @@ def solve_range(rules, shape, arena, ti, lo, hi, best, inside):
 @njit(nogil=True, cache=True)
 def solve_range_cached(rules, shape, arena, ti, lo, hi, best, inside):
     """:func:`solve_range`, cached on disk (``rules`` a StaticRules: see
-    :mod:`~perfectplay.engine.staticrules`)."""
+    :mod:`~perfectplay.engine.compiled.staticrules`)."""
     return solve_range(rules, shape, arena, ti, lo, hi, best, inside)

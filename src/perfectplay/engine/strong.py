@@ -9,13 +9,19 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ..errors import GameError, show
-from .compiled import CompiledGame, discover_cached, discover_compiled
-from .graph import GameGraph, discover, position_limit, turn_parity
-from .kernels import label_setting_int64, negamax_int64, retrograde, topological_order
+from .compiled import (
+    CompiledGame,
+    discover_cached,
+    discover_compiled,
+    label_setting_int64,
+    negamax_int64,
+    retrograde,
+    static_rules,
+    topological_order,
+)
+from .discovery import GameGraph, discover, position_limit, turn_parity
 from .protocol import Game
-from .scored import cost_players, label_setting, negamax_acyclic
-from .solution import COST, MARGIN, WINLOSE, Solution
-from .staticrules import static_rules
+from .solved import COST, MARGIN, WINLOSE, Solution, cost_players, label_setting, negamax_acyclic
 from .status import OK, raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
 
@@ -31,7 +37,8 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
     - scored acyclic games: margins by reverse topological order, in int64 by a numba kernel
       when every number fits (an overflow is detected and the game is solved again in exact
       Python arithmetic), else in exact Python numbers (big ints, fractions);
-    - scored cyclic games: label setting as a cost game (see :mod:`perfectplay.engine.scored`).
+    - scored cyclic games: label setting as a cost game (see
+      :mod:`perfectplay.engine.solved.scored`).
 
     ``method``: "auto" solves a :class:`~perfectplay.engine.CompiledGame` tier by tier when
     it defines ``tier`` (no stored moves), else by compiled discovery into CSR arrays

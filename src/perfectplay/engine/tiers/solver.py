@@ -33,19 +33,21 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from ..errors import LimitError, show
-from ..progress import Progress
-from .codetable import (
+from ...errors import LimitError, show
+from ...progress import Progress
+from ..compiled import (
     EMPTY,
+    ONGOING,
+    CompiledGame,
     capacity_for,
+    kernel_door,
     key_find,
     key_insert_many,
     key_rebuild,
     new_keys,
 )
-from .compiled import ONGOING, CompiledGame
-from .protocol import Position, Value, Worth
-from .solution import (
+from ..protocol import Position, Value, Worth
+from ..solved import (
     MARGIN,
     WINLOSE,
     Counts,
@@ -54,9 +56,8 @@ from .solution import (
     counts_of,
     summary_json,
 )
-from .staticrules import kernel_door
-from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, raise_status
-from .tierkernels import Arena, Shape, solve_range, solve_range_cached
+from ..status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, raise_status
+from .kernels import Arena, Shape, solve_range, solve_range_cached
 
 _CHUNK = 1 << 20  # children generated per kernel call in the forward sweep
 

@@ -1,7 +1,7 @@
 """What proof search proved: :class:`SearchResult`, and search scores in words.
 
 A search score packs a value and its remoteness into one number (see
-:mod:`perfectplay.engine.searchkernel`: a win in r plies scores ``MATE - r``, a loss
+:mod:`perfectplay.engine.proof.kernel`: a win in r plies scores ``MATE - r``, a loss
 ``-(MATE - r)``, a tie 0; a scored game's score is its point margin). :func:`score_words`
 says one as the engine does ("win in 3", "tie", "+4"), :func:`value_of` turns an exact one
 back into a value and remoteness.
@@ -18,12 +18,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import GameError, show
-from ..notebook import HTMLView
-from .protocol import Game, Move, Position, Value, Worth, capabilities
-from .searchkernel import INF, MATE
-from .solution import game_picture, move_lines, position_json
-from .values import MoveValue, describe
+from ...errors import GameError, show
+from ...notebook import HTMLView
+from ..protocol import Game, Move, Position, Value, Worth, capabilities
+from ..solved import game_picture, move_lines, position_json
+from ..values import MoveValue, describe
+from .kernel import INF, MATE
 
 #: A search score: an int (a kernel's, or a Python game's win/lose or integer margin) or a
 #: float (a Python game's margins that need not be integers; +-inf for "no bound").
@@ -32,7 +32,7 @@ SearchScore = int | float
 
 @dataclass
 class SearchResult(HTMLView):
-    """What :func:`~perfectplay.engine.search.search` proved about one position.
+    """What :func:`~perfectplay.engine.proof.driver.search` proved about one position.
 
     ``value`` is the value for the player to move (a :class:`Value`, or the point margin in a
     scored game) and ``remoteness`` the plies to the end under perfect play, both None when

@@ -15,7 +15,7 @@ positions) as long as the proof tree is small enough.
   loser delays): the remoteness is then found by walking the moves that keep the proven value
   (:meth:`_Search.remoteness`), unless the game's ``horizon`` says how long a tied game lasts.
 - **Two backends, one driver**: a :class:`~perfectplay.engine.CompiledGame` is searched by the
-  numba kernel of :mod:`perfectplay.engine.searchkernel` (no Python per node; ``workers`` > 1
+  numba kernel of :mod:`perfectplay.engine.proof.kernel` (no Python per node; ``workers`` > 1
   runs threads sharing one lock-free table, each putting off the moves another is
   searching), any other game by the same algorithm in Python (for small games and for
   teaching: the same answers, slower).
@@ -26,10 +26,10 @@ Cycles: a line of play that repeats a position stops the search with a clear err
 ``solve``, which certifies draws). A game that defines ``tier`` is acyclic and skips the check.
 
 Where things are: this module is the driver (:func:`search`: the MTD(f) steps, the
-remoteness walk, ``analyze``); :mod:`perfectplay.engine.searchbackends` the two backends
-behind the :class:`~perfectplay.engine.searchbackends.SearchBackend` protocol and the budget;
-:mod:`perfectplay.engine.searchresult` the :class:`SearchResult` and scores in words;
-:mod:`perfectplay.engine.searchkernel` the compiled kernel.
+remoteness walk, ``analyze``); :mod:`perfectplay.engine.proof.backends` the two backends
+behind the :class:`~perfectplay.engine.proof.backends.SearchBackend` protocol and the budget;
+:mod:`perfectplay.engine.proof.result` the :class:`SearchResult` and scores in words;
+:mod:`perfectplay.engine.proof.kernel` the compiled kernel.
 
 >>> from perfectplay.engine import CompiledGame, ONGOING
 >>> def moves(n, out):            # take 1, 2 or 3 from a heap of n; who cannot move loses
@@ -61,22 +61,14 @@ from typing import Protocol, cast
 
 import numpy as np
 
-from ..errors import GameError, LimitError, show
-from . import pinplan
-from . import searchkernel as sk
-from .compiled import CompiledGame
-from .expand import is_real
-from .pinplan import (
-    new_plan,
-    plan_bounds,
-    plan_next,
-    plan_result,
-    plan_start,
-    quick_left,
-    score_top,
-)
-from .protocol import Game, Move, Position, Worth, capabilities
-from .searchbackends import (
+from ...errors import GameError, LimitError, show
+from ..compiled import CompiledGame
+from ..discovery import is_real
+from ..protocol import Game, Move, Position, Worth, capabilities
+from ..values import MoveValue
+from . import kernel as sk
+from . import plan as pinplan
+from .backends import (
     Budget,
     CompiledBackend,
     PythonBackend,
@@ -90,8 +82,16 @@ from .searchbackends import (
     parent_score,
     prepare_table,
 )
-from .searchresult import SearchResult, SearchScore, score_words, value_of
-from .values import MoveValue
+from .plan import (
+    new_plan,
+    plan_bounds,
+    plan_next,
+    plan_result,
+    plan_start,
+    quick_left,
+    score_top,
+)
+from .result import SearchResult, SearchScore, score_words, value_of
 
 __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table", "prepare_table",
            "search"]
@@ -166,7 +166,7 @@ class _Search:
         proven (earlier probes, the parent's exact score from a book): the probes start
         inside them; when they fix the sign, the first probe asks whether the narrowed
         bound is exact (a lost parent's best moves are exactly at it: one probe). The
-        probes are :mod:`~perfectplay.engine.pinplan`'s. ``want_best``: the compiled
+        probes are :mod:`~perfectplay.engine.proof.plan`'s. ``want_best``: the compiled
         kernel also finds a best move when the probes name none (else :func:`_best_of`
         does, a probe at a time)."""
         if pos in self.exact_scores:
@@ -215,7 +215,7 @@ class _Search:
         return st
 
     def _follow(self, pos: Position, st: np.ndarray, want_best: bool) -> Move | None:
-        """Carry out the plan ``st`` (:mod:`~perfectplay.engine.pinplan`) of ``pos``: the
+        """Carry out the plan ``st`` (:mod:`~perfectplay.engine.proof.plan`) of ``pos``: the
         backend's quick call first (the compiled kernel makes every probe of a small search
         in one call), then a probe at a time; the best move a probe proved (None: none).
         ``self.partial`` follows what is proven, for a search stopped on the way."""
@@ -302,7 +302,7 @@ class _Search:
 
 
 class LeafSource(Protocol):
-    """What ``endgame`` may be besides a :class:`~perfectplay.engine.searchkernel.Leaf`: a
+    """What ``endgame`` may be besides a :class:`~perfectplay.engine.proof.kernel.Leaf`: a
     solved store (:func:`perfectplay.store.open_store`) that loads its leaf."""
 
     def leaf(self) -> sk.Leaf: ...
@@ -338,7 +338,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     changes an answer, only the work. ``remoteness=False`` proves the value and a best move
     only (a margin's remoteness can cost more than its value). ``known``: bounds (lo, hi)
     already proven on the position's score, in the search's units
-    (:func:`~perfectplay.engine.searchresult.score_of`; e.g. from a parent's exact score,
+    (:func:`~perfectplay.engine.proof.result.score_of`; e.g. from a parent's exact score,
     which no move beats, as an opening book's build gives them): the probes start inside
     them, and the best move is the one a probe found, if any (``best`` may be None: an
     opening book needs only the score). Bounds that are wrong make a wrong answer or a

@@ -21,9 +21,9 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 
-from ..errors import GameError, show
-from .codetable import id_intern, id_rehash
-from .protocol import Move, Position
+from ...errors import GameError, show
+from ..compiled import id_intern, id_rehash
+from ..protocol import Move, Position
 
 #: The keys of one batch's children, in order: an int64 array (int positions), a list of
 #: codes (encoded positions) or an int32 array of ids (object positions).
@@ -81,7 +81,7 @@ class KeyStore(ChildKeys, Protocol):
         """Append what the helper sent back (:meth:`ChildKeys.sent`) to ``kids``."""
 
     def fields(self) -> dict[str, Any]:
-        """The :class:`~perfectplay.engine.graph.GameGraph` fields that hold the
+        """The :class:`~perfectplay.engine.discovery.graph.GameGraph` fields that hold the
         positions (``codes`` and ``slots``, or ``objects`` and ``index``)."""
 
 

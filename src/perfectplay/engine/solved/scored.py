@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, show
-from .graph import GameGraph
+from ...errors import GameError, show
+from ..discovery import GameGraph
 
 
 def scored_option(pay: Any, child: Any, child_rem: int, passes: bool) -> tuple[Any, int]:

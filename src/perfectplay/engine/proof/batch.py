@@ -1,10 +1,10 @@
 """Proof search of many positions in one call: :func:`search_many`.
 
 A set of positions (a test set such as Pascal Pons' Connect Four sets, a judge's cases,
-every position of an opening) searched one :func:`~perfectplay.engine.search.search` call at
+every position of an opening) searched one :func:`~perfectplay.engine.proof.driver.search` call at
 a time pays Python's cost of a call, about 50 us, and an easy position's search costs less
 than that in the kernel. :func:`search_many` gives the kernel every position at once: one
-call runs each position's probes (:mod:`~perfectplay.engine.pinplan`) for up to
+call runs each position's probes (:mod:`~perfectplay.engine.proof.plan`) for up to
 ``QUICK_NODES`` nodes, with no Python between positions, and only the positions that need
 more go on one at a time, with threads, the clock and Ctrl-C watched as ``search`` watches
 them. Every answer is the one ``search`` gives: the same probes, the same table.
@@ -20,12 +20,15 @@ from typing import Any, cast, overload
 import numpy as np
 from numba import types as numba_types
 
-from ..errors import GameError, LimitError, show
-from . import pinplan
-from . import searchkernel as sk
-from .compiled import CompiledGame
-from .protocol import Game, Position, capabilities
-from .search import (
+from ...errors import GameError, LimitError, show
+from ..compiled import CompiledGame
+from ..protocol import Game, Position, capabilities
+from ..solved import move_name
+from ..status import ABORTED, OK, status_error
+from . import kernel as sk
+from . import plan as pinplan
+from .backends import QUICK_NODES, Budget, CompiledBackend
+from .driver import (
     LeafSource,
     _check_options,
     _leaf_of,
@@ -35,10 +38,7 @@ from .search import (
     _warm,
     search,
 )
-from .searchbackends import QUICK_NODES, Budget, CompiledBackend
-from .searchresult import SearchResult, score_words, value_of
-from .solution import move_name
-from .status import ABORTED, OK, status_error
+from .result import SearchResult, score_words, value_of
 
 __all__ = ["MAX_POSITIONS", "SearchBatch", "search_many"]
 
@@ -157,7 +157,7 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
                 progress: Callable[[str], None] | bool | None = None,
                 endgame: sk.Leaf | LeafSource | None = None) -> SearchBatch:
     """Prove the value, remoteness and a best move of every position, as
-    :func:`~perfectplay.engine.search.search` proves one, sharing one table.
+    :func:`~perfectplay.engine.proof.driver.search` proves one, sharing one table.
 
     For a compiled game the kernel makes every position's probes in one call, up to
     ``QUICK_NODES`` nodes each (the easy positions of a test set end there), and the rest
@@ -302,7 +302,7 @@ def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
 
 class _PassRows:
     """What the kernel's pass left of every position: its row of
-    :func:`~perfectplay.engine.searchkernel.pin_many` (status, code, nodes, branching,
+    :func:`~perfectplay.engine.proof.kernel.pin_many` (status, code, nodes, branching,
     remoteness or -1, the plan's score, best move and probes, and whether that is all of
     its result). A whole position's :class:`SearchResult` is made from its row when it is
     read (:meth:`result`), at a microsecond or two, no rule called again: what ``_run``

@@ -13,7 +13,7 @@ so numba's disk cache (keyed by the kernel's file and its argument types) serves
 one the first one's machine code; any edit of a rule's module, a closure value or the
 engine's kernels makes another digest, so a stale kernel is never served.
 
-Compiled discovery (:func:`~perfectplay.engine.compiled.discover_cached`), the tier
+Compiled discovery (:func:`~perfectplay.engine.compiled.game.discover_cached`), the tier
 solver's forward and backward sweeps (:mod:`.tiers`) and the store's (:mod:`.sortedtiers`,
 :func:`~.tierkernels.solve_range`) take the same value through :func:`kernel_door`, so
 every kernel that runs a game's rules compiles once a machine, not once a process.
@@ -59,11 +59,12 @@ from numba.core.typing.templates import AttributeTemplate
 #: The modules whose kernels are compiled into a cached kernel: their text is part of every
 #: digest (numba itself checks only the date of the kernel's own file).
 ENGINE_MODULES = tuple(f"perfectplay.engine.{name}" for name in (
-    "searchkernel", "pinplan", "tierkernels", "tiers", "sortedtiers", "compiled", "codetable",
-    "kernels", "protocol", "status")) + ("perfectplay.bits",)
+    "proof.kernel", "proof.plan", "tiers.kernels", "tiers.solver", "compiled.game",
+    "compiled.codetable", "compiled.kernels", "protocol", "status")) + (
+    "perfectplay.store.sortedtiers", "perfectplay.bits")
 
 
-#: A game's compiled rules (:class:`~perfectplay.engine.compiled.Rules`: dispatchers).
+#: A game's compiled rules (:class:`~perfectplay.engine.compiled.game.Rules`: dispatchers).
 RuleTuple = tuple[object, ...]
 #: A kernel (a numba dispatcher) chosen by :func:`kernel_door`.
 K = TypeVar("K")
@@ -79,7 +80,7 @@ class Unreadable(Exception):
 
 class StaticRules:
     """The dispatchers of a game's rules (the fields of
-    :class:`~perfectplay.engine.compiled.Rules`) and their digest."""
+    :class:`~perfectplay.engine.compiled.game.Rules`) and their digest."""
 
     def __init__(self, rules: RuleTuple, digest: str) -> None:
         self.rules = rules

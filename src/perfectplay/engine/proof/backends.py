@@ -1,13 +1,13 @@
 """Proof search's backends: a null-window probe by the numba kernel or by plain Python.
 
-:func:`perfectplay.engine.search.search` drives one :class:`SearchBackend` with a
+:func:`perfectplay.engine.proof.driver.search` drives one :class:`SearchBackend` with a
 :class:`Budget`: it asks ``probe(pos, alpha, beta, budget)`` for a fail-soft score in the
 window and a best move, and ``walk`` (when the backend has one) for the remoteness of a
 position of known score. Two backends answer it:
 
 - :class:`CompiledBackend` for a :class:`~perfectplay.engine.CompiledGame`: the kernel of
-  :mod:`perfectplay.engine.searchkernel`, no Python per node; ``workers`` threads share one
-  lock-free table (:class:`~perfectplay.engine.searchkernel.Shared`), each putting off the
+  :mod:`perfectplay.engine.proof.kernel`, no Python per node; ``workers`` threads share one
+  lock-free table (:class:`~perfectplay.engine.proof.kernel.Shared`), each putting off the
   moves another is searching; the table is kept from one search of the same game to the
   next (:func:`clear_table` drops it);
 - :class:`PythonBackend` for any other game: the same algorithm over the Python protocol, a
@@ -40,15 +40,14 @@ from typing import Any, Protocol, cast
 import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from ..errors import GameError, LimitError, show
-from . import pinplan
-from . import searchkernel as sk
-from .compiled import CompiledGame
-from .expand import is_move_list, points
-from .protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
-from .searchresult import SearchScore, window_words
-from .staticrules import kernel_door
-from .status import ABORTED, OK, cycle_error, status_error
+from ...errors import GameError, LimitError, show
+from ..compiled import CompiledGame, kernel_door
+from ..discovery import is_move_list, points
+from ..protocol import Capabilities, Game, Move, Outcome, Position, Value, capabilities
+from ..status import ABORTED, OK, cycle_error, status_error
+from . import kernel as sk
+from . import plan as pinplan
+from .result import SearchScore, window_words
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
 # The kernels take the game's rules as one NamedTuple of compiled functions, which numba
@@ -108,7 +107,7 @@ class SearchBackend(Protocol):
     def probe(self, pos: Position, alpha: SearchScore, beta: SearchScore,
               budget: Budget) -> tuple[SearchScore, Move | None]:
         """(score, best move) of one fail-soft search of ``pos`` in the window (alpha, beta)
-        (see :func:`~perfectplay.engine.searchkernel.probe` for what the score bounds);
+        (see :func:`~perfectplay.engine.proof.kernel.probe` for what the score bounds);
         :class:`Stopped` when the budget runs out first."""
         ...
 
@@ -741,7 +740,7 @@ def _player(player: Callable[[Position], Any], pos: Position) -> int:
 
 def parent_score(s: SearchScore, passes: bool, pay: SearchScore,
                  scored: bool) -> SearchScore:
-    """The kernel's :func:`~perfectplay.engine.searchkernel.parent_score` in plain Python
+    """The kernel's :func:`~perfectplay.engine.proof.kernel.parent_score` in plain Python
     (a numba call per node would cost more than the node)."""
     if scored:
         return pay - s if passes else pay + s
@@ -750,7 +749,7 @@ def parent_score(s: SearchScore, passes: bool, pay: SearchScore,
 
 
 def child_bound(x: SearchScore, passes: bool, pay: SearchScore, scored: bool) -> SearchScore:
-    """The kernel's :func:`~perfectplay.engine.searchkernel.child_bound` in plain Python."""
+    """The kernel's :func:`~perfectplay.engine.proof.kernel.child_bound` in plain Python."""
     if scored:
         return pay - x if passes else x - pay
     if isinstance(x, float):  # an infinite bound stays infinite

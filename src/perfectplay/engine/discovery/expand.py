@@ -19,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, show
-from ..progress import Progress
-from . import workers
-from .keystores import ChildKeys, KeyStore, Kids, NotInt
-from .protocol import (
+from ...errors import GameError, show
+from ...progress import Progress
+from .. import workers
+from ..protocol import (
     LOSE_CODE,
     TIE_CODE,
     UNKNOWN,
@@ -35,7 +34,8 @@ from .protocol import (
     Position,
     Value,
 )
-from .workers import ExpandHelper
+from ..workers import ExpandHelper
+from .keystores import ChildKeys, KeyStore, Kids, NotInt
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
 BATCH = 4096  # positions expanded between two calls of the id-table kernel

@@ -31,10 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, LimitError, show
-from ..progress import Progress
-from . import workers
-from .codetable import id_find
+from ...errors import GameError, LimitError, show
+from ...progress import Progress
+from .. import workers
+from ..compiled import bfs_parity, id_find, reverse_csr
+from ..protocol import UNKNOWN, Capabilities, Game, Move, Position, capabilities
+from ..workers import ExpandHelper
 from .expand import (
     BATCH,
     Expander,
@@ -49,10 +51,7 @@ from .expand import (
     send_ahead,
     start_helper,
 )
-from .kernels import bfs_parity, reverse_csr
 from .keystores import Codec, CodeStore, KeyStore, NotInt, ObjectStore
-from .protocol import UNKNOWN, Capabilities, Game, Move, Position, capabilities
-from .workers import ExpandHelper
 
 # what a game's methods may return, checked where discovery calls them (kept importable here)
 __all__ = ["GameGraph", "discover", "hashable", "is_move_list", "is_points", "is_real",

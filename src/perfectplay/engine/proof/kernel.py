@@ -64,9 +64,25 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..bits import lowest_bit
-from .codetable import mix
-from .pinplan import (
+from ...bits import lowest_bit
+from ..compiled import mix
+from ..protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, NOT_SOONER, WINS_IN_1
+from ..protocol import LOSE_CODE as LOSE
+from ..protocol import TIE_CODE as TIE
+from ..protocol import UNKNOWN as ONGOING
+from ..protocol import WIN_CODE as WIN
+from ..status import (
+    ABORTED,
+    BAD_OUTCOME,
+    BAD_PLAYER,
+    BAD_SEARCH_MOVES,
+    BEYOND_LIMIT,
+    CYCLE,
+    OK,
+    TOO_DEEP,
+)
+from ..tiers import find_key, tier_index
+from .plan import (
     BEST,
     DONE,
     LIMIT,
@@ -83,22 +99,6 @@ from .pinplan import (
     quick_left,
     score_top,
 )
-from .protocol import CANNOT_LOSE, CANNOT_WIN, LOSES_IN_2, MUST_LOSE, NOT_SOONER, WINS_IN_1
-from .protocol import LOSE_CODE as LOSE
-from .protocol import TIE_CODE as TIE
-from .protocol import UNKNOWN as ONGOING
-from .protocol import WIN_CODE as WIN
-from .status import (
-    ABORTED,
-    BAD_OUTCOME,
-    BAD_PLAYER,
-    BAD_SEARCH_MOVES,
-    BEYOND_LIMIT,
-    CYCLE,
-    OK,
-    TOO_DEEP,
-)
-from .tierkernels import find_key, tier_index
 
 # MATE: a win in r plies scores MATE - r; LIMIT = MATE - 2: the largest margin (scored
 # games) and longest line the scores can hold

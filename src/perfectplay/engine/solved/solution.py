@@ -1,7 +1,7 @@
 """The result of a strong solve: value and remoteness of every reachable position.
 
 :class:`Solved` is what every solved form answers (a :class:`Solution` in memory, a
-:class:`~perfectplay.engine.tiers.TierSolution`, a saved file, a store); the values it is
+:class:`~perfectplay.engine.tiers.solver.TierSolution`, a saved file, a store); the values it is
 made of (:class:`~perfectplay.engine.values.MoveValue`, :class:`Counts` ...) live in
 :mod:`.values`, below every one of them, and are importable from here as before. Moves are
 ordered by :class:`~perfectplay.engine.protocol.Score`, the engine's one tie-break.
@@ -19,14 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, show
-from ..notebook import card
-from . import savefile
-from .graph import GameGraph
-from .kernels import topological_order
-from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
-from .scored import scored_option
-from .values import (
+from ...errors import InputError, show
+from ...notebook import card
+from ..compiled import topological_order
+from ..discovery import GameGraph
+from ..protocol import Game, Move, Position, Score, Value, Worth, capabilities
+from ..values import (
     COST,
     MARGIN,
     WINLOSE,
@@ -37,6 +35,8 @@ from .values import (
     counts_of,
     describe,
 )
+from . import savefile
+from .scored import scored_option
 from .verify import VerifyReport, verify
 
 __all__ = ["COST", "MARGIN", "WINLOSE", "Counts", "Mode", "MoveValue", "Solution", "Solved",
@@ -235,19 +235,19 @@ class Solved(ABC):
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every position as arrays for bulk labels: ``key`` (codes or reprs), ``value``,
-        ``remoteness`` (see :func:`perfectplay.engine.saved.to_arrays`)."""
+        ``remoteness`` (see :func:`perfectplay.engine.solved.saved.to_arrays`)."""
         arrays = savefile.to_arrays(self)
         return {k: arrays[k] for k in ("key", "value", "remoteness")}
 
     def save(self, path: str | Path, target: str | None = None) -> Path:
         """Write every position's value and remoteness to ``path`` (.npz or .parquet);
-        ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.saved`)."""
+        ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.solved.saved`)."""
         return savefile.save(self, path, target)
 
     def verify(self, sample: int | None = 10_000, seed: int = 0) -> VerifyReport:
         """Audit the answers: ``sample`` random positions (None: every one) recomputed from
         their children's stored entries, the children made by the game's rules (see
-        :mod:`perfectplay.engine.verify`: a full pass proves every value and remoteness).
+        :mod:`perfectplay.engine.solved.verify`: a full pass proves every value and remoteness).
         O(checked positions x moves) look-ups."""
         return verify(self, sample, seed)
 

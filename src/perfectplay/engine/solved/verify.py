@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
-from ..errors import show
-from .protocol import Game, Position, Score, Value, Worth, capabilities
-from .values import Counts, UnknownPosition, describe
+from ...errors import show
+from ..protocol import Game, Position, Score, Value, Worth, capabilities
+from ..values import Counts, UnknownPosition, describe
 
 
 class Audited(Protocol):

@@ -96,17 +96,15 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from ..errors import GameError, show
-from .codetable import EMPTY, id_intern_one, id_rehash
-from .jitmemo import canonical
-from .protocol import (
+from ...errors import GameError, show
+from ..protocol import (
     LOSE_CODE,
     TIE_CODE,
     UNKNOWN,
     WIN_CODE,
     Value,
 )
-from .status import (
+from ..status import (
     BAD_CODE,
     BAD_MOVE_COUNT,
     BAD_OUTCOME,
@@ -114,6 +112,8 @@ from .status import (
     OK,
     TOO_MANY_POSITIONS,
 )
+from .codetable import EMPTY, id_intern_one, id_rehash
+from .jitmemo import canonical
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
 _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
@@ -397,7 +397,7 @@ def _grow(a, need):
 def discover_compiled(start, moves, play, outcome, score, payoff, player, scored,
                       with_player, max_moves, max_positions):
     """Every position reachable from ``start``, numbered in breadth-first order, with its
-    moves as CSR arrays: the compiled twin of :func:`perfectplay.engine.graph.discover`.
+    moves as CSR arrays: the compiled twin of :func:`perfectplay.engine.discovery.graph.discover`.
 
     Returns (status, bad code, codes, id table, offsets, children, terminal, payoffs,
     finals, player). Expected O(positions + moves) with an id hash table."""
@@ -472,7 +472,7 @@ def discover_compiled(start, moves, play, outcome, score, payoff, player, scored
 @njit(cache=True)
 def discover_cached(start, rules, scored, with_player, max_moves, max_positions):
     """:func:`discover_compiled` with the rules as one
-    :class:`~perfectplay.engine.staticrules.StaticRules`, so numba caches it on disk (the
+    :class:`~perfectplay.engine.compiled.staticrules.StaticRules`, so numba caches it on disk (the
     rules' functions passed on are typed by the digest's type: each call is direct)."""
     return discover_compiled(start, rules.moves, rules.play, rules.outcome, rules.score,
                              rules.payoff, rules.player, scored, with_player, max_moves,

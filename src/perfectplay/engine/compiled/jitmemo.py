@@ -1,7 +1,7 @@
 """One compiled function for every copy of the same rule, so a game's kernels compile once a
 process.
 
-A :class:`~perfectplay.engine.compiled.CompiledGame` usually makes its rules inside its
+A :class:`~perfectplay.engine.compiled.game.CompiledGame` usually makes its rules inside its
 ``__init__`` (``@njit def moves(code, out): ...`` closing over the board's width), so every
 instance brings new numba dispatchers, and numba compiles the engine's kernels afresh for
 each: they are specialised to the dispatchers' types (2-5 s a game). Numba cannot cache those

@@ -10,12 +10,12 @@ from numba import njit
 
 # The value codes, defined once in protocol.py (numba reads these module globals as
 # compile-time constants).
-from .protocol import DRAW_CODE as DRAW
-from .protocol import LOSE_CODE as LOSE
-from .protocol import TIE_CODE as TIE
-from .protocol import UNKNOWN
-from .protocol import WIN_CODE as WIN
-from .status import BAD_PAYOFF_SIGN, OK, OVERFLOW
+from ..protocol import DRAW_CODE as DRAW
+from ..protocol import LOSE_CODE as LOSE
+from ..protocol import TIE_CODE as TIE
+from ..protocol import UNKNOWN
+from ..protocol import WIN_CODE as WIN
+from ..status import BAD_PAYOFF_SIGN, OK, OVERFLOW
 
 
 @njit(cache=True)
@@ -307,7 +307,8 @@ def heap_pop(hc, hr, hi, size):
 @njit(cache=True)
 def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, player, payer):
     """Costs and remoteness of a cost game in int64: Knuth's generalisation of Dijkstra's
-    algorithm (Knuth 1977), the numba twin of :func:`perfectplay.engine.scored.label_setting`.
+    algorithm (Knuth 1977), the numba twin of
+    :func:`perfectplay.engine.solved.scored.label_setting`.
 
     Positions are fixed in increasing (cost, remoteness): a payer's position when it is the
     cheapest open one, the other player's once all its moves are known (the largest cost,

@@ -39,13 +39,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import GameError, InputError, show
-from . import searchkernel as sk
-from .compiled import CompiledGame
-from .protocol import Game, Move, Position, Score, Value, Worth, capabilities
-from .scored import scored_option
-from .search import _check_options, _Search, check_endgame
-from .searchbackends import (
+from ...errors import GameError, InputError, show
+from ..compiled import CompiledGame
+from ..protocol import Game, Move, Position, Score, Value, Worth, capabilities
+from ..solved import Solved, move_name, scored_option
+from ..values import Counts, MoveValue, describe
+from . import kernel as sk
+from .backends import (
     Budget,
     CompiledBackend,
     PythonBackend,
@@ -56,7 +56,8 @@ from .searchbackends import (
     legal_moves,
     parent_score,
 )
-from .searchresult import (
+from .driver import _check_options, _Search, check_endgame
+from .result import (
     TRIVIAL_LOWER,
     TRIVIAL_UPPER,
     SearchScore,
@@ -65,8 +66,6 @@ from .searchresult import (
     score_words,
     value_of,
 )
-from .solution import Solved, move_name
-from .values import Counts, MoveValue, describe
 
 __all__ = ["SOURCES", "LiveOracle", "MoveReport", "StoreLike", "analyze_moves"]
 

@@ -1,10 +1,10 @@
 """Writing a solved game to a file: every position's key, value and remoteness as arrays
 (:func:`to_arrays`), in one ``.npz`` or ``.parquet`` file (:func:`save`); the format and
-reading it back are described in :mod:`perfectplay.engine.saved`.
+reading it back are described in :mod:`perfectplay.engine.solved.saved`.
 
 Below every solved form: it needs only their read interface, the :class:`Solved` protocol
 (``positions()``, ``_entry``, ``scored``, ``game``), so
-:class:`perfectplay.engine.solution.Solved` can save itself without importing the module
+:class:`perfectplay.engine.solved.solution.Solved` can save itself without importing the module
 that loads files back (which builds on it).
 """
 
@@ -12,20 +12,21 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import GameError, InputError, show
-from .protocol import Game, Position, Value, Worth, capabilities
-from .target import is_catalog_target
-from .values import MARGIN, WINLOSE
+from ...errors import GameError, InputError, show
+from ..protocol import Game, Position, Value, Worth, capabilities
+from ..target import is_catalog_target
+from ..values import MARGIN, WINLOSE
 
 
 class Solved(Protocol):
-    """What saving reads of a solved game (:class:`perfectplay.engine.solution.Solved`
+    """What saving reads of a solved game (:class:`perfectplay.engine.solved.solution.Solved`
     and its kinds that can list their positions): declared here, so this module needs
     nothing above it."""
 
@@ -139,15 +140,22 @@ def save(solved: Solved, path: str | Path, target: str | None = None) -> Path:
     meta = {"format": FORMAT, "target": target, "name": _name(solved.game),
             "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
             "positions": len(arrays["key"])}
+    # written whole or not at all: a temporary file beside it, flushed, renamed over it
+    # (a full disk or a kill during the save leaves a file already at ``path`` as it was)
+    tmp = path.with_name(f".{path.name}.tmp{path.suffix}")
     try:
         if path.suffix == ".npz":
             columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
-            np.savez_compressed(path, **columns)
+            np.savez_compressed(tmp, **columns)
         else:
             pa, pq = _arrow()
             table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
-            pq.write_table(table, path)
+            pq.write_table(table, tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        tmp.replace(path)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
 

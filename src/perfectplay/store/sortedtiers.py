@@ -1,7 +1,7 @@
 """Tiers as hash-sorted arrays: the kernels of a compiled game's out-of-core store.
 
 A tier is held as its positions' **keys**: each code mixed by splitmix64's finaliser
-(:func:`~perfectplay.engine.codetable.mix`, a bijection of 64-bit words, undone by
+(:func:`~perfectplay.engine.compiled.codetable.mix`, a bijection of 64-bit words, undone by
 :func:`unmix`), sorted ascending as uint64. Mixed keys are spread evenly over the 64-bit
 range, which buys three things a plain sort by code would not:
 
@@ -29,12 +29,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .codetable import EMPTY, mix, unmix
-from .compiled import LOSE, ONGOING, TIE, WIN
-from .protocol import DRAW_CODE as DRAW
-from .protocol import UNKNOWN
-from .status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, OVERFLOW
-from .tierkernels import better_option, move_option, sorted_find, tier_index
+from ..engine.compiled.codetable import EMPTY, mix, unmix
+from ..engine.compiled.game import LOSE, ONGOING, TIE, WIN
+from ..engine.protocol import DRAW_CODE as DRAW
+from ..engine.protocol import UNKNOWN
+from ..engine.status import BAD_CODE, BAD_MOVE_COUNT, BAD_TIER, OK, OVERFLOW
+from ..engine.tiers.kernels import better_option, move_option, sorted_find, tier_index
 
 _U64 = np.uint64(64)
 #: No tier's key index uses more than this many top bits (2**30 + 1 offsets, 8 GiB).
@@ -258,7 +258,7 @@ def with_seed_chains(offsets, children, seed_v, seed_r, has_seed, who, alternate
     """The graph of :func:`inside_graph` with each seed turned into a move to a shared
     chain of stand-in positions of exactly that value and remoteness (a win in k moves
     on to a loss in k - 1, ..., a terminal; a draw is a 2-cycle), so the engine's own
-    :func:`~perfectplay.engine.kernels.retrograde` solves the tier unchanged. Returns
+    :func:`~perfectplay.engine.compiled.kernels.retrograde` solves the tier unchanged. Returns
     (offsets, children, terminal, player) over the positions and then the stand-ins."""
     n = offsets.size - 1
     top = 0

@@ -11,7 +11,7 @@ and ``decode``). Values are win/lose codes (int8: 1 win, 2 lose, 3 tie, 4 draw) 
 :func:`load` gives a :class:`SavedSolution`, which answers through the engine's read
 interface (value, remoteness, move_values, best_move, explain, draw, to_json) with the game
 rebuilt from the saved target (or the one you pass): moves are asked of the game again, as
-a :class:`~perfectplay.engine.solution.Solution` does. Looking a position up is a binary
+a :class:`~perfectplay.engine.solved.solution.Solution` does. Looking a position up is a binary
 search in the sorted codes (O(log n)) or a dict look-up of its repr.
 
 >>> import tempfile, pathlib
@@ -34,12 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, PerfectplayError, show
-from .protocol import Game, Position, Value, Worth, capabilities
+from ...errors import InputError, PerfectplayError, show
+from ..protocol import Game, Position, Value, Worth, capabilities
+from ..target import load_target
+from ..values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
 from .savefile import FORMAT, _arrow, _name, save, to_arrays
 from .solution import Solved
-from .target import load_target
-from .values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
 
 __all__ = ["FORMAT", "GameNotRebuilt", "SavedSolution", "load", "save", "to_arrays"]
 
