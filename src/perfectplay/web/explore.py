@@ -70,6 +70,7 @@ from .computer import check_seed, check_strength, choose_move
 from .gamescrafters import (
     PositionCodec,
     catalog_of,
+    lookups_of,
     remoteness_code,
     rules_of,
     value_word,
@@ -503,7 +504,8 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
         target, query = request.path_params["target"], _query(request)
         try:
             if serving is not None and target == serving.explorer.name:
-                return JSONResponse(await run_in_threadpool(explore, serving.explorer, query))
+                looks = lookups_of(serving.explorer.solved)  # off the loop, bounded (503)
+                return JSONResponse(await looks.run(lambda: explore(serving.explorer, query)))
             name = parse_call(target)[0]
             if name not in registry.catalog_names():
                 return unknown(name)

@@ -61,6 +61,7 @@ import binascii
 import inspect
 import re
 import threading
+import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, TypeVar, cast
@@ -74,6 +75,7 @@ from ..engine.protocol import Game, Position, Value, capabilities
 from ..engine.solved.solution import Solved, game_picture
 from ..errors import InputError, PerfectplayError
 from ..registry import get_catalog
+from .worker import Busy
 
 #: What a look-up gives.
 T = TypeVar("T")
@@ -393,13 +395,10 @@ def instructions(game: Game[Any, Any], name: str) -> str:
         "(its lines separated by `|`), then the key perfectplay reads it back from."] if part)
 
 
-class OverBudget(Exception):
+class OverBudget(Busy):
     """A position not answered within :data:`GAMESMAN_SECONDS`, or one asked while the
-    look-ups are taken: 503, with the seconds to wait."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+    look-ups are taken: 503, with the seconds to wait (a :class:`~.worker.Busy`, so every
+    route answers it as it answers a busy worker)."""
 
 
 class LookUps:
@@ -415,36 +414,42 @@ class LookUps:
     turn does not run."""
 
     def __init__(self) -> None:
-        self.gate = threading.Lock()
-        self.held = 0  # look-ups running or waiting (counted on the event loop)
+        self.gate = threading.Lock()  # one look-up at a time
+        self.count = threading.Lock()  # guards held
+        self.held = 0  # look-ups running or waiting
 
     async def run(self, work: Callable[[], T]) -> T:
         """``work()`` in a thread, within the budget; its error is raised here."""
         seconds = GAMESMAN_SECONDS
-        if self.held >= LOOKUPS:
-            raise OverBudget("the server is still working out an earlier position of this "
-                             "game; try again in a few seconds", retry_after=RETRY_AFTER)
+        with self.count:
+            if self.held >= LOOKUPS:
+                raise OverBudget("the server is still working out an earlier position of "
+                                 "this game; try again in a few seconds",
+                                 retry_after=RETRY_AFTER)
+            self.held += 1
         loop = asyncio.get_running_loop()
         done: asyncio.Future[T] = loop.create_future()
         abandoned = threading.Event()
 
         def settle(ok: bool, value: Any) -> None:
-            self.held -= 1
             if not done.done() and not abandoned.is_set():  # else no one reads it
                 (done.set_result if ok else done.set_exception)(value)
 
         def look() -> None:
             ok, value = False, cast(object, None)
-            with self.gate:
-                if not abandoned.is_set():
-                    try:
-                        ok, value = True, work()
-                    except Exception as exc:  # noqa: BLE001 - the request's handler answers it
-                        value = exc
+            try:
+                with self.gate:
+                    if not abandoned.is_set():
+                        try:
+                            ok, value = True, work()
+                        except Exception as exc:  # noqa: BLE001 - the request answers it
+                            value = exc
+            finally:
+                with self.count:
+                    self.held -= 1
             with suppress(RuntimeError):  # the server's loop has ended: no one to tell
                 loop.call_soon_threadsafe(settle, ok, value)
 
-        self.held += 1
         threading.Thread(target=look, daemon=True, name="perfectplay-gamesman").start()
         try:
             return await asyncio.wait_for(asyncio.shield(done), seconds)
@@ -455,13 +460,28 @@ class LookUps:
                              "seconds", retry_after=RETRY_AFTER) from None
 
 
+#: The look-ups of each served game, by its id (kept while the game lives).
+_LOOKUPS: dict[int, LookUps] = {}
+
+
+def lookups_of(solved: Solved) -> LookUps:
+    """The one :class:`LookUps` of a served game, shared by every route that reads it
+    (``/gamesman`` and the page's tab), so its look-ups never run two at once."""
+    key = id(solved)
+    if key not in _LOOKUPS:
+        _LOOKUPS[key] = LookUps()
+        with suppress(TypeError):  # not weakly referable: kept for the process's life
+            weakref.finalize(solved, _LOOKUPS.pop, key, None)
+    return _LOOKUPS[key]
+
+
 def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
     """The ``/gamesman`` routes over ``solved`` (see the module doc); the id is
     ``served_id(game_id)``. A position is looked up off the event loop, within
     :data:`GAMESMAN_SECONDS` (:class:`LookUps`)."""
     game_id = served_id(game_id)
     codec = PositionCodec(solved.game)
-    looks = LookUps()
+    looks = lookups_of(solved)
 
     def missing(what: str) -> Response:
         return JSONResponse({"error": what}, status_code=404)
@@ -515,7 +535,7 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
                                 headers={"Retry-After": str(exc.retry_after)})
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)
-        except (KeyError, TypeError):
+        except (KeyError, TypeError):  # UnknownPosition is a KeyError (and the project's)
             return missing(f"the position {_cut(text or '')!r} is not one this game reaches")
 
     async def rules(request: Request) -> Response:
