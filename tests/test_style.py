@@ -29,6 +29,19 @@ def test_mypy_is_clean_on_the_whole_package():
     out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
                                 str(ROOT / "src" / "perfectplay")])
     assert status == 0, out + err
+    # the CLI's door into the library (game_call) is typed as the function it calls: a
+    # misspelt keyword is a mypy error, not a TypeError at run time (checked here, with the
+    # cache the run above left warm: about a second)
+    call = ("from perfectplay.cli.base import game_call\n"
+            "from perfectplay.engine import search\n"
+            "from perfectplay.games import tictactoe\n"
+            "game_call('rules', search, tictactoe(), {})\n")
+    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                "-c", call.format("table_mbb=64")])
+    assert status == 1 and 'Unexpected keyword argument "table_mbb"' in out, out + err
+    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                "-c", call.format("table_mb=64")])
+    assert status == 0, out + err
 
 
 #: Ceilings that only come down: typed signatures that still say ``Any`` somewhere (a value

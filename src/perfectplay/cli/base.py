@@ -13,15 +13,18 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from ..engine.target import load_target
+from ..engine.target import LoadedGame, load_target
 from ..errors import PerfectplayError, show_exc
 from ..plot import picture_format
 
 EXIT_INPUT = 1
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -92,9 +95,11 @@ def need_extra(module: str, what: str, extra: str) -> None:
         fail(f"{what} need {module}: pip install 'perfectplay[{extra}]'")
 
 
-def game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run code that calls a user's game; whatever it raises (bar the project's own errors,
-    which say what is wrong already) becomes one line naming the game's part."""
+def game_call(what: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)``, for code that calls a user's game: whatever it raises (bar
+    the project's own errors, which say what is wrong already) becomes one line naming the
+    game's part. Typed as ``fn`` is, so mypy checks every argument of every call the CLI
+    makes into the library through here (a misspelt keyword is an error)."""
     try:
         return fn(*args, **kwargs)
     except (PerfectplayError, KeyboardInterrupt, MemoryError):
@@ -104,7 +109,7 @@ def game_call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
              "--check for a conformance report)")
 
 
-def terminal_progress() -> Any:
+def terminal_progress() -> Callable[[str], None] | None:
     """Progress lines on stderr when it is a terminal; silent otherwise (a log or a pipe
     gets the result, not thirty lines of progress)."""
     stream = sys.stderr
@@ -117,7 +122,7 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
 
-def load_game(target: str) -> Any:
+def load_game(target: str) -> LoadedGame:
     """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments)."""
     return load_target(target)
 

@@ -181,8 +181,8 @@ def store_play_table(path: str, target: str | None) -> Table:
         return live_table(game, f"{target} (dense endgame table {path})",
                           book=find_book(game) if isinstance(game, CompiledGame) else None,
                           endgame=endgame)
-    game = None if target is None else load_game(target)
-    store = open_store(path, game)
+    named = None if target is None else load_game(target)
+    store = open_store(path, named)
     title = store.target or capabilities(store.game).name
     return live_table(store.game, f"{title} (store {path})", book=store,
                       endgame=endgame_of(store, path))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import click
 
@@ -18,6 +18,7 @@ from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
 from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
+from ..engine.target import LoadedGame
 from ..errors import InputError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
@@ -150,10 +151,10 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     solution = game_call("rules", engine_solve, game, max_positions=max_positions)
     game_call("draw or move_name", render, solution, as_json)
     if png is not None:
-        start = solution.start
-        words = describe(solution.value(start), solution.remoteness(start))
-        best = solution.best_move(start)
-        game_call("plot or draw", _save_picture, game, start, png, words, best, 0)
+        first = solution.start
+        words = describe(solution.value(first), solution.remoteness(first))
+        best = solution.best_move(first)
+        game_call("plot or draw", _save_picture, game, first, png, words, best, 0)
     if save_to is not None:
         written = game_call("rules", save_solution, solution, save_to, target)
         click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
@@ -168,7 +169,7 @@ def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
         return (text + (f"\n\n{picture}" if picture else ""), solved.to_json())
 
 
-def _compiling_notice(game: Any) -> None:
+def _compiling_notice(game: LoadedGame) -> None:
     """On a terminal, say that a compiled game's first solve compiles its kernels first
     (numba: seconds, the first time on a machine; then read from numba's disk cache), so
     the wait is not silent."""
@@ -178,7 +179,7 @@ def _compiling_notice(game: Any) -> None:
             "next run), then solving ...")
 
 
-def _save_picture(game: Any, pos: Any, path: str, words: str, best: Any, plies: int) -> None:
+def _save_picture(game: LoadedGame, pos: Any, path: str, words: str, best: Any, plies: int) -> None:
     """The position's picture, titled with its value, whose turn and the best move."""
     caps = capabilities(game)
     hook = caps.plot
@@ -222,10 +223,10 @@ def _search_endgame(store: str, game: Game) -> Store | DenseEndgame:
     if is_dense_table(store) and not callable(getattr(game, "dense_endgame", None)):
         fail(f"{store} holds a dense endgame table, which {capabilities(game).name} cannot "
              "read (no dense_endgame)", 2)
-    return cast(Store | DenseEndgame, game_call("rules", open_endgame, store, game))
+    return game_call("rules", open_endgame, store, game)
 
 
-def _endgame_roots(game: Any, k: int) -> Any:
+def _endgame_roots(game: LoadedGame, k: int) -> Any:
     """The roots of an endgame store: the game's ``endgame_positions(k)``."""
     caps = capabilities(game)
     hook = caps.endgame_positions
@@ -348,7 +349,7 @@ def _position_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _where(game: Any, position: Any, moves: str) -> str:
+def _where(game: LoadedGame, position: Any, moves: str) -> str:
     """The header's words for a searched position: the moves that reach it and whose
     turn it is ("after 4,4,3; the second player to move")."""
     played = [t.strip() for t in moves.split(",") if t.strip()]

@@ -5,7 +5,7 @@ everything loops over the registry."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import click
 
@@ -229,8 +229,7 @@ def _session(table: Table, humans: set[int], strength: float, seed: int | None,
     legal is a usage error naming it and the legal ones."""
     try:
         if user:
-            return cast(Session, game_call("rules", Session, table, humans, strength, seed,
-                                           opening=opening))
+            return game_call("rules", Session, table, humans, strength, seed, opening=opening)
         return Session(table, humans, strength, seed, opening=opening)
     except InputError as exc:
         fail(f"--moves: {exc}", 2)

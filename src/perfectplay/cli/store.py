@@ -163,11 +163,11 @@ def analyze(store: str, target: str | None, as_json: bool) -> None:
     solved = _open(store, target, rules=False)
     if isinstance(solved, SavedSolution):
         counts = game_call("rules", solved.counts)
-        stats = {"total": counts.total,
-                 "by_value": {str(getattr(k, "value", k)): n
-                              for k, n in counts.by_value.items()},
-                 "by_remoteness": {("draw" if r is None else r): n
-                                   for r, n in counts.by_remoteness.items()}}
+        stats: dict[str, Any] = {"total": counts.total,
+                                 "by_value": {str(getattr(k, "value", k)): n
+                                              for k, n in counts.by_value.items()},
+                                 "by_remoteness": {("draw" if r is None else r): n
+                                                   for r, n in counts.by_remoteness.items()}}
     else:
         stats = game_call("rules", tb_analyze, solved)
     if as_json:

@@ -16,10 +16,17 @@ import ast
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from ..errors import GameError, InputError, show_exc
 from ..registry import get_catalog
+from .compiled import CompiledGame
+from .protocol import Game
+
+#: What a target builds: a game of the engine's protocol (a user's class, a catalog game's
+#: Python rules) or a :class:`~perfectplay.engine.CompiledGame` (numba rules over int codes).
+#: A user's factory may return anything: the engine's checks say what it lacks.
+LoadedGame: TypeAlias = Game[Any, Any] | CompiledGame
 
 
 def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:
@@ -63,13 +70,13 @@ def is_catalog_target(target: str) -> bool:
     return ".py:" not in target
 
 
-def load_catalog_target(target: str) -> Any:
+def load_catalog_target(target: str) -> LoadedGame:
     """Build the catalog game ``NAME`` or ``NAME(key=value, ...)``, parameters checked."""
     name, args, kwargs = parse_call(target)
     return get_catalog(name).build(*args, **kwargs)
 
 
-def load_target(target: str) -> Any:
+def load_target(target: str) -> LoadedGame:
     """Build a catalog game (``connect4(width=5, height=4)``), or import the file of
     ``FILE.py:Class(args)`` and build its game; the project's errors for every failure."""
     if is_catalog_target(target):
