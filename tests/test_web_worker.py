@@ -119,7 +119,7 @@ def _bodies() -> list[tuple[str, bytes]]:
     rng = random.Random(68)
     games = ["coins", "rock", "portal", "no"]
     pieces = ["L", "R", "pass", "a1", "b2", "c3", "x", ""]
-    for _ in range(60):
+    for _ in range(30):
         body: dict[str, object] = {}
         if rng.random() < 0.6:
             body["row"] = rng.choice([[rng.randint(-10**20, 10**20) for _ in range(
