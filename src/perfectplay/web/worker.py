@@ -11,6 +11,12 @@ budget counts from the request's turn on the worker, not its wait behind the one
 (which ends within that one's own budget): a request waiting behind an abandoned search
 that is still compiling is answered, by the same worker or by the one that replaced it.
 
+Small requests (the page's catalog games within their budget, a paste) have a lane of their
+own (:attr:`HeavyPool.small`: its own worker process and :data:`SMALL_SLOTS` slots), so they
+never wait behind a live search nor are refused because searches hold the heavy slots. An
+error the worker raises crosses the pipe as itself (:func:`carried`): a bad request is the
+same 4xx with the same message whichever process found it.
+
 The worker is one spawned process and a pipe that only it and the server use (not a
 ``multiprocessing.Pool``, whose shared queue lock, held by an idle worker, is never freed
 when that worker is killed from outside, and then hangs the server's shut-down). It ignores
@@ -21,8 +27,8 @@ from outside (SIGTERM to the whole group, the kernel's out-of-memory killer) fai
 requests it held (503) and is replaced by the next one.
 
 >>> pool = HeavyPool(slots=2, seconds=30.0)
->>> pool.busy, pool.slots
-(0, 2)
+>>> pool.busy, pool.slots, pool.lane("small").slots
+(0, 2, 8)
 """
 
 from __future__ import annotations
