@@ -114,6 +114,7 @@ from ..status import (
 )
 from .codetable import EMPTY, id_intern_one, id_rehash
 from .jitmemo import canonical
+from .staticrules import tolerant
 
 ONGOING, WIN, LOSE, TIE = UNKNOWN, WIN_CODE, LOSE_CODE, TIE_CODE  # one set of codes
 _VALUES = {WIN: Value.WIN, LOSE: Value.LOSE, TIE: Value.TIE}
@@ -478,3 +479,5 @@ def discover_cached(start, rules, scored, with_player, max_moves, max_positions)
                              rules.payoff, rules.player, scored, with_player, max_moves,
                              max_positions)
 
+
+tolerant(discover_cached)  # a cached entry that cannot be read back is compiled again

@@ -44,6 +44,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import types
+from numba.core.caching import FunctionCache
 from numba.core.extending import (
     NativeValue,
     infer_getattr,
@@ -172,7 +173,32 @@ def kernel_door(rules: RuleTuple, plain: K, cached: K) -> tuple[K, object]:
     ('cached', 'StaticRules')
     """
     static = static_rules(rules)
-    return (plain, rules) if static is None else (cached, static)
+    return (plain, rules) if static is None else (tolerant(cached), static)
+
+
+class _TolerantCache(FunctionCache):
+    """numba's disk cache of one kernel, where an entry that cannot be read back is a miss:
+    the kernel compiles again and the entry is written anew. An entry can outlive what it
+    names: a kernel compiled over the rules of a module that a later process cannot import
+    (a user's file loaded without being registered: ``No module named '<dynamic>'``)
+    failed every later run, and the error blamed the game's rules."""
+
+    def load_overload(self, sig: object, target_context: object) -> object:
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception:  # noqa: BLE001 - any unreadable entry: compile afresh instead
+            return None
+
+
+def tolerant(kernels: K) -> K:
+    """``kernels`` (a numba dispatcher compiled with ``cache=True``, or a tuple of them)
+    with a disk cache whose unreadable entries are compiled again (:class:`_TolerantCache`);
+    anything else as it is. Idempotent, O(1) a kernel."""
+    for kernel in kernels if isinstance(kernels, tuple) else (kernels,):
+        cache = getattr(kernel, "_cache", None)
+        if type(cache) is FunctionCache:
+            cache.__class__ = _TolerantCache
+    return kernels
 
 
 def rules_digest(rules: RuleTuple) -> str | None:
