@@ -98,15 +98,28 @@ def need_extra(module: str, what: str, extra: str) -> None:
 def game_call(what: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)``, for code that calls a user's game: whatever it raises (bar
     the project's own errors, which say what is wrong already) becomes one line naming the
-    game's part. Typed as ``fn`` is, so mypy checks every argument of every call the CLI
-    makes into the library through here (a misspelt keyword is an error)."""
+    game's part, and an I/O error (a full disk, a missing or unreadable file) one line
+    naming its path and cause. Typed as ``fn`` is, so mypy checks every argument of every
+    call the CLI makes into the library through here (a misspelt keyword is an error)."""
     try:
         return fn(*args, **kwargs)
     except (PerfectplayError, KeyboardInterrupt, MemoryError):
         raise
+    except OSError as exc:  # a full disk, a missing file: said as itself, not the rules'
+        fail(io_error(exc))
     except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
         fail(f"the game's {what} raised {type(exc).__name__}: {show_exc(exc)} (run solve "
              "--check for a conformance report)")
+
+
+def io_error(exc: OSError) -> str:
+    """An I/O error in one line, with its path and cause.
+
+    >>> io_error(OSError(28, "No space left on device", "tb/manifest.json"))
+    'cannot write or read tb/manifest.json: No space left on device'
+    """
+    where = f" {exc.filename}" if exc.filename else ""
+    return f"cannot write or read{where}: {exc.strerror or show_exc(exc)}"
 
 
 def terminal_progress() -> Callable[[str], None] | None:

@@ -69,9 +69,9 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
 
     endgame = None if store is None else game_call("rules", open_endgame, store, game)
     above = None if shallower is None else game_call("rules", open_store, shallower, game)
-    result = build_book(game, plies, out, game_ref=portable_target(target), workers=workers,
-                        table_mb=table_mb, progress=say, endgame=endgame, jobs=jobs,
-                        shallower=above)
+    result = game_call("rules", build_book, game, plies, out,
+                       game_ref=portable_target(target), workers=workers, table_mb=table_mb,
+                       progress=say, endgame=endgame, jobs=jobs, shallower=above)
     if as_json:
         echo_json({"store": str(result.store), "plies": result.plies,
                    "positions": result.positions, "searched": result.searched,

@@ -35,6 +35,15 @@ from ..engine.compiled.game import CompiledGame
 from ..engine.protocol import Game, Value, capabilities
 from ..errors import GameError
 from .compiled import solve_compiled_store
+from .integrity import (
+    LOCK_NAME,
+    FolderLock,
+    OtherGame,
+    StoreDamaged,
+    StoreInUse,
+    check_identity,
+    game_identity,
+)
 from .layout import FORMAT, SolveStopped, StoreError, read_manifest
 from .python import check_tiered, solve_python_store
 from .reader import NotInStore, Store
@@ -50,8 +59,9 @@ from .runner import (
 )
 from .sql import analyze, export_parquet, sql
 
-__all__ = ["MainGuardError", "NotInStore", "SolveStopped", "Store", "StoreError", "Tablebase",
-           "analyze", "export_parquet", "open_store", "query", "solve_tiered", "sql"]
+__all__ = ["MainGuardError", "NotInStore", "OtherGame", "SolveStopped", "Store", "StoreDamaged",
+           "StoreError", "StoreInUse", "Tablebase", "analyze", "export_parquet", "open_store",
+           "query", "solve_tiered", "sql"]
 
 
 @dataclass
@@ -102,7 +112,12 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
     :data:`CHECK_POSITIONS` positions from the start before anything is written: a game
     whose hooks lie (a ``decode`` that does not invert ``encode``, a falling ``tier``) is
     refused with a :class:`GameError` naming the problem, instead of solved into a store
-    that looks sound (a few seconds at most; ``check=False`` skips it)."""
+    that looks sound (a few seconds at most; ``check=False`` skips it).
+
+    The store records its game (:func:`~perfectplay.store.integrity.game_identity`): a
+    folder holding another game's store, finished or not, is refused with an
+    :class:`OtherGame` error naming both. One run writes a folder at a time: a second is
+    refused with a :class:`StoreInUse` error saying who holds it."""
     compiled = isinstance(game, CompiledGame)
     codes = None
     if roots is not None:
@@ -116,46 +131,85 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
     elif not game.tiered:
         raise StoreError(f"{game.name} has no tier function; a store needs one")
     root = Path(store)
-    if check and not read_manifest(root).get("done"):
-        refuse_if_unsound(game)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{store} is a file, not a store folder")
     manifest = read_manifest(root)
+    if manifest:  # another game's store is refused before anything is done
+        check_identity(root, manifest, game, given=game_ref)
+    if check and not manifest.get("done"):
+        refuse_if_unsound(game)
     if manifest.get("done"):
-        return Tablebase(root, [e["tier"] for e in manifest["tiers"]],
-                         sum(e["size"] for e in manifest["tiers"]), bool(manifest["scored"]),
-                         resumed=True, already=True)
+        return _already(root, manifest)
+    made = not root.exists()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the store {store}: {exc.strerror or exc}") from None
+    try:
+        with FolderLock(root):  # first: a second run is refused before a cluster starts
+            own = client is None
+            if own:
+                client = client_for(cluster, workers)
+            try:
+                return _solve_locked(game, root, game_ref, codes, client, progress, bar,
+                                     stop_after)
+            finally:
+                if own:
+                    cluster_obj = getattr(client, "cluster", None)
+                    client.close()
+                    if cluster_obj is not None:
+                        cluster_obj.close()
+    except BaseException:
+        if made:  # a folder this run made and left with nothing in it: gone again
+            _remove_if_empty(root)
+        raise
+
+
+def _remove_if_empty(root: Path) -> None:
+    """Remove ``root`` when it holds nothing but its lock file."""
+    try:
+        if {p.name for p in root.iterdir()} <= {LOCK_NAME}:
+            (root / LOCK_NAME).unlink(missing_ok=True)
+            root.rmdir()
+    except OSError:
+        pass
+
+
+def _already(root: Path, manifest: dict[str, Any]) -> Tablebase:
+    """The Tablebase of a store a run finished before."""
+    return Tablebase(root, [e["tier"] for e in manifest["tiers"]],
+                     sum(e["size"] for e in manifest["tiers"]), bool(manifest["scored"]),
+                     resumed=True, already=True)
+
+
+def _solve_locked(game: Game | CompiledGame, root: Path, game_ref: str | None,
+                  codes: np.ndarray | None, client: Any,
+                  progress: Callable[[str], None] | None, bar: bool | None,
+                  stop_after: int | None) -> Tablebase:
+    """Begin or resume the store at ``root``, its folder's lock held: the manifest read
+    again (another run may have finished it meanwhile) and its game compared."""
+    compiled = isinstance(game, CompiledGame)
+    manifest = read_manifest(root)
+    if manifest:
+        check_identity(root, manifest, game, given=game_ref)
+        if manifest.get("done"):
+            return _already(root, manifest)
     resumed = bool(manifest)
     if not manifest:
         caps = capabilities(game)
         manifest = {"format": FORMAT, "game": game_ref, "scored": caps.scored,
-                    "name": caps.name}
+                    "name": caps.name, "identity": game_identity(game)}
         if codes is not None:
             manifest["roots"] = int(codes.size)
-    own = client is None
-    if own:
-        client = client_for(cluster, workers)  # before any folder is made: nothing half-made
-    try:
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot make the store {store}: {exc.strerror or exc}") \
-                from None
-        register_by_value(game)
-        say = progress or (lambda _msg: None)
-        workers_now = len(client.scheduler_info().get("workers", {})) or 1
-        runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
-        job = StoreJob(root, manifest, runner, say, bar, Steps(stop_after), codes)
-        solver: StoreSolver = solve_compiled_store if compiled else solve_python_store
-        tiers, total = solver(game, job)
-        return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
-                         resumed=resumed)
-    finally:
-        if own:
-            cluster_obj = getattr(client, "cluster", None)
-            client.close()
-            if cluster_obj is not None:
-                cluster_obj.close()
+    register_by_value(game)
+    say = progress or (lambda _msg: None)
+    workers_now = len(client.scheduler_info().get("workers", {})) or 1
+    runner = Runner(client, game, workers_now, 1 if compiled else PYTHON_WEIGHT)
+    job = StoreJob(root, manifest, runner, say, bar, Steps(stop_after), codes)
+    solver: StoreSolver = solve_compiled_store if compiled else solve_python_store
+    tiers, total = solver(game, job)
+    return Tablebase(root, sorted(tiers), total, bool(manifest["scored"]),
+                     resumed=resumed)
 
 
 def open_store(path: str | Path, game: Game | None = None) -> Store:

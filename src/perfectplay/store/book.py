@@ -31,6 +31,7 @@ proof search per position of the last ply (the whole cost; measured on docs/benc
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import shutil
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -53,6 +54,7 @@ from ..engine.workers import ExpandHelper, helper_allowed, start_helper, wait_an
 from ..errors import GameError, LimitError, show
 from ..progress import Progress
 from .endgame import DenseEndgame
+from .integrity import FolderLock, check_identity, game_identity
 from .layout import (
     FORMAT,
     WIDTHS,
@@ -61,6 +63,7 @@ from .layout import (
     finish,
     margin_text,
     read_manifest,
+    replace_file,
     save_array,
     tier_path,
     write_manifest,
@@ -179,23 +182,48 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise StoreError(f"{out} is a file, not a folder for a book")
-    name = capabilities(game).name
+    manifest = read_manifest(root)
+    if manifest:
+        _check_same(manifest, root, game, plies, game_ref)
+        if manifest.get("done"):
+            return _finished(root, plies, manifest)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the book {out}: {exc.strerror or exc}") from None
+    with FolderLock(root, "book"):
+        return _build_locked(game, plies, root, game_ref, workers, table_mb, progress, bar,
+                             stop_after, endgame, jobs, shallower)
+
+
+def _finished(root: Path, plies: int, manifest: dict[str, Any]) -> Book:
+    """The Book of a folder a run finished before."""
+    return Book(root, plies, sum(e["size"] for e in manifest["tiers"]),
+                int(manifest["book"]["searched"]), _bytes(root), 0.0, already=True)
+
+
+def _build_locked(game: CompiledGame, plies: int, root: Path, game_ref: str | None,
+                  workers: int, table_mb: float, progress: Callable[[str], None] | None,
+                  bar: bool | None, stop_after: int | None,
+                  endgame: Store | DenseEndgame | None, jobs: int,
+                  shallower: Store | None) -> Book:
+    """Begin or resume the book at ``root``, the folder's lock held (the manifest read
+    again: another run may have finished it meanwhile)."""
     manifest = read_manifest(root)
     began = time.monotonic()
     if manifest:
-        _check_same(manifest, root, name, plies)
+        _check_same(manifest, root, game, plies, game_ref)
         if manifest.get("done"):
-            entries = manifest["tiers"]
-            return Book(root, plies, sum(e["size"] for e in entries),
-                        int(manifest["book"]["searched"]), _bytes(root), 0.0, already=True)
+            return _finished(root, plies, manifest)
     else:
-        manifest = {"format": FORMAT, "game": game_ref, "name": name, "scored": game.scored,
-                    "backend": "compiled", "book": {"plies": plies}}
-        try:
-            (root / "work").mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot make the book {out}: {exc.strerror or exc}") from None
+        manifest = {"format": FORMAT, "game": game_ref, "name": capabilities(game).name,
+                    "scored": game.scored, "backend": "compiled", "book": {"plies": plies},
+                    "identity": game_identity(game)}
         write_manifest(root, manifest)
+    try:
+        (root / "work").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make {root / 'work'}: {exc.strerror or exc}") from None
     say = progress or (lambda _line: None)
     layers = book_layers(game, plies)
     total = sum(layer.size for layer in layers)
@@ -236,13 +264,14 @@ def _check_shallower(book: Store, game: CompiledGame, plies: int) -> None:
                          f"ply {plies} need one of at least {plies - 1}")
 
 
-def _check_same(manifest: dict[str, object], root: Path, name: str, plies: int) -> None:
+def _check_same(manifest: dict[str, Any], root: Path, game: CompiledGame, plies: int,
+                game_ref: str | None) -> None:
+    """A StoreError unless the folder holds a book (finished or not) of ``game`` and
+    ``plies``: another game's (by name or by rules), a store, or other plies are refused."""
     book = manifest.get("book")
     if not isinstance(book, dict):
         raise StoreError(f"{root} holds a store, not a book: choose another folder")
-    if manifest.get("name") != name:
-        raise StoreError(f"{root} holds a book of {manifest.get('name')}, not of {name}: "
-                         "choose another folder")
+    check_identity(root, manifest, game, "book", given=game_ref)
     if book.get("plies") != plies:
         raise StoreError(f"{root} holds a book of {book.get('plies')} plies, not {plies}: "
                          "choose another folder, or delete it to build again")
@@ -269,8 +298,11 @@ def _search_last(codes: np.ndarray, work: Path, searched: Searched,
     rems = np.full(n, -1, np.int64)
     have = np.zeros(n, bool)
     for path in sorted(work.glob("done-*.npy")):
-        a, b = (int(x) for x in path.stem.split("-")[1:3])
-        saved = np.load(path)
+        try:
+            a, b = (int(x) for x in path.stem.split("-")[1:3])
+            saved = np.load(path)
+        except (OSError, ValueError, EOFError):  # damaged: its positions are searched again
+            continue
         if saved.shape == (2, b - a) and b <= n:
             vals[a:b], rems[a:b] = saved
             have[a:b] = True
@@ -424,10 +456,11 @@ def _search_block(searched: Searched, codes: np.ndarray, lo: int, hi: int) -> np
 
 
 def _save_chunk(work: Path, lo: int, hi: int, vals: np.ndarray, rems: np.ndarray) -> None:
-    """Positions lo..hi-1 of the last ply, saved whole or not at all."""
-    tmp = work / f"part-{lo:09d}-{hi:09d}.npy"
-    np.save(tmp, np.stack([vals[lo:hi], rems[lo:hi]]))
-    tmp.replace(work / f"done-{lo:09d}-{hi:09d}.npy")
+    """Positions lo..hi-1 of the last ply, saved whole or not at all (written, flushed to
+    the disk, renamed: :func:`~perfectplay.store.layout.replace_file`)."""
+    data = io.BytesIO()
+    np.save(data, np.stack([vals[lo:hi], rems[lo:hi]]))
+    replace_file(work / f"done-{lo:09d}-{hi:09d}.npy", [data.getvalue()])
 
 
 def _rate_line(done: int, n: int, searched: int, seconds: float) -> str:

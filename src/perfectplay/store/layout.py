@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -88,10 +89,49 @@ def read_manifest(store: str | Path) -> dict[str, Any]:
 
 
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    """Replace the manifest atomically: a kill leaves the old one or the new one."""
-    tmp = root / "manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest))
-    tmp.replace(root / "manifest.json")
+    """Replace the manifest atomically: a kill or a full disk leaves the old one or the new
+    one (written to a temporary file, flushed to the disk, renamed)."""
+    replace_file(root / "manifest.json", [json.dumps(manifest).encode()])
+
+
+def replace_file(path: Path, blocks: Any) -> None:
+    """Write ``path`` whole or not at all: the bytes of ``blocks`` go to ``path.tmp``, which
+    is flushed to the disk (fsync) and renamed over ``path``; the folder is flushed too, so
+    the rename survives a crash. A full disk or any I/O error is a :class:`StoreError`
+    naming the file and the cause; the old file, if any, is left as it was."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            for block in blocks:
+                fh.write(block)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+        sync_folder(path.parent)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the names renamed into it) to the disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def seal(manifest: dict[str, Any]) -> str:
+    """SHA-256 of the manifest's canonical JSON text, its own ``seal`` left out: recorded
+    in the manifest when a store is finished, checked on every open.
+
+    >>> seal({"format": "x", "tiers": []}) == seal({"tiers": [], "format": "x", "seal": "?"})
+    True
+    """
+    body = json.loads(json.dumps({k: v for k, v in manifest.items() if k != "seal"}))
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()  # as read back: int keys become text
 
 
 #: The files of a tier (``tiers/T.kind``).
@@ -100,27 +140,32 @@ KINDS = ("cells", "keys", "index", "present", "counts")
 
 def finish(root: Path, manifest: dict[str, Any]) -> None:
     """Mark a solved store done: its tiers listed in order, every tier file's SHA-256
-    recorded (``checksums``: what :func:`perfectplay.store.verify.verify_store` checks the
-    files against later), the manifest written. Reads every byte once (O(store size))."""
+    recorded (``checksums``: what :func:`perfectplay.store.verify.verify_store` and every
+    reader check the files against later) after each is flushed to the disk, the manifest
+    sealed (:func:`seal`) and written. Reads every byte once (O(store size))."""
     manifest["tiers"] = sorted(manifest["packed"], key=lambda e: e["tier"])
-    manifest["checksums"] = checksums(root)
+    manifest["checksums"] = checksums(root, sync=True)
     manifest["done"] = True
+    manifest["seal"] = seal(manifest)
     write_manifest(root, manifest)
 
 
-def checksums(root: str | Path) -> dict[str, str]:
-    """SHA-256 of every tier file of the store at ``root`` (file name -> hex digest)."""
+def checksums(root: str | Path, sync: bool = False) -> dict[str, str]:
+    """SHA-256 of every tier file of the store at ``root`` (file name -> hex digest);
+    ``sync``: each file flushed to the disk first (as a store is finished)."""
     out = {}
     for path in sorted((Path(root) / "tiers").glob("*.*")):
         if path.suffix[1:] in KINDS:
-            out[path.name] = file_digest(path)
+            out[path.name] = file_digest(path, sync)
     return out
 
 
-def file_digest(path: Path) -> str:
-    """A file's SHA-256, read in 16 MiB blocks."""
+def file_digest(path: Path, sync: bool = False) -> str:
+    """A file's SHA-256, read in 16 MiB blocks (``sync``: flushed to the disk first)."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
+        if sync:
+            os.fsync(fh.fileno())
         while block := fh.read(1 << 24):
             h.update(block)
     return h.hexdigest()
@@ -143,12 +188,10 @@ def map_file(path: Path, dtype: Any, count: int, mode: str = "r") -> np.ndarray:
 
 
 def save_array(path: Path, a: np.ndarray) -> None:
-    """An array as a raw file, written whole then renamed (a kill leaves none or all)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        for k in range(0, a.size, 1 << 24):
-            fh.write(np.ascontiguousarray(a[k:k + (1 << 24)]).tobytes())
-    tmp.replace(path)
+    """An array as a raw file, written whole then renamed (a kill or a full disk leaves
+    none or all: :func:`replace_file`)."""
+    replace_file(path, (np.ascontiguousarray(a[k:k + (1 << 24)]).tobytes()
+                        for k in range(0, a.size, 1 << 24)))
 
 
 def margin_text(value: Any) -> str:

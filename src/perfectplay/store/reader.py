@@ -22,9 +22,10 @@ from ..engine.solved.verify import VerifyReport
 from ..engine.target import load_target
 from ..engine.values import Counts, UnknownPosition
 from ..errors import PerfectplayError, show
+from .integrity import StoreDamaged, check_file, check_identity, check_seal
 from .layout import WIDTHS, StoreError, map_file, parse_margin, read_manifest, tier_path
 from .leaf import leaf_of
-from .packed import canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
+from .packed import BLOCK_WORDS, canonical_tiers, keyed_slots, ranked_slots, set_ranks, unranked
 from .sortedtiers import unmix_all
 from .verify import verify_store
 
@@ -36,26 +37,88 @@ class NotInStore(UnknownPosition):
 
 class Tier:
     """One packed tier: which positions it holds (bits by rank, or sorted keys) and their
-    palette ids; ``values`` and ``rems`` are the palette's pairs (rems -1: a draw)."""
+    palette ids; ``values`` and ``rems`` are the palette's pairs (rems -1: a draw).
 
-    def __init__(self, root: Path, entry: dict[str, Any], scored: bool) -> None:
+    ``digests`` (file name -> SHA-256, a finished store's ``checksums``): every file is
+    checked against its digest before it is first read, the small index files (``counts``,
+    ``index``) now, the large ones (``cells``, ``keys``, ``present``) on the first look-up
+    that needs them; a damaged or missing file is a :class:`StoreDamaged` error naming it.
+    None (a store being solved, or one written before checksums): nothing is checked."""
+
+    def __init__(self, root: Path, entry: dict[str, Any], scored: bool,
+                 digests: dict[str, str] | None = None) -> None:
+        self.root, self.entry, self.digests = root, entry, digests
         self.number, self.size = int(entry["tier"]), int(entry["size"])
-        self.cells = map_file(tier_path(root, self.number, "cells"), WIDTHS[entry["width"]],
-                              self.size)
+        self._maps: dict[str, np.ndarray] = {}
         self.ranked = "span" in entry
         if self.ranked:
-            words = -(-int(entry["span"]) // 64)
-            self.present = map_file(tier_path(root, self.number, "present"), np.uint64,
-                                    words)
-            self.counts = np.fromfile(tier_path(root, self.number, "counts"), np.int64)
+            self.words = -(-int(entry["span"]) // 64)
+            self.counts = self._small("counts", -(-self.words // BLOCK_WORDS) + 1)
         else:
             self.bits = int(entry["bits"])
-            self.keys = map_file(tier_path(root, self.number, "keys"), np.uint64, self.size)
-            self.index = np.fromfile(tier_path(root, self.number, "index"), np.int64)
+            self.index = self._small("index", (1 << self.bits) + 1)
         pal = entry["palette"]
         self.values = np.empty(len(pal), dtype=object)
         self.values[:] = [parse_margin(v) if scored else Value(v) for v, _ in pal]
         self.rems = np.array([r for _, r in pal], np.int64)
+
+    def _checked(self, kind: str) -> Path:
+        """The path of this tier's ``kind`` file, checked against its digest (if any)."""
+        path = tier_path(self.root, self.number, kind)
+        if self.digests is not None:
+            digest = self.digests.get(path.name)
+            if digest is None:
+                raise StoreDamaged(f"{path}: the manifest records no checksum of it: the "
+                                   "store is damaged; solve it again into a new folder")
+            check_file(path, digest)
+        return path
+
+    def _small(self, kind: str, count: int) -> np.ndarray:
+        """A small index file read whole: checked, and exactly ``count`` int64 long (a cut
+        file is a damaged store, never a read past its end)."""
+        path = self._checked(kind)
+        try:
+            data = np.fromfile(path, np.int64)
+        except OSError as exc:
+            raise StoreDamaged(f"cannot read {path}: {exc.strerror or exc}: the store is "
+                               "damaged; solve it again into a new folder") from None
+        if data.size != count:
+            raise StoreDamaged(f"{path} holds {data.size:,} entries, not {count:,}: the "
+                               "store is damaged; solve it again into a new folder")
+        return data
+
+    def _mapped(self, kind: str, dtype: Any, count: int) -> np.ndarray:
+        """A large file memory-mapped, checked on its first use."""
+        got = self._maps.get(kind)
+        if got is None:
+            got = self._maps[kind] = map_file(self._checked(kind), dtype, count)
+        return got
+
+    @property
+    def cells(self) -> np.ndarray:
+        """Each slot's palette id (checked on first use)."""
+        return self._mapped("cells", WIDTHS[self.entry["width"]], self.size)
+
+    @property
+    def keys(self) -> np.ndarray:
+        """The sorted keys of a tier kept by key (checked on first use)."""
+        return self._mapped("keys", np.uint64, self.size)
+
+    @property
+    def present(self) -> np.ndarray:
+        """The bit a rank of a tier kept by rank (checked on first use)."""
+        return self._mapped("present", np.uint64, self.words)
+
+    def palette_ids(self, slots: Any) -> np.ndarray:
+        """The palette ids at ``slots``, each checked to name an entry of the palette (an
+        id past it, from a store without checksums, is a damaged store, not an IndexError)."""
+        pid = np.asarray(self.cells[slots]).astype(np.int64)
+        if pid.size and int(pid.max()) >= len(self.rems):
+            raise StoreDamaged(f"{tier_path(self.root, self.number, 'cells')} holds the value "
+                               f"id {int(pid.max())}, past the {len(self.rems)} of its "
+                               "tier's table: the store is damaged; solve it again into a "
+                               "new folder")
+        return pid
 
     def slots(self, codes: np.ndarray, rank: Any = None) -> np.ndarray:
         """Slots of canonical codes of this tier (-1: not held)."""
@@ -81,14 +144,31 @@ class Store(Solved):
             raise StoreError(f"{path} is not a store (no manifest.json)")
         if not manifest.get("done"):
             raise StoreError(f"{path}: the solve did not finish; run it again to resume")
+        #: False for a store written before manifests were sealed (its files are still
+        #: checked against the checksums it records; see docs/howto/stores.md)
+        self.sealed = check_seal(self.path, manifest)
+        digests = manifest.get("checksums")
+        if not isinstance(digests, dict):
+            raise StoreError(f"{path} was written before stores recorded checksums, so a "
+                             "damaged file could not be told from an answer; rebuild it: "
+                             "perfectplay solve GAME --store NEW_FOLDER (or book GAME "
+                             "--out NEW_FOLDER)")
+        self._manifest = manifest
         self._scored = bool(manifest.get("scored"))
         self.backend = manifest.get("backend", "python")
         self._ref = manifest.get("game")
         self.game_name: str | None = manifest.get("name")  # the game's name when solved
+        if game is not None:
+            check_identity(self.path, manifest, game)
         self._game = game
         self._caps: Capabilities | None = None
-        self.tables = {int(e["tier"]): Tier(self.path, e, self._scored)
-                       for e in manifest["tiers"]}
+        try:
+            self.tables = {int(e["tier"]): Tier(self.path, e, self._scored, digests)
+                           for e in manifest["tiers"]}
+        except (KeyError, TypeError, ValueError) as exc:  # an unsealed manifest cut or edited
+            raise StoreDamaged(f"{self.path / 'manifest.json'} does not describe its tiers "
+                               f"({type(exc).__name__}: {exc}): the store is damaged; "
+                               "solve it again into a new folder") from None
         self.tiers = sorted(self.tables)
 
     def __enter__(self) -> Store:
@@ -125,7 +205,9 @@ class Store(Solved):
                 raise StoreError("this store does not name its game: open it with "
                                  "open_store(path, game=...), or look codes up with "
                                  "lookup()")
-            self._game = load_target(self._ref)
+            game = load_target(self._ref)
+            check_identity(self.path, self._manifest, game, given=self._ref)
+            self._game = game
         return self._game
 
     # -- look-ups ----------------------------------------------------------------------------
@@ -197,7 +279,7 @@ class Store(Solved):
             raise NotInStore(f"position {show(pos)} (code {code}) is not in the store: not "
                              "reachable from the start")
         table = self.tables[int(tiers[0])]
-        pid = int(table.cells[slots[0]])
+        pid = int(table.palette_ids(slots[:1])[0])
         rem = int(table.rems[pid])
         return table.values[pid], None if rem < 0 else rem
 
@@ -219,7 +301,7 @@ class Store(Solved):
         for t in np.unique(tiers[found]).tolist():
             at = np.flatnonzero(found & (tiers == t))
             table = self.tables[t]
-            pid = np.asarray(table.cells[slots[at]]).astype(np.int64)
+            pid = table.palette_ids(slots[at])
             value[at] = table.values[pid]
             rem[at] = table.rems[pid]
         return {"found": found, "value": value, "remoteness": rem, "tier": tiers}
@@ -231,8 +313,11 @@ class Store(Solved):
         counts = np.zeros(len(table.rems), np.int64)
         step = 1 << 26
         for k in range(0, table.size, step):
-            counts += np.bincount(np.asarray(table.cells[k:k + step]),
-                                  minlength=len(table.rems))
+            got = np.bincount(np.asarray(table.cells[k:k + step]), minlength=len(table.rems))
+            if got.size > counts.size:  # an id past the palette: damaged
+                table.palette_ids(np.flatnonzero(table.cells[k:k + step] >= counts.size)[:1]
+                                  + k)
+            counts += got
         return {i: int(n) for i, n in enumerate(counts.tolist()) if n}
 
     def counts(self) -> Counts:
