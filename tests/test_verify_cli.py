@@ -47,3 +47,25 @@ def test_a_bad_sample_is_one_line(tmp_path):
     r = CliRunner().invoke(main, ["verify", str(_saved(tmp_path)), "--sample", "some"])
     assert r.exit_code != 0
     assert "--sample is a count of positions (at least 1) or 'all', not 'some'" in r.output
+
+
+def test_a_save_on_a_full_disk_keeps_the_file_already_there(tmp_path, monkeypatch):
+    """--save writes a temporary file, flushes and renames it: a full disk during the save
+    is one line naming the file, and the good solution saved before is left whole."""
+    import errno
+    import os
+
+    path = _saved(tmp_path)
+    before = path.read_bytes()
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    r = CliRunner().invoke(main, ["solve", NIM, "--save", str(path)])
+    assert r.exit_code == 1
+    assert f"cannot write {path}: No space left on device" in r.output
+    assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
+    monkeypatch.undo()
+    r = CliRunner().invoke(main, ["verify", str(path), "--sample", "all"])
+    assert r.exit_code == 0, r.output
