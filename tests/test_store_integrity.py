@@ -284,3 +284,27 @@ def test_serve_answers_a_damaged_file_with_a_4xx_naming_it(c4_store, tmp_path):
     r = c.get(f"/gamesman/{listed['id']}/standard/positions/")
     assert r.status_code == 422, (r.status_code, r.text)
     assert "cells has changed since the store was written" in r.json()["error"]
+
+
+def test_a_second_book_run_is_one_line_naming_the_holder(tmp_path):
+    (tmp_path / "b").mkdir()
+    with FolderLock(tmp_path / "b"):
+        r = _cli("book", "connect4(width=4, height=4)", "--plies", "2", "--out",
+                 str(tmp_path / "b"))
+    assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
+    assert f"is being written by another run (pid {os.getpid()} on " in r.output
+
+
+def test_a_damaged_saved_chunk_is_searched_again_on_resume(tmp_path):
+    """A book's chunk file cut by a crash is not an error: its positions are searched
+    again, and the book is the one a clean build makes."""
+    game = ConnectFour(4, 4)
+    with pytest.raises(SolveStopped):
+        build_book(game, 4, tmp_path / "b", stop_after=2)
+    chunk = sorted((tmp_path / "b" / "work").glob("done-*.npy"))[0]
+    chunk.write_bytes(chunk.read_bytes()[:20])
+    build_book(game, 4, tmp_path / "b")
+    build_book(game, 4, tmp_path / "clean")
+    for name in sorted(p.name for p in (tmp_path / "clean" / "tiers").iterdir()):
+        assert (tmp_path / "b" / "tiers" / name).read_bytes() == \
+            (tmp_path / "clean" / "tiers" / name).read_bytes(), name
