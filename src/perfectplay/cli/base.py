@@ -18,6 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
+from ..engine.check import precheck
 from ..engine.target import LoadedGame, load_target
 from ..errors import PerfectplayError, show_exc
 from ..plot import picture_format
@@ -135,9 +136,37 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
 
-def load_game(target: str) -> LoadedGame:
-    """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments)."""
-    return load_target(target)
+def load_game(target: str, check: bool | None = None) -> LoadedGame:
+    """Build the game ``FILE.py:Class`` or ``FILE.py:Class(args)`` (literal arguments), or a
+    catalog game. A game of a file is checked first (the check ``solve`` makes,
+    :func:`~perfectplay.engine.check.precheck`: one line and exit 1 when it fails) unless
+    ``check`` is False or the command was given ``--no-check`` (:func:`no_check_option`)."""
+    game = load_target(target)
+    if check is None:
+        ctx = click.get_current_context(silent=True)
+        check = ctx is None or not ctx.meta.get(_NO_CHECK, False)
+    if check:
+        game_call("rules", precheck, game)
+    return game
+
+
+_NO_CHECK = "perfectplay.no_check"
+
+
+def no_check_option(command: Callable[P, R]) -> Callable[P, R]:
+    """The ``--no-check`` flag of a command that loads a game (:func:`load_game` reads it;
+    the command's function does not take it)."""
+    def remember(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value:
+            ctx.meta[_NO_CHECK] = True
+        return value
+
+    return click.option("--no-check", is_flag=True, expose_value=False, callback=remember,
+                        help="Skip the check of a game from a file (a few hundred positions "
+                             "along random games, each move played twice, the hooks "
+                             "round-tripped) made before it is used.")(command)
+
+
 
 
 def _console() -> Any:

@@ -20,7 +20,7 @@ from ..store import Store, open_store
 from ..store.book import MAX_PLIES, build_book, find_book
 from ..store.endgame import is_dense_table, open_endgame
 from ..store.layout import read_manifest
-from .base import echo_json, fail, game_call, load_game
+from .base import echo_json, fail, game_call, load_game, no_check_option
 
 
 @click.command()
@@ -46,6 +46,7 @@ from .base import echo_json, fail, game_call, load_game
               "one deep): its scores of the ply above the last bound the searches, which "
               "saves probes and never changes an answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@no_check_option
 def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: float,
          store: str | None, shallower: str | None, as_json: bool) -> None:
     """Build an opening book of GAME: the exact value and remoteness of every position
@@ -71,7 +72,8 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
     above = None if shallower is None else game_call("rules", open_store, shallower, game)
     result = game_call("rules", build_book, game, plies, out,
                        game_ref=portable_target(target), workers=workers, table_mb=table_mb,
-                       progress=say, endgame=endgame, jobs=jobs, shallower=above)
+                       progress=say, endgame=endgame, jobs=jobs, shallower=above,
+                       check=False)  # checked as it was loaded
     if as_json:
         echo_json({"store": str(result.store), "plies": result.plies,
                    "positions": result.positions, "searched": result.searched,

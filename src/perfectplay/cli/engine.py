@@ -32,6 +32,7 @@ from .base import (
     game_call,
     load_game,
     need_extra,
+    no_check_option,
     picture_path,
     read_text,
     render,
@@ -48,9 +49,10 @@ PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game
 @click.argument("target")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @click.option("--check/--no-check", default=None,
-              help="Run the conformance check first and print its report (with --store it "
-                   "runs anyway, on the first 20,000 positions, unless --no-check: a store "
-                   "is not written for a game that fails it).")
+              help="--check: run the full conformance check first and print its report. "
+                   "By default a game from a file gets a quick check (a few hundred "
+                   "positions along random games; with --store, the first 20,000 "
+                   "positions) and is refused when it fails; --no-check skips both.")
 @click.option("--max-positions", type=click.IntRange(1), default=None,
               help="Stop with an error past this many positions (default: what the memory "
               "available now holds).")
@@ -103,7 +105,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     if dense:
         if store is None or endgame is None:
             fail("--dense writes a dense endgame table: give --store DIR and --endgame K", 2)
-        _solve_dense(load_game(target), store, endgame, as_json)
+        _solve_dense(load_game(target, check=check is None), store, endgame, as_json)
         return
     if save_to is not None:
         if store is not None:
@@ -117,7 +119,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
         for module in ("distributed", "pyarrow"):
             need_extra(module, "stores", "scale")
     picture_path(png)
-    game = load_game(target)
+    game = load_game(target, check=check is None)  # the quick check, unless --check or not
     if check:
         report = game_call("rules", check_game, game)
         click.echo(str(report), err=as_json)
@@ -148,7 +150,8 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
                 click.echo(start[0])
         return
     _compiling_notice(game)
-    solution = game_call("rules", engine_solve, game, max_positions=max_positions)
+    solution = game_call("rules", engine_solve, game, max_positions=max_positions,
+                         check=False)  # checked as it was loaded
     game_call("draw or move_name", render, solution, as_json)
     if png is not None:
         first = solution.start
@@ -262,6 +265,7 @@ def _endgame_roots(game: LoadedGame, k: int) -> Any:
               "one batch: --time is the whole batch's, --nodes each position's.")
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help=PNG_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@no_check_option
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
            node_limit: int | None, table_mb: float, workers: int, store: str | None,
            value_only: bool, positions_file: str | None, png: str | None,
@@ -299,7 +303,7 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
     result = game_call("rules", engine_search, game, position, analyze=analyze,
                        time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
                        workers=workers, progress=terminal_progress(), endgame=endgame,
-                       remoteness=not value_only)
+                       remoteness=not value_only, check=False)  # checked as it was loaded
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
     if png is not None:
@@ -330,7 +334,7 @@ def _search_file(game: Game, path: str, *, time_limit: float | None, node_limit:
     batch = game_call("rules", search_many, game, positions, time_limit=time_limit,
                       node_limit=node_limit, table_mb=table_mb, workers=workers,
                       progress=terminal_progress(), endgame=endgame,
-                      remoteness=not value_only)
+                      remoteness=not value_only, check=False)  # checked as it was loaded
     for result, (_, text), position in zip(batch, lines, positions, strict=True):
         result.where = game_call("player", _where, game, position, text)
     game_call("move_name", render, batch, as_json, drawing=False)

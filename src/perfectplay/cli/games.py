@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..play import Session, Table, user_table
 from ..registry import GameSpec, option_fields
 from ..textio import Token, parse_int
-from .base import fail, game_call, load_game, picture_path, read_text, render
+from .base import fail, game_call, load_game, no_check_option, picture_path, read_text, render
 from .book import live_play_table, store_play_table
 
 
@@ -172,6 +172,7 @@ def game_command(spec: GameSpec, name: str | None = None) -> click.Command:
 @click.option("--strength", type=click.FloatRange(0, 1), default=1.0, show_default=True,
               help="Chance that the computer plays the perfect move (else a random one).")
 @click.option("--seed", type=int, default=None, help="Seed for the computer's random moves.")
+@no_check_option
 def play(game_name: str | None, args: tuple[str, ...], store: str | None, live: bool,
          opening: str | None, first: bool, side: str | None, two_humans: bool,
          strength: float, seed: int | None) -> None:

@@ -16,7 +16,7 @@ from ..engine.proof.live import LiveOracle
 from ..engine.protocol import capabilities
 from ..store import open_store
 from ..store.endgame import is_dense_table
-from .base import fail, game_call, load_game, need_extra
+from .base import fail, game_call, load_game, need_extra, no_check_option
 from .book import endgame_of, is_partial, live_book
 
 
@@ -45,6 +45,7 @@ from .book import endgame_of, is_partial, live_book
                    "(solve --store DIR --endgame K), matched to its game by name, or a "
                    "dense endgame table (solve ... --dense), used by the instances it fits "
                    "(Kalah of its houses). Repeatable.")
+@no_check_option
 def serve(host: str, port: int, store: str | None, target: str | None,
           origins: tuple[str, ...], live_stores: tuple[str, ...]) -> None:
     """Serve the web page: play and explore every game in a browser (needs
@@ -122,7 +123,7 @@ def _served_game(store: str | None, target: str | None) -> tuple[Any, str]:
         game = load_game(target)
         answered_live, book = live_book(target, game, live=False)  # refuses what is beyond
         if not answered_live:
-            solved = game_call("rules", engine_solve, game)
+            solved = game_call("rules", engine_solve, game, check=False)  # checked on load
         else:  # a game the catalog plays live (7x6 Connect Four): its book, then search
             solved = LiveOracle(game, book=book)
             click.echo(f"{target} is answered live: "

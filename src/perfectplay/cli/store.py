@@ -19,7 +19,7 @@ from ..store import export_parquet, open_store
 from ..store import query as tb_query
 from ..store.sql import sql_table
 from ..textio import Token, parse_int
-from .base import echo_json, fail, game_call, load_game, need_extra
+from .base import echo_json, fail, game_call, load_game, need_extra, no_check_option
 
 #: The --game option of the commands that read a store or a saved solution.
 game_option = click.option(
@@ -62,6 +62,7 @@ def _open(path: str, target: str | None, rules: bool = True) -> Any:
 @click.option("--raw", is_flag=True, help="POSITION is the encoded integer itself.")
 @game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@no_check_option
 def query(store: str, position: str | None, moves: str | None, raw: bool,
           target: str | None, as_json: bool) -> None:
     """Look a position up in a solved STORE (a store directory, or a file written by solve
@@ -120,6 +121,7 @@ def _show_position(solved: Any, position: str | None, moves: str | None,
 @click.option("--seed", default=0, show_default=True, help="The random sample's seed.")
 @game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@no_check_option
 def verify(solved: str, sample: str, seed: int, target: str | None, as_json: bool) -> None:
     """Audit a solved STORE (a store directory) or SAVED file (written by solve --save):
     each sampled position's stored value and remoteness is recomputed from its children's
@@ -151,6 +153,7 @@ def verify(solved: str, sample: str, seed: int, target: str | None, as_json: boo
 @click.argument("store", metavar="STORE|SAVED", type=click.Path(exists=True))
 @game_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@no_check_option
 def analyze(store: str, target: str | None, as_json: bool) -> None:
     """Counts of a solved STORE (a store directory, by value, remoteness and tier) or SAVED
     file (written by solve --save, by value and remoteness).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import math
 import pickle
+import random
 import types
 from collections import Counter
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from ..errors import GameError, show
 from .compiled import CompiledGame
 from .discovery import hashable as _hashable
 from .discovery import is_move_list, is_points, is_real
+from .exact import solve_exact
 from .protocol import (
     BOUND_FLAGS,
     LOSES_IN_2,
@@ -30,7 +32,6 @@ from .protocol import (
     capabilities,
 )
 from .solved import Solved
-from .strong import solve
 
 
 @dataclass
@@ -43,6 +44,10 @@ class CheckReport:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     complete: bool = True
+    quick: bool = False  # positions sampled along random games (``check_game(quick=True)``)
+    #: the problems that are an exception the game raised (also in ``problems``): a solve
+    #: raises them itself, so :func:`precheck` leaves them to it
+    raised: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -50,7 +55,8 @@ class CheckReport:
 
     def __str__(self) -> str:
         lines = [f"checked {self.positions:,} positions"
-                 + ("" if self.complete else " (stopped at the limit)")
+                 + (" along random games from the start" if self.quick else
+                    "" if self.complete else " (stopped at the limit)")
                  + (": no problems" if self.ok else f": {len(self.problems)} problem(s)")]
         lines += [f"problem: {p}" for p in self.problems]
         lines += [f"warning: {w}" for w in self.warnings]
@@ -63,10 +69,11 @@ _ALL_FLAGS = sum(BOUND_FLAGS.values())
 _FLAG_LIST = " | ".join(f"{name} ({bit})" for name, bit in BOUND_FLAGS.items())
 
 
-def check_game(game: Any, max_positions: int = 100_000, *,
-               tiers_rise: bool | None = None) -> CheckReport:
-    """Walk up to ``max_positions`` positions of ``game`` and report every problem with
-    what the engine relies on, naming the position. Python and compiled games alike.
+def check_game(game: Any, max_positions: int | None = None, *,
+               tiers_rise: bool | None = None, quick: bool = False) -> CheckReport:
+    """Walk up to ``max_positions`` positions of ``game`` (default 100,000) and report every
+    problem with what the engine relies on, naming the position. Python and compiled games
+    alike.
 
     **The rules**: the four methods exist; positions are hashable and a position rebuilt by
     playing the same move again is equal, with the same hash (``play`` is deterministic);
@@ -100,7 +107,8 @@ def check_game(game: Any, max_positions: int = 100_000, *,
       LOSES_IN_2 | NOT_SOONER in win/lose games), true at ended positions;
     - ``horizon`` is >= 0, 0 at a tie, >= 1 where there are moves; when the whole game was
       walked, no game from the position lasts longer and every tie from it lasts exactly
-      that long.
+      that long;
+    - ``cannot_tie`` (an attribute, True): a win/lose game, no walked game ends in a tie.
 
     **The values**: when the walk took in the whole game (at most ``max_positions``
     positions) and the rules have no problem, the engine solves it once (a Python game
@@ -111,9 +119,17 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     remoteness) as the best legal move; every ``static_bounds`` claim holds (CANNOT_WIN:
     not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0; MUST_LOSE: a loss, a
     margin < 0; WINS_IN_1: a win in 1; LOSES_IN_2: a loss in 2; NOT_SOONER: no win in
-    fewer than 3 plies, no loss in 1 to 3); a scored game's
-    margin lies within ``margin_bound``. When the game is bigger a note says these were
+    fewer than 3 plies, no loss in 1 to 3); no position of a game declaring
+    ``cannot_tie`` is worth a tie; a scored game's margin lies within ``margin_bound``. When the game is bigger a note says these were
     not checked.
+
+    **Quick** (``quick=True``: the check :func:`precheck` makes before every solve and
+    search): the positions are sampled along random games from the start (seeded: the same
+    ones every run; ``max_positions`` of them, :data:`QUICK_POSITIONS` by default) instead
+    of walked breadth first, so endings are seen as well as openings. Each is checked as
+    above, every move of it played twice; the hooks are asked on the sample; state kept on
+    the game object is looked for on :data:`QUICK_HIDDEN` of them; the game is not solved
+    (no value checks, no lengths of games). O(sampled positions x moves) calls of the game.
 
     **What cannot be seen.** A wrong ``player`` that is deterministic (flipped at some
     positions) makes another game, just as consistent: nothing in the rules but ``player``
@@ -135,7 +151,9 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     checked 0 positions: 1 problem(s)
     problem: the start position [0] is not hashable (use a tuple, int, ...)
     """
-    report = CheckReport()
+    if max_positions is None:
+        max_positions = QUICK_POSITIONS if quick else 100_000
+    report = CheckReport(quick=quick)
     for name in ("initial", "moves", "play", "outcome"):
         if not callable(getattr(game, name, None)):
             report.problems.append(f"the game has no method {name}()")
@@ -147,11 +165,14 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     if start is _FAILED:
         return report
     walk = _Walk(game, report, start, tiers_rise)
-    walk.run(max_positions)
+    if quick:
+        walk.playouts(max_positions, random.Random(_SEED))
+    else:
+        walk.run(max_positions)
     _Hooks(game, report, walk).run()
     if not isinstance(game, CompiledGame):  # compiled rules see nothing but the code
-        _check_hidden_state(report, game, fresh, walk.queue[:report.positions],
-                            walk.both_parities)
+        _check_hidden_state(report, game, fresh, walk.walked, walk.both_parities,
+                            QUICK_HIDDEN if quick else _HIDDEN_SAMPLE)
     if walk.no_moves:
         report.notes.append(f"{walk.no_moves:,} non-terminal position(s) have no moves: a "
                             "loss for the player to move (normal play)"
@@ -160,12 +181,70 @@ def check_game(game: Any, max_positions: int = 100_000, *,
     return report
 
 
+def precheck(game: Any, *, tiers_rise: bool | None = None) -> None:
+    """The check made before every :func:`~perfectplay.engine.solve`,
+    :func:`~perfectplay.engine.search` and :func:`~perfectplay.engine.search_many` (and by
+    every command that loads a game from a file): :func:`check_game` in its quick mode
+    (:data:`QUICK_POSITIONS` positions along random games from the start), raising a
+    :class:`~perfectplay.GameError` with its first problem, in one line, when it finds any.
+    A few per cent of a solve; ``check=False`` (``--no-check``) skips it. perfectplay's own
+    games are not checked again (:func:`checked_by_the_suite`).
+
+    >>> class Flipped:  # whose turn it is kept on the game and flipped in play
+    ...     turn = 1
+    ...     def initial(self): return ()
+    ...     def moves(self, p): return [0, 1] if len(p) < 4 else []
+    ...     def play(self, p, m):
+    ...         self.turn = 3 - self.turn
+    ...         return p + ((m, self.turn),)
+    ...     def outcome(self, p): return None
+    >>> precheck(Flipped())
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.GameError: the game failed its check: play((), 0) is not deterministic, ...
+    """
+    if checked_by_the_suite(game):
+        return
+    report = check_game(game, quick=True, tiers_rise=tiers_rise)
+    if len(report.raised) < len(report.problems):
+        raise GameError(refusal(report))
+
+
+def refusal(report: CheckReport) -> str:
+    """The one line :func:`precheck` refuses a game with: the first problem that is not an
+    exception the game raised, how many more, and how to see them all or skip the check."""
+    found = [p for p in report.problems if p not in report.raised]
+    first = " ".join(found[0].split())  # one line, whatever the reprs hold
+    more = len(found) - 1
+    capped = "+" if len(report.problems) >= _MAX_REPORTED else ""  # the walk stopped there
+    return (f"the game failed its check: {first}"
+            + (f" (and {more}{capped} more problem{'s' if more > 1 else ''})" if more else "")
+            + "; check_game(game) or solve --check reports in full, check=False or "
+              "--no-check skips this check")
+
+
+def checked_by_the_suite(game: Any) -> bool:
+    """True for perfectplay's own games (the catalog's, the seed problems' rules, the
+    OpenSpiel adapter, whose key is checked on random games of its own): the test suite
+    checks them in full, so :func:`precheck` does not check them again. Their class is
+    defined in the package, outside the engine and the store (whose classes, such as a
+    plain :class:`~perfectplay.engine.CompiledGame`, hold rules written elsewhere).
+
+    >>> from perfectplay.games import nim
+    >>> checked_by_the_suite(nim(heaps=(1, 2))), checked_by_the_suite(object())
+    (True, False)
+    """
+    module = type(game).__module__ or ""
+    return (module.startswith("perfectplay.")
+            and not module.startswith(("perfectplay.engine.", "perfectplay.store.")))
+
+
 def _start(report: CheckReport, game: Game) -> Position | object:
     """The start position, or _FAILED with the problem reported."""
     try:
         start = game.initial()
     except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
-        report.problems.append(f"initial() raised {type(exc).__name__}: {exc}")
+        _raised(report, f"initial() raised {type(exc).__name__}: {exc}")
         return _FAILED
     if not _hashable(start):
         report.problems.append(f"the start position {show(start)} is not hashable (use a "
@@ -189,7 +268,8 @@ class _Walk:
         # compiled tiers must rise for the in-memory tier solver (a store lets them stay)
         self.strict = caps.tiered if tiers_rise is None else tiers_rise
         self.depth: dict[Position, int] = {start: 0}
-        self.queue = [start]
+        self.queue = [start]  # every position found, in the order found
+        self.walked: list[Position] = []  # the positions checked, in the order checked
         self.no_moves = 0
         self.edges: dict[Position, list[tuple[Move, Position]]] = {}  # the walked moves
         self.ended: dict[Position, object] = {}  # the outcome of each terminal position
@@ -206,22 +286,55 @@ class _Walk:
         return t
 
     def run(self, max_positions: int) -> None:
+        """Breadth first from the start, up to ``max_positions`` positions."""
         report, i = self.report, 0
         while i < len(self.queue):
-            if len(report.problems) >= _MAX_REPORTED:
-                report.notes.append(f"stopped after {_MAX_REPORTED} problems")
+            if self.enough():
                 break
             if i >= max_positions:
                 report.complete = False
                 break
-            pos = self.queue[i]
+            self.walk_one(self.queue[i])
             i += 1
-            kids = self.edges[pos] = []
-            for move in self.position(pos):
-                child = self.move(pos, move)
-                if child is not _FAILED:
-                    kids.append((move, child))
         report.positions = i
+
+    def playouts(self, max_positions: int, rng: random.Random) -> None:
+        """Random games from the start (a move drawn by ``rng`` at each position), each
+        new position checked as :meth:`run` checks it, until ``max_positions`` are checked.
+        A game ends where the position has no moves or after ``max_positions // 4`` plies
+        (at least 8); at most ``4 * max_positions`` plies in all, so a small game or a
+        cycle ends the walk too."""
+        report, start = self.report, self.queue[0]
+        longest = max(8, max_positions // 4)
+        pos, ply = start, 0
+        for _ in range(4 * max_positions):
+            if len(self.walked) >= max_positions or self.enough():
+                break
+            if pos not in self.edges:
+                self.walk_one(pos)
+            kids = self.edges[pos]
+            if not kids or ply >= longest:
+                pos, ply = start, 0
+            else:
+                pos, ply = rng.choice(kids)[1], ply + 1
+        report.positions = len(self.walked)
+        report.complete = len(self.walked) == len(self.queue)
+
+    def enough(self) -> bool:
+        """True (with a note) once :data:`_MAX_REPORTED` problems are found."""
+        if len(self.report.problems) < _MAX_REPORTED:
+            return False
+        self.report.notes.append(f"stopped after {_MAX_REPORTED} problems")
+        return True
+
+    def walk_one(self, pos: Position) -> None:
+        """Check ``pos`` and each of its moves; record its children."""
+        self.walked.append(pos)
+        kids = self.edges[pos] = []
+        for move in self.position(pos):
+            child = self.move(pos, move)
+            if child is not _FAILED:
+                kids.append((move, child))
 
     def position(self, pos: Position) -> list[Move]:
         """Check one position; its moves when it is not terminal (else none)."""
@@ -237,8 +350,7 @@ class _Walk:
                     report.problems.append(f"player({show(pos)}) is not deterministic: "
                                            f"{show(who)} then {show(again)}")
             except Exception as exc:  # noqa: BLE001
-                report.problems.append(f"player({show(pos)}) raised {type(exc).__name__}: "
-                                       f"{exc}")
+                _raised(report, f"player({show(pos)}) raised {type(exc).__name__}: {exc}")
         result = _call(report, "outcome", game.outcome, pos)
         if result is _FAILED:
             return []
@@ -263,9 +375,10 @@ class _Walk:
         if result is not None:
             self.ended[pos] = result
             _check_outcome(report, pos, result, self.scored)
-            if moves:
-                report.problems.append(f"terminal position {show(pos)} (outcome "
-                                       f"{show(result)}) still has moves {show(moves[:5])}")
+            if moves:  # the engine never asks: the quick check only warns
+                (report.warnings if report.quick else report.problems).append(
+                    f"terminal position {show(pos)} (outcome {show(result)}) still has moves "
+                    f"{show(moves[:5])}")
             return []
         if not moves:
             self.no_moves += 1
@@ -317,6 +430,11 @@ class _Walk:
 
 _FAILED = object()
 _HIDDEN_SAMPLE = 300  # positions asked again on a fresh game object
+#: The positions the quick check (:func:`precheck`, before every solve and search) samples.
+QUICK_POSITIONS = 200
+#: Of those, the positions asked again on a fresh copy of a Python game (a copy each).
+QUICK_HIDDEN = 12
+_SEED = 20240601  # the quick check's random games: the same every run
 
 
 def _copy(game: Game) -> Game | None:
@@ -334,7 +452,8 @@ def _state(game: Game) -> dict[str, Any]:
 
 
 def _check_hidden_state(report: CheckReport, game: Game, fresh: Game | None,
-                        seen: list[Position], both_parities: Position | None) -> None:
+                        seen: list[Position], both_parities: Position | None,
+                        sample: int = _HIDDEN_SAMPLE) -> None:
     """State kept on the game object rather than in the position (the classic: whose turn
     it is, flipped in ``play``) makes the same position mean different things. Found two
     ways: attributes of the game that changed during the walk, and positions whose moves,
@@ -349,7 +468,7 @@ def _check_hidden_state(report: CheckReport, game: Game, fresh: Game | None,
     changed = [k for k, v in _state(fresh).items()
                if k in _state(game) and not _alike(_state(game)[k], v)]
     scalars = [k for k in changed if isinstance(_state(fresh)[k], str | int | float | bool)]
-    step = max(1, len(seen) // _HIDDEN_SAMPLE)
+    step = max(1, len(seen) // sample)
     differs = None
     caps = capabilities(game)
     scored, with_player = caps.scored, caps.player is not None
@@ -473,8 +592,18 @@ def _call(report: CheckReport, name: str, fn: Callable[..., Any], *args: Any) ->
         return fn(*args)
     except Exception as exc:  # noqa: BLE001
         shown = ", ".join(show(a) for a in args)
-        report.problems.append(f"{name}({shown}) raised {type(exc).__name__}: {exc}")
+        _raised(report, f"{name}({shown}) raised {type(exc).__name__}: {exc}")
         return _FAILED
+
+
+def _problem(report: CheckReport, text: str) -> None:
+    report.problems.append(text)
+
+
+def _raised(report: CheckReport, text: str) -> None:
+    """A problem that is an exception the game raised."""
+    report.problems.append(text)
+    report.raised.append(text)
 
 
 def _check_outcome(report: CheckReport, pos: Position, result: object, scored: bool) -> None:
@@ -527,9 +656,9 @@ class _Hooks:
 
     def __init__(self, game: Game, report: CheckReport, walk: _Walk) -> None:
         self.game, self.report, self.walk = game, report, walk
-        self.sample = walk.queue[:report.positions]
+        self.sample = walk.walked
         self.caps = caps = capabilities(game)
-        self.counts: dict[str, int] = {}
+        self.counts: dict[tuple[str, bool], int] = {}  # (hook, raised): problems
         self.compiled = compiled = isinstance(game, CompiledGame)
         self.codec = caps.codec and not compiled  # a compiled game's codes are its positions
         self.canonical = caps.canonical if (caps.symmetric or not compiled) else None
@@ -538,6 +667,7 @@ class _Hooks:
         self.horizon = caps.horizon
         self.search_moves: Callable[[Position], list[Move]] | None = caps.search_moves
         self.static_bounds: Callable[[Position], int] | None = caps.static_bounds
+        self.no_tie = getattr(game, "cannot_tie", False) is True  # declared: checked
         self.margin_bound: Callable[[Position], int] | None = None
         self.step: Callable[[Position, Move], Any] | None = None
         self.rank: Callable[[Position], int] | None = None
@@ -570,10 +700,12 @@ class _Hooks:
             self.unrank = lambda t, n: int(rk.unrank(i64(t), i64(n)))
 
     # -- reporting --------------------------------------------------------------------------
-    def problem(self, hook: str, text: str) -> None:
-        n = self.counts[hook] = self.counts.get(hook, 0) + 1
+    def problem(self, hook: str, text: str, raised: bool = False) -> None:
+        """A problem of ``hook`` (``raised``: an exception it raised), the first
+        :data:`_PER_HOOK` of each kind in words, the rest counted."""
+        n = self.counts[hook, raised] = self.counts.get((hook, raised), 0) + 1
         if n <= _PER_HOOK:
-            self.report.problems.append(text)
+            (_raised if raised else _problem)(self.report, text)
 
     def call(self, hook: str, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` asked twice: the answer, or _FAILED with the problem reported (an
@@ -582,7 +714,8 @@ class _Hooks:
             first = fn(*args)
             second = fn(*args)
         except Exception as exc:  # noqa: BLE001 - a user's hook may raise anything
-            self.problem(hook, f"{hook}({_shown(args)}) raised {type(exc).__name__}: {exc}")
+            self.problem(hook, f"{hook}({_shown(args)}) raised {type(exc).__name__}: {exc}",
+                         raised=True)
             return _FAILED
         if not _same(first, second):
             self.problem(hook, f"{hook}({_shown(args)}) is not deterministic: "
@@ -618,19 +751,26 @@ class _Hooks:
             self.check_static_bounds()
         if self.horizon is not None:
             self.check_horizon()
+        if self.no_tie:
+            self.check_cannot_tie()
         if self.margin_bound is not None:
             for pos in self.sample:
                 self.call("margin_bound", self.margin_bound, pos)
-        self.check_values()
-        for hook, n in self.counts.items():
+        if not self.report.quick:  # the quick check solves nothing
+            self.check_values()
+        for (hook, raised), n in self.counts.items():
             if n > _PER_HOOK:
-                self.report.problems.append(f"{hook}: {n - _PER_HOOK:,} more problem(s) of "
-                                            "the same hook")
+                (_raised if raised else _problem)(
+                    self.report, f"{hook}: {n - _PER_HOOK:,} more "
+                    + ("exception(s) raised by" if raised else "problem(s) of") + " the same hook")
 
     # -- what the rules alone tell ----------------------------------------------------------
     def check_codec(self) -> None:
-        """``decode(encode(p)) == p``, codes are int64, and no two positions share one."""
+        """``decode(encode(p)) == p``, codes are int64, and no two positions share one.
+        The quick check only asks it of codes the engine would use (:meth:`codes_used`)."""
         assert self.caps.encode is not None and self.caps.decode is not None
+        if self.report.quick and not self.codes_used():
+            return
         owner: dict[int, Position] = {}
         for pos in self.sample:
             code = self.call("encode", self.caps.encode, pos)
@@ -651,6 +791,21 @@ class _Hooks:
                 self.problem("encode", f"encode gives {show(other)} and {show(pos)} the same "
                                        f"code {code}: codes must differ for different "
                                        "positions")
+
+    def codes_used(self) -> bool:
+        """Whether discovery keeps the sampled positions as codes: every code a Python int
+        inside int64 and the start's decoded back; else it keeps the positions as objects
+        and the codes do not matter (an ``encode`` past 2**63 is allowed)."""
+        encode, decode = self.caps.encode, self.caps.decode
+        assert encode is not None and decode is not None
+        try:
+            codes = [encode(pos) for pos in self.sample]
+            if any(isinstance(c, bool) or not isinstance(c, int) or not -(2**63) < c < 2**63
+                   for c in codes):
+                return False
+            return not codes or _same(decode(codes[0]), self.sample[0])
+        except Exception:  # noqa: BLE001 - the hook's own check reports it
+            return True
 
     def check_step(self) -> None:
         """A compiled ``step(pos, move)`` is ``(play, payoff)`` (a Python one is checked by
@@ -744,7 +899,8 @@ class _Hooks:
                 mine, theirs = self.signature(pos), self.signature(c)
             except Exception as exc:  # noqa: BLE001 - the image may not be a position
                 self.problem("canonical", f"canonical({show(pos)}) is {show(c)}, which the "
-                                          f"rules cannot play: {type(exc).__name__}: {exc}")
+                                          f"rules cannot play: {type(exc).__name__}: {exc}",
+                             raised=True)
                 continue
             if mine != theirs:
                 what = ("ends differently" if mine[0] != theirs[0] else
@@ -824,6 +980,20 @@ class _Hooks:
                 self.problem("static_bounds", f"static_bounds({show(pos)}) claims {name}, but "
                                               f"the position is worth {worth} to the mover")
 
+    def check_cannot_tie(self) -> None:
+        """A game that declares ``cannot_tie`` (:func:`~perfectplay.engine.protocol.cannot_tie`)
+        is a win/lose game none of whose walked games ended level: a tie met in the walk
+        (or in the quick check's random games) refutes it, as does a position worth a tie
+        when the whole game is solved (:meth:`check_values`)."""
+        if self.caps.scored:
+            self.problem("cannot_tie", "cannot_tie is declared by a scored game: it is for "
+                                       "win/lose games (a margin of 0 is not a tie to rule out)")
+            return
+        tied = next((p for p, result in self.walk.ended.items() if result is Value.TIE), None)
+        if tied is not None:
+            self.problem("cannot_tie", f"the game declares cannot_tie, but {show(tied)} "
+                                       "ends in a tie")
+
     def check_horizon(self) -> None:
         """A non-negative int, 0 at a tie, >= 1 where there are moves; when the whole game
         was walked, no game from the position is longer and every tie from it is exactly
@@ -846,6 +1016,8 @@ class _Hooks:
                   and h != 0):
                 self.problem("horizon", f"horizon({show(pos)}) is {h} at a tie: a tied game "
                                         "lasts exactly horizon plies")
+        if self.report.quick:
+            return
         if self.report.complete:
             self.horizon_paths()
         else:
@@ -905,6 +1077,7 @@ class _Hooks:
             ("canonical", getattr(self, "images", None)),
             ("search_moves", getattr(self, "listed", None)),
             ("static_bounds", getattr(self, "flags", None)),
+            ("cannot_tie", self.no_tie and not self.caps.scored),
             ("margin_bound", self.margin_bound)) if on]
         if not wanted:
             return
@@ -919,6 +1092,12 @@ class _Hooks:
         for pos, flags in getattr(self, "flags", {}).items():
             if flags and pos in solved:
                 self.bound_holds(pos, flags, solved.value(pos), solved.remoteness(pos))
+        if self.no_tie and not self.caps.scored:
+            tied = next((p for p in self.sample if p in solved
+                         and solved.value(p) is Value.TIE), None)
+            if tied is not None:
+                self.problem("cannot_tie", f"the game declares cannot_tie, but "
+                                           f"{show(tied)} is worth a tie")
         if self.margin_bound is not None and self.caps.scored:
             for pos in self.sample:
                 b = _try(self.margin_bound, pos)
@@ -942,10 +1121,10 @@ class _Hooks:
             return None
         try:
             if self.compiled:
-                return solve(self.game, method="graph", progress=False,
-                             max_positions=max(self.report.positions, 1))
-            return solve(_Plain(self.game), progress=False,
-                         max_positions=max(self.report.positions, 1))
+                return solve_exact(self.game, method="graph", progress=False,
+                                   max_positions=max(self.report.positions, 1))
+            return solve_exact(_Plain(self.game), progress=False,
+                               max_positions=max(self.report.positions, 1))
         except Exception as exc:  # noqa: BLE001 - the solve of a broken game may fail
             self.report.notes.append(f"{what}: solving the game failed "
                                      f"({type(exc).__name__}: {exc})")

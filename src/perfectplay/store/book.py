@@ -44,6 +44,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..engine.check import precheck
 from ..engine.compiled.game import CompiledGame
 from ..engine.proof.backends import child_bound, edge
 from ..engine.proof.driver import check_endgame, search
@@ -140,7 +141,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
                stop_after: int | None = None, endgame: Store | DenseEndgame | None = None,
-               jobs: int = 1, shallower: Store | None = None) -> Book:
+               jobs: int = 1, shallower: Store | None = None, check: bool = True) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
@@ -164,7 +165,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     of the same game at least ``plies - 1`` deep (the one shipped, an earlier build):
     the exact score of each position one ply above the last bounds its children's
     searches (no move beats its position's score, :func:`parent_bounds`), which saves
-    probes, never changes an answer.
+    probes, never changes an answer. ``check``: the game is checked once first, as
+    ``search`` checks it (``check=False`` skips it).
 
     A folder holding another game's book, or a book of other plies, is refused.
     """
@@ -175,6 +177,8 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
         raise StoreError(f"{game.name} has no tier function; a book is a store and needs one")
     check_plies(plies)
     check_endgame(game, endgame)
+    if check:
+        precheck(game)  # the default check, once (not at each search)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 64:
         raise LimitError(f"jobs must be an int from 1 to 64, not {show(jobs)}")
     if shallower is not None:
@@ -532,7 +536,7 @@ def _searcher(game: CompiledGame, workers: int, table_mb: float,
             value, rem = _ended(game, end)
             return _pack_value(value, game.scored), rem
         r = search(game, code, table_mb=table_mb, workers=workers, endgame=endgame,
-                   known=known.get(code))
+                   known=known.get(code), check=False)  # checked once, by build_book
         if not r.exact or r.value is None:
             raise GameError(f"the search of {show(code)} did not finish")
         return _pack_value(r.value, game.scored), -1 if r.remoteness is None else r.remoteness

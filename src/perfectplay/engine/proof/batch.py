@@ -21,6 +21,7 @@ import numpy as np
 from numba import types as numba_types
 
 from ...errors import GameError, LimitError, show
+from ..check import precheck
 from ..compiled import CompiledGame
 from ..protocol import Game, Position, capabilities
 from ..solved import move_name
@@ -155,7 +156,8 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
                 time_limit: float | None = None, node_limit: int | None = None,
                 table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
                 progress: Callable[[str], None] | bool | None = None,
-                endgame: sk.Leaf | LeafSource | None = None) -> SearchBatch:
+                endgame: sk.Leaf | LeafSource | None = None,
+                check: bool = True) -> SearchBatch:
     """Prove the value, remoteness and a best move of every position, as
     :func:`~perfectplay.engine.proof.driver.search` proves one, sharing one table.
 
@@ -165,7 +167,8 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
     is the whole batch's: positions not proven by then are returned with the bounds proven
     (``exact`` False, ``stopped`` "time"). ``node_limit`` is each position's. The other
     options are ``search``'s. A Python game's positions are searched one ``search`` at a
-    time. Time O(the searches' nodes); memory O(positions) besides the table.
+    time. Time O(the searches' nodes); memory O(positions) besides the table. ``check``:
+    the game is checked once first, as ``search`` checks it (``check=False`` skips it).
 
     >>> from perfectplay.games import tictactoe
     >>> game = tictactoe()
@@ -174,6 +177,8 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
     ['tie in 9', 'tie in 8']
     """
     _check_options(table_mb, workers, time_limit, node_limit, max_depth)
+    if check:
+        precheck(game)
     items = _positions(positions)
     if progress is True:
         progress = _stderr_line
@@ -408,7 +413,8 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool,
         left = None if time_limit is None else max(1e-9, time_limit - (time.monotonic() - began))
         batch._results.append(search(game, p, remoteness=remoteness, time_limit=left,
                                     node_limit=node_limit, max_depth=max_depth,
-                                    progress=progress))
+                                    progress=progress,
+                                    check=False))  # checked once, by search_many
     batch.seconds = time.monotonic() - began
     _totals(batch)
     return batch

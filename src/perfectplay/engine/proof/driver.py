@@ -62,6 +62,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from ...errors import GameError, LimitError, show
+from ..check import precheck
 from ..compiled import CompiledGame
 from ..discovery import is_real
 from ..protocol import Game, Move, Position, Worth, capabilities
@@ -314,7 +315,8 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
            remoteness: bool = True,
-           known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
+           known: tuple[SearchScore, SearchScore] | None = None,
+           check: bool = True) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
@@ -342,7 +344,8 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     which no move beats, as an opening book's build gives them): the probes start inside
     them, and the best move is the one a probe found, if any (``best`` may be None: an
     opening book needs only the score). Bounds that are wrong make a wrong answer or a
-    GameError.
+    GameError. ``check`` (on by default): the game is checked first, as ``solve`` checks
+    it (:func:`~perfectplay.engine.check.precheck`); ``check=False`` skips it.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -354,6 +357,8 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     ('win in 5', 1, ['win in 5', 'lose in 4'])
     """
     _check_options(table_mb, workers, time_limit, node_limit, max_depth)
+    if check:
+        precheck(game)
     if position is None:
         position = game.initial()
     if progress is True:
@@ -513,4 +518,3 @@ def _check_options(table_mb: float, workers: int, time_limit: float | None,
 
 def _stderr_line(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
