@@ -65,8 +65,8 @@ def store_problems(store: PackedStore) -> tuple[list[str], list[str]]:
     notes: list[str] = []
     if "seal" not in manifest:
         notes.append("the manifest was written before manifests were sealed: its value "
-                     "tables are not under a checksum (its tier files are); solve the "
-                     "game again into a new folder to seal it")
+                     "tables are not under a checksum (its tier files are); build it "
+                     "again into a new folder (solve --store, book) to seal it")
     recorded = manifest.get("checksums")
     if recorded is None:
         notes.append("no checksums recorded (a store written before they were): files "
