@@ -33,7 +33,8 @@ def mix(code):
     """splitmix64's finaliser: a bijection of 64-bit words that spreads nearby codes apart.
 
     The engine's one hash: these tables, the stores' sorted keys (written to disk, so it
-    must never change) and proof search's table slots (:mod:`.searchkernel`) all use it."""
+    must never change) and proof search's table slots
+    (:mod:`perfectplay.engine.proof.kernel`) all use it."""
     z = np.uint64(np.int64(code))  # negative codes wrap, in numba and numpy alike
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2

@@ -21,7 +21,7 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               then solved tier by tier with no stored moves
 ``canonical(pos) -> int``     *optional*: one code for all the positions a symmetry maps onto
                               each other (Connect Four: a board and its mirror image); a store
-                              (:mod:`perfectplay.outcore`) then keeps only canonical codes, and
+                              (:mod:`perfectplay.store`) then keeps only canonical codes, and
                               proof search one table entry
 ``search_moves(pos, out)``    *optional, for proof search* (:mod:`perfectplay.engine.search`):
                               the moves to search, best first, into ``out``, returning their

@@ -1,17 +1,18 @@
 """A compiled game's rules as a numba type named by a digest of their code, so the search
 kernels that take them are cached on disk like any other kernel.
 
-The search kernels (:mod:`.searchkernel`) take a game's rules, a NamedTuple of numba
-dispatchers. Numba types a dispatcher by the object itself, which dies with the process, so
-it cannot cache a kernel that takes one: every process compiled the search afresh for each
-game, 10-20 s before the first node (``perfectplay search 'hexapawn(width=4, height=4)'``
-spent 18.7 s compiling a 1,149-node search). :class:`StaticRules` wraps the same
-dispatchers in one value whose numba type, :class:`RulesType`, is named by
-:func:`rules_digest`: the text of every module the rules' code reaches, the values they
-close over and the library versions. Two processes with the same rules make the same type,
-so numba's disk cache (keyed by the kernel's file and its argument types) serves the second
-one the first one's machine code; any edit of a rule's module, a closure value or the
-engine's kernels makes another digest, so a stale kernel is never served.
+The search kernels (:mod:`perfectplay.engine.proof.kernel`) take a game's rules, a
+NamedTuple of numba dispatchers. Numba types a dispatcher by the object itself, which dies
+with the process, so it cannot cache a kernel that takes one: every process compiled the
+search afresh for each game, 10-20 s before the first node (``perfectplay search
+'hexapawn(width=4, height=4)'`` spent 18.7 s compiling a 1,149-node search).
+:class:`StaticRules` wraps the same dispatchers in one value whose numba type,
+:class:`RulesType`, is named by :func:`rules_digest`: the text of every module the rules'
+code reaches, the values they close over and the library versions. Two processes with the
+same rules make the same type, so numba's disk cache (keyed by the kernel's file and its
+argument types) serves the second one the first one's machine code; any edit of a rule's
+module, a closure value or the engine's kernels makes another digest, so a stale kernel is
+never served.
 
 Compiled discovery (:func:`~perfectplay.engine.compiled.game.discover_cached`), the tier
 solver's forward and backward sweeps (:mod:`.tiers`) and the store's (:mod:`.sortedtiers`,
