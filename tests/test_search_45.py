@@ -106,7 +106,7 @@ def test_the_rules_cache_key_follows_the_hooks_text():
         assert any(isinstance(c, int) and c == c4rules.SOURCES for c in cells), name
 
 
-# -- the quick probes' ranks (engine/pinplan.py) ------------------------------------------------
+# -- the quick probes' ranks (engine/proof/plan.py) -------------------------------------------
 def test_distance_ranks_order_the_reachable_scores_and_invert():
     """Every reachable score of a position with ``left`` plies left (wins in 1..left, the
     tie, losses in 1..left) gets a distinct rank in -left..left, ordered as the scores are,

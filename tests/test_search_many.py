@@ -1,5 +1,5 @@
 """``search_many`` (every position's probes in one kernel call) and the probe plan it shares
-with ``search`` (engine/pinplan.py): the plan against an oracle of fail-soft answers, the
+with ``search`` (engine/proof/plan.py): the plan against an oracle of fail-soft answers, the
 batch against the strong solution and against ``search`` one position at a time, the
 carrying on of positions the kernel's pass stopped, and bad input."""
 
@@ -286,7 +286,7 @@ def test_ctrl_c_stops_the_rest_of_a_batch_with_what_is_proven(monkeypatch):
     game = connect4(width=5, height=4)
     positions = _positions(game, 6, 11, 6) + [game.initial()]
     monkeypatch.setattr(searchmany, "QUICK_NODES", 10)
-    real = searchmany._run
+    real = searchmany.run_search
     calls = {"n": 0}
 
     def interrupted(*args, **kwargs):
@@ -295,7 +295,7 @@ def test_ctrl_c_stops_the_rest_of_a_batch_with_what_is_proven(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(searchmany, "_run", interrupted)
+    monkeypatch.setattr(searchmany, "run_search", interrupted)
     clear_table()
     batch = search_many(game, positions)
     assert batch.stopped == "interrupt"

@@ -1,4 +1,4 @@
-"""The search kernels cached on disk (engine/staticrules.py): a digest that is the same in
+"""The search kernels cached on disk (engine/compiled/staticrules.py): a digest that is the same in
 every process for the same rules and differs when anything they compile differs, a search
 through the cached kernels equal to one through the rules as a NamedTuple (compiled once a
 process, as before), rules that cannot be digested searched the old way, and a new process

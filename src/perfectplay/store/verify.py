@@ -25,7 +25,7 @@ from numba import njit
 
 from ..engine.compiled.game import ONGOING, CompiledGame, is_compiled
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
-from ..engine.solved.verify import Child, Mismatch, VerifyReport, _same, implied
+from ..engine.solved.verify import Child, Mismatch, VerifyReport, implied, same_entry
 from ..engine.status import BAD_MOVE_COUNT, OK, status_error
 from ..engine.values import UnknownPosition, describe
 from ..errors import show
@@ -223,7 +223,7 @@ def _check_batch(store: PackedStore, codes: list[int], report: VerifyReport) -> 
         except UnknownPosition as exc:
             report.add(Mismatch(show(pos), describe(*entry), f"nothing: {exc}"))
             continue
-        if not _same(entry, expected):
+        if not same_entry(entry, expected):
             report.add(Mismatch(show(pos), describe(*entry), describe(*expected)))
 
 

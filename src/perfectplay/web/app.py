@@ -46,7 +46,7 @@ from starlette.routing import Route
 
 from .. import registry
 from ..engine.protocol import capabilities
-from ..engine.solved.solution import Solved, _json_value, json_value
+from ..engine.solved.solution import Solved, json_value, value_json
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
@@ -259,8 +259,8 @@ def _table(game: str, key: tuple[str, Any], options: Any) -> Table:
 
 
 def _value(value: Any) -> ValueJson:
-    """A value as the answers give it (:func:`~perfectplay.engine.solved.solution._json_value`)."""
-    return cast(ValueJson, _json_value(value))
+    """A value as the answers give it (:func:`~perfectplay.engine.solved.solution.value_json`)."""
+    return cast(ValueJson, value_json(value))
 
 
 def _describe_moves(table: Table, state: GameState) -> list[MoveAnswer]:

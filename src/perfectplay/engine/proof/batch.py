@@ -21,7 +21,6 @@ import numpy as np
 from numba import types as numba_types
 
 from ...errors import GameError, LimitError, show
-from ..check import precheck
 from ..compiled import CompiledGame
 from ..protocol import Game, Position, capabilities
 from ..solved import move_name
@@ -31,13 +30,13 @@ from . import plan as pinplan
 from .backends import QUICK_NODES, Budget, CompiledBackend
 from .driver import (
     LeafSource,
-    _check_options,
-    _leaf_of,
-    _run,
-    _Search,
-    _stderr_line,
-    _warm,
+    SearchRun,
+    check_options,
+    leaf_of,
+    run_search,
     search,
+    stderr_line,
+    warm_up,
 )
 from .result import SearchResult, score_words, value_of
 
@@ -156,8 +155,7 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
                 time_limit: float | None = None, node_limit: int | None = None,
                 table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
                 progress: Callable[[str], None] | bool | None = None,
-                endgame: sk.Leaf | LeafSource | None = None,
-                check: bool = True) -> SearchBatch:
+                endgame: sk.Leaf | LeafSource | None = None) -> SearchBatch:
     """Prove the value, remoteness and a best move of every position, as
     :func:`~perfectplay.engine.proof.driver.search` proves one, sharing one table.
 
@@ -167,8 +165,7 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
     is the whole batch's: positions not proven by then are returned with the bounds proven
     (``exact`` False, ``stopped`` "time"). ``node_limit`` is each position's. The other
     options are ``search``'s. A Python game's positions are searched one ``search`` at a
-    time. Time O(the searches' nodes); memory O(positions) besides the table. ``check``:
-    the game is checked once first, as ``search`` checks it (``check=False`` skips it).
+    time. Time O(the searches' nodes); memory O(positions) besides the table.
 
     >>> from perfectplay.games import tictactoe
     >>> game = tictactoe()
@@ -176,26 +173,24 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
     >>> [r.describe() for r in batch]
     ['tie in 9', 'tie in 8']
     """
-    _check_options(table_mb, workers, time_limit, node_limit, max_depth)
-    if check:
-        precheck(game)
+    check_options(table_mb, workers, time_limit, node_limit, max_depth)
     items = _positions(positions)
     if progress is True:
-        progress = _stderr_line
+        progress = stderr_line
     if not isinstance(game, CompiledGame):
         return _one_by_one(game, items, remoteness, time_limit, node_limit, max_depth,
                            progress or None, endgame)
     codes = _codes(game, items)
     backend = CompiledBackend(game, table_mb, workers, max_depth, progress or None,
-                              _leaf_of(endgame, game))
+                              leaf_of(endgame, game))
     batch = SearchBatch(game)
     try:
         if codes.size:
-            batch.compile_seconds = _warm(backend, game, int(codes[0]), remoteness,
+            batch.compile_seconds = warm_up(backend, game, int(codes[0]), remoteness,
                                           progress or None)
         began = time.monotonic()
         deadline = None if time_limit is None else began + time_limit
-        run = _Search(game, backend, Budget(None, node_limit))
+        run = SearchRun(game, backend, Budget(None, node_limit))
         run.want_remoteness = remoteness
         rows = _kernel_pass(run, codes, node_limit, deadline, workers)
         batch._pass = rows
@@ -260,13 +255,13 @@ def _valid_of(game: CompiledGame) -> Callable[[int], bool]:
     return valid if compiled is None else cast(Callable[[int], bool], compiled.entry_point)
 
 
-def _kernel_pass(run: _Search, codes: np.ndarray, node_limit: int | None,
+def _kernel_pass(run: SearchRun, codes: np.ndarray, node_limit: int | None,
                  deadline: float | None, workers: int) -> _PassRows:
     """Every position's plan carried out by the kernel, about PASS_NODES nodes a call, up
     to QUICK_NODES nodes each (node_limit if smaller): the kernel's rows, each position
     marked proven whole or not (:class:`_PassRows`). A position proven but not whole (a
     tie's remoteness to walk) leaves its score and best move in the run's caches; one the
-    kernel stopped leaves its plan there for :meth:`_Search.pin` to carry on; a position
+    kernel stopped leaves its plan there for :meth:`SearchRun.pin` to carry on; a position
     the clock did not reach has status ABORTED and no plan. O(positions) numpy steps and
     Python steps for the positions not proven whole only."""
     backend = run.backend
@@ -310,10 +305,10 @@ class _PassRows:
     :func:`~perfectplay.engine.proof.kernel.pin_many` (status, code, nodes, branching,
     remoteness or -1, the plan's score, best move and probes, and whether that is all of
     its result). A whole position's :class:`SearchResult` is made from its row when it is
-    read (:meth:`result`), at a microsecond or two, no rule called again: what ``_run``
+    read (:meth:`result`), at a microsecond or two, no rule called again: what ``run_search``
     would find."""
 
-    def __init__(self, run: _Search, codes: np.ndarray, out: np.ndarray,
+    def __init__(self, run: SearchRun, codes: np.ndarray, out: np.ndarray,
                  workers: int) -> None:
         self.game = run.game
         self.scored = run.scored
@@ -368,7 +363,7 @@ def _raise_error(row: np.ndarray, backend: CompiledBackend) -> None:
                            max_depth=backend.max_depth)
 
 
-def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
+def _finish(run: SearchRun, code: int, row: list[int], node_limit: int | None,
             deadline: float | None, workers: int, counted: list[int]) -> SearchResult:
     """A position's result (``row``: its row of :func:`_kernel_pass`): its remoteness and
     best move where the kernel pass left them out, and its search carried on where the
@@ -384,7 +379,7 @@ def _finish(run: _Search, code: int, row: list[int], node_limit: int | None,
     run.budget.stopped = "interrupt" if interrupted else None
     run.budget.nodes = nodes = row[2]
     probes = backend.probes
-    result = _run(run, run.game, code, False, workers, table={})
+    result = run_search(run, run.game, code, False, workers, table={})
     result.branching = row[3]
     if result.nodes != nodes:  # searched on here: the kernel's counts went on
         now = backend.branching_nodes()
@@ -413,8 +408,7 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool,
         left = None if time_limit is None else max(1e-9, time_limit - (time.monotonic() - began))
         batch._results.append(search(game, p, remoteness=remoteness, time_limit=left,
                                     node_limit=node_limit, max_depth=max_depth,
-                                    progress=progress,
-                                    check=False))  # checked once, by search_many
+                                    progress=progress))
     batch.seconds = time.monotonic() - began
     _totals(batch)
     return batch

@@ -13,7 +13,7 @@ positions) as long as the proof tree is small enough.
 - **Ties and margins** need one more step, as the engine orders them by remoteness in a way
   no single negamax score holds (both players hurry to a tie; a margin's winner hurries, its
   loser delays): the remoteness is then found by walking the moves that keep the proven value
-  (:meth:`_Search.remoteness`), unless the game's ``horizon`` says how long a tied game lasts.
+  (:meth:`SearchRun.remoteness`), unless the game's ``horizon`` says how long a tied game lasts.
 - **Two backends, one driver**: a :class:`~perfectplay.engine.CompiledGame` is searched by the
   numba kernel of :mod:`perfectplay.engine.proof.kernel` (no Python per node; ``workers`` > 1
   runs threads sharing one lock-free table, each putting off the moves another is
@@ -62,7 +62,6 @@ from typing import Protocol, cast
 import numpy as np
 
 from ...errors import GameError, LimitError, show
-from ..check import precheck
 from ..compiled import CompiledGame
 from ..discovery import is_real
 from ..protocol import Game, Move, Position, Worth, capabilities
@@ -102,7 +101,7 @@ MAX_TABLE_MB = 16384
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
 
 
-class _Search:
+class SearchRun:
     """One search: a backend, a budget, and the exact scores and remoteness found so far."""
 
     def __init__(self, game: Game, backend: SearchBackend, budget: Budget) -> None:
@@ -315,8 +314,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
            remoteness: bool = True,
-           known: tuple[SearchScore, SearchScore] | None = None,
-           check: bool = True) -> SearchResult:
+           known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
@@ -344,8 +342,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     which no move beats, as an opening book's build gives them): the probes start inside
     them, and the best move is the one a probe found, if any (``best`` may be None: an
     opening book needs only the score). Bounds that are wrong make a wrong answer or a
-    GameError. ``check`` (on by default): the game is checked first, as ``solve`` checks
-    it (:func:`~perfectplay.engine.check.precheck`); ``check=False`` skips it.
+    GameError.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -356,13 +353,11 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     >>> r.describe(), r.best_move, [m.describe() for m in r.moves]
     ('win in 5', 1, ['win in 5', 'lose in 4'])
     """
-    _check_options(table_mb, workers, time_limit, node_limit, max_depth)
-    if check:
-        precheck(game)
+    check_options(table_mb, workers, time_limit, node_limit, max_depth)
     if position is None:
         position = game.initial()
     if progress is True:
-        progress = _stderr_line
+        progress = stderr_line
     backend: SearchBackend
     if isinstance(game, CompiledGame):
         if isinstance(position, bool) or not isinstance(position, int | np.integer):
@@ -372,19 +367,19 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
             raise GameError(problem)
         position = int(position)
         backend = CompiledBackend(game, table_mb, workers, max_depth, progress or None,
-                                  _leaf_of(endgame, game))
+                                  leaf_of(endgame, game))
     elif endgame is not None:
         raise GameError("an endgame store helps compiled games only (the search of a Python "
                         "game runs in Python)")
     else:
         workers = 1
         backend = PythonBackend(game, max_depth)
-    compiling = _warm(backend, game, position, bool(remoteness), progress or None)
-    run = _Search(game, backend, Budget(time_limit, node_limit))  # the clock starts here
+    compiling = warm_up(backend, game, position, bool(remoteness), progress or None)
+    run = SearchRun(game, backend, Budget(time_limit, node_limit))  # the clock starts here
     run.want_remoteness = bool(remoteness)
     _log.info("search of %s: started", run.caps.name)
     try:
-        result = _run(run, game, position, analyze, workers, known)
+        result = run_search(run, game, position, analyze, workers, known)
         result.compile_seconds = compiling
     finally:
         backend.close()
@@ -393,7 +388,7 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     return result
 
 
-def _run(run: _Search, game: Game, position: Position, analyze: bool,
+def run_search(run: SearchRun, game: Game, position: Position, analyze: bool,
          workers: int, known: tuple[SearchScore, SearchScore] | None = None,
          table: dict[str, float] | None = None) -> SearchResult:
     """The search of one position by ``run``, as a :class:`SearchResult` (``table``: the
@@ -444,7 +439,7 @@ def _partial(st: np.ndarray, best: Move | None) -> tuple[SearchScore, SearchScor
     return lo, hi, best if named else None
 
 
-def _warm(backend: SearchBackend, game: Game, position: Position, walk: bool,
+def warm_up(backend: SearchBackend, game: Game, position: Position, walk: bool,
           progress: Callable[[str], None] | None) -> float:
     """Compile the backend's kernels before the clock starts (a notice first, as it can
     take seconds): the seconds it took, 0 for a backend with nothing to compile."""
@@ -477,7 +472,7 @@ def check_endgame(game: Game, endgame: object) -> None:
                         f"{type(endgame).__name__}")
 
 
-def _leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:
+def leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:
     """The :class:`Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
     (a store of this game, :func:`check_endgame`)."""
     check_endgame(game, endgame)
@@ -486,7 +481,7 @@ def _leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Lea
     return endgame.leaf()
 
 
-def _best_of(run: _Search, pos: Position, s: SearchScore) -> Move | None:
+def _best_of(run: SearchRun, pos: Position, s: SearchScore) -> Move | None:
     """A move that keeps the exact score ``s`` (the first, in the game's order), when the
     probes did not name one."""
     for move, child, passes, pay in run.edges(pos):
@@ -495,7 +490,7 @@ def _best_of(run: _Search, pos: Position, s: SearchScore) -> Move | None:
     return None
 
 
-def _check_options(table_mb: float, workers: int, time_limit: float | None,
+def check_options(table_mb: float, workers: int, time_limit: float | None,
                    node_limit: int | None, max_depth: int) -> None:
     """LimitErrors for options out of range (or of the wrong type: callers need not be
     typed)."""
@@ -516,5 +511,7 @@ def _check_options(table_mb: float, workers: int, time_limit: float | None,
                          f"{show(max_depth)}")
 
 
-def _stderr_line(line: str) -> None:
+def stderr_line(line: str) -> None:
+    """The default progress: one line on stderr, flushed (a search's notices as they come)."""
     print(line, file=sys.stderr, flush=True)
+

@@ -896,7 +896,7 @@ def start_plan(st, p, rules, kind, buf):
 @njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def read_remoteness(p, s, rules, kind, buf):
     """The remoteness of ``p``, whose exact score is ``s``, where it is read without a
-    walk (as :meth:`perfectplay.engine.search._Search.remoteness` reads it): a win's or a
+    walk (as :meth:`perfectplay.engine.proof.driver.SearchRun.remoteness` reads it): a win's or a
     loss's off the score; 0 for an ended position or one with no move; a tie's the
     horizon; else -1 (a margin, or a tie of a game with no ``horizon``: the walk's).
     ``buf``: room for the moves. O(1) rule calls."""
@@ -1088,9 +1088,10 @@ def _consider(w_best, w_move, d, r, m, scored, s):
         w_move[d] = m
 
 
-# The two entry points again, cached on disk: called with a StaticRules (engine/staticrules.py:
-# the rules' numba type is named by a digest of their code, the same in every process), a
-# process loads the machine code another compiled instead of compiling it (5-10 s a game).
+# The two entry points again, cached on disk: called with a StaticRules
+# (engine/compiled/staticrules.py: the rules' numba type is named by a digest of their code,
+# the same in every process), a process loads the machine code another compiled instead of
+# compiling it (5-10 s a game).
 # Both call the one probe dispatcher, so a process that compiles both compiles the probe once,
 # and each stored entry holds all it calls.
 #: :func:`pin_many` itself, cached on disk (``rules`` a StaticRules): the same function, not

@@ -56,7 +56,7 @@ from .backends import (
     legal_moves,
     parent_score,
 )
-from .driver import _check_options, _Search, check_endgame
+from .driver import SearchRun, check_endgame, check_options
 from .result import (
     TRIVIAL_LOWER,
     TRIVIAL_UPPER,
@@ -172,7 +172,7 @@ def analyze_moves(game: Game, position: Position | None = None, *,
     >>> [r.words for r in analyze_moves(Take())]
     ['win', 'win in 3']
     """
-    _check_options(table_mb, workers, time_limit, None, 10_000)
+    check_options(table_mb, workers, time_limit, None, 10_000)
     if position is None:
         position = game.initial()
     caps = capabilities(game)
@@ -253,7 +253,7 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
         return
     engine = backend()
     engine.warm(searched[0].child, True)  # numba compiles once a process: not timed
-    run = _Search(game, engine, _Budget(time_limit, stop))  # the clock starts here
+    run = SearchRun(game, engine, _Budget(time_limit, stop))  # the clock starts here
     known = _known_score(position, (book, endgame), scored)
     for m in searched:
         m.lo, m.hi = m.full = run.bounds(m.child)
@@ -328,7 +328,7 @@ def _exact_from_child(m: _Move, value: Worth, rem: int | None, scored: bool) -> 
     m.done = True
 
 
-def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
+def _prove_value(run: SearchRun, m: _Move, scored: bool) -> None:
     """The move's value: two null windows of a win/lose game's child (better than a tie?
     worse?), the exact margin of a scored game's; a win or loss comes with its remoteness."""
     if scored:
@@ -363,7 +363,7 @@ def _prove_value(run: _Search, m: _Move, scored: bool) -> None:
     m.value = child_value.flipped() if m.passes else child_value
 
 
-def _prove_remoteness(run: _Search, m: _Move, scored: bool) -> None:
+def _prove_remoteness(run: SearchRun, m: _Move, scored: bool) -> None:
     """The move's exact score (a few null windows more, the table warm), then a tie's or a
     margin's remoteness by the game's horizon or the walk."""
     lo, _, _ = run.pin(m.child, (m.lo, m.hi))
@@ -376,7 +376,7 @@ def _prove_remoteness(run: _Search, m: _Move, scored: bool) -> None:
     _settle(m, lo, run)
 
 
-def _settle(m: _Move, s: SearchScore, run: _Search) -> None:
+def _settle(m: _Move, s: SearchScore, run: SearchRun) -> None:
     """A win/lose game's move from its child's exact score ``s``."""
     m.lo = m.hi = s
     value, rem = value_of(parent_score(s, m.passes, m.pay, False), False)

@@ -12,7 +12,7 @@ just found exact?, Plaat et al. 1996) and a bisection of what the fail-soft boun
 The plan is a small int64 array (:func:`new_plan`) and three functions over it:
 :func:`plan_start`, :func:`plan_next` (the next probe's x, or the phase says it is done)
 and :func:`plan_result` (a probe's fail-soft score and move). The same functions run in
-Python, for :class:`~perfectplay.engine.search._Search` (any backend), and compiled inside
+Python, for :class:`~perfectplay.engine.proof.driver.SearchRun` (any backend), and compiled inside
 the search kernel (:func:`~perfectplay.engine.proof.kernel.pin`), which makes every probe
 of a position in one call; a call stopped by its node budget leaves the plan where it was,
 so Python carries it on unchanged. Every function is O(1); a plan takes O(log range)

@@ -20,7 +20,7 @@ from .solution import (
     position_json,
     summary_json,
 )
-from .verify import VerifyReport, verify
+from .verify import VerifyReport
 
 __all__ = [
     "COST",
@@ -46,5 +46,4 @@ __all__ = [
     "scored_option",
     "summary_json",
     "to_arrays",
-    "verify",
 ]

@@ -38,7 +38,7 @@ from ...errors import InputError, PerfectplayError, show
 from ..protocol import Game, Position, Value, Worth, capabilities
 from ..target import load_target
 from ..values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
-from .savefile import FORMAT, _arrow, _name, save, to_arrays
+from .savefile import FORMAT, arrow_modules, game_name, save, to_arrays
 from .solution import Solved
 
 __all__ = ["FORMAT", "GameNotRebuilt", "SavedSolution", "load", "save", "to_arrays"]
@@ -67,7 +67,7 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k: data[k] for k in ("key", "value", "remoteness")}
         elif path.suffix == ".parquet":
-            _, pq = _arrow()
+            _, pq = arrow_modules()
             table = pq.read_table(path)
             meta = json.loads((table.schema.metadata or {})[b"perfectplay"])
             arrays = {k: table.column(k).to_numpy() for k in ("key", "value", "remoteness")}
@@ -98,9 +98,9 @@ def load(path: str | Path, game: Game | None = None) -> SavedSolution:
             game = load_target(target)
         except PerfectplayError as exc:
             raise GameNotRebuilt(path, target, str(exc)) from None
-    elif _name(game) != meta.get("name"):
+    elif game_name(game) != meta.get("name"):
         raise InputError(f"{path} holds a solution of {meta.get('name')}, not of "
-                         f"{_name(game)}")
+                         f"{game_name(game)}")
     return SavedSolution(game, meta, arrays)
 
 

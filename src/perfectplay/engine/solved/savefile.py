@@ -137,7 +137,7 @@ def save(solved: Solved, path: str | Path, target: str | None = None) -> Path:
     if path.suffix not in _SUFFIXES:
         raise InputError(f"a solution is saved as .npz or .parquet, not {path.name!r}")
     arrays = to_arrays(solved)
-    meta = {"format": FORMAT, "target": target, "name": _name(solved.game),
+    meta = {"format": FORMAT, "target": target, "name": game_name(solved.game),
             "kind": str(arrays.pop("kind")), "mode": str(arrays.pop("mode")),
             "positions": len(arrays["key"])}
     # written whole or not at all: a temporary file beside it, flushed, renamed over it
@@ -148,7 +148,7 @@ def save(solved: Solved, path: str | Path, target: str | None = None) -> Path:
             columns: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
             np.savez_compressed(tmp, **columns)
         else:
-            pa, pq = _arrow()
+            pa, pq = arrow_modules()
             table = pa.table(arrays).replace_schema_metadata({"perfectplay": json.dumps(meta)})
             pq.write_table(table, tmp)
         with open(tmp, "rb") as fh:
@@ -160,7 +160,10 @@ def save(solved: Solved, path: str | Path, target: str | None = None) -> Path:
     return path
 
 
-def _arrow() -> tuple[Any, Any]:
+def arrow_modules() -> tuple[Any, Any]:
+    """pyarrow and pyarrow.parquet, imported on first use (an optional extra, ``[scale]``),
+    or an :class:`~perfectplay.errors.InputError` saying how to install them; shared by
+    writing and reading ``.parquet`` files (:mod:`.saved`)."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -170,5 +173,7 @@ def _arrow() -> tuple[Any, Any]:
     return pa, pq
 
 
-def _name(game: Game) -> str:
+def game_name(game: Game) -> str:
+    """The game's name as a saved file records it and a load checks it
+    (:func:`~perfectplay.engine.protocol.capabilities`'s ``name``)."""
     return capabilities(game).name

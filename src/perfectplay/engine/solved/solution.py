@@ -566,11 +566,11 @@ def position_json(game: Game, pos: Position, value: Worth | None, rem: int | Non
     one) next to ``position``, so a script never has to feed an internal code back.
     """
     return {"position": json_value(pos), "board": game_picture(game, pos, False),
-            "value": _json_value(value), "remoteness": rem,
+            "value": value_json(value), "remoteness": rem,
             "best_move": json_value(best),
             "best_move_name": None if best is None else move_name(game, best),
             "moves": [{"move": json_value(mv.move), "name": move_name(game, mv.move),
-                       "value": _json_value(mv.value), "remoteness": mv.remoteness}
+                       "value": value_json(mv.value), "remoteness": mv.remoteness}
                       for mv in moves]}
 
 
@@ -582,7 +582,7 @@ def _game_name(game: Game) -> str:
     return capabilities(game).name
 
 
-def _json_value(v: object) -> object:
+def value_json(v: object) -> object:
     """A value for JSON: "win"/"lose"/"tie"/"draw", or a margin as a number (a Fraction as
     the string "p/q", which JSON has no number for); None (not known) stays None."""
     if v is None:

@@ -169,7 +169,7 @@ def check_position(solved: Audited, pos: Position) -> Mismatch | None:
         expected = implied_entry(solved, pos)
     except UnknownPosition as exc:
         return Mismatch(show(pos), describe(*stored), f"nothing: {exc}")
-    if _same(stored, expected):
+    if same_entry(stored, expected):
         return None
     return Mismatch(show(pos), describe(*stored), describe(*expected))
 
@@ -245,6 +245,6 @@ def _option(pay: Any, value: Worth, rem: int | None,
     return (pay - value if passes else pay + value), after
 
 
-def _same(a: tuple[Worth, int | None], b: tuple[Worth, int | None]) -> bool:
+def same_entry(a: tuple[Worth, int | None], b: tuple[Worth, int | None]) -> bool:
     """Equal entries (a margin compared by value: 3 == 3.0)."""
     return a[1] == b[1] and a[0] == b[0]
