@@ -241,8 +241,28 @@ def _doctests(text: str) -> str:
                 block.append(lines[i][len(indent):] if lines[i].startswith(indent)
                              else lines[i].lstrip())
                 i += 1
+            indent = _fence_indent(out, indent)
             out += [f"{indent}```pycon", *(indent + b for b in block), f"{indent}```"]
             continue
         out.append(line)
         i += 1
     return "\n".join(out)
+
+
+_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+\.)\s")
+
+
+def _fence_indent(out: list[str], indent: str) -> str:
+    """The indent of a doctest block's fence: its own inside a list item, else no deeper
+    than the paragraph it follows. Examples indented under a line, as reST writes them
+    (``Needs the extra::`` then four spaces), would be a Markdown indented code block and
+    show the fence itself as text; that paragraph's ``::`` becomes ``:``."""
+    prev = next((i for i in range(len(out) - 1, -1, -1) if out[i].strip()), None)
+    if prev is None:
+        return ""
+    line = out[prev]
+    if _LIST_ITEM.match(line):
+        return indent
+    if line.endswith("::"):
+        out[prev] = line[:-1]
+    return indent[: len(line) - len(line.lstrip())]
