@@ -120,8 +120,8 @@ def check_game(game: Any, max_positions: int | None = None, *,
     not a win, a margin <= 0; CANNOT_LOSE: not a loss, a margin >= 0; MUST_LOSE: a loss, a
     margin < 0; WINS_IN_1: a win in 1; LOSES_IN_2: a loss in 2; NOT_SOONER: no win in
     fewer than 3 plies, no loss in 1 to 3); no position of a game declaring
-    ``cannot_tie`` is worth a tie; a scored game's margin lies within ``margin_bound``. When the game is bigger a note says these were
-    not checked.
+    ``cannot_tie`` is worth a tie; a scored game's margin lies within ``margin_bound``.
+    When the game is bigger a note says these were not checked.
 
     **Quick** (``quick=True``: the check :func:`precheck` makes before every solve and
     search): the positions are sampled along random games from the start (seeded: the same

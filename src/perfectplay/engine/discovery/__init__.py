@@ -7,16 +7,27 @@ key stores that number positions (:mod:`.keystores`).
 """
 
 from .expand import hashable, is_move_list, is_points, is_real, points
-from .graph import GameGraph, discover, position_limit, turn_parity
+from .graph import (
+    GameGraph,
+    MemoryCap,
+    discover,
+    memory_cap,
+    position_limit,
+    refuse_unless_fits,
+    turn_parity,
+)
 
 __all__ = [
     "GameGraph",
+    "MemoryCap",
     "discover",
     "hashable",
     "is_move_list",
     "is_points",
     "is_real",
+    "memory_cap",
     "points",
     "position_limit",
+    "refuse_unless_fits",
     "turn_parity",
 ]

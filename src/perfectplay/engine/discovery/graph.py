@@ -54,8 +54,9 @@ from .expand import (
 from .keystores import Codec, CodeStore, KeyStore, NotInt, ObjectStore
 
 # what a game's methods may return, checked where discovery calls them (kept importable here)
-__all__ = ["GameGraph", "discover", "hashable", "is_move_list", "is_points", "is_real",
-           "memory_limit", "points", "position_limit", "turn_parity"]
+__all__ = ["GameGraph", "MemoryCap", "discover", "hashable", "is_move_list", "is_points",
+           "is_real", "memory_cap", "memory_limit", "points", "position_limit",
+           "refuse_unless_fits", "turn_parity"]
 
 _MAX_IDS = 2**31 - 1  # children are int32
 
@@ -176,42 +177,211 @@ class _Positions(Sequence[Position]):
 # compiled tiers (scored games, the larger).
 _BYTES = {"python": 250, "graph": 130, "tiers": 30}
 
+# Where the limits are read (tests point them at fake files).
+PROC_MEMINFO = "/proc/meminfo"
+PROC_CGROUP = "/proc/self/cgroup"
+PROC_MOUNTINFO = "/proc/self/mountinfo"
+CGROUP_ROOT = "/sys/fs/cgroup"
+_UNLIMITED = 2**60  # a cgroup v1 limit this large (9223372036854771712) means none
+_NO_INFO = 8 * 2**30  # what is assumed free when /proc/meminfo cannot be read
+
+
+@dataclass(frozen=True)
+class MemoryCap:
+    """The bytes this process may still use (``free``) and what sets that figure
+    (``source``, in words naming the file or limit: a cgroup's ``memory.max``, its v1
+    ``memory.limit_in_bytes``, ``RLIMIT_AS``, or the machine's ``MemAvailable``)."""
+
+    free: int
+    source: str
+
+
+def memory_cap() -> MemoryCap:
+    """The tightest of the limits this process runs under, read now: the memory the machine
+    has available (``MemAvailable`` of /proc/meminfo), the memory cgroup of this process
+    (found through /proc/self/cgroup, v2 ``memory.max`` or v1 ``memory.limit_in_bytes``, the
+    smallest along its path up to the root, less what the cgroup uses now but could not
+    reclaim) and the address space ``RLIMIT_AS`` (``ulimit -v``, ``prlimit --as``) leaves.
+    A container or a ``systemd-run -p MemoryMax=`` scope caps a process far below what the
+    machine has free: a solve sized by ``MemAvailable`` alone was killed by the kernel
+    after 21 minutes, with no message."""
+    caps = [_machine_cap(), *_cgroup_caps(), _address_space_cap()]
+    found = min((c for c in caps if c is not None), key=lambda c: c.free)
+    return MemoryCap(max(found.free, 0), found.source)
+
 
 def position_limit(path: str, available: int | None = None) -> int:
-    """How many positions fit in 80 % of the memory available now (``MemAvailable`` of
-    /proc/meminfo; 8 GiB where that cannot be read) at ``path``'s bytes per position:
-    "python" (Python discovery), "graph" (compiled discovery) or "tiers"."""
+    """How many positions fit in 80 % of the memory available now (:func:`memory_cap`) at
+    ``path``'s bytes per position: "python" (Python discovery), "graph" (compiled
+    discovery) or "tiers"."""
     return memory_limit(_BYTES[path], available)
 
 
 def memory_limit(per_position: int, available: int | None = None) -> int:
     """How many positions of ``per_position`` peak bytes fit in 80 % of the memory
-    available now (at least 1,000): the default ``max_positions`` of a game that knows
-    its own bytes a position (an OpenSpiel game's pyspiel states)."""
+    available now (:func:`memory_cap`; at least 1,000): the default ``max_positions`` of a
+    game that knows its own bytes a position (an OpenSpiel game's pyspiel states)."""
     if available is None:
-        available = _available_memory()
+        available = memory_cap().free
     return max(1000, int(available * 0.8) // per_position)
 
 
+def refuse_unless_fits(positions: int, path: str, what: str,
+                       max_positions: int | None = None) -> None:
+    """A :class:`LimitError` naming the need and the limit, before any work, when
+    ``positions`` (a count or an estimate known up front: a catalog game's published count)
+    cannot be solved on ``path`` ("python", "graph" or "tiers"): more than
+    ``max_positions`` when it is given, else more than the memory this process may use
+    holds (:func:`memory_cap`) at the path's bytes a position. ``what`` names the count
+    (the message starts with it).
+
+    >>> refuse_unless_fits(5_478, "tiers", "5,478 positions")  # fits anywhere
+    >>> refuse_unless_fits(10**6, "python", "1,000,000 positions", max_positions=1000)
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.LimitError: 1,000,000 positions: more than max_positions (1,000)
+    """
+    if max_positions is not None:
+        if positions > max_positions:
+            raise LimitError(f"{what}: more than max_positions ({max_positions:,})")
+        return
+    cap = memory_cap()
+    per = _BYTES[path]
+    if positions <= memory_limit(per, cap.free):
+        return
+    raise LimitError(f"{what}: about {_size(positions * per)} at {per} bytes a position, "
+                     f"more than the {_size(int(cap.free * 0.8))} this process may use (80 % "
+                     f"of {_size(cap.free)}: {cap.source})")
+
+
+def _size(n: float) -> str:
+    """Bytes in words: '6.0 GiB', '512.0 MiB'."""
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{int(n)} bytes"
+
+
 def _available_memory() -> int:
-    """Bytes free now: MemAvailable, or less when a cgroup (a container) caps this process."""
-    free = 8 * 2**30
+    """Bytes this process may still use: :func:`memory_cap`'s ``free``."""
+    return memory_cap().free
+
+
+def _machine_cap() -> MemoryCap:
+    """``MemAvailable`` of /proc/meminfo (8 GiB when it cannot be read)."""
     try:
-        with open("/proc/meminfo") as f:
+        with open(PROC_MEMINFO) as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     free = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError):
+                    return MemoryCap(free, f"the machine's MemAvailable, {_size(free)}")
+    except (OSError, ValueError, IndexError):
         pass
+    return MemoryCap(_NO_INFO, f"{PROC_MEMINFO} unreadable: {_size(_NO_INFO)} assumed")
+
+
+def _cgroup_caps() -> list[MemoryCap]:
+    """The memory cgroups of this process that set a limit, each as what is left under it
+    (its limit less the memory it holds and cannot reclaim), from /proc/self/cgroup: the
+    unified v2 line ``0::/path`` and the v1 ``memory`` controller's ``N:memory:/path``,
+    every folder from the process's own up to the hierarchy's root (a parent's limit
+    holds its children too)."""
     try:
-        cap = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
-        if cap.isdigit() and used.isdigit():
-            free = min(free, int(cap) - int(used))
+        lines = Path(PROC_CGROUP).read_text().splitlines()
+    except OSError:
+        return []
+    caps = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if controllers == "":
+            caps += _cgroup_chain(Path(CGROUP_ROOT), path, ("memory.max", "memory.current",
+                                                            "inactive_file"))
+        elif "memory" in controllers.split(","):
+            mount, root = _v1_memory_mount()
+            inside = path[len(root):] if root != "/" and path.startswith(root) else path
+            caps += _cgroup_chain(mount, inside, ("memory.limit_in_bytes",
+                                                  "memory.usage_in_bytes",
+                                                  "total_inactive_file"))
+    return caps
+
+
+def _v1_memory_mount() -> tuple[Path, str]:
+    """Where the v1 memory controller is mounted, and which cgroup path its root is
+    (/proc/self/mountinfo: a container sees its own cgroup as the mount's root); the usual
+    place when mountinfo cannot be read."""
+    try:
+        for line in Path(PROC_MOUNTINFO).read_text().splitlines():
+            head, sep, tail = line.partition(" - ")
+            fields, after = head.split(), tail.split()
+            if sep and len(fields) >= 5 and len(after) >= 3 and after[0] == "cgroup" \
+                    and "memory" in after[2].split(","):
+                return Path(fields[4]), fields[3]
     except OSError:
         pass
-    return max(min(free, _address_space_left()), 0)
+    return Path(CGROUP_ROOT) / "memory", "/"
+
+
+def _cgroup_chain(mount: Path, path: str, names: tuple[str, str, str]) -> list[MemoryCap]:
+    """What is left under each limit set from ``mount/path`` up to ``mount``: the limit
+    file, the usage file and the reclaimable line of ``memory.stat`` named by ``names``."""
+    limit_name, usage_name, reclaim_name = names
+    folder = mount / path.strip("/")
+    caps = []
+    while True:
+        cap = _cgroup_cap(folder, limit_name, usage_name, reclaim_name)
+        if cap is not None:
+            caps.append(cap)
+        if folder == mount or mount not in folder.parents:
+            return caps
+        folder = folder.parent
+
+
+def _cgroup_cap(folder: Path, limit_name: str, usage_name: str,
+                reclaim_name: str) -> MemoryCap | None:
+    """The memory left under one cgroup folder's limit, or None (no limit, no such file)."""
+    try:
+        text = (folder / limit_name).read_text().strip()
+    except OSError:
+        return None
+    if not text.isdigit() or int(text) >= _UNLIMITED:  # "max" (v2) or the v1 "none"
+        return None
+    limit = int(text)
+    used = _read_int(folder / usage_name) or 0
+    used -= min(used, _stat_line(folder / "memory.stat", reclaim_name))
+    return MemoryCap(limit - used, f"the memory cgroup's limit of {_size(limit)}, "
+                                   f"{_size(used)} in use ({folder / limit_name})")
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _stat_line(path: Path, name: str) -> int:
+    """The value of the line ``name`` of a ``memory.stat`` file (0 when there is none)."""
+    try:
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == name and value.strip().isdigit():
+                return int(value)
+    except OSError:
+        pass
+    return 0
+
+
+def _address_space_cap() -> MemoryCap | None:
+    """What ``RLIMIT_AS`` (``ulimit -v``, ``prlimit --as``) leaves this process to map, or
+    None when it sets no limit or cannot be read."""
+    left = _address_space_left()
+    if left >= 2**62:
+        return None
+    return MemoryCap(left, "the address space left under RLIMIT_AS (ulimit -v)")
 
 
 def _address_space_left() -> int:
@@ -236,10 +406,14 @@ def discover(game: Game, max_positions: int | None = None,
     Raises :class:`GameError` (with the position) when the game breaks the protocol, and
     :class:`LimitError` past ``max_positions`` (default: :func:`position_limit`).
     """
+    limit = "max_positions"
     if max_positions is None:
-        max_positions = position_limit("python")
+        cap = memory_cap()
+        max_positions = position_limit("python", cap.free)
+        limit = (f"what 80 % of the {_size(cap.free)} this process may use holds at "
+                 f"{_BYTES['python']} bytes a position: {cap.source}")
     caps = capabilities(game)
-    plan = _Plan(game, caps, game.initial(), max_positions, progress)
+    plan = _Plan(game, caps, game.initial(), max_positions, progress, limit)
     codec = _codec(caps, plan.start)
     fork = workers.helper_allowed() and caps.parallel
     if codec is not None:
@@ -260,6 +434,7 @@ class _Plan:
     start: Position
     max_positions: int
     progress: bool | None
+    limit: str = "max_positions"  # what set max_positions, in words
 
 
 def _discover_once(plan: _Plan, codec: Codec | None, fork: bool) -> GameGraph:
@@ -321,9 +496,9 @@ def _discover(plan: _Plan, codec: Codec | None, fork: bool = False) -> GameGraph
                 bar.update(i)
                 if store.n > max_positions:
                     raise LimitError(
-                        f"more than {max_positions:,} positions, the limit (by default what "
-                        "the memory available holds); raise max_positions if the memory "
-                        "allows, or write the game as a CompiledGame")
+                        f"more than {max_positions:,} positions, the limit ({plan.limit}); "
+                        "raise max_positions if the memory allows, or write the game as a "
+                        "CompiledGame")
                 if store.n > _MAX_IDS:
                     raise LimitError("more than 2**31 positions: use a compiled game")
         except (LimitError, NotInt, MemoryError):
