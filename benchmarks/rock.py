@@ -25,13 +25,13 @@ from common import best_of, rock_process_times, rock_processes
 from perfectplay.grid import Grid, bfs
 from perfectplay.rock import Maze, maze_from_grid, parse_maze, seed_values
 from perfectplay.rock.families import corridor_room, place_ends, tiled
-from perfectplay.rock.solver import _solve_with_stats
+from perfectplay.rock.solver import solve_with_stats
 
 
 def solve(maze, **switches):
     """The solver through its statistics entry point (``chains``, ``heavy``), with the
     counts on the answer: ``.f``, ``.T``, ``.value``, ``.pops``, ``.light_pops``."""
-    sol, stats = _solve_with_stats(maze, **switches)
+    sol, stats = solve_with_stats(maze, **switches)
     return SimpleNamespace(f=sol.f, T=sol.T, value=sol.value, pops=stats.pops,
                            light_pops=stats.light_pops)
 

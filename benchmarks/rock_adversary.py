@@ -40,13 +40,13 @@ from perfectplay.rock.families import (
     tiled,
     work_per_cell,
 )
-from perfectplay.rock.solver import _solve_with_stats
+from perfectplay.rock.solver import solve_with_stats
 
 
 def solve(maze, **switches):
     """The solver through its statistics entry point (``chains``, ``heavy``), with the
     counts on the answer: ``.f``, ``.T``, ``.value``, ``.pops``, ``.light_pops``."""
-    sol, stats = _solve_with_stats(maze, **switches)
+    sol, stats = solve_with_stats(maze, **switches)
     return SimpleNamespace(f=sol.f, T=sol.T, value=sol.value, pops=stats.pops,
                            light_pops=stats.light_pops)
 

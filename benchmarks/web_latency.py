@@ -1,11 +1,11 @@
 """The web page's latency, through HTTP as a browser asks (issue 44's targets):
 
 1. **standard Connect Four (7x6), live**: every move's value and remoteness of positions
-   reached by random play from the start, each from ``GET /api/explore/.../position`` to
-   the last line (``done``) of ``GET /api/explore/.../analysis``; p50 and p95 of the full
+   reached by random play from the start, each from ``GET /api/games/.../position`` to
+   the last line (``done``) of ``GET /api/games/.../analysis``; p50 and p95 of the full
    answer, and of the first move's line (target: p95 <= 2 s, goal 0.3 s);
 2. **the page's first load of a game** once the server is warm: the page, its scripts,
-   ``/api/catalog`` and each catalog game's first position (its default instance; target
+   ``/api/games`` and each catalog game's first position (its default instance; target
    <= 1 s), each solved once before it is timed;
 3. **a move's answer in every catalog game once solved**: the position route after a
    click, over random games of each default instance (``--moves`` a game; target p95
@@ -35,6 +35,7 @@ import statistics
 import threading
 import time
 import urllib.request
+from typing import Any
 from urllib.parse import quote, urlencode
 
 C7 = "connect4(width=7, height=6)"
@@ -69,10 +70,10 @@ def analyse(base: str, moves: list[str], game: str = C7
     position, the position route included, as the page asks."""
     query = f"?{urlencode({'moves': ','.join(moves)})}" if moves else ""
     began = time.perf_counter()
-    _get(f"{base}/api/explore/{quote(game)}/position{query}")
+    _get(f"{base}/api/games/{quote(game)}/position{query}")
     first = None
     done: dict[str, object] = {}
-    with urllib.request.urlopen(f"{base}/api/explore/{quote(game)}/analysis{query}",
+    with urllib.request.urlopen(f"{base}/api/games/{quote(game)}/analysis{query}",
                                 timeout=600) as r:
         for raw in r:
             line = json.loads(raw)
@@ -125,17 +126,22 @@ def _random_lines(n: int, low: int, high: int, seed: int, call: str) -> list[lis
     return out
 
 
+def _explored(base: str) -> list[dict[str, Any]]:
+    """The catalog games of ``GET /api/games`` (each with its ``explore`` entry)."""
+    return [g for g in json.loads(_get(f"{base}/api/games"))["games"]
+            if g["kind"] == "catalog"]
+
+
 def first_loads(base: str) -> dict[str, float]:
-    """Each catalog game's first load, warm: the page and its scripts, the catalog, the
-    game's board code and its default position (solved once before)."""
-    games = json.loads(_get(f"{base}/api/catalog"))["games"]
+    """Each catalog game's first load, warm: the page and its scripts, the list of games,
+    the game's board code and its default position (solved once before)."""
     out = {}
-    for g in games:
-        position = f"{base}/api/explore/{quote(g['default'])}/position"
+    for g in _explored(base):
+        position = f"{base}/api/games/{quote(g['explore']['default'])}/position"
         _get(position)  # solved once in the worker (not timed: the server is warm)
         began = time.perf_counter()
         for path in ("/", "/static/app.js", "/static/explore.js", "/static/style.css",
-                     "/api/games", "/api/catalog"):
+                     "/api/games"):
             _get(base + path)
         if g["script"]:
             _get(base + g["script"])
@@ -146,12 +152,12 @@ def first_loads(base: str) -> dict[str, float]:
 
 def move_answers(base: str, moves_per_game: int, seed: int) -> dict[str, list[float]]:
     """Each catalog game's answer to a move once solved, as the page asks after a click:
-    ``GET /api/explore/{default}/position?moves=...`` (the position and every move's value,
+    ``GET /api/games/{default}/position?moves=...`` (the position and every move's value,
     remoteness or margin), timed over random games of the default instance (uniform moves,
     seeded) until ``moves_per_game`` answers are timed; the game is solved once first."""
     rng, out = random.Random(seed), {}
-    for g in json.loads(_get(f"{base}/api/catalog"))["games"]:
-        url = f"{base}/api/explore/{quote(g['default'])}/position"
+    for g in _explored(base):
+        url = f"{base}/api/games/{quote(g['explore']['default'])}/position"
         _get(url)  # solved once in the worker (not timed)
         times: list[float] = []
         line: list[str] = []

@@ -26,7 +26,7 @@ def run(*args, stdin=None):
 def test_demo_runs_every_game():
     r = run("demo")
     assert r.exit_code == 0
-    for title in ("Tic-tac-toe", *(s.title for s in registry.games() if s.demo)):
+    for title in ("Tic-tac-toe", *(s.title for s in registry.games("seed") if s.demo)):
         assert f"== {title}" in r.output
     assert "Proof search proves the same tie in 9" in r.output
 
@@ -115,7 +115,8 @@ def test_solve_a_user_game_from_a_file(tmp_path):
     assert run("solve", f"{broken}:Missing").exit_code == 1
 
 
-@pytest.mark.parametrize("cmd", sorted(main.commands) + [spec.name for spec in registry.games()])
+@pytest.mark.parametrize("cmd", sorted(main.commands)
+                         + [spec.name for spec in registry.games("seed")])
 def test_every_command_has_help_with_an_example(cmd):
     """Every tool and every registered game."""
     r = run(cmd, "--help")
@@ -202,7 +203,7 @@ def test_words_a_newcomer_meets_are_explained_where_they_appear():
     demo = CliRunner().invoke(main, ["demo"])
     assert demo.exit_code == 0
     assert '"the seed" below is that document' in demo.output
-    assert demo.output.count("Rules: ") == sum(1 for s in registry.games() if s.demo)
+    assert demo.output.count("Rules: ") == sum(1 for s in registry.games("seed") if s.demo)
     rock = CliRunner().invoke(main, ["rock", "examples/rock_sample.txt"])
     assert "R where the rock falls" in rock.output and "E the entrance" in rock.output
     portal = CliRunner().invoke(main, ["portal", "examples/portal_seed.txt"])

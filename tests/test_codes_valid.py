@@ -173,12 +173,12 @@ def client():
 def test_the_live_page_refuses_a_code_in_one_line_and_goes_on(client, target, p, words):
     from urllib.parse import quote
     for route in ("position", "analysis"):
-        r = client.get(f"/api/explore/{quote(target)}/{route}", params={"p": p})
+        r = client.get(f"/api/games/{quote(target)}/{route}", params={"p": p})
         assert r.status_code == 422, r.text
         assert r.json()["detail"].startswith(f"the position {p!r} is not one of "
                                              f"{LIVE[target]}: ")
         assert words in r.json()["detail"]
-    r = client.get(f"/api/explore/{quote(target)}/position")  # the worker is still there
+    r = client.get(f"/api/games/{quote(target)}/position")  # the worker is still there
     assert r.status_code == 200 and r.json()["moves"]
 
 
@@ -186,7 +186,7 @@ def test_an_ended_live_position_is_game_over_not_stopped(client):
     """Kalah's code 1: no seed on the board, north to move: the game is over, level."""
     from urllib.parse import quote
     target = quote("kalah(houses=6, seeds=4, empty_capture=True)")
-    lines = client.get(f"/api/explore/{target}/analysis", params={"p": "1"}).json()
+    lines = client.get(f"/api/games/{target}/analysis", params={"p": "1"}).json()
     assert lines["exact"] and lines["summary"] == "Game over: a tie"
 
 

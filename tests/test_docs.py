@@ -67,9 +67,9 @@ NOT_RUN = {
     "perfectplay play 'connect4(width=7, height=6)'": "standard Connect Four searched live, "
     "waiting for a person's moves (tests/test_play_catalog.py plays it from a middle-game "
     "position, every move against Pons' scores)",
-    "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/analysis": "a live "
+    "curl -sN 'localhost:8000/api/games/connect4(width=7,height=6)/analysis": "a live "
     "search streamed for up to 20 s (tests/test_web_live*.py stream it)",
-    "curl -sN 'localhost:8000/api/explore/connect4(width=7,height=6)/history": "live "
+    "curl -sN 'localhost:8000/api/games/connect4(width=7,height=6)/history": "live "
     "searches for up to 20 s (tests/test_web_computer.py and the live browser tests "
     "stream it)",
     "pip install": "installs (the set-up check in a fresh environment does it)",

@@ -341,3 +341,53 @@ def test_the_reader_sees_every_kind_of_import():
         ("perfectplay.engine.solution", "typing")}
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _circles(graph) == [["a", "b", "c"]]
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_uses(module: str, source: str, is_package: bool = False,
+                 known: dict[str, Path] | None = None) -> list[str]:
+    """Every private name of another perfectplay module that ``source`` (the text of
+    ``module``) takes: ``from .x import _name``, or ``x._name`` where ``x`` is a module."""
+    known = MODULES if known is None else known
+    tree = ast.parse(source)
+    found, aliases = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in known:
+                    aliases[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            targets = _resolve(module, is_package, node, known)  # [] outside perfectplay
+            for alias, target in zip(node.names, targets, strict=False):
+                if target != module and _is_private(alias.name):
+                    found.append(f"line {node.lineno}: from {target} import {alias.name}")
+                elif target.endswith(f".{alias.name}"):  # a module, named by its package
+                    aliases[alias.asname or alias.name] = target
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _is_private(node.attr)
+                and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and aliases[node.value.id] != module):
+            found.append(f"line {node.lineno}: {aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_takes_another_modules_private_name(module):
+    """A private name is one its module may change at will: a name another module needs is
+    public, with a docstring."""
+    path = MODULES[module]
+    assert private_uses(module, path.read_text(), path.name == "__init__.py") == []
+
+
+def test_the_private_name_reader_sees_both_ways_in():
+    known = {m: Path() for m in ("perfectplay.rock", "perfectplay.rock.solver",
+                                 "perfectplay.rock.judges")}
+    source = ("from .solver import _solve, analyze\nfrom . import solver\n"
+              "import perfectplay.rock.solver as fast\n"
+              "def f():\n    return solver._kernel, fast._budget, solver.analyze, _own\n")
+    assert private_uses("perfectplay.rock.judges", source, known=known) == [
+        "line 1: from perfectplay.rock.solver import _solve",
+        "line 5: perfectplay.rock.solver._kernel", "line 5: perfectplay.rock.solver._budget"]

@@ -15,7 +15,7 @@ from perfectplay import registry  # noqa: E402
 from perfectplay.engine.protocol import Score, Value  # noqa: E402
 from perfectplay.web.app import create_app  # noqa: E402
 
-PLAYED = [spec.name for spec in registry.games() if spec.play is not None]
+PLAYED = [spec.name for spec in registry.games("seed") if spec.play is not None]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_best_marks_only_the_moves_as_good_as_the_best(client, game):
         moves: list[str] = []
         for _ply in range(40):
             body = {**start, "moves": moves, "humans": [0, 1]}
-            r = client.post(f"/api/{game}/play", json=body)
+            r = client.post(f"/api/games/{game}/play", json=body)
             assert r.status_code == 200, r.text
             d = r.json()
             if d["over"]:

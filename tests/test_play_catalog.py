@@ -16,7 +16,7 @@ from perfectplay.engine.target import load_catalog_target
 from perfectplay.web.explore import catalog_entry
 from test_book import _listed
 
-DEFAULTS = [catalog_entry(entry).default for entry in registry.catalog()]
+DEFAULTS = [catalog_entry(entry).explore.default for entry in registry.catalog()]
 
 
 @pytest.mark.parametrize("target", DEFAULTS)

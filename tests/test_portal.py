@@ -21,7 +21,7 @@ from perfectplay.portal import (
     parse_board,
     safe_moves,
 )
-from perfectplay.portal.solver import _solve as portal_solve
+from perfectplay.portal.solver import analyze_exact as portal_solve
 
 
 def random_board(rng, rows, cols, wall_rate, kind="square"):

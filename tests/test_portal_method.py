@@ -144,10 +144,10 @@ def test_the_web_api_takes_the_method():
 
     c = TestClient(create_app())
     body = {"text": _open_board(3, 4), "kind": "king", "method": "search"}
-    r = c.post("/api/portal/analyze", json=body)
+    r = c.post("/api/games/portal/analyze", json=body)
     assert r.status_code == 200 and r.json()["result"]["method"] == "search"
-    assert c.post("/api/portal/analyze", json={**body, "method": "guess"}).status_code == 422
-    r = c.post("/api/portal/analyze", json={**body, "time_limit": -3})
+    assert c.post("/api/games/portal/analyze", json={**body, "method": "guess"}).status_code == 422
+    r = c.post("/api/games/portal/analyze", json={**body, "time_limit": -3})
     assert r.status_code == 422 and "time_limit must be" in r.text
 
 

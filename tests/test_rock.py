@@ -13,8 +13,8 @@ from perfectplay import InputError, solve
 from perfectplay.grid import Grid
 from perfectplay.rock import RockGame, judge_uva10381, maze_from_grid, parse_maze, seed_values
 from perfectplay.rock import analyze as rock_solve
-from perfectplay.rock.solver import _solve_with_stats as solve_stats
 from perfectplay.rock.solver import bfs_tree
+from perfectplay.rock.solver import solve_with_stats as solve_stats
 
 KNOWN = [
     ("..X.....\n........\n##.##...\n........\n##.##...\n##.##...\n........\n..E.....", 15),

@@ -243,9 +243,9 @@ def test_the_web_api_returns_the_steps_for_the_pages_stepper():
     from perfectplay.web.app import create_app
 
     with TestClient(create_app(heavy_slots=1, heavy_seconds=60)) as client:
-        d = client.post("/api/portal/analyze", json={"text": "O..\n...\n..O", "kind": "king",
+        d = client.post("/api/games/portal/analyze", json={"text": "O..\n...\n..O", "kind": "king",
                                                      "method": "seed", "trace": True}).json()
         seed = d["result"]["seed"]
         assert seed["shape"] == [3, 3] and seed["steps"][0]["title"] == "level 0"
-        bad = client.post("/api/coins/analyze", json={"row": [1] * 2001, "method": "seed"})
+        bad = client.post("/api/games/coins/analyze", json={"row": [1] * 2001, "method": "seed"})
         assert bad.status_code == 422 and "2000 coins" in bad.json()["detail"]

@@ -20,8 +20,8 @@ from perfectplay.web.app import create_app
 
 def _page(solved, gid):
     c = TestClient(create_app(gamesman=solved, gamesman_id=gid))
-    [served] = [g for g in c.get("/api/catalog").json()["games"] if g.get("served")]
-    return c, f"/api/explore/{served['name']}/position"
+    [served] = [g for g in c.get("/api/games").json()["games"] if g["kind"] == "served"]
+    return c, f"/api/games/{served['name']}/position"
 
 
 def _agrees(answer, ref, game, pos):

@@ -116,7 +116,7 @@ def _stop(proc: subprocess.Popen[str], sig: int, group: bool) -> tuple[int, str,
 def _heavy_request(port: int, answers: list[object]) -> None:
     """A request the worker process answers, ~10 s of work (play on a 40 x 40 Portal)."""
     board = "\n".join(["O" + "." * 39] + ["." * 40] * 38 + ["." * 39 + "O"])
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/portal/play",
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/games/portal/play",
                                  data=json.dumps({"text": board}).encode(),
                                  headers={"content-type": "application/json"})
     try:

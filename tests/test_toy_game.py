@@ -52,7 +52,7 @@ class Subtraction:
 class ToyOptions:
     most: int = field(default=3, metadata={"help": "Most tokens a turn."})
     style: Literal["plain", "fancy"] = field(default="plain", metadata={"help": "Wording."})
-    loud: bool = field(default=False, metadata={"help": "Shout.", "aliases": ("shout",)})
+    loud: bool = field(default=False, metadata={"help": "Shout."})
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def test_the_toy_game_keeps_every_contract_check(toy, check):
 
 
 def test_the_toy_game_is_listed_after_the_builtin_games(toy):
-    names = [spec.name for spec in registry.games()]
+    names = [spec.name for spec in registry.games("seed")]
     assert names[-1] == "toy" and registry.get("toy") is toy
     assert "toy-judge" in registry.judges() and "toy-judge" in registry.problems()
 
@@ -230,19 +230,19 @@ def test_a_registered_game_is_served(toy):
     entry = next(g for g in games if g["name"] == "toy")
     assert set(entry["analyze"]["properties"]) >= {"text", "most", "style", "loud"}
     assert entry["example"] == {"text": "7"}
-    res = client.post("/api/toy/analyze", json={"text": "9", "shout": True})
+    res = client.post("/api/games/toy/analyze", json={"text": "9", "loud": True})
     assert res.status_code == 200, res.text
     assert res.json()["explanation"] == "9 TOKENS, TAKE 1..3: THE FIRST PLAYER WINS"
-    res = client.post("/api/toy/analyze", json={"text": "9", "style": "odd"})
+    res = client.post("/api/games/toy/analyze", json={"text": "9", "style": "odd"})
     assert res.status_code == 422
-    res = client.post("/api/toy/play", json={"text": "6", "moves": ["2"], "humans": [0]})
+    res = client.post("/api/games/toy/play", json={"text": "6", "moves": ["2"], "humans": [0]})
     assert res.status_code == 200, res.text
     body = res.json()
     assert len(body["computer_moves"]) == 1  # from 4 every move loses; it plays one
     assert body["position"] == 4 - int(body["computer_moves"][0])
     assert body["value"] == "win" and body["mover"] == 0
-    assert "/api/toy/analyze" in client.get("/api/schema").json()["paths"]
-    assert "/api/toy/play" in client.get("/docs").text
+    assert "/api/games/toy/analyze" in client.get("/api/schema").json()["paths"]
+    assert "/api/games/toy/play" in client.get("/docs").text
 
 
 def test_the_page_lists_a_registered_game_as_a_plain_tab(toy):
@@ -256,9 +256,10 @@ def test_the_page_lists_a_registered_game_as_a_plain_tab(toy):
     client = TestClient(create_app())
     games = client.get("/api/games").json()["games"]
     assert [g["name"] for g in games][-1] == "toy"
-    page = next(g for g in games if g["name"] == "toy")["page"]
+    entry = next(g for g in games if g["name"] == "toy")
+    page = entry["page"]
     assert page["tab"] == "Subtraction" and page["intro"] == TOY.rules
-    assert page["start"] == {"text": "7"} and page["script"] is None
+    assert page["start"] == {"text": "7"} and entry["script"] is None
     assert [c["name"] for c in page["controls"]] == ["most", "style", "loud"]
     assert page["controls"][1]["choices"] == ["plain", "fancy"]
     assert not page["seed"] and not page["values"]

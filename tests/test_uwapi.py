@@ -381,7 +381,7 @@ def test_cors_is_off_by_default_and_on_for_the_origins_given(ttt):
     pre = c.options(f"{base}positions/", headers={
         "Origin": ORIGIN, "Access-Control-Request-Method": "GET"})
     assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == ORIGIN
-    post = c.options("/api/coins/analyze", headers={
+    post = c.options("/api/games/coins/analyze", headers={
         "Origin": ORIGIN, "Access-Control-Request-Method": "POST"})
     assert post.status_code == 400  # GET only: the page's POST API stays same-origin
     c, base = api(ttt, cors=["*"])

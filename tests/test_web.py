@@ -42,24 +42,31 @@ def test_page_and_assets_are_served(client):
 
 
 def test_analyze_answers_what_the_cli_answers(client):
-    d = client.post("/api/coins/analyze", json={"row": [7, 9, 2, 6, 4, 3], "table": True}).json()
+    d = client.post("/api/games/coins/analyze",
+                    json={"row": [7, 9, 2, 6, 4, 3], "table": True}).json()
     want = coins.analyze([7, 9, 2, 6, 4, 3], table=True)
     assert d["result"] == want.to_json() and d["explanation"] == want.explain()
-    d = client.post("/api/rock/analyze", json={"text": ROCK}).json()
+    d = client.post("/api/games/rock/analyze", json={"text": ROCK}).json()
     assert d["result"]["value"] == 11 and d["grid"] == ["..X.", ".##.", ".E.."]
-    d = client.post("/api/portal/analyze", json={"text": "O..\n.#.\n..O"}).json()
+    d = client.post("/api/games/portal/analyze", json={"text": "O..\n.#.\n..O"}).json()
     assert d["result"]["winner"] == "Alif" and d["result"]["cut"] == []
-    d = client.post("/api/no/analyze",
+    d = client.post("/api/games/no/analyze",
                     json={"text": (EXAMPLES / "no_seed.txt").read_text()}).json()
     assert d["result"]["distance"] == 3 and d["result"]["nearest"] == [0, 3, 4]
-    # the old name and the old option still answer (deprecated, see CHANGELOG.md)
-    old = client.post("/api/nearest/analyze",
+    # the old names are gone, not aliased (CHANGELOG.md): the game, the option, the routes
+    old = client.post("/api/games/nearest/analyze",
+                      json={"text": (EXAMPLES / "no_seed.txt").read_text()})
+    assert old.status_code == 404 and "unknown game 'nearest'" in old.json()["detail"]
+    old = client.post("/api/games/no/analyze",
                       json={"text": (EXAMPLES / "no_seed.txt").read_text(), "all": True})
-    assert old.status_code == 200 and old.json()["result"]["all"]
+    assert old.status_code == 422 and "all: Extra inputs" in old.json()["detail"]
+    assert client.post("/api/coins/analyze", json={"row": [1, 2]}).status_code == 404
+    for gone in ("/api/catalog", "/api/explore/tictactoe/position", "/page/catalog/kalah.js"):
+        assert client.get(gone).status_code == 404, gone
 
 
 def _games() -> list[str]:
-    return [spec.name for spec in registry.games()]
+    return [spec.name for spec in registry.games("seed")]
 
 
 @pytest.mark.parametrize("game", _games())
@@ -69,7 +76,7 @@ def test_every_game_answers_its_example_as_analyze_does(client, game):
     from perfectplay.web.app import analyze
 
     spec = registry.get(game)
-    r = client.post(f"/api/{game}/analyze", json=spec.example_body())
+    r = client.post(f"/api/games/{game}/analyze", json=spec.example_body())
     assert r.status_code == 200, r.text
     want = analyze(game, spec.example_body())
     assert r.json()["explanation"] == want["explanation"]
@@ -95,14 +102,14 @@ def test_every_game_has_a_tab_from_the_registry(client, game):
     from perfectplay.web.app import body_model
 
     games = client.get("/api/games").json()["games"]
-    assert [g["name"] for g in games] == _games()
+    assert [g["name"] for g in games if g["kind"] == "seed"] == _games()
     entry = next(g for g in games if g["name"] == game)
     page = entry["page"]
     assert page["tab"] and page["intro"] and len(page["sides"]) == 2
     body_model(game).model_validate(page["start"])
     assert {c["name"] for c in page["controls"]} <= set(entry["analyze"]["properties"])
-    if page["script"] is not None:
-        r = client.get(page["script"])
+    if entry["script"] is not None:
+        r = client.get(entry["script"])
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
         assert f"boards.{game}" in r.text or f'boards["{game}"]' in r.text
 
@@ -110,7 +117,7 @@ def test_every_game_has_a_tab_from_the_registry(client, game):
 def test_a_whole_coins_game_through_the_api(client):
     row, moves = [3, 2, 2, 3, 1, 2], []
     while True:
-        d = client.post("/api/coins/play", json={"row": row, "moves": moves,
+        d = client.post("/api/games/coins/play", json={"row": row, "moves": moves,
                                                  "humans": [0]}).json()
         moves = [h["name"] for h in d["history"]]
         if d["over"]:
@@ -133,24 +140,24 @@ def test_a_whole_coins_game_through_the_api(client):
     ("no", {"text": ""}, "text"),
 ])
 def test_bad_analyze_requests_get_422_and_a_message(client, game, body, words):
-    r = client.post(f"/api/{game}/analyze", json=body)
+    r = client.post(f"/api/games/{game}/analyze", json=body)
     assert r.status_code == 422 and words.lower() in r.json()["detail"].lower()
 
 
 def test_bad_play_requests(client):
-    r = client.post("/api/coins/play", json={"row": [1, 2], "moves": ["Z"]})
+    r = client.post("/api/games/coins/play", json={"row": [1, 2], "moves": ["Z"]})
     assert r.status_code == 422 and "not legal here; legal: R(2), L(1)" in r.json()["detail"]
-    r = client.post("/api/no/play", json={"text": "A*"})
+    r = client.post("/api/games/no/play", json={"text": "A*"})
     assert r.status_code == 422 and "not a two-player game" in r.json()["detail"]
-    r = client.post("/api/rock/play", json={"row": [1]})
+    r = client.post("/api/games/rock/play", json={"row": [1]})
     assert r.status_code == 422 and "row: Extra inputs are not permitted" in r.json()["detail"]
-    r = client.post("/api/rock/play", json={})
+    r = client.post("/api/games/rock/play", json={})
     assert r.status_code == 422 and "needs 'text'" in r.json()["detail"]
-    assert client.post("/api/chess/analyze", json={}).status_code == 404
+    assert client.post("/api/games/chess/analyze", json={}).status_code == 404
     assert client.get("/page/chess.js").status_code == 404
-    r = client.post("/api/coins/analyze", content=b"{not json")
+    r = client.post("/api/games/coins/analyze", content=b"{not json")
     assert r.status_code == 422 and "not JSON" in r.json()["detail"]
-    r = client.post("/api/coins/analyze", content=b" " * 1_000_001)
+    r = client.post("/api/games/coins/analyze", content=b" " * 1_000_001)
     assert r.status_code == 413 and "limit" in r.json()["detail"]
 
 
@@ -177,16 +184,16 @@ HOSTILE = [
                          ids=[f"hostile{k}" for k in range(len(HOSTILE))])
 def test_hostile_bodies_get_4xx_and_the_server_lives(client, body, status, words):
     sys.set_int_max_str_digits(0)  # as `perfectplay serve` leaves it: the page keeps its own
-    r = client.post("/api/coins/play" if b"moves" in body else "/api/coins/analyze",
+    r = client.post("/api/games/coins/play" if b"moves" in body else "/api/games/coins/analyze",
                     content=body, headers={"content-type": "application/json"})
     detail = r.json()["detail"]
     assert r.status_code == status and any(w in detail for w in words.split("|")), detail
-    assert client.post("/api/coins/analyze", json={"row": [1, 2]}).status_code == 200
+    assert client.post("/api/games/coins/analyze", json={"row": [1, 2]}).status_code == 200
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
     # the header alone says too much: 413 without the body being sent whole
-    r = client.post("/api/rock/analyze", content=b"{}",
+    r = client.post("/api/games/rock/analyze", content=b"{}",
                     headers={"content-length": "2000000000"})
     assert r.status_code == 413 and "2,000,000,000 bytes" in r.json()["detail"]
 
@@ -194,20 +201,20 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
         for _ in range(300):
             yield b" " * 10_000
 
-    r = client.post("/api/rock/analyze", content=chunks())
+    r = client.post("/api/games/rock/analyze", content=chunks())
     assert r.status_code == 413 and "over 1,000,000 bytes" in r.json()["detail"]
-    r = client.post("/api/rock/analyze", content=b"{}", headers={"content-length": "x1"})
+    r = client.post("/api/games/rock/analyze", content=b"{}", headers={"content-length": "x1"})
     assert r.status_code in (400, 422)
 
 
 def test_a_maze_counts_its_rows_without_the_judges_header(client):
     rows = ["E" + "." * (MAX_SIDE - 1)] + ["." * MAX_SIDE] * (MAX_SIDE - 2) + \
         ["." * (MAX_SIDE - 1) + "X"]
-    r = client.post("/api/rock/analyze", json={"text": f"{MAX_SIDE} {MAX_SIDE}\n" +
+    r = client.post("/api/games/rock/analyze", json={"text": f"{MAX_SIDE} {MAX_SIDE}\n" +
                                                "\n".join(rows)})
     assert r.status_code == 200, r.text[:200]
     assert r.json()["result"]["rows"] == MAX_SIDE
-    r = client.post("/api/rock/analyze", json={"text": "\n".join(rows + ["." * MAX_SIDE])})
+    r = client.post("/api/games/rock/analyze", json={"text": "\n".join(rows + ["." * MAX_SIDE])})
     assert r.status_code == 422 and f"{MAX_SIDE + 1} x {MAX_SIDE}" in r.json()["detail"]
 
 
@@ -230,7 +237,7 @@ def test_heavy_requests_run_in_the_worker_under_a_cap_and_a_time_budget():
     assert is_heavy("coins", {"row": list(range(3000)), "line": True})
     assert is_heavy("coins", {"row": list(range(300)), "moves": ["L"] * 200}, play=True)
     with TestClient(create_app(heavy_slots=1, heavy_seconds=60)) as c:
-        r = c.post("/api/rock/analyze", json={"text": maze})
+        r = c.post("/api/games/rock/analyze", json={"text": maze})
         assert r.status_code == 200 and r.json()["result"]["value"] == 2 * side - 2
         import json
 
@@ -241,11 +248,11 @@ def test_heavy_requests_run_in_the_worker_under_a_cap_and_a_time_budget():
     board = "\n".join(["O" + "." * 39] + ["." * 40] * 38 + ["." * 39 + "O"])
     with TestClient(create_app(heavy_slots=1, heavy_seconds=2.0)) as c:
         t = time.perf_counter()
-        r = c.post("/api/portal/play", json={"text": board})  # ~10 s of work: stopped
+        r = c.post("/api/games/portal/play", json={"text": board})  # ~10 s of work: stopped
         assert r.status_code == 503 and r.headers["retry-after"] == "10"
         assert "longer than 2 s" in r.json()["detail"]
         assert time.perf_counter() - t < 20
-        r = c.post("/api/rock/analyze", json={"text": maze})  # a fresh worker answers
+        r = c.post("/api/games/rock/analyze", json={"text": maze})  # a fresh worker answers
         assert r.status_code == 200
 
 
@@ -255,9 +262,9 @@ def test_a_request_beyond_the_page_is_refused_at_once_with_its_limit(client):
     king = "\n".join(["O" + "." * 7] + ["." * 8] * 6 + ["." * 7 + "O"])  # open 8x8 king
     square = "\n".join(["O" + "." * 119] + ["." * 120] * 118 + ["." * 119 + "O"])
     for path, body, words in [
-            ("/api/portal/play", {"text": king, "kind": "king"}, "up to 23 cells"),
-            ("/api/portal/analyze", {"text": king, "kind": "king"}, "up to 28 cells"),
-            ("/api/portal/play", {"text": square}, "up to 2,000 cells")]:
+            ("/api/games/portal/play", {"text": king, "kind": "king"}, "up to 23 cells"),
+            ("/api/games/portal/analyze", {"text": king, "kind": "king"}, "up to 28 cells"),
+            ("/api/games/portal/play", {"text": square}, "up to 2,000 cells")]:
         t = time.perf_counter()
         r = client.post(path, json=body)
         assert r.status_code == 422 and words in r.json()["detail"], r.text
@@ -265,7 +272,7 @@ def test_a_request_beyond_the_page_is_refused_at_once_with_its_limit(client):
         assert time.perf_counter() - t < 5
     # within the limits it is answered as before
     small_king = "O...\n....\n...O"
-    assert client.post("/api/portal/play", json={"text": small_king, "kind": "king"}
+    assert client.post("/api/games/portal/play", json={"text": small_king, "kind": "king"}
                        ).status_code == 200
 
 
@@ -283,7 +290,7 @@ def test_one_heavy_request_too_many_gets_503_at_once():
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-                return await asyncio.gather(*[c.post("/api/rock/analyze",
+                return await asyncio.gather(*[c.post("/api/games/rock/analyze",
                                                      json={"text": maze})
                                               for _ in range(3)])
 
@@ -443,7 +450,7 @@ _TEXTS = ["..X.\n.##.\n.E..", "O..\n.#.\n..O", "A.*", "5\n1 1\n3 0\n2 3\n0 2\n4 
 
 
 @settings(max_examples=150, deadline=None)
-@given(game=st.sampled_from([spec.name for spec in registry.games()] + ["nearest"]),
+@given(game=st.sampled_from([spec.name for spec in registry.games("seed")]),
        what=st.sampled_from(["analyze", "play"]),
        body=st.fixed_dictionaries({}, optional={
            "row": st.one_of(st.lists(st.integers(-10**20, 10**20), max_size=8),
@@ -460,7 +467,7 @@ def test_the_api_never_fails_on_any_body(game, what, body):
     import json
 
     client = TestClient(create_app())  # raises any unhandled server error here
-    r = client.post(f"/api/{game}/{what}", content=json.dumps(body).encode(),
+    r = client.post(f"/api/games/{game}/{what}", content=json.dumps(body).encode(),
                     headers={"content-type": "application/json"})  # NaN, Infinity too
     assert r.status_code in (200, 422), (r.status_code, r.text)
     if r.status_code == 422:
@@ -474,16 +481,16 @@ def test_the_api_documents_itself_and_every_example_body_works(client):
 
     doc = client.get("/api/schema").json()
     assert doc["openapi"].startswith("3.")
-    for spec in registry.games():
+    for spec in registry.games("seed"):
         for kind in ("analyze", "play") if spec.play is not None else ("analyze",):
-            op = doc["paths"][f"/api/{spec.name}/{kind}"]["post"]
+            op = doc["paths"][f"/api/games/{spec.name}/{kind}"]["post"]
             content = op["requestBody"]["content"]["application/json"]
             assert content["schema"]["properties"], (spec.name, kind)
             body_model(spec.name, play=kind == "play").model_validate(content["example"])
-            r = client.post(f"/api/{spec.name}/{kind}", json=content["example"])
+            r = client.post(f"/api/games/{spec.name}/{kind}", json=content["example"])
             assert r.status_code == 200, (spec.name, kind, r.text)
             extra = {"moves": []} if kind == "play" else {}
             assert content["example"] == {**spec.example_body(), **extra}
     page = client.get("/docs")
     assert page.status_code == 200 and page.text.count("curl -s ") == sum(
-        len(ops) for path, ops in doc["paths"].items() if path != "/api/games")
+        len(ops) for ops in doc["paths"].values())

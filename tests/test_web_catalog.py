@@ -1,5 +1,5 @@
-"""The catalog on the web page's API: GET /api/catalog lists every catalog game with the
-page's default instance and budget, and GET /api/explore/{target}/position answers any
+"""The catalog on the web page's API: GET /api/games lists every catalog game with the
+page's default instance and budget, and GET /api/games/{target}/position answers any
 position of a small instance as perfectplay.solve does (value, remoteness, every move's value
 by name, the child's key leading on); bad targets, parameters, positions and moves get a 4xx
 with a message, never a 500; the game `serve --game` serves is explored the same way."""
@@ -20,7 +20,7 @@ from perfectplay.engine.solved.solution import move_name  # noqa: E402
 from perfectplay.engine.target import load_catalog_target  # noqa: E402
 from perfectplay.web import answers  # noqa: E402
 from perfectplay.web.app import create_app  # noqa: E402
-from perfectplay.web.explore import BUDGETS, check_target, summary  # noqa: E402
+from perfectplay.web.explore import check_target, summary  # noqa: E402
 from perfectplay.web.gamescrafters import value_word  # noqa: E402
 from test_web_schema import check  # noqa: E402
 
@@ -33,25 +33,36 @@ def client():
 
 def _url(target: str, **query: str) -> str:
     tail = "&".join(f"{k}={quote(v, safe='')}" for k, v in query.items())
-    return f"/api/explore/{quote(target, safe='')}/position" + (f"?{tail}" if tail else "")
+    return f"/api/games/{quote(target, safe='')}/position" + (f"?{tail}" if tail else "")
 
 
-def test_the_catalog_lists_every_game_in_the_registrys_order(client):
-    r = client.get("/api/catalog")
+def test_the_game_list_holds_every_catalog_game_in_the_registrys_order(client):
+    """/api/games is the one list: the seed problems, then the catalog games, each with its
+    kind, what it offers and (a catalog game) its parameters and the page's limits, read
+    from its own entry's budgets."""
+    r = client.get("/api/games")
     assert r.status_code == 200
-    games = r.json()["games"]
+    answers.GamesAnswer.model_validate_json(r.content, strict=True)
+    listed = r.json()["games"]
+    assert [(g["name"], g["kind"]) for g in listed] == [
+        (e.name, e.kind) for e in registry.games()]
+    games = [g for g in listed if g["kind"] == "catalog"]
     assert [g["name"] for g in games] == [e.name for e in registry.catalog()]
-    answers.CatalogAnswer.model_validate_json(r.content, strict=True)
     for g in games:
-        assert not g["served"] and g["limit"]
-        check_target(g["default"])  # the page's default is within its own budget
         entry = registry.get_catalog(g["name"])
-        assert [p["name"] for p in g["params"]] == [p.name for p in entry.params]
-    assert set(BUDGETS) == {e.name for e in registry.catalog()}
+        assert g["offers"] == list(entry.offers) and "explore" in g["offers"]
+        assert "analyze" not in g and g["explore"]["limit"]
+        assert entry.budget is not None, f"{entry.name} has no page budget in its package"
+        assert g["explore"]["limit"].startswith(entry.budget.limit)
+        check_target(g["explore"]["default"])  # the page's default is within its budget
+        assert [p["name"] for p in g["explore"]["params"]] == [p.name for p in entry.params]
+        assert ("live" in g["offers"]) == (entry.live is not None) == \
+            (g["explore"].get("live") is not None)
     c4 = next(g for g in games if g["name"] == "connect4")
-    assert c4["default"] == "connect4(width=4, height=4)"
-    assert c4["script"] == "/page/catalog/connect4.js"
-    assert "catalogBoards.connect4" in client.get(c4["script"]).text
+    assert c4["explore"]["default"] == "connect4(width=4, height=4)"
+    assert c4["explore"]["live"] == "connect4(width=7, height=6)"
+    assert c4["script"] == "/page/connect4.js"
+    assert "boards.connect4" in client.get(c4["script"]).text
 
 
 def _agrees(answer: dict, solved, pos) -> None:
@@ -171,20 +182,20 @@ def test_bad_requests_get_a_4xx_and_a_message(client, target, query, status, wor
 
 def test_the_schema_documents_the_routes_and_their_answers(client):
     doc = client.get("/api/schema").json()
-    op = doc["paths"]["/api/explore/{target}/position"]["get"]
+    op = doc["paths"]["/api/games/{target}/position"]["get"]
     assert [p["name"] for p in op["parameters"]] == ["target", "p", "moves", "strength",
                                                      "seed"]
     for route in ("analysis", "read"):
-        assert f"/api/explore/{{target}}/{route}" in doc["paths"]
-    read = doc["paths"]["/api/explore/{target}/read"]["get"]["responses"]["200"]
-    check(client.get("/api/explore/tictactoe/read?text=b2,a1").json(),
+        assert f"/api/games/{{target}}/{route}" in doc["paths"]
+    read = doc["paths"]["/api/games/{target}/read"]["get"]["responses"]["200"]
+    check(client.get("/api/games/tictactoe/read?text=b2,a1").json(),
           read["content"]["application/json"]["schema"], doc)
-    for path, url in (("/api/explore/{target}/position", _url("tictactoe", moves="b2")),
-                      ("/api/catalog", "/api/catalog")):
+    for path, url in (("/api/games/{target}/position", _url("tictactoe", moves="b2")),
+                      ("/api/games", "/api/games")):
         schema = doc["paths"][path]["get"]["responses"]["200"]["content"][
             "application/json"]["schema"]
         check(client.get(url).json(), schema, doc)
-    assert "/api/explore/{target}/position" in client.get("/docs").text
+    assert "/api/games/{target}/position" in client.get("/docs").text
 
 
 def test_the_summary_words():
@@ -199,8 +210,9 @@ def test_the_served_game_is_explored_under_its_name():
     (no worker: the client starts none) under ``tictactoe-served``."""
     solved = solve(load_catalog_target("tictactoe"), method="python")
     c = TestClient(create_app(gamesman=solved, gamesman_id="tictactoe"))
-    games = c.get("/api/catalog").json()["games"]
-    assert games[-1]["name"] == "tictactoe-served" and games[-1]["served"]
+    games = c.get("/api/games").json()["games"]
+    assert games[-1]["name"] == "tictactoe-served" and games[-1]["kind"] == "served"
+    assert games[-1]["offers"] == ["explore"] and games[-1]["script"] == "/page/tictactoe.js"
     d = c.get(_url("tictactoe-served", moves="b2")).json()
     _agrees(d, solved, load_catalog_target("tictactoe").play(solved.start, 4))
     assert d["title"] == registry.get_catalog("tictactoe").title + " (served)"
@@ -252,7 +264,7 @@ def test_a_shared_position_string_keeps_whose_turn_it_is(client):
 def test_the_live_stream_sends_a_solved_game_to_position(client, query):
     """``/analysis`` streams the live search of the games too big to solve; for one the
     page solves it says to ask ``/position``, not that the game is too big."""
-    r = client.get(f"/api/explore/{quote('tictactoe', safe='')}/analysis", params=query)
+    r = client.get(f"/api/games/{quote('tictactoe', safe='')}/analysis", params=query)
     assert r.status_code == 422
     assert r.json()["detail"].startswith("tictactoe is solved on the page, not searched "
                                          "live: its /position answers every move's value")

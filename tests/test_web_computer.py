@@ -325,7 +325,7 @@ def test_a_seed_is_a_whole_number_or_a_422(seed, status):
     from perfectplay.web.computer import check_seed
 
     with TestClient(create_app()) as c:
-        r = c.get(f"/api/explore/{quote('tictactoe')}/position",
+        r = c.get(f"/api/games/{quote('tictactoe')}/position",
                   params={"strength": "0.5", "seed": seed})
     assert r.status_code == status, r.text
     if status == 422:

@@ -23,7 +23,7 @@ def test_kalah_6_4_starts_from_its_book_on_the_page():
         want = {game.move_name(mv.move): (mv.value, mv.remoteness)
                 for mv in book.move_values(game.initial())}
     with TestClient(create_app()) as c, \
-            c.stream("GET", f"/api/explore/{quote(K64)}/analysis") as r:
+            c.stream("GET", f"/api/games/{quote(K64)}/analysis") as r:
         assert r.status_code == 200
         lines = [json.loads(line) for line in r.iter_lines() if line]
     moves = [ln for ln in lines if ln["kind"] == "move"]

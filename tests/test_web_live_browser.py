@@ -219,7 +219,7 @@ def test_a_new_position_cancels_the_old_search(page):
     """The empty board's analysis takes a minute or more: abandoned after a second, the
     next position is answered at once, by the same worker process (its search stopped;
     it was not killed and replaced)."""
-    base = f"{_base(page)}/api/explore/{quote(C7)}/analysis"
+    base = f"{_base(page)}/api/games/{quote(C7)}/analysis"
     moves, score = _pons("7x6_midgame_L1.txt", 1, 20)[0]
     quick = f"{base}?moves={','.join(str(int(c) + 1) for c in moves)}"
     with _lines(quick, 180) as r:  # the search compiled (once a worker: no event stops it)

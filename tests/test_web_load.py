@@ -63,7 +63,7 @@ def server():
         deadline = time.time() + 90
         while time.time() < deadline:
             try:
-                if _post(port, "/api/coins/analyze", {"row": [1, 2]}, 5)[0] == 200:
+                if _post(port, "/api/games/coins/analyze", {"row": [1, 2]}, 5)[0] == 200:
                     break
             except OSError:
                 time.sleep(0.3)
@@ -71,8 +71,8 @@ def server():
             pytest.fail("the server did not start within 90 s")
         rock = (EXAMPLES / "rock_sample.txt").read_text()
         portal = (EXAMPLES / "portal_seed.txt").read_text()
-        for path, body in (("/api/rock/analyze", {"text": rock}),
-                           ("/api/portal/analyze", {"text": portal})):
+        for path, body in (("/api/games/rock/analyze", {"text": rock}),
+                           ("/api/games/portal/analyze", {"text": portal})):
             assert _post(port, path, body)[0] == 200  # numba's kernels loaded
         yield port, proc
     finally:
@@ -92,7 +92,7 @@ def test_small_requests_keep_their_latency_beside_heavy_ones(server):
 
     def heavy() -> None:
         while not stop.is_set():
-            heavy_codes.append(_post(port, "/api/rock/analyze", {"text": maze})[0])
+            heavy_codes.append(_post(port, "/api/games/rock/analyze", {"text": maze})[0])
             if heavy_codes[-1] == 503:
                 stop.wait(0.5)  # told to come back later (a client honours Retry-After)
 
@@ -104,10 +104,10 @@ def test_small_requests_keep_their_latency_beside_heavy_ones(server):
         rng = random.Random(k)
         for i in range(REQUESTS):
             if i % 3 == 2:
-                status, dt = _post(port, "/api/rock/analyze", {"text": rock})
+                status, dt = _post(port, "/api/games/rock/analyze", {"text": rock})
             else:
                 row = [rng.randint(-50, 50) for _ in range(rng.randint(1, 30))]
-                status, dt = _post(port, "/api/coins/analyze", {"row": row, "line": True})
+                status, dt = _post(port, "/api/games/coins/analyze", {"row": row, "line": True})
             with lock:
                 latencies.append(dt)
                 codes.append(status)

@@ -1,5 +1,5 @@
 """What the page shows on each move, checked in Chromium against the API's own answer
-(``/api/explore/.../position``, fetched by the page itself):
+(``/api/games/.../position``, fetched by the page itself):
 
 - every move in its value's colour, GamesmanUni's own (its src/styles/_index.scss:
   ``--winColor: #008000``, ``--loseColor: #800000``, ``--tieColor`` and ``--drawColor``
@@ -47,7 +47,7 @@ def _open(page, target: str, moves: str = "", mode: str = "both") -> str:
 
 def _api(page, target: str, moves: str) -> dict:
     return page.evaluate("async (u) => (await fetch(u)).json()",
-                         f"/api/explore/{quote(target, safe='')}/position?moves="
+                         f"/api/games/{quote(target, safe='')}/position?moves="
                          f"{quote(moves, safe='')}")
 
 

@@ -109,17 +109,17 @@ def _model(schema: dict[str, Any]) -> type[answers.Answer]:
 
 
 def test_the_schema_lists_every_games_endpoints_and_example(doc):
-    for spec in registry.games():
+    for spec in registry.games("seed"):
         kinds = ("analyze", "play") if spec.play is not None else ("analyze",)
         for kind in kinds:
-            op = doc["paths"][f"/api/{spec.name}/{kind}"]["post"]
+            op = doc["paths"][f"/api/games/{spec.name}/{kind}"]["post"]
             example = op["requestBody"]["content"]["application/json"]["example"]
             assert example == {**spec.example_body(), **({"moves": []} if kind == "play"
                                                          else {})}
 
 
 @pytest.mark.parametrize("path", ["/api/games"] + [
-    f"/api/{spec.name}/{kind}" for spec in registry.games()
+    f"/api/games/{spec.name}/{kind}" for spec in registry.games("seed")
     for kind in (("analyze", "play") if spec.play is not None else ("analyze",))])
 def test_every_example_is_answered_as_the_schema_says(client, doc, path):
     """Post the example the schema lists (GET /api/games), and check the answer against
@@ -141,7 +141,7 @@ def test_the_answers_keys_are_the_documented_ones(doc):
     """The two mistakes of the hand-written schema: the analyze answer's text is
     ``explanation`` (not ``explain``) and a refusal's body is ``{"detail"}`` (not
     ``{"error"}``)."""
-    analyze = doc["paths"]["/api/coins/analyze"]["post"]["responses"]
+    analyze = doc["paths"]["/api/games/coins/analyze"]["post"]["responses"]
     props = _resolve(analyze["200"]["content"]["application/json"]["schema"], doc)
     assert {"result", "explanation", "drawing"} <= set(props["properties"])
     assert "explain" not in props["properties"]
@@ -155,9 +155,9 @@ def test_the_answers_keys_are_the_documented_ones(doc):
     ({"row": [1, 2], "bogus": 1}, 422), ({"row": "seven"}, 422), ({}, 422),
     ({"text": "x" * 1_000_001}, 413)])
 def test_refusals_are_answered_as_the_schema_says(client, doc, body, status):
-    r = client.post("/api/coins/analyze", json=body)
+    r = client.post("/api/games/coins/analyze", json=body)
     assert r.status_code == status, r.text
-    op = doc["paths"]["/api/coins/analyze"]["post"]
+    op = doc["paths"]["/api/games/coins/analyze"]["post"]
     check(r.json(), op["responses"][str(status)]["content"]["application/json"]["schema"],
           doc)
     answers.Problem.model_validate_json(r.content, strict=True)

@@ -88,7 +88,7 @@ def run_demo() -> None:
         _show(title, fn())
     click.echo("The four games come from four source documents; \"the seed\" below is that "
                "document (the problem statement or article and the algorithm it teaches).\n")
-    for spec in registry.games():
+    for spec in registry.games("seed"):
         if spec.demo:
             _show(f"{spec.title}: {spec.demo_title}" if spec.demo_title else spec.title,
                   game_section(spec))

@@ -247,7 +247,7 @@ def _play_table(game_name: str, args: tuple[str, ...]) -> Any:
     try:
         spec = registry.get(game_name)
     except InputError:
-        names = ", ".join(s.name for s in registry.games() if s.play is not None)
+        names = ", ".join(s.name for s in registry.games("seed") if s.play is not None)
         famous = ", ".join(registry.catalog_names())
         fail(f"unknown game {game_name!r}: use {names}, a catalog game ({famous}) or "
              "FILE.py:Class")

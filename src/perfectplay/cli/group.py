@@ -46,7 +46,7 @@ class _Group(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """The tools, and one command per registered game."""
-        return sorted(set(super().list_commands(ctx)) | {s.name for s in registry.games()})
+        return sorted(set(super().list_commands(ctx)) | {s.name for s in registry.games("seed")})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)

@@ -79,11 +79,12 @@ SPEC = register(GameSpec(
                  "FILE.svg (n <= 60; needs perfectplay[plot]).",
     demo="7 9 2 6 4 3", demo_title="7 9 2 6 4 3 (the seed's example)",
     demo_options={"compare": True},
+    script=files(__name__).joinpath("page.js"),
     web=WebPage(example={"row": [7, 9, 2, 6, 4, 3], "table": True},
                 start={"row": [7, 9, 2, 6, 4, 3], "line": True, "compare": True},
                 intro="Players take the first or the last coin in turn; each wants the "
                       "larger total.",
-                controls=(), script=files(__name__).joinpath("page.js")),
+                controls=()),
 ))
 
 __all__ = [

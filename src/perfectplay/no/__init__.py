@@ -46,12 +46,12 @@ SPEC = register(GameSpec(
     judges=JUDGES, problems=PROBLEMS, grid=lambda result: result.cells(),
     shape=lambda board: board.shape,
     demo="5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", demo_title="the seed's 5 x 5 board, start P3",
-    aliases=("nearest",),
+    script=files(__name__).joinpath("page.js"),
     web=WebPage(example={"text": "5\n1 1\n3 0\n2 3\n0 2\n4 4\n2\n", "every": True},
                 start={"text": "..B..#..\n.A.#..C.\n...#*#..\n.###.#..\nD.......",
                        "every": True},
                 tab="No", intro="Which piece is fewest moves from the start piece *?",
-                controls=("block",), script=files(__name__).joinpath("page.js")),
+                controls=("block",)),
 ))
 
 __all__ = ["DRAW_LIMIT", "Grid", "JUDGES", "MAX_COORD", "MAX_PIECES", "Nearest",

@@ -27,7 +27,7 @@ class NoOptions:
     """What :func:`~perfectplay.no.analyze` answers beyond the start piece's nearest."""
 
     every: bool = field(default=False, metadata={
-        "help": "Every piece's nearest piece.", "flag": "--all", "aliases": ("all",)})
+        "help": "Every piece's nearest piece.", "flag": "--all"})
     block: bool = field(default=False, metadata={
         "help": "Other pieces block the way (drawn boards)."})
     method: Literal["fast", "seed"] = field(default="fast", metadata={

@@ -51,11 +51,11 @@ SPEC = register(GameSpec(
     heavy=lambda board, options: int(board.empty.sum()) > 16 and (
         options.method in ("grundy", "search") or not uses_parity_rule(board)),
     demo=".O#..\n....O\n.#.#.\n.....\n#....", demo_title="the seed's 5 x 5 board",
+    script=files(__name__).joinpath("page.js"),
     web=WebPage(example={"text": ".O#..\n....O\n.#.#.\n.....\n#....\n", "kind": "square"},
                 intro="Alif and Bella wall empty cells in turn; whoever disconnects the two "
                       "portals O loses.",
-                sides=("Alif (first)", "Bella (second)"), controls=("kind",),
-                script=files(__name__).joinpath("page.js")),
+                sides=("Alif (first)", "Bella (second)"), controls=("kind",)),
 ))
 
 __all__ = [

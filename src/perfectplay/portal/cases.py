@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..casegen import Problem, grid_maker, shrink_grid, write_grids
 from .model import parse_board
 from .render import draw
-from .solver import _solve, safe_moves
+from .solver import analyze_exact, safe_moves
 
 
 def _portal_valid(rows: list[str]) -> bool:
@@ -30,7 +30,7 @@ def _portal_valid(rows: list[str]) -> bool:
 
 def _portal_explain(rows: list[str]) -> str:
     board = parse_board("\n".join(rows))
-    return _solve(board).explain() + "\n" + draw(board, safe_moves(board))
+    return analyze_exact(board).explain() + "\n" + draw(board, safe_moves(board))
 
 
 PROBLEMS: dict[str, Problem] = {

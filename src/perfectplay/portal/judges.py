@@ -7,7 +7,7 @@ from ..grid import read_grid_case
 from ..judge_io import JudgeResult, counted_cases
 from ..textio import Reader
 from .model import ALLOWED, EMPTY, board_from_grid
-from .solver import _solve
+from .solver import analyze_exact
 
 MAX_SIDE = 100  # the judge's limit; larger boards go through `perfectplay portal`
 
@@ -23,7 +23,7 @@ def judge_devc_portal(text: str, lenient: bool = False) -> JudgeResult:
         if not lenient and not grid.mask(EMPTY).any():
             raise InputError("the board has no empty cell '.' (the judge guarantees one; "
                              "--lenient answers it)")
-        return _solve(board_from_grid(grid)).winner
+        return analyze_exact(board_from_grid(grid)).winner
 
     return counted_cases(text, case, lenient=lenient)
 

@@ -187,7 +187,7 @@ def analyze(board: Board, options: PortalOptions | None = None) -> PortalResult:
         raise LimitError(f"the Grundy table takes at most {EXACT_LIMIT} empty cells in the "
                          f"portals' component; this board has {k}: use --method search "
                          "(or auto)")
-    return _solve(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
+    return analyze_exact(board, exact_limit=EXACT_LIMIT if method == "grundy" else -1,
                   parity=method == "parity")
 
 
@@ -242,10 +242,17 @@ def _searched(board: Board, seconds: float) -> PortalResult:
                         names=names, board=board, split=safe_moves)
 
 
-def _solve(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True) -> PortalResult:
-    """:func:`analyze` with the exact search's cell limit as a switch (for the judge, tests
-    and benchmarks); ``parity=False`` skips the parity rule (the Grundy table on any
-    board)."""
+def analyze_exact(board: Board, exact_limit: int = EXACT_LIMIT, parity: bool = True
+                  ) -> PortalResult:
+    """The winner without proof search: the parity rule where it holds, else the exact
+    Grundy table of up to ``exact_limit`` cells (:func:`analyze` with that limit as a switch,
+    for the judge, the test cases and benchmarks); ``parity=False`` skips the parity rule
+    (the Grundy table on any board).
+
+    >>> from perfectplay.portal.model import parse_board
+    >>> analyze_exact(parse_board("1 10\\n..O.#...O.")).winner
+    <Winner.BELLA: 'Bella'>
+    """
     if not isinstance(board, Board):
         raise InputError(f"analyze() takes a Board (see parse_board), got "
                          f"{type(board).__name__}")

@@ -49,13 +49,13 @@ SPEC = register(GameSpec(
     grid=lambda result: result.maze.grid.lines(),
     shape=lambda maze: (maze.rows, maze.cols),
     demo=ROCK_SAMPLE, demo_title="the judge's first sample",
+    script=files(__name__).joinpath("page.js"),
     web=WebPage(example={"text": "3 4\n.#.X\n.#..\nE...\n"},
                 start={"text": "..X.....\n........\n##.##...\n........\n##.##...\n"
                                "##.##...\n........\n..E....."},
                 intro="A walker crosses the maze from E to X; a rock may block one cell next "
                       "to the walker, once. How many steps can the walker guarantee?",
-                sides=("the walker", "the rock"), controls=(),
-                script=files(__name__).joinpath("page.js")),
+                sides=("the walker", "the rock"), controls=()),
 ))
 
 __all__ = ["JUDGES", "PLAY_LIMIT", "PROBLEMS", "SPEC", "Maze", "RockGame", "RockOptions",

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..grid import Grid
 from .model import Maze, maze_from_grid
-from .solver import _solve_with_stats, analyze
+from .solver import analyze, solve_with_stats
 
 WALL, FREE = ord("#"), ord(".")
 
@@ -95,14 +95,14 @@ def tiled(cells: np.ndarray, times: int = 2) -> np.ndarray:
 def work_per_cell(maze: Maze, heavy: bool = True) -> float:
     """The detour searches' pops per open cell when solving ``maze`` (``heavy`` False: the
     search alone): the score the adversary maximises."""
-    return _solve_with_stats(maze, heavy=heavy)[1].pops / max(1, int(maze.open.sum()))
+    return solve_with_stats(maze, heavy=heavy)[1].pops / max(1, int(maze.open.sum()))
 
 
 def light_work_per_cell(maze: Maze, heavy: bool = True) -> float:
     """The hybrid's light children's search pops per open cell: the one part of its work
     with no proven bound, the score of the targeted adversary (``heavy`` is ignored: the
     search alone has no light children)."""
-    return _solve_with_stats(maze)[1].light_pops / max(1, int(maze.open.sum()))
+    return solve_with_stats(maze)[1].light_pops / max(1, int(maze.open.sum()))
 
 
 def climb(cells: np.ndarray, rng: np.random.Generator, steps: int, heavy: bool = True,

@@ -7,7 +7,7 @@ from ..judge_io import JudgeResult, counted_cases
 from ..textio import Reader
 from .model import ALLOWED, maze_from_grid
 from .render import infinite_reason
-from .solver import _solve_with_stats
+from .solver import solve_with_stats
 
 MAX_SIDE = 5000
 
@@ -21,7 +21,7 @@ def judge_uva10381(text: str, lenient: bool = False) -> JudgeResult:
     notes: list[str] = []
 
     def case(r: Reader, k: int) -> str:
-        sol = _solve_with_stats(maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE)))[0]
+        sol = solve_with_stats(maze_from_grid(read_grid_case(r, ALLOWED, MAX_SIDE)))[0]
         if sol.value is None:
             notes.append(f"perfectplay: note: case {k}: {infinite_reason(sol)}; printed -1")
             return "-1"

@@ -99,16 +99,16 @@ def analyze(maze: Maze, options: RockOptions | None = None) -> RockSolution:
     """
     opts = options or RockOptions()
     if not seed_requested(opts.method, opts.trace, "fast"):
-        return _solve_with_stats(maze)[0]
+        return solve_with_stats(maze)[0]
     seed.check_size(maze)
-    sol = _solve_with_stats(maze)[0]
+    sol = solve_with_stats(maze)[0]
     return replace(sol, seed=_seed_run(maze, sol, opts.trace))
 
 
 def _seed_run(maze: Maze, sol: RockSolution, trace: bool) -> SeedRun:
     """The seed's BFSs and sweeps (traced when asked), checked cell by cell against the
     fast solution."""
-    fast_seconds = warm_seconds(lambda: _solve_with_stats(maze))
+    fast_seconds = warm_seconds(lambda: solve_with_stats(maze))
     tracer = Tracer(trace)
     (f, work), seconds = timed(lambda: seed.seed_values_counted(maze, tracer))
     for u, fv in f.items():
@@ -122,12 +122,19 @@ def _seed_run(maze: Maze, sol: RockSolution, trace: bool) -> SeedRun:
                    dropped=tracer.dropped, shape=(maze.rows, maze.cols))
 
 
-def _solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
+def solve_with_stats(maze: Maze, *, chains: bool = True, heavy: bool = True
                       ) -> tuple[RockSolution, SolveStats]:
     """:func:`analyze` with the benchmark switches and its statistics: ``chains=False``
     turns off the corridor sharing of the detour search, ``heavy=False`` the heavy/light
     hybrid (the formula, the only-child rule and the siblings' bounds: the search alone,
-    slower on corridors and adversarial mazes; for comparison only)."""
+    slower on corridors and adversarial mazes; for comparison only). The judge, the maze
+    families and the benchmarks read the statistics.
+
+    >>> from perfectplay.rock.model import parse_maze
+    >>> solution, stats = solve_with_stats(parse_maze("..X.\\n.##.\\n.E.."))
+    >>> solution.value, stats.pops >= 0
+    (11, True)
+    """
     if not isinstance(maze, Maze):
         raise InputError(f"analyze() takes a Maze (see parse_maze), got {type(maze).__name__}")
     budgets = kernels.Budgets(HEAVY_BUDGET if heavy else 0, LONG_SEARCH, LIGHT_FACTOR,

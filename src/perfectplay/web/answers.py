@@ -144,31 +144,92 @@ class PageAnswer(Answer):
     seed: bool = Field(description="Whether the game has the seed's method to step "
                        "through.")
     controls: list[ControlAnswer] = Field(description="The options shown as controls.")
-    script: str | None = Field(description="The address of the game's own board code "
-                               "(JavaScript), or null for the plain tab.")
+
+
+#: A catalog parameter's type.
+ParamKind = Literal["int", "tuple", "bool", "str"]
+
+
+class CatalogParam(Answer):
+    """One parameter of a catalog game."""
+
+    name: str = Field(description="The parameter's name, as the game's call writes it.")
+    kind: ParamKind = Field(
+        description="Its type: an integer, a tuple of integers, a boolean or a string.")
+    default: AnyJson = Field(description="Its value when it is left out.")
+    help: str = Field(description="What it is.")
+    low: int | None = Field(description="The least integer it takes (each element's for a "
+                            "tuple; null: no bound).")
+    high: int | None = Field(description="The greatest integer it takes (null: no bound).")
+
+
+class ExploreEntry(Answer):
+    """How the page explores a game position by position (a catalog game, or the served
+    one): what its ``/position``, ``/read``, ``/analysis`` and ``/history`` take."""
+
+    params: list[CatalogParam] = Field(description="Its parameters (none for a served game).")
+    default: str = Field(description="The instance the page opens, as a call such as "
+                         "`connect4(width=4, height=4)` (the target of "
+                         "/api/games/{target}/position).")
+    limit: str = Field(description="The largest instances the page solves, in words.")
+    board: str | None = Field(default=None, description="The game whose board code the "
+                              "tab draws with (a served instance of a catalog game: that "
+                              "game; null: none, its drawing and a button a move).")
+    paste: str = Field(default="", description="The game's own notation the position box "
+                       "reads besides moves, with an example (\"Pons' digits (4453)\"); "
+                       "empty: moves only.")
+    live: str | None = Field(default=None, description="The game's standard instance too "
+                             "big to solve here, answered live (its moves' values streamed "
+                             "by /analysis), as a call: the tab offers it; null when none.")
+
+
+#: The kinds of game the API lists: a seed problem, a catalog game, or the game
+#: ``serve --game``/``--store`` serves.
+GameKind = Literal["seed", "catalog", "served"]
+#: What a game offers (the registry's :data:`~perfectplay.registry.Offer`).
+OfferWord = Literal["analyze", "play", "judge", "solve", "search", "explore", "live"]
 
 
 class GameAnswer(Answer):
-    """One game the API serves."""
+    """One game the server offers: what every game says (name, title, rules, kind, what it
+    offers, its board code), then what its kind adds: a seed problem's bodies and tab
+    (``analyze``, ``play``, ``page``), an explored game's parameters and limits
+    (``explore``)."""
 
-    name: str = Field(description="The game's name, as in /api/{name}/analyze.")
+    name: str = Field(description="The game's name, as in /api/games/{name}/analyze (a "
+                      "seed problem) or /api/games/{name}/position (an explored game).")
     title: str = Field(description="The game's title.")
     rules: str = Field(description="The rules in a few sentences.")
-    input: str = Field(description="How an instance is written (the body's `text` or "
-                       "`row`).")
-    aliases: list[str] = Field(description="Older names the API still takes (deprecated).")
-    example: dict[str, Any] = Field(description="An analyze body that works.")
-    page: PageAnswer = Field(description="How the page shows the game.")
-    analyze: dict[str, Any] = Field(description="The JSON Schema of the analyze body.")
+    kind: GameKind = Field(description="A seed problem, a catalog game, or the game the "
+                           "server was started with (`serve --game`/`--store`).")
+    offers: list[OfferWord] = Field(
+        description="What it offers: analyze and play (POST /api/games/{name}/analyze, "
+        "/play), explore (GET /api/games/{target}/position, /read), live (GET "
+        "/api/games/{target}/analysis, /history), and on the command line judge, solve "
+        "and search.")
+    script: str | None = Field(description="The address of the game's own board code "
+                               "(JavaScript, /page/{name}.js), or null: the plain board.")
+    input: str | None = Field(default=None, description="A seed problem: how an instance "
+                              "is written (the body's `text` or `row`).")
+    example: dict[str, Any] | None = Field(default=None, description="A seed problem: an "
+                                           "analyze body that works.")
+    page: PageAnswer | None = Field(default=None, description="A seed problem: how the "
+                                    "page's tab shows it.")
+    analyze: dict[str, Any] | None = Field(default=None, description="A seed problem: the "
+                                           "JSON Schema of the analyze body.")
     play: dict[str, Any] | None = Field(
-        default=None, description="The JSON Schema of the play body (two-player games "
-        "only; absent otherwise).")
+        default=None, description="A two-player seed problem: the JSON Schema of the play "
+        "body (null otherwise; a catalog game is played through /position).")
+    explore: ExploreEntry | None = Field(default=None, description="An explored game (a "
+                                         "catalog game, the served game): its parameters "
+                                         "and the page's limits.")
 
 
 class GamesAnswer(Answer):
-    """``GET /api/games``: every game, in the registry's order."""
+    """``GET /api/games``: every game the server offers, in the registry's order (the seed
+    problems, the catalog games), then the served game."""
 
-    games: list[GameAnswer] = Field(description="Every game the API serves.")
+    games: list[GameAnswer] = Field(description="Every game the server offers.")
 
 
 
@@ -178,10 +239,6 @@ class GamesAnswer(Answer):
 ValueWord = Literal["win", "lose", "tie", "draw"]
 #: Whose turn it is.
 Turn = Literal["first", "second"]
-#: A catalog parameter's type.
-ParamKind = Literal["int", "tuple", "bool", "str"]
-
-
 class ExploreMove(Answer):
     """One legal move of an explored position, valued for the player who makes it."""
 
@@ -226,7 +283,7 @@ class ExplorePly(Answer):
 
 
 class ExploreAnswer(Answer):
-    """``GET /api/explore/{target}/position``: one position of a solved game."""
+    """``GET /api/games/{target}/position``: one position of a solved game."""
 
     target: str = Field(description="The game as its instance is written (the catalog call, "
                         "or the served game's name).")
@@ -257,61 +314,15 @@ class ExploreAnswer(Answer):
                                       "live answer the values are left blank).")
     live: bool = Field(default=False, description="Whether the game is too big to solve "
                        "here and is answered live: the values of the moves are streamed by "
-                       "`GET /api/explore/{target}/analysis` (the position's own are null "
+                       "`GET /api/games/{target}/analysis` (the position's own are null "
                        "here).")
     computer: str | None = Field(default=None, description="With `strength`: the move the "
                                  "computer plays here at that strength (see the page's "
                                  "'Computer' setting), by name; null when the game is over.")
 
 
-class CatalogParam(Answer):
-    """One parameter of a catalog game."""
-
-    name: str = Field(description="The parameter's name, as the game's call writes it.")
-    kind: ParamKind = Field(
-        description="Its type: an integer, a tuple of integers, a boolean or a string.")
-    default: AnyJson = Field(description="Its value when it is left out.")
-    help: str = Field(description="What it is.")
-    low: int | None = Field(description="The least integer it takes (each element's for a "
-                            "tuple; null: no bound).")
-    high: int | None = Field(description="The greatest integer it takes (null: no bound).")
-
-
-class CatalogEntry(Answer):
-    """One game the page explores."""
-
-    name: str = Field(description="The game's name, as in /api/explore/{name}/position.")
-    title: str = Field(description="The game's title.")
-    rules: str = Field(description="The rules in a sentence or two.")
-    params: list[CatalogParam] = Field(description="Its parameters (none for a served game).")
-    default: str = Field(description="The instance the page opens, as a call such as "
-                         "`connect4(width=4, height=4)` (the target of /api/explore).")
-    limit: str = Field(description="The largest instances the page solves, in words.")
-    script: str | None = Field(description="The address of the game's own board code "
-                               "(JavaScript), or null: its drawing and a button a move.")
-    served: bool = Field(description="Whether this is the game `serve --game` or `--store` "
-                         "serves (already solved), not a catalog game.")
-    board: str | None = Field(default=None, description="The catalog game whose board the "
-                              "tab draws (a served instance of a catalog game: that game; "
-                              "null: the tab's own name's board, when it has one).")
-    paste: str = Field(default="", description="The game's own notation the position box "
-                       "reads besides moves, with an example (\"Pons' digits (4453)\"); "
-                       "empty: moves only.")
-    live: str | None = Field(default=None, description="The game's standard instance too "
-                             "big to solve here, answered live (its moves' values streamed "
-                             "by /analysis), as a call: the tab offers it; null when none.")
-
-
-class CatalogAnswer(Answer):
-    """``GET /api/catalog``: every catalog game, then the served game."""
-
-    games: list[CatalogEntry] = Field(description="Every game the page explores, in the "
-                                      "registry's order.")
-
-
-#: Every answer's model, as /api/schema lists them under components/schemas.
 class AnalysisLine(Answer):
-    """One line of ``GET /api/explore/{target}/analysis`` (JSON lines): a move's report
+    """One line of ``GET /api/games/{target}/analysis`` (JSON lines): a move's report
     (``kind`` "move"), the position's value at the end ("done"), or a refusal ("error")."""
 
     kind: Literal["move", "done", "error"] = Field(
@@ -353,7 +364,7 @@ class AnalysisLine(Answer):
 
 
 class HistoryLine(Answer):
-    """One line of ``GET /api/explore/{target}/history`` (JSON lines): a move of the line
+    """One line of ``GET /api/games/{target}/history`` (JSON lines): a move of the line
     whose values are now known (``kind`` "ply"), the end ("done"), or a refusal ("error")."""
 
     kind: Literal["ply", "done", "error"] = Field(
@@ -370,7 +381,7 @@ class HistoryLine(Answer):
 
 
 class PasteAnswer(Answer):
-    """``GET /api/explore/{target}/read``: a pasted position, read."""
+    """``GET /api/games/{target}/read``: a pasted position, read."""
 
     moves: list[str] = Field(description="The moves from the start (or from `key`), by "
                              "name: send them as `moves`.")
@@ -380,6 +391,6 @@ class PasteAnswer(Answer):
                           "digits\", 'a board'.")
 
 
+#: Every answer's model, as /api/schema lists them under components/schemas.
 ANSWERS: tuple[type[Answer], ...] = (AnalyzeAnswer, PlayAnswer, GamesAnswer, Problem,
-                                     CatalogAnswer, ExploreAnswer, AnalysisLine,
-                                     HistoryLine, PasteAnswer)
+                                     ExploreAnswer, AnalysisLine, HistoryLine, PasteAnswer)

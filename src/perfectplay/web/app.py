@@ -2,16 +2,24 @@
 
 ``perfectplay serve`` runs :func:`create_app` with uvicorn (extra ``perfectplay[web]``).
 
-- ``POST /api/{game}/analyze``: the game's result (``to_json()``), its explanation and its
-  drawing, exactly what ``perfectplay {game} --json`` and the text output show.
-- ``GET /api/games``: every game with its rules and the JSON Schema of its bodies.
+One API family, one list of games:
+
+- ``GET /api/games``: every game the server offers, the registry's (seed problems, then
+  catalog games) and the one ``serve --game``/``--store`` serves, each with its kind, what
+  it offers and what its requests take (the page builds its tabs from this).
+- ``POST /api/games/{name}/analyze`` (a seed problem): the result (``to_json()``), its
+  explanation and its drawing, exactly what ``perfectplay {name} --json`` and the text
+  output show.
+- ``POST /api/games/{name}/play`` (a two-player seed problem): the position after a list of
+  moves (by name): the position, its value and remoteness, and every move with its value
+  and remoteness; the computer's replies are played (and listed) until it is a human's
+  turn, as in the terminal.
+- ``GET /api/games/{target}/position``, ``/read``, ``/analysis``, ``/history`` (a catalog
+  game's instance, ``connect4(width=4, height=4)``, or the served game): explored position
+  by position, a paste read, a live analysis streamed (:mod:`.explore`, :mod:`.live`).
+- ``GET /page/{name}.js``: a game's own board code (its entry's ``script``).
 - ``GET /api/schema``: the whole API as OpenAPI 3.1 (every endpoint, its body's JSON Schema
   and an example); ``GET /docs``: the same as a page, with a curl line per endpoint.
-- ``POST /api/{game}/play``: the position after a list of moves (by name): the position,
-  its value and remoteness, and every move with its value and remoteness; the computer's
-  replies are played (and listed) until it is a human's turn, as in the terminal.
-- ``GET /api/catalog`` and ``GET /api/explore/{target}/position``: every catalog game (and
-  the served one) explored position by position (:mod:`.explore`).
 - ``GET /gamesman/...`` (with ``serve --store DIR`` or ``--game TARGET``): one solved game
   in the shape of GamesCrafters' Universal Web API (:mod:`.gamescrafters`).
 
@@ -27,14 +35,13 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal, cast
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import models_json_schema
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -45,6 +52,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from .. import registry
+from ..catalog import CatalogGame
 from ..engine.protocol import capabilities
 from ..engine.solved.solution import Solved, json_value, value_json
 from ..errors import PerfectplayError
@@ -104,12 +112,11 @@ class TooLarge(Exception):
 
 # -- request bodies, one model per game, built from its spec --------------------------------
 def _option_fields(spec: GameSpec) -> dict[str, Any]:
-    """The game's options as pydantic fields (a Literal for a choice, aliases accepted)."""
+    """The game's options as pydantic fields (a Literal for a choice)."""
     out: dict[str, Any] = {}
     for f in option_fields(spec.options):
         kind: Any = Literal[f.choices] if f.choices else f.kind
-        alias = AliasChoices(f.name, *f.aliases) if f.aliases else None
-        out[f.name] = (kind, Field(default=f.default, validation_alias=alias,
+        out[f.name] = (kind, Field(default=f.default,
                                    description=f.help or f"The option {f.flag}."))
     return out
 
@@ -201,10 +208,6 @@ def _instance(spec: GameSpec, req: BaseModel, opts: Any) -> tuple[Any, tuple[str
 def _request(name: str, body: dict[str, Any], play: bool) -> tuple[GameSpec, Any, Any]:
     spec = registry.get(name)
     req = body_model(spec.name, play).model_validate(body)
-    for f in option_fields(spec.options):
-        for old in set(f.aliases) & set(body):
-            warnings.warn(f"the option {old!r} of /api/{spec.name} is deprecated (removed in "
-                          f"0.2.0): use {f.name!r}", DeprecationWarning, stacklevel=2)
     opts = spec.make_options({f.name: getattr(req, f.name)
                               for f in option_fields(spec.options)})
     return spec, req, opts
@@ -279,7 +282,7 @@ def play(game: str, body: dict[str, Any]) -> dict[str, Any]:
     spec = registry.get(game)
     if spec.play is None:
         raise BadRequest(f"{spec.title} is not a two-player game: use "
-                         f"/api/{spec.name}/analyze")
+                         f"/api/games/{spec.name}/analyze")
     spec, req, opts = _request(game, body, play=True)
     _, key = _instance(spec, req, opts)
     table = _table(spec.name, key, opts)
@@ -399,16 +402,26 @@ def _small(fn: Any, game: str, body: dict[str, Any], play: bool) -> Any:
     return _HEAVY if is_heavy(game, body, play) else fn(game, body)
 
 
+def _seed_problem(name: str, what: str) -> Response | None:
+    """None when ``name`` is a seed problem (whose ``analyze`` and ``play`` these routes
+    answer), else the 404 that says what the game offers instead."""
+    try:
+        entry = registry.find(name)
+    except PerfectplayError as exc:
+        return problem(404, str(exc))
+    if entry.kind == "seed":
+        return None
+    return problem(404, f"{entry.title} ({entry.name}) is explored, not analyzed: ask GET "
+                        f"/api/games/{entry.name}/position (it offers "
+                        f"{', '.join(entry.offers)}, not {what})")
+
+
 def _endpoint(fn: Any, play: bool, heavy: HeavyPool) -> Any:
     async def handle(request: Request) -> Response:
         game = request.path_params["game"]
-        try:
-            spec = registry.get(game)
-        except PerfectplayError as exc:
-            return problem(404, str(exc))
-        if spec.name != game:
-            warnings.warn(f"/api/{game}/... is deprecated (removed in 0.2.0): use "
-                          f"/api/{spec.name}/...", DeprecationWarning, stacklevel=1)
+        refused = _seed_problem(game, "play" if play else "analyze")
+        if refused is not None:
+            return refused
         try:
             body = _decode(await _read_body(request))
             answer = await run_in_threadpool(_small, fn, game, body, play)
@@ -469,13 +482,15 @@ def openapi() -> dict[str, Any]:
     and ``/api/games``; every answer's schema from the models that make the answers
     (:mod:`.answers`), under ``components/schemas``."""
     paths: dict[str, Any] = {"/api/games": {"get": {
-        "summary": "Every game: its name, rules, options, the JSON Schema of its bodies, "
-                   "an example body and how the page shows it.",
-        "responses": {"200": _answer("Every game, in the registry's order.",
-                                     GamesAnswer)}}}}
-    for spec in registry.games():
+        "x-example": "/api/games",
+        "summary": "Every game the server offers (seed problems, catalog games, the served "
+                   "game): its kind, what it offers, the JSON Schema of its bodies or its "
+                   "parameters, and how the page shows it.",
+        "responses": {"200": _answer("Every game, in the registry's order, then the served "
+                                     "game.", GamesAnswer)}}}}
+    for spec in registry.games("seed"):
         example = spec.example_body()
-        paths[f"/api/{spec.name}/analyze"] = {"post": {
+        paths[f"/api/games/{spec.name}/analyze"] = {"post": {
             "summary": f"{spec.title}: the result, its explanation and its drawing.",
             "description": spec.rules,
             "requestBody": {"required": True, "content": {"application/json": {
@@ -483,7 +498,7 @@ def openapi() -> dict[str, Any]:
             "responses": {"200": _answer("The result, as the command line prints it and "
                                          "its --json.", AnalyzeAnswer), **_ERRORS}}}
         if spec.play is not None:
-            paths[f"/api/{spec.name}/play"] = {"post": {
+            paths[f"/api/games/{spec.name}/play"] = {"post": {
                 "summary": f"{spec.title}: the position after the moves, every move's "
                            "value.",
                 "description": spec.rules,
@@ -596,9 +611,8 @@ async def _docs(request: Request) -> Response:
 
 
 def _page_entry(spec: GameSpec) -> PageAnswer:
-    """How the page shows a game: its tab, its intro, the body it starts with, the options
-    it shows as controls, the sides a human may play, and its board code's address (None:
-    the plain tab)."""
+    """How the page shows a seed problem: its tab, its intro, the body it starts with, the
+    options it shows as controls and the sides a human may play."""
     web = spec.web
     fields = option_fields(spec.options)
     shown = web.controls if web.controls is not None else tuple(
@@ -612,40 +626,46 @@ def _page_entry(spec: GameSpec) -> PageAnswer:
                                 default=f.default,
                                 help=f.help, choices=list(f.choices))
                   for f in fields if f.name in shown],
-        script=f"/page/{spec.name}.js" if web.script is not None else None,
     )
 
 
-def games() -> dict[str, Any]:
-    """``GET /api/games``: every game the API serves, in the registry's order: its name,
-    title, rules, options, the JSON Schema of its analyze and play bodies (what a client
-    sends), an example body, and how the page shows it (the page builds its tabs from
-    this)."""
-    out = []
-    for spec in registry.games():
-        play = {} if spec.play is None else {
-            "play": body_model(spec.name, play=True).model_json_schema()}
-        out.append(GameAnswer(name=spec.name, title=spec.title, rules=spec.rules,
-                              input=spec.input_help, aliases=list(spec.aliases),
-                              example=spec.example_body(), page=_page_entry(spec),
-                              analyze=body_model(spec.name).model_json_schema(), **play))
-    return GamesAnswer(games=out).to_json()
+def seed_entry(spec: GameSpec) -> GameAnswer:
+    """One seed problem as ``/api/games`` lists it: what every game says, its bodies' JSON
+    Schemas, an example body and how the page's tab shows it."""
+    play: dict[str, Any] = {} if spec.play is None else {  # absent, not null
+        "play": body_model(spec.name, play=True).model_json_schema()}
+    return GameAnswer(name=spec.name, title=spec.title, rules=spec.rules, kind="seed",
+                      offers=list(spec.offers), script=explore.script_address(spec),
+                      input=spec.input_help, example=spec.example_body(),
+                      page=_page_entry(spec),
+                      analyze=body_model(spec.name).model_json_schema(), **play)
 
 
-async def _games(_request: Request) -> Response:
-    return JSONResponse(games())
+def games(served: GameAnswer | None = None) -> dict[str, Any]:
+    """``GET /api/games``: every game the server offers, in the registry's order (each
+    seed problem with the JSON Schema of its bodies, each catalog game with its parameters
+    and the page's limits), then ``served``, the game ``serve --game``/``--store`` serves.
+    The page builds its tabs from this."""
+    out: list[GameAnswer] = []
+    for entry in registry.games():
+        # by kind, not class (see registry._is_entry)
+        if entry.kind == "seed":
+            out.append(seed_entry(cast(GameSpec, entry)))
+        else:
+            out.append(explore.catalog_entry(cast(CatalogGame, entry)))
+    return GamesAnswer(games=out + ([served] if served else [])).to_json()
 
 
 async def _page_script(request: Request) -> Response:
-    """A game's own board code (its :class:`~perfectplay.registry.WebPage` ``script``)."""
+    """A game's own board code (its entry's ``script``), of either kind."""
     name = request.path_params["game"]
     try:
-        spec = registry.get(name)
+        entry = registry.find(name)
     except PerfectplayError as exc:
         return problem(404, str(exc))
-    if spec.web.script is None:
-        return problem(404, f"{spec.title} has no board code of its own")
-    return Response(spec.web.script.read_text("utf-8"), media_type="text/javascript")
+    if entry.script is None:
+        return problem(404, f"{entry.title} has no board code of its own")
+    return Response(entry.script.read_text("utf-8"), media_type="text/javascript")
 
 
 def _static(name: str) -> str:
@@ -682,6 +702,10 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
     heavy = HeavyPool(heavy_slots, heavy_seconds)
     serving = None if gamesman is None else explore.served(gamesman, gamesman_id)
 
+    async def _games(_request: Request) -> Response:
+        entry = None if serving is None else serving.entry
+        return JSONResponse(await run_in_threadpool(games, entry))
+
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> Any:
         heavy.start()
@@ -700,8 +724,9 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         Route("/page/{game}.js", _page_script),
         Route("/api/schema", _schema),
         Route("/docs", _docs),
-        Route("/api/{game}/analyze", _endpoint(analyze, False, heavy), methods=["POST"]),
-        Route("/api/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
+        Route("/api/games/{game}/analyze", _endpoint(analyze, False, heavy),
+              methods=["POST"]),
+        Route("/api/games/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
         *explore.routes(heavy, serving, live_stores),
         *([] if gamesman is None else gamescrafters.routes(
             gamesman, gamesman_id, gamescrafters.rules_of(

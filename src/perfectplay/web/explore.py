@@ -2,10 +2,10 @@
 the catalog (``connect4(width=4, height=4)``, solved in memory in the server's worker, once,
 cached there) and the game ``perfectplay serve --game TARGET`` or ``--store DIR`` serves.
 
-- ``GET /api/catalog``: every catalog game (name, title, rules, parameters with their defaults
-  and limits, the page's default instance and the page's budget in words), in the registry's
-  order, then the served game when there is one;
-- ``GET /api/explore/{target}/position?p=KEY&moves=a,b``: the position ``p`` (its key, or
+- each catalog game's entry in ``GET /api/games`` (:func:`catalog_entry`: parameters with
+  their defaults and limits, the page's default instance and the page's budget in words),
+  and the served game's (:func:`served`);
+- ``GET /api/games/{target}/position?p=KEY&moves=a,b``: the position ``p`` (its key, or
   the ``PICTURE~KEY`` string of ``/gamesman``; default: the start), then the ``moves`` given
   by name: its value in words, its remoteness, whose turn it is, the board (the game's
   ``draw``), "Player 1 should win in 13", and every legal move by name with its value for
@@ -13,10 +13,11 @@ cached there) and the game ``perfectplay serve --game TARGET`` or ``--store DIR`
   history of those moves (mistakes marked).
 
 A target is checked before any work: its name and parameters by the catalog entry
-(:meth:`~perfectplay.catalog.CatalogGame.arguments`, its ``limit`` included), then by the
-page's budget (:data:`BUDGETS`): an instance too big to solve here in a few seconds is refused
-with 422 and the limit, not sent to the worker to time out. Position strings, value words and
-the order of the moves are those of :mod:`.gamescrafters` (one codec, one value logic).
+(:meth:`~perfectplay.registry.CatalogGame.arguments`, its ``limit`` included), then by the
+page's budget (its entry's ``budget``, measured per game): an instance too big to solve
+here in a few seconds is refused with 422 and the limit, not sent to the worker to time out.
+Position strings, value words and the order of the moves are those of :mod:`.gamescrafters`
+(one codec, one value logic).
 
 >>> check_target("connect4(width=4, height=4)").call
 'connect4(width=4, height=4)'
@@ -29,7 +30,6 @@ perfectplay.errors.LimitError: connect4(width=7, height=6) is too big for the pa
 from __future__ import annotations
 
 import json
-import math
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +42,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .. import registry
-from ..catalog import CatalogGame, Param
+from ..catalog import Budget, CatalogGame, Param
 from ..engine import CompiledGame, solve
 from ..engine.protocol import Move, Position, Worth, capabilities
 from ..engine.solved.solution import Solved, game_picture, move_name
@@ -50,16 +50,17 @@ from ..engine.strong import Method
 from ..engine.target import parse_call
 from ..engine.values import MoveValue
 from ..errors import InputError, LimitError, PerfectplayError
+from ..registry import GameEntry
 from . import live
 from .answers import (
     AnalysisLine,
     Answer,
-    CatalogAnswer,
-    CatalogEntry,
     CatalogParam,
     ExploreAnswer,
+    ExploreEntry,
     ExploreMove,
     ExplorePly,
+    GameAnswer,
     HistoryLine,
     ParamKind,
     PasteAnswer,
@@ -78,7 +79,6 @@ from .gamescrafters import (
 )
 from .notation import read_paste
 from .positions import (
-    Params,
     Query,
     Target,
     first_player_view,
@@ -95,11 +95,10 @@ from .worker import Busy, HeavyPool, WorkerError
 
 #: The most positions a catalog instance may reach on the page: the backstop for a game
 #: without a budget of its own (a user's registered game); a solve that passes it stops
-#: with a LimitError (422). Connect Four 5x4, the largest within :data:`BUDGETS`, has
-#: 3,945,711.
+#: with a LimitError (422). Connect Four 5x4, the largest within a budget, has 3,945,711.
 PAGE_POSITIONS = 5_000_000
 #: Seconds a catalog position may take in the worker, its instance's solve included (the
-#: largest within :data:`BUDGETS` takes about 10 s here, kernels compiled, but a loaded
+#: largest within the games' budgets takes about 10 s here, kernels compiled, but a loaded
 #: machine takes several times that); after that the worker is replaced (503).
 SOLVE_SECONDS = 120.0
 #: Solved instances the worker keeps (Connect Four 5x4 takes about 360 MB, 4x4 about 20).
@@ -113,78 +112,12 @@ LiveLines = Callable[[str, Mapping[str, object], threading.Event],
 JsonObject = dict[str, object]
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What the page solves of one catalog game: ``fits(params)`` says whether an instance
-    is within the budget (a few million positions, solved in about 10 s at most in the
-    worker), ``limit`` says so in words, ``default`` is the instance a tab opens."""
-
-    fits: Callable[[Params], bool]
-    limit: str
-    default: Mapping[str, Any]
-
-
-def _int(args: Params, name: str) -> int:
-    """An integer parameter (the catalog has checked it)."""
-    value = args[name]
-    assert isinstance(value, int)
-    return value
-
-
-def _cells(a: str, b: str, most: int) -> Callable[[Params], bool]:
-    return lambda args: _int(args, a) * _int(args, b) <= most
-
-
-def _nim_positions(args: Params) -> int:
-    heaps = args["heaps"]
-    assert isinstance(heaps, tuple)
-    return math.prod(h + 1 for h in heaps)
-
-
-#: The page's budget per catalog game, from solves measured on 2026-11-26 on this project's
-#: 2-core machine, shared with other work (a compiled game solved by compiled discovery,
-#: ``method="graph"``, which on these sizes beats the tier solver 10-100 times: Connect Four
-#: 4x4 0.05 s against 5.2 s; each new instance first compiles its kernels, about 2 s):
-#: Connect Four 4x4 161,029 positions, 4x5 1,706,255 in 3.1 s, 5x4 3,945,711 in 6.3 s (and
-#: about 360 MB); Kalah (3, 3) 11,470, (4, 3) 1,367,815 in 2.6 s, (3, 5) 215,373 in 2.1 s,
-#: (5, 2) 4,306,560 in 14 s (over), (6, 2) over 6 million (over); Othello 4x4 62,789 in
-#: 2.4 s, 6x6 after 20 moves of Feinstein's line 491,687 in 0.2 s (kernels compiled);
-#: Teeko 3x3 (3 pieces) 5,390, 4x4 with 3 pieces 363,129 in 2.5 s, with 4 pieces 2,400,087
-#: in 7.5 s; hexapawn 5x4 359,894 in 0.2 s (compiled); Domineering 4x4 2,443, 5x5 455,317
-#: in 0.4 s (compiled); Dots and Boxes 2x2 4,209, 2x3 137,051 in 2.3 s, 1x6 542,647 in
-#: 3.1 s; tic-tac-toe 5,478.
-BUDGETS: dict[str, Budget] = {
-    "nim": Budget(lambda a: _nim_positions(a) <= 200_000,
-                  "heaps whose sizes plus one multiply to at most 200,000",
-                  {"heaps": (3, 4, 5)}),
-    "connect4": Budget(_cells("width", "height", 20),
-                       "width x height at most 20 (4x5 or 5x4)",
-                       {"width": 4, "height": 4}),
-    "kalah": Budget(lambda a: _int(a, "houses") <= 4 and _int(a, "houses") * _int(a, "seeds")
-                    <= 12, "at most 4 houses and houses x seeds at most 12 (4 houses of 3)",
-                    {"houses": 3, "seeds": 3, "empty_capture": True}),
-    "othello": Budget(lambda a: a["size"] == 4 or (
-        a["size"] == 6 and len(str(a["opening"]).split()) >= 20),
-        "the 4x4 board, or 6x6 after an opening of 20 moves or more",
-        {"size": 4, "opening": ""}),
-    "teeko": Budget(lambda a: _int(a, "size") <= 4, "boards up to 4x4",
-                    {"size": 3, "pieces": 3, "advanced": False, "tiers": False}),
-    "tictactoe": Budget(lambda a: True, "its one board (5,478 positions)", {}),
-    "hexapawn": Budget(_cells("width", "height", 20), "width x height at most 20",
-                       {"width": 3, "height": 3}),
-    "domineering": Budget(_cells("rows", "cols", 25), "rows x cols at most 25 (5x5)",
-                          {"rows": 4, "cols": 4}),
-    "dots_and_boxes": Budget(_cells("rows", "cols", 6), "at most 6 boxes (2x3, 1x6)",
-                             {"rows": 2, "cols": 2}),
-}
-
-
 def budget(entry: CatalogGame) -> Budget:
-    """The page's budget of a catalog game: its line of :data:`BUDGETS`, else (a game
-    registered by a user) anything up to :data:`PAGE_POSITIONS` positions, opened at its
-    first small instance."""
-    if entry.name in BUDGETS:
-        return BUDGETS[entry.name]
+    """The page's budget of a catalog game: its entry's ``budget`` (measured per game, in
+    its package), else anything up to :data:`PAGE_POSITIONS` positions, opened at its first
+    small instance."""
+    if entry.budget is not None:
+        return entry.budget
     start = entry.small[0] if entry.small else {}
     return Budget(lambda _a: True, f"at most {PAGE_POSITIONS:,} positions", start)
 
@@ -211,7 +144,7 @@ def check_target(text: str) -> Target:
 
 def is_live(text: str) -> bool:
     """Whether the page answers the catalog instance ``text`` live (:mod:`.live`): it is
-    beyond the page's solve budget, and :data:`.live.LIVE` takes it; False for anything
+    beyond the page's solve budget, and its entry's ``live`` budget takes it; False for anything
     else, a bad name included (the solve path then says what is wrong)."""
     try:
         check_target(text)
@@ -250,7 +183,7 @@ def checked_live(text: str) -> Target:
         target = check_target(text)  # beyond the page too: its LimitError says so
         raise InputError(f"{target.call} is solved on the page, not searched live: its "
                          "/position answers every move's value (the live analysis streams "
-                         f"{' and '.join(sorted(live.LIVE))})") from None
+                         f"{' and '.join(sorted(live.live_names()))})") from None
 
 
 # -- one position, for any solved game ----------------------------------------------------------
@@ -269,7 +202,9 @@ def catalog_explorer(call: str) -> Explorer:
     """The catalog instance ``call`` solved (in the worker process: once, then cached)."""
     target = check_target(call)
     game = target.entry.build(**target.args)
-    method: Method = "graph" if isinstance(game, CompiledGame) else "auto"  # see BUDGETS
+    # compiled discovery (method="graph") beats the tier solver 10-100 times on the page's
+    # sizes: Connect Four 4x4 0.05 s against 5.2 s (2026-11-26)
+    method: Method = "graph" if isinstance(game, CompiledGame) else "auto"
     solved = solve(game, max_positions=PAGE_POSITIONS, progress=False, method=method)
     return Explorer(solved, PositionCodec(game), call, target.entry.title)
 
@@ -377,7 +312,7 @@ def _moves(ex: Explorer, pos: Position, moves: list[MoveValue]) -> list[ExploreM
             for mv, row in zip(moves, rows, strict=True)]
 
 
-# -- the catalog's listing ------------------------------------------------------------------------
+# -- the explored games' entries in /api/games ----------------------------------------------
 _KINDS: dict[type, ParamKind] = {int: "int", tuple: "tuple", bool: "bool", str: "str"}
 
 
@@ -388,42 +323,43 @@ def _param(p: Param) -> CatalogParam:
                         high=p.high)
 
 
-def catalog_entry(entry: CatalogGame) -> CatalogEntry:
-    """One catalog game as ``/api/catalog`` lists it."""
+def script_address(entry: GameEntry) -> str | None:
+    """Where the page loads a game's own board code (``/page/NAME.js``), or None."""
+    return None if entry.script is None else f"/page/{entry.name}.js"
+
+
+def catalog_entry(entry: CatalogGame) -> GameAnswer:
+    """One catalog game as ``/api/games`` lists it: what every game says, then its
+    parameters and the page's limits (its entry's ``budget`` and ``live``)."""
     page = budget(entry)
     start = entry.arguments((), page.default)
-    return CatalogEntry(name=entry.name, title=entry.title, rules=entry.rules,
-                        params=[_param(p) for p in entry.params],
-                        default=entry.call(start), limit=page.limit + (
-                            f"; larger, answered live by search: {live.LIVE[entry.name].limit}"
-                            if entry.name in live.LIVE else ""),
-                        script=f"/page/catalog/{entry.name}.js"
-                        if entry.script is not None else None, served=False,
-                        paste=entry.notation_hint,
-                        live=entry.call(entry.arguments((), live.LIVE[entry.name].standard))
-                        if entry.name in live.LIVE else None)
+    limit = page.limit + (f"; larger, answered live by search: {live.live_limit(entry)}"
+                          if entry.live is not None else "")
+    standard = None if entry.live is None else \
+        entry.call(entry.arguments((), entry.live.standard))
+    return GameAnswer(
+        name=entry.name, title=entry.title, rules=entry.rules, kind="catalog",
+        offers=list(entry.offers), script=script_address(entry),
+        explore=ExploreEntry(params=[_param(p) for p in entry.params],
+                             default=entry.call(start), limit=limit,
+                             board=entry.name if entry.script is not None else None,
+                             paste=entry.notation_hint, live=standard))
 
 
 def served_entry(name: str, title: str, rules: str, of: CatalogGame | None = None
-                 ) -> CatalogEntry:
-    """The game ``serve --game``/``--store`` serves, as ``/api/catalog`` lists it: drawn
+                 ) -> GameAnswer:
+    """The game ``serve --game``/``--store`` serves, as ``/api/games`` lists it: drawn
     with the board of ``of``, the catalog game it is an instance of, when that has one."""
     board = of.name if of is not None and of.script is not None else None
-    return CatalogEntry(name=name, title=title, rules=rules, params=[], default=name,
-                        limit="solved when the server started",
-                        script=None if board is None else f"/page/catalog/{board}.js",
-                        served=True, board=board)
-
-
-def catalog(served: CatalogEntry | None = None) -> dict[str, object]:
-    """``GET /api/catalog``: every catalog game in the registry's order, then the served
-    game."""
-    games = [catalog_entry(entry) for entry in registry.catalog()]
-    return CatalogAnswer(games=games + ([served] if served else [])).to_json()
+    return GameAnswer(name=name, title=title, rules=rules, kind="served", offers=["explore"],
+                      script=None if of is None else script_address(of),
+                      explore=ExploreEntry(params=[], default=name,
+                                           limit="solved when the server started",
+                                           board=board))
 
 
 def catalog_answer(call: str, query: Query) -> dict[str, object]:
-    """The worker's side of ``/api/explore/{target}/position``: ``call`` solved (once) and
+    """The worker's side of ``/api/games/{target}/position``: ``call`` solved (once) and
     the position answered; a position not held or a bad move is an :class:`InputError`."""
     return explore(catalog_explorer(call), query)
 
@@ -451,18 +387,18 @@ def _refused(exc: Exception) -> Response:
 @dataclass(frozen=True)
 class Served:
     """The game ``serve --game``/``--store`` serves, as the page explores it: its explorer
-    (already solved) and its entry in ``/api/catalog``."""
+    (already solved) and its entry in ``/api/games``."""
 
     explorer: Explorer
-    entry: CatalogEntry
+    entry: GameAnswer
 
 
 def served(solved: Solved, gamesman_id: str) -> Served:
     """The served game under its name: ``gamesman_id`` (``tictactoe``, ``board``), or
-    ``gamesman_id-served`` when that is a catalog game's name, so both are explored."""
+    ``gamesman_id-served`` when that is a registered game's name, so both are listed."""
     name = gamesman_id
     title, rules = rules_of(solved.game, gamesman_id)
-    if name in registry.catalog_names():  # its tab beside the catalog's own
+    if name in registry.names():  # its tab beside the registry's own
         name += "-served"
         title += " (served)"
     ex = Explorer(solved, PositionCodec(solved.game), name, title)
@@ -475,7 +411,7 @@ def _query(request: Request) -> dict[str, str | None]:
 
 
 def catalog_paste(call: str, body: Mapping[str, object]) -> dict[str, object]:
-    """The worker's side of ``/api/explore/{target}/read``: the paste ``body["text"]`` read
+    """The worker's side of ``/api/games/{target}/read``: the paste ``body["text"]`` read
     (:func:`.notation.read_paste`) on the instance ``call`` (solved, or built for a live
     target)."""
     name = parse_call(call)[0]
@@ -486,19 +422,17 @@ def catalog_paste(call: str, body: Mapping[str, object]) -> dict[str, object]:
 
 def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] = ()
            ) -> list[Route]:
-    """``/api/catalog``, ``/api/explore/{target}/position``, ``/analysis`` (a live
-    target's moves, streamed: :mod:`.live`), ``/read`` (a paste) and each catalog game's
-    board code (``/page/catalog/{name}.js``). A catalog position is answered by the worker
-    (``heavy``), where its instance is solved once; the served game's here.
+    """``/api/games/{target}/position``, ``/analysis`` (a live target's moves, streamed:
+    :mod:`.live`), ``/history`` and ``/read`` (a paste). A catalog position is answered by
+    the worker (``heavy``), where its instance is solved once; the served game's here.
     ``live_stores``: stores the live analysis reads (books, endgame stores)."""
-    async def listing(_request: Request) -> Response:
-        entry = None if serving is None else serving.entry
-        return JSONResponse(await run_in_threadpool(catalog, entry))
-
     def unknown(name: str) -> Response:
         known = ", ".join(registry.catalog_names()
                           + ([serving.explorer.name] if serving else []))
-        return problem(404, f"no game {name[:60]!r} here; the games: {known}")
+        if name in registry.names("seed"):
+            return problem(404, f"{name} is a seed problem, analyzed, not explored: POST "
+                                f"/api/games/{name}/analyze (the explored games: {known})")
+        return problem(404, f"no game {name[:60]!r} here; the explored games: {known}")
 
     async def position(request: Request) -> Response:
         target, query = request.path_params["target"], _query(request)
@@ -586,21 +520,10 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
         except REFUSED as exc:
             return _refused(exc)
 
-    async def script(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in registry.catalog_names():
-            return problem(404, f"no catalog game {name[:60]!r}")
-        entry: CatalogGame = registry.get_catalog(name)
-        if entry.script is None:
-            return problem(404, f"{entry.title} has no board code of its own")
-        return Response(entry.script.read_text("utf-8"), media_type="text/javascript")
-
-    return [Route("/api/catalog", listing),
-            Route("/api/explore/{target}/position", position),
-            Route("/api/explore/{target}/analysis", analysis),
-            Route("/api/explore/{target}/history", history),
-            Route("/api/explore/{target}/read", paste),
-            Route("/page/catalog/{name}.js", script)]
+    return [Route("/api/games/{target}/position", position),
+            Route("/api/games/{target}/analysis", analysis),
+            Route("/api/games/{target}/history", history),
+            Route("/api/games/{target}/read", paste)]
 
 
 def _line(obj: Mapping[str, object]) -> bytes:
@@ -630,13 +553,8 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
               "description": "A catalog game and its parameters as a call, "
                              "'connect4(width=4, height=4)', or the served game's name."}
     return {
-        "/api/catalog": {"get": {
-            "x-example": "/api/catalog",
-            "summary": "Every catalog game (and the served one): rules, parameters, the "
-                       "page's default instance and its limit.",
-            "responses": {"200": answer("Every game the page explores.", CatalogAnswer)}}},
-        "/api/explore/{target}/position": {"get": {
-            "x-example": "/api/explore/tictactoe/position?moves=b2,a1",
+        "/api/games/{target}/position": {"get": {
+            "x-example": "/api/games/tictactoe/position?moves=b2,a1",
             "summary": "One position of a solved game: its value, remoteness, whose turn, "
                        "the board and every move's value.",
             "parameters": [target, p, moves, strength, seed],
@@ -644,8 +562,8 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
                 "200": answer("The position and every legal move.", ExploreAnswer),
                 "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
-        "/api/explore/{target}/analysis": {"get": {
-            "x-example": "/api/explore/connect4%28width%3D7%2C%20height%3D6%29/analysis"
+        "/api/games/{target}/analysis": {"get": {
+            "x-example": "/api/games/connect4%28width%3D7%2C%20height%3D6%29/analysis"
                          "?moves=5,5,5,4,2,2,4,3,3,3,2,3,4,5,1,1,7,6,4,4,1,5,1,1,5",
             "summary": "A live position (a game too big to solve here: 7x6 Connect Four, "
                        "Kalah with 6 houses): every move's value, then its remoteness, as "
@@ -658,8 +576,8 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
                               "error).", AnalysisLine),
                 "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
-        "/api/explore/{target}/history": {"get": {
-            "x-example": "/api/explore/connect4%28width%3D7%2C%20height%3D6%29/history"
+        "/api/games/{target}/history": {"get": {
+            "x-example": "/api/games/connect4%28width%3D7%2C%20height%3D6%29/history"
                          "?moves=5,5,5,4,2,2,4,3,3,3,2,3,4,5,1,1,7,6,4,4,1,5,1,1,5",
             "summary": "The value history of a live line: every move played from a position "
                        "not yet analysed gets its values, those positions analysed the "
@@ -671,8 +589,8 @@ def openapi_paths(answer: Callable[[str, type[Answer]], JsonObject],
                               "error).", HistoryLine),
                 "404": answer("No such game: `detail` lists them.", Problem),
                 **{k: v for k, v in errors.items() if k != "413"}}}},
-        "/api/explore/{target}/read": {"get": {
-            "x-example": "/api/explore/tictactoe/read?text=x...o...x",
+        "/api/games/{target}/read": {"get": {
+            "x-example": "/api/games/tictactoe/read?text=x...o...x",
             "summary": "A pasted position read: moves by name, or the game's own notation "
                        "(Connect Four: Pons' column digits from 1, '4453'; tic-tac-toe: a "
                        "9-character board).",

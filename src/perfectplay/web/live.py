@@ -33,8 +33,8 @@ it searches: a store built from the start (an opening book, ``perfectplay book``
 ``book``, one built from roots (an endgame store, ``solve --store --endgame``) as
 ``endgame``; each is used for the instance whose game it holds (its manifest's name).
 
->>> live_budget(check_live("connect4(width=7, height=6)")).limit
-'any board the catalog takes (width x (height + 1) at most 62); each analysis stops after 20 s'
+>>> check_live("connect4(width=7, height=6)").call
+'connect4(width=7, height=6)'
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, cast
 
@@ -73,7 +72,6 @@ from .answers import (
 from .computer import choose_move
 from .gamescrafters import PositionCodec, remoteness_code, value_word, wrangle_moves
 from .positions import (
-    Params,
     Query,
     Target,
     legal_move,
@@ -93,11 +91,11 @@ ANALYSIS_SECONDS = 20.0
 LIVE_SECONDS = 180.0
 #: Where a move's answer comes from (an opening book, an endgame store, the search).
 Source = Literal["book", "store", "search"]
+
+
 #: The transposition table of one analysis, in MB (64: the search's default, which
 #: answers Pons' midgame positions in milliseconds).
 TABLE_MB = 64
-
-
 def _search_threads() -> int:
     """Threads each live search uses: two where this process may run on two CPUs or more
     (its affinity: taskset, a cpuset; a CPU quota such as ``docker --cpus=1`` is not seen),
@@ -121,31 +119,22 @@ Proven = dict[str, tuple[Worth, int | None]]
 _proven: OrderedDict[tuple[str, str], Proven] = OrderedDict()
 
 
-@dataclass(frozen=True)
-class LiveBudget:
-    """Which instances of a catalog game the page answers live, and in words."""
+def live_limit(entry: CatalogGame) -> str:
+    """What the page answers live of a catalog game, in words (its entry's ``live``
+    budget, with the time each analysis may take); "" for a game never answered live.
 
-    fits: Callable[[Params], bool]
-    limit: str
-    standard: Mapping[str, object]  # the instance the tab offers (its parameters)
-
-
-#: The catalog games answered live when an instance is beyond the page's solve budget.
-LIVE: dict[str, LiveBudget] = {
-    "connect4": LiveBudget(lambda _a: True, "any board the catalog takes (width x (height + "
-                           f"1) at most 62); each analysis stops after {ANALYSIS_SECONDS:g} s",
-                           {"width": 7, "height": 6}),
-    "kalah": LiveBudget(lambda a: cast(int, a["houses"]) <= 6 and cast(int, a["seeds"]) <= 6,
-                        "up to 6 houses of 6 seeds (an endgame store served with the "
-                        f"page speeds it up); each analysis stops after "
-                        f"{ANALYSIS_SECONDS:g} s", {"houses": 6, "seeds": 4}),
-}
+    >>> from perfectplay import registry
+    >>> live_limit(registry.get_catalog("connect4"))
+    'any board the catalog takes (width x (height + 1) at most 62); each analysis stops after 20 s'
+    """
+    if entry.live is None:
+        return ""
+    return f"{entry.live.limit}; each analysis stops after {ANALYSIS_SECONDS:g} s"
 
 
-def live_budget(target: Target) -> LiveBudget:
-    """The live budget of a checked target's game (a KeyError for a game not in
-    :data:`LIVE`)."""
-    return LIVE[target.entry.name]
+def live_names() -> list[str]:
+    """The catalog games the page answers live beyond its solve budget."""
+    return [entry.name for entry in registry.catalog() if entry.live is not None]
 
 
 def check_live(text: str) -> Target:
@@ -157,8 +146,7 @@ def check_live(text: str) -> Target:
     name, args, kwargs = parse_call(text)
     entry: CatalogGame = registry.get_catalog(name)
     target = Target(entry, entry.arguments(args, kwargs))
-    live = LIVE.get(entry.name)
-    if live is None or not live.fits(target.args):
+    if entry.live is None or not entry.live.fits(target.args):
         raise LimitError(f"{target.call} is too big for the page, solved or live")
     return target
 

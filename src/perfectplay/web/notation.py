@@ -2,7 +2,7 @@
 game's own notation where it has one.
 
 A catalog game's notation is its entry's ``notation`` reader, kept with the game
-(:class:`~perfectplay.catalog.entry.CatalogGame`, found through the registry):
+(:class:`~perfectplay.registry.CatalogGame`, found through the registry):
 
 - **Connect Four**: Pascal Pons' column digits, one a move, columns from 1 (``4453``: the
   notation of his solver and of his test sets, blog.gamesolver.org), read as the moves

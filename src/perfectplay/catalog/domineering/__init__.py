@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
-from ..entry import CatalogGame, Param, Published
+from ..entry import Budget, CatalogGame, Param, Published, product_at_most
 from .rules import MAX_CELLS, Domineering
 from .twin import DomineeringTwin
 
@@ -145,7 +145,10 @@ GAME = CatalogGame(
     small=({"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
     examples=("solve 'domineering(rows=4, cols=4)'", "search 'domineering(rows=6, cols=6)'",
               "play 'domineering(rows=5, cols=5)'"),
-    script=files(__name__).joinpath("web.js"),
+    script=files(__name__).joinpath("page.js"),
+    # the page solves 4x4 (2,443 positions) and 5x5 (455,317 in 0.4 s, kernels compiled)
+    budget=Budget(product_at_most(25, "rows", "cols"), "rows x cols at most 25 (5x5)",
+                  {"rows": 4, "cols": 4}),
 )
 
 __all__ = ["BUH", "GAME", "LMR", "THEOREMS", "U14", "Domineering", "DomineeringTwin"]

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..entry import CatalogGame, Param, Published
+from ..entry import Budget, CatalogGame, Param, Published, product_at_most
 from .rules import MAX_LINES, DotsAndBoxes, lines_of
 from .twin import DotsAndBoxesTwin
 
@@ -105,6 +105,9 @@ GAME = CatalogGame(
     examples=("solve 'dots_and_boxes(rows=2, cols=2)'",
               "search 'dots_and_boxes(rows=3, cols=3)'",
               "play 'dots_and_boxes(rows=2, cols=3)'"),
+    # the page solves 2x2 (4,209 positions), 2x3 (137,051 in 2.3 s), 1x6 (542,647 in 3.1 s)
+    budget=Budget(product_at_most(6, "rows", "cols"), "at most 6 boxes (2x3, 1x6)",
+                  {"rows": 2, "cols": 2}),
 )
 
 __all__ = ["BARKER_KORF", "BERLEKAMP", "GAME", "WILSON", "WINNING_WAYS", "DotsAndBoxes",

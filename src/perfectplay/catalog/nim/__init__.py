@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..entry import CatalogGame, Param, Published
+from ..entry import Budget, CatalogGame, Param, Published
 from .rules import Nim, nim_sum
 from .twin import NimTwin
 
@@ -44,6 +45,9 @@ GAME = CatalogGame(
     size=_size,
     small=({"heaps": (1, 2, 3)}, {"heaps": (2, 3, 4)}),
     examples=("solve 'nim(heaps=(3, 4, 5))'", "play 'nim(heaps=(1, 3, 5, 7))'"),
+    budget=Budget(lambda a: math.prod(h + 1 for h in a["heaps"]) <= 200_000,
+                  "heaps whose sizes plus one multiply to at most 200,000",
+                  {"heaps": (3, 4, 5)}),
 )
 
 __all__ = ["BOUTON", "GAME", "Nim", "NimTwin", "nim_sum"]

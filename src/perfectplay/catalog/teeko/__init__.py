@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..entry import CatalogGame, Param, Published
+from ..entry import Budget, CatalogGame, Param, Published
 from .rules import Teeko, playable, positions_estimate
 from .twin import TeekoTwin
 
@@ -83,6 +83,10 @@ GAME = CatalogGame(
            {"size": 3, "pieces": 4, "advanced": False},
            {"size": 3, "pieces": 4, "advanced": True}),
     examples=("solve 'teeko(size=4, pieces=3)'", "play 'teeko(size=4, pieces=4)'"),
+    # the page solves 3x3 with 3 pieces (5,390 positions), 4x4 with 3 (363,129 in 2.5 s)
+    # and with 4 (2,400,087 in 7.5 s)
+    budget=Budget(lambda a: a["size"] <= 4, "boards up to 4x4",
+                  {"size": 3, "pieces": 3, "advanced": False, "tiers": False}),
 )
 
 __all__ = ["GAME", "STEELE", "STEELE_ADVANCED", "Teeko", "TeekoTwin", "positions_estimate"]

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
-from ..entry import CatalogGame, Published
+from ..entry import Budget, CatalogGame, Published
 from .notation import read_board
 from .rules import TicTacToe
 from .twin import TicTacToeTwin
@@ -73,9 +73,10 @@ GAME = CatalogGame(
     size=_size,
     small=({},),
     examples=("solve tictactoe", "play tictactoe", "search tictactoe --analyze"),
-    script=files(__name__).joinpath("web.js"),
+    script=files(__name__).joinpath("page.js"),
     notation=read_board,
     notation_hint="a board (x...o...x)",
+    budget=Budget(lambda _a: True, "its one board (5,478 positions)", {}),
 )
 
 __all__ = ["COUNT", "DUDENEY", "GAME", "TicTacToe", "TicTacToeTwin"]

@@ -1,13 +1,17 @@
 "use strict";
-// perfectplay's page: one tab per game of GET /api/games (the registry, in its order), each
-// game's result from /api/GAME/analyze and play through /api/GAME/play. The server does all
-// the solving; this file only draws and sends clicks.
+// perfectplay's page, built from GET /api/games, the one list of games (the registry, in its
+// order, then the served game): this file loads every game's board code, makes one tab per
+// seed problem (kind "seed"), each game's result from /api/games/GAME/analyze and play
+// through /api/games/GAME/play, and hands the list to explore.js, which makes the tabs of
+// the explored games (kind "catalog" and "served"). The server does all the solving; this
+// file only draws and sends clicks.
 //
 // Every tab is built the same way from the game's entry: its input (numbers or a board as
 // text), the options it shows as controls, Analyze, the seed's stepper when the game has
 // one, and Play for a two-player game. A game that wants its own pictures ships board code
-// in its package (its GameSpec's web.script, served at /page/GAME.js); that code registers
-// its views in perfectplay.boards[GAME]:
+// in its package (its registry entry's script, page.js, served at /page/GAME.js, listed as
+// the game's "script"); that code registers its views in perfectplay.boards[GAME]. A seed
+// problem's views:
 //   tools(game)        an element shown under the intro (say, the editor's brush)
 //   paint(ch, game)    what a click on the editor's cell ch makes it (a click-to-edit board)
 //   unique             characters the editor keeps once (painting one moves it)
@@ -20,7 +24,7 @@
 const $ = (id) => document.getElementById(id);
 
 async function api(game, what, body) {
-  const response = await fetch(`/api/${game}/${what}`, {
+  const response = await fetch(`/api/games/${game}/${what}`, {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   });
   const data = await response.json();
@@ -472,8 +476,10 @@ window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, cell
   lines, legalByName, boardRows, historyChart, loadScript};
 
 async function main() {
-  const games = (await (await fetch("/api/games")).json()).games;
-  await Promise.all(games.filter((g) => g.page.script).map((g) => loadScript(g.page.script)));
+  const list = (await (await fetch("/api/games")).json()).games;
+  window.perfectplay.gameList = list;  // explore.js builds the explored games' tabs from it
+  await Promise.all(list.filter((g) => g.script).map((g) => loadScript(g.script)));
+  const games = list.filter((g) => g.kind === "seed");
   const tabs = $("tabs"), holder = $("games");
   games.forEach((game, k) => {
     const tab = el("button", {"data-tab": game.name}, game.page.tab);

@@ -1,12 +1,14 @@
 "use strict";
-// The catalog's games on perfectplay's page: one tab per game of GET /api/catalog (the
-// registry's order, after the seed games of app.js; then the game `serve --game`/`--store`
-// serves), each explored through GET /api/explore/TARGET/position?moves=... . The server
-// solves and answers; this file draws the answer and keeps the moves.
+// The explored games on perfectplay's page: one tab per game of GET /api/games with an
+// "explore" entry (the catalog games in the registry's order, after the seed problems of
+// app.js, which fetched the list; then the game `serve --game`/`--store` serves), each
+// explored through GET /api/games/TARGET/position?moves=... . The server solves and
+// answers; this file draws the answer and keeps the moves.
 //
-// A tab shows the board (the game's own board code when its catalog entry has a script,
-// served at /page/catalog/NAME.js, which registers perfectplay.catalogBoards[NAME] =
-// {board(d, tab) -> element}; else the game's drawing), one button a legal move named by
+// A tab shows the board (the game's own board code when its entry has a script, page.js in
+// its package, served at /page/NAME.js and loaded by app.js, which registers
+// perfectplay.boards[NAME] = {board(d, tab) -> element}; else the game's drawing), one
+// button a legal move named by
 // the game, coloured by its value for the mover as GamesmanUni colours them (win green, lose
 // dark red, tie and draw yellow), faded by how much slower than the best move of its value
 // it is, with its remoteness or margin; the line "Player 1 should win in 13"; undo, redo,
@@ -15,14 +17,12 @@
 // list of moves.
 
 (() => {
-  const {el, loadScript} = window.perfectplay;
-  const catalogBoards = {};
-  window.perfectplay.catalogBoards = catalogBoards;
+  const {el, boards} = window.perfectplay;
 
-  // GET /api/explore/TARGET/WHAT?query, its JSON (a refusal thrown with its words)
+  // GET /api/games/TARGET/WHAT?query, its JSON (a refusal thrown with its words)
   async function getJson(target, what, params) {
     const query = new URLSearchParams(params).toString();
-    const response = await fetch(`/api/explore/${encodeURIComponent(target)}/${what}${
+    const response = await fetch(`/api/games/${encodeURIComponent(target)}/${what}${
       query ? `?${query}` : ""}`);
     const data = await response.json();
     if (!response.ok) throw new Error(data.detail || `the server answered ${response.status}`);
@@ -46,7 +46,7 @@
     const q = positionQuery(tab);
     if (tab.data && tab.data.points) q.points = String(tab.data.points);
     const query = new URLSearchParams(q).toString();
-    const response = await fetch(`/api/explore/${encodeURIComponent(tab.target)}/${route}${
+    const response = await fetch(`/api/games/${encodeURIComponent(tab.target)}/${route}${
       query ? `?${query}` : ""}`, {signal});
     if (!response.ok) {
       const data = await response.json();
@@ -455,7 +455,7 @@
       const d = this.data, sec = this.section, hints = this.hints;
       sec.querySelector(".summary").textContent = d.summary;
       const human = !this.computer || d.turn !== this.computer;
-      const board = catalogBoards[this.game.board || this.name];
+      const board = boards[this.game.board || this.name];
       const holder = sec.querySelector(".board-holder");
       holder.replaceChildren(board ? board.board(d, this, hints)
         : el("pre", {class: "board"}, d.board));
@@ -544,8 +544,10 @@
   }
 
   async function main() {
-    const games = (await (await fetch("/api/catalog")).json()).games;
-    await Promise.all(games.filter((g) => g.script).map((g) => loadScript(g.script)));
+    // the explored games of app.js's list (their board code loaded there), each entry's
+    // "explore" part spread on it
+    const games = window.perfectplay.gameList.filter((g) => g.explore)
+      .map((g) => ({...g, ...g.explore, served: g.kind === "served"}));
     const nav = document.getElementById("catalog-tabs"), holder = document.getElementById("games");
     const tabs = {};
     for (const game of games) {

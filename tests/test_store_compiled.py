@@ -420,8 +420,8 @@ if __name__ == "__main__":
     solver.HEAVY_BUDGET, solver.LONG_SEARCH, solver.LIGHT_FACTOR = 1, 0, 0
     rng = random.Random(3)
     mazes = [random_maze(rng, 7, 7, 0.2) for _ in range(20)]
-    print(sum(int((solver._solve_with_stats(m)[0].T ==
-                   solver._solve_with_stats(m, heavy=False)[0].T).all())
+    print(sum(int((solver.solve_with_stats(m)[0].T ==
+                   solver.solve_with_stats(m, heavy=False)[0].T).all())
               for m in mazes))
 """
     root = Path(__file__).resolve().parent.parent

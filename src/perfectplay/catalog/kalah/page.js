@@ -1,6 +1,6 @@
 "use strict";
-// Kalah's board on perfectplay's page (this game's board code, found through its catalog
-// entry's script, served at /page/catalog/kalah.js): north's houses over south's, each
+// Kalah's board on perfectplay's page (this game's board code, found through its registry
+// entry's script, served at /page/kalah.js): north's houses over south's, each
 // store past the end of its owner's row (north's on the left, south's on the right), read
 // from the game's drawing. The stores are not part of a position (its value is the margin
 // still to come): they are the seeds sown so far, split by the points scored so far
@@ -62,5 +62,5 @@
     return box;
   }
 
-  window.perfectplay.catalogBoards.kalah = {board};
+  window.perfectplay.boards.kalah = {board};
 })();

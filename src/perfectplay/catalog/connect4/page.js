@@ -1,6 +1,6 @@
 "use strict";
 // Connect Four's board on perfectplay's page (this game's board code, found through its
-// catalog entry's script and served at /page/catalog/connect4.js): the board read from the
+// registry entry's script and served at /page/connect4.js): the board read from the
 // game's drawing (rows top first, X the first player, O the second, then the column
 // numbers), a click on a column plays it and the new disc drops into place; each column's
 // head shows the value of dropping there (GamesmanUni's colours) and its remoteness.
@@ -55,5 +55,5 @@
     return table;
   }
 
-  window.perfectplay.catalogBoards.connect4 = {board};
+  window.perfectplay.boards.connect4 = {board};
 })();

@@ -1,0 +1,5 @@
+"use strict";
+// othello's board on perfectplay's page (this game's board code, found through its registry
+// entry's script, served at /page/othello.js): the page's grid of named cells
+// (perfectplay.cellGrid), read from the game's drawing; a click on a cell plays there.
+window.perfectplay.boards.othello = {board: window.perfectplay.cellGrid};

@@ -1,5 +1,0 @@
-"use strict";
-// tictactoe's board on perfectplay's page (this game's board code, found through its catalog
-// entry's script, served at /page/catalog/tictactoe.js): the page's grid of named cells
-// (perfectplay.cellGrid), read from the game's drawing; a click on a cell plays there.
-window.perfectplay.catalogBoards.tictactoe = {board: window.perfectplay.cellGrid};
