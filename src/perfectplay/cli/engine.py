@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -14,12 +18,13 @@ from ..engine import check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
+from ..engine.discovery import position_limit
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
 from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
-from ..engine.target import LoadedGame
-from ..errors import InputError
+from ..engine.target import LoadedGame, catalog_positions, is_catalog_target
+from ..errors import InputError, LimitError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
 from ..store import Store, open_store, solve_tiered
@@ -56,6 +61,10 @@ PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game
 @click.option("--max-positions", type=click.IntRange(1), default=None,
               help="Stop with an error past this many positions (default: what the memory "
               "available now holds).")
+@click.option("--moves", default=None,
+              help="Print the position these moves reach from the start instead of the "
+              "start (comma-separated, named as the game names them, e.g. 4,4,3): its "
+              "value, best move and every move's value, from the whole solve.")
 @click.option("--store", type=click.Path(file_okay=False), default=None,
               help="Solve tier by tier on Dask into this on-disk store (the game must "
               "define tier, encode, decode; needs perfectplay[scale]). Resumable: run it "
@@ -79,7 +88,7 @@ PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game
               "every board of at most K seeds in play), in memory on this machine, for "
               "search --store.")
 def solve(target: str, as_json: bool, check: bool | None, max_positions: int | None,
-          store: str | None, scheduler: str | None, workers: int | None,
+          moves: str | None, store: str | None, scheduler: str | None, workers: int | None,
           save_to: str | None, png: str | None, endgame: int | None, dense: bool) -> None:
     """Strongly solve a game: TARGET is a catalog game (perfectplay games lists them), e.g.
     'connect4(width=5, height=4)', or one you wrote, FILE.py:Class or FILE.py:Class(args).
@@ -95,6 +104,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     Examples:
       perfectplay solve examples/tictactoe.py:TicTacToe
       perfectplay solve 'connect4(width=5, height=4)' --json
+      perfectplay solve 'connect4(width=5, height=4)' --moves 3,3,2
       perfectplay solve examples/portal_tiers.py:Board5x4 --store tb/ --workers 2
       perfectplay solve 'kalah(houses=6, seeds=4)' --store eg/ --endgame 12
       perfectplay solve 'kalah(houses=6, seeds=5)' --store dense/ --endgame 26 --dense
@@ -102,6 +112,9 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
     """
     if endgame is not None and store is None:
         fail("--endgame builds a store: give --store DIR too", 2)
+    if moves is not None and store is not None:
+        fail("--moves shows a position of an in-memory solve; a store's positions are "
+             "read by perfectplay query", 2)
     if dense:
         if store is None or endgame is None:
             fail("--dense writes a dense endgame table: give --store DIR and --endgame K", 2)
@@ -119,7 +132,11 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
         for module in ("distributed", "pyarrow"):
             need_extra(module, "stores", "scale")
     picture_path(png)
+    before = _ctrl_c_stops() if store is None else None  # loading may compile: covered too
     game = load_game(target, check=check is None)  # the quick check, unless --check or not
+    if store is None:
+        _refuse_too_big(target, game, max_positions)
+    position = None if moves is None else game_call("rules", play_moves, game, moves)
     if check:
         report = game_call("rules", check_game, game)
         click.echo(str(report), err=as_json)
@@ -150,17 +167,93 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
                 click.echo(start[0])
         return
     _compiling_notice(game)
-    solution = game_call("rules", engine_solve, game, max_positions=max_positions,
-                         check=False)  # checked as it was loaded
-    game_call("draw or move_name", render, solution, as_json)
+    try:
+        solution = game_call("rules", engine_solve, game, max_positions=max_positions,
+                             check=False)  # checked as it was loaded
+    except LimitError as exc:
+        if not is_catalog_target(target):
+            raise
+        fail(f"{exc}; or search one position instead: perfectplay search {target!r}")
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+    shown = solution if position is None else _Position(solution, position)
+    game_call("draw or move_name", render, shown, as_json)
     if png is not None:
-        first = solution.start
+        first = solution.start if position is None else position
         words = describe(solution.value(first), solution.remoteness(first))
         best = solution.best_move(first)
-        game_call("plot or draw", _save_picture, game, first, png, words, best, 0)
+        plies = 0 if moves is None else len([m for m in moves.split(",") if m.strip()])
+        game_call("plot or draw", _save_picture, game, first, png, words, best, plies)
     if save_to is not None:
         written = game_call("rules", save_solution, solution, save_to, target)
         click.echo(f"saved {len(solution):,} positions to {written}", err=as_json)
+
+
+class _Position:
+    """One position of a solution, as :func:`~.base.render` prints a result (``solve
+    --moves``): its words, its drawing and its JSON."""
+
+    def __init__(self, solution: Any, position: Any) -> None:
+        self.solution, self.position = solution, position
+
+    def explain(self) -> str:
+        return str(self.solution.explain(self.position))
+
+    def draw(self, style: bool = False) -> str:
+        return str(self.solution.draw(self.position, style))
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.solution.to_json(self.position))
+
+
+def _ctrl_c_stops() -> Any:
+    """From now on Ctrl-C ends the process at once: one line and exit 130, as the command
+    line's KeyboardInterrupt does. Returns the handler it replaced (None off the main
+    thread: nothing replaced), for the caller to put back once the solve is done; the
+    command's end puts it back in any case.
+
+    A KeyboardInterrupt does not reliably get out of a compiled game's load and solve:
+    raised in a ctypes callback or finaliser while numba compiles (llvmlite's) it was
+    printed as ignored and the solve went on; raised as a kernel returns it surfaced as
+    ``SystemError ... key_insert_many``, blamed on the rules. An in-memory solve has
+    nothing to keep half-way (its output and --save come after it)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(_signum: int, _frame: object) -> None:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.write("perfectplay: interrupted\n")
+            sys.stderr.flush()
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, stop)
+    if previous is None:  # a handler not set from Python: Python's own is the fallback
+        previous = signal.default_int_handler
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # put back however the command ends (an error, a refusal)
+        ctx.call_on_close(lambda: signal.signal(signal.SIGINT, previous))
+    return previous
+
+
+def _refuse_too_big(target: str, game: LoadedGame, max_positions: int | None) -> None:
+    """Refuse, before any work, a catalog game whose catalog entry counts more positions
+    than the limit (``--max-positions``, else what the memory holds): 7x6 Connect Four's
+    4.5 x 10^12 were enumerated silently until memory ran out. Says how to search it."""
+    known = catalog_positions(target)
+    if known is None:
+        return
+    count, sentence = known
+    path = "graph" if isinstance(game, CompiledGame) else "python"
+    limit = max_positions if max_positions is not None else position_limit(path)
+    if count <= limit:
+        return
+    held = f"max_positions ({limit:,})" if max_positions is not None else \
+        f"what the memory holds (about {limit:,})"
+    fail(f"{target} is too big to solve whole: {sentence}: more than {held}. Search a "
+         f"position instead (exact, without enumerating the game): perfectplay search "
+         f"{target!r} (with --moves for the position after some moves)")
 
 
 def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
