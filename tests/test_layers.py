@@ -55,6 +55,23 @@ LAZY_ALLOWED = {
     ("perfectplay.cli.serve", "perfectplay.web.app"): "the web extra is optional",
     ("perfectplay.cli.serve", "perfectplay.web.gamescrafters"): "the web extra is optional",
     ("perfectplay.cli.serve", "perfectplay.web.serving"): "the web extra is optional",
+    # issue 70: start-up in proportion to the game. The package's faces hand out their names
+    # on first use, and numba (the compiled door, its kernels) loads only when a kernel runs
+    # (a Python game of a few thousand positions is solved without it)
+    **{("perfectplay", m): "import perfectplay loads the engine on first use"
+       for m in ("perfectplay.engine", "perfectplay.engine.solved.saved")},
+    **{("perfectplay.engine", f"perfectplay.engine.{m}"): "the engine's face loads a room "
+       "on first use" for m in ("check", "compiled", "discovery", "proof", "solved", "strong")},
+    ("perfectplay.engine.strong", "perfectplay.engine.exact"): "numba: compiled games, "
+    "scored games and large ones only",
+    ("perfectplay.engine.check", "perfectplay.engine.exact"): "numba: only a full check "
+    "solves the game",
+    ("perfectplay.engine.discovery.graph", "perfectplay.engine.compiled"): "numba kernels: "
+    "a large game's id table, reversed moves, turn parity",
+    ("perfectplay.engine.discovery.keystores", "perfectplay.engine.compiled"): "numba's id "
+    "table: int positions past SMALL_CODES",
+    ("perfectplay.engine.solved.solution", "perfectplay.engine.compiled"): "numba: "
+    "Solution.cyclic, when asked",
 }
 
 #: The one upward arrow, by design: ``registry.games()`` and ``registry.get(name)`` import
@@ -391,3 +408,46 @@ def test_the_private_name_reader_sees_both_ways_in():
     assert private_uses("perfectplay.rock.judges", source, known=known) == [
         "line 1: from perfectplay.rock.solver import _solve",
         "line 5: perfectplay.rock.solver._kernel", "line 5: perfectplay.rock.solver._budget"]
+
+
+def shadowed_modules(package: str, source: str, known: dict[str, Path] | None = None
+                     ) -> list[str]:
+    """The modules of ``package`` that its ``__init__`` (``source``) hides behind another
+    object of the same name (``from .picture import picture`` makes ``pkg.picture`` the
+    function, and ``pkg.picture.helper`` an AttributeError)."""
+    known = MODULES if known is None else known
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ImportFrom):
+            names = [alias.asname or alias.name for alias in node.names
+                     if not (node.level == 1 and node.module is None and alias.asname is None)]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = [node.name]
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+        else:
+            continue
+        found += [f"line {node.lineno}: {package}.{name}" for name in names
+                  if f"{package}.{name}" in known]
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(m for m, path in MODULES.items()
+                                           if path.name == "__init__.py"))
+def test_no_module_is_hidden_by_a_name_of_its_package(package):
+    """``perfectplay.store.tabular`` is the module, ``perfectplay.store.sql`` the function:
+    a module never shares its name with a function its package exports."""
+    assert shadowed_modules(package, MODULES[package].read_text()) == []
+
+
+def test_the_shadow_reader_sees_each_kind_of_name():
+    known = {m: Path() for m in ("perfectplay.pkg", "perfectplay.pkg.picture",
+                                 "perfectplay.pkg.sql", "perfectplay.pkg.rules",
+                                 "perfectplay.pkg.model", "perfectplay.pkg.seed")}
+    source = ("from . import rules\nfrom .picture import picture\n"
+              "from .tabular import query as sql\nfrom .model import Board\n"
+              "def seed():\n    pass\n")
+    assert shadowed_modules("perfectplay.pkg", source, known=known) == [
+        "line 2: perfectplay.pkg.picture", "line 3: perfectplay.pkg.sql",
+        "line 5: perfectplay.pkg.seed"]

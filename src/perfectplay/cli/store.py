@@ -17,7 +17,7 @@ from ..errors import PerfectplayError
 from ..store import analyze as tb_analyze
 from ..store import export_parquet, open_store
 from ..store import query as tb_query
-from ..store.sql import sql_table
+from ..store.tabular import sql_table
 from ..textio import Token, parse_int
 from .base import echo_json, fail, game_call, load_game, need_extra, no_check_option
 

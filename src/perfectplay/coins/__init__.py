@@ -6,7 +6,7 @@ The contract every game shares: :func:`parse` (text -> a row), :func:`analyze` (
 the options), :mod:`.rules` (the engine games the tests check against), :mod:`.solver` (the
 algorithms: plain functions over a row), :mod:`.result`, :mod:`.render` (the text),
 :mod:`.judges` (five judge formats), :mod:`.cases` (test generators), :mod:`.playtable`,
-:mod:`.picture`.
+:mod:`.pictures`.
 
 >>> from perfectplay import coins
 >>> coins.analyze(coins.parse("7 9 2 6 4 3")).value.first
@@ -27,7 +27,7 @@ from .judges import (
     judge_uva10891,
 )
 from .model import LEFT, RIGHT, CoinsOptions, int_values, parse
-from .picture import picture
+from .pictures import picture
 from .playtable import PLAY_LIMIT, play_table
 from .render import SEED_EXAMPLE, SEED_PRINTED
 from .result import CoinsResult, CoinsValue, StrategyReport, Turn

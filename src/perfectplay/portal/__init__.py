@@ -6,7 +6,7 @@ registered as :data:`SPEC`. The package: :mod:`.model` (the board, its parser, t
 :mod:`.rules` (the engine game and the exact Grundy table), :mod:`.search` (proof search),
 :mod:`.solver` (the parity rule, the cut cells, the choice of method), :mod:`.result`,
 :mod:`.render`, :mod:`.judges` (DevC's format), :mod:`.cases`, :mod:`.oracle` and
-:mod:`.playtable` (play), :mod:`.picture`.
+:mod:`.playtable` (play), :mod:`.pictures`.
 
 >>> from perfectplay import portal
 >>> portal.analyze(portal.parse("1 10\\n..O.#...O.")).winner
@@ -20,7 +20,7 @@ from .cases import PROBLEMS
 from .judges import JUDGES, judge_devc_portal
 from .model import Board, PortalOptions, board_from_edges, board_from_grid, parse_board
 from .oracle import PortalOracle
-from .picture import picture
+from .pictures import picture
 from .playtable import PLAY_EXACT_CELLS, play_table
 from .render import draw
 from .result import ALIF, BELLA, Method, PortalResult, SafeMoves, Winner

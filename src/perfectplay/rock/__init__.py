@@ -6,7 +6,7 @@ as :data:`SPEC`. The package: :mod:`.model` (the maze, its parser, the options),
 :mod:`.rules` (the engine game and the seed's algorithm), :mod:`.solver` and
 :mod:`.kernels` (the fast exact solver), :mod:`.result`, :mod:`.render`, :mod:`.judges`
 (UVa 10381), :mod:`.cases` (test generators), :mod:`.families` (structured and adversarial
-mazes), :mod:`.playtable`, :mod:`.picture`.
+mazes), :mod:`.playtable`, :mod:`.pictures`.
 
 >>> from perfectplay import rock
 >>> rock.analyze(rock.parse("..X.\\n.##.\\n.E..")).value
@@ -19,7 +19,7 @@ from ..registry import GameSpec, WebPage, register
 from .cases import PROBLEMS
 from .judges import JUDGES, judge_uva10381
 from .model import Maze, RockOptions, maze_from_grid, parse_maze
-from .picture import picture
+from .pictures import picture
 from .playtable import PLAY_LIMIT, play_table
 from .render import draw, explain
 from .result import RockSolution

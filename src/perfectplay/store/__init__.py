@@ -57,7 +57,7 @@ from .runner import (
     client_for,
     register_by_value,
 )
-from .sql import analyze, export_parquet, sql
+from .tabular import analyze, export_parquet, sql
 
 __all__ = ["MainGuardError", "NotInStore", "OtherGame", "SolveStopped", "Store", "StoreDamaged",
            "StoreError", "StoreInUse", "Tablebase", "analyze", "export_parquet", "open_store",

@@ -3,7 +3,8 @@
 Nothing here is written while a store is solved: :func:`export_parquet` writes one Parquet
 file a tier when asked (``perfectplay export STORE --parquet``), and :func:`sql` runs a query
 over an Arrow view of the store (streamed a tier at a time, nothing copied to disk) or over
-the export when there is one.
+the export when there is one. (The module is ``tabular``, not ``sql``: the store's face
+exports the function :func:`sql`, which would hide a module of the same name.)
 """
 
 from __future__ import annotations
