@@ -56,7 +56,9 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
     """
     check_method(method)
     if check:
-        # compiled discovery ("graph") does not take the tiers one by one: moves may stay
-        graph = isinstance(game, CompiledGame) and method == "graph"
-        precheck(game, tiers_rise=False if graph else None)
+        # only the tier solver takes the tiers one by one (every move must rise); elsewhere
+        # a move may stay in its tier
+        tiers = isinstance(game, CompiledGame) and (
+            method == "tiers" or (method == "auto" and game.tiered))
+        precheck(game, tiers_rise=None if tiers else False)
     return solve_exact(game, max_positions=max_positions, progress=progress, method=method)
