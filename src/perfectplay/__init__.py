@@ -12,6 +12,7 @@ from .numbaboot import skip_blas_probe
 skip_blas_probe()  # before numba loads its first kernel: 0.15 s a process, see numbaboot
 
 from .engine import (  # noqa: E402
+    Limits,
     MoveValue,
     SearchBatch,
     SearchResult,
@@ -28,8 +29,8 @@ from .errors import GameError, InputError, LimitError, PerfectplayError  # noqa:
 __version__ = "0.1.0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 __all__ = [
-    "GameError", "InputError", "LimitError", "MoveValue", "PerfectplayError", "SearchBatch",
-    "SearchResult", "SavedSolution", "Solution", "Value", "check_game", "load", "search",
-    "search_many", "solve",
+    "GameError", "InputError", "LimitError", "Limits", "MoveValue", "PerfectplayError",
+    "SearchBatch", "SearchResult", "SavedSolution", "Solution", "Value", "check_game", "load",
+    "search", "search_many", "solve",
     "__version__",
 ]

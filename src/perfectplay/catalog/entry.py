@@ -83,9 +83,10 @@ def _worth_name(value: Any) -> str | int | None:
 
 
 def reproduce(entry: CatalogGame, published: Published, *, time_limit: float | None = None,
-              workers: int = 1, table_mb: float = 64) -> Reproduced:
+              workers: int | None = None, table_mb: float | None = None) -> Reproduced:
     """Compute what ``published`` claims, by its method; ``exact`` is False when a search
-    stopped at ``time_limit`` first. A search proves the remoteness only when the source
+    stopped at ``time_limit`` first (``workers``, ``table_mb``: the search's, default
+    :class:`~perfectplay.engine.Limits`'s). A search proves the remoteness only when the source
     gives one.
 
     Cost: a strong solve is linear in the positions reachable; a search, what the proof

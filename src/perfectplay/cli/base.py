@@ -12,15 +12,16 @@ import importlib.util
 import json
 import os
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
 from ..engine.check import precheck
+from ..engine.proof.limits import Limits
 from ..engine.target import LoadedGame, load_target
-from ..errors import PerfectplayError, show_exc
+from ..errors import LimitError, PerfectplayError, show_exc
 from ..plot import picture_format
 
 EXIT_INPUT = 1
@@ -113,6 +114,31 @@ def game_call(what: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) 
              "--check for a conformance report)")
 
 
+#: The option of each field of :class:`~perfectplay.engine.proof.limits.Limits` (what an
+#: error about the field names on the command line).
+LIMIT_OPTIONS = {"time_limit": "--time", "node_limit": "--nodes", "table_mb": "--table-mb",
+                 "workers": "--workers"}
+
+
+def limits_of(base: Limits | None = None, *, time_limit: float | None = None,
+              node_limit: int | None = None, table_mb: float | None = None,
+              workers: int | None = None) -> Limits:
+    """A command's :class:`~perfectplay.engine.proof.limits.Limits`, built from its options
+    (None: not given, ``base``'s or the defaults) before any work: a value out of range is
+    one line naming its option, exit 2.
+
+    >>> limits_of(table_mb=128, workers=2)
+    Limits(time_limit=None, node_limit=None, table_mb=128, workers=2, max_depth=10000)
+    """
+    try:
+        return Limits.given(base, time_limit=time_limit, node_limit=node_limit,
+                            table_mb=table_mb, workers=workers)
+    except LimitError as exc:
+        message = str(exc)
+        field = message.split(" ", 1)[0]
+        fail(LIMIT_OPTIONS.get(field, field) + message[len(field):], 2)
+
+
 def io_error(exc: OSError) -> str:
     """An I/O error in one line, with its path and cause.
 
@@ -165,8 +191,6 @@ def no_check_option(command: Callable[P, R]) -> Callable[P, R]:
                         help="Skip the check of a game from a file (a few hundred positions "
                              "along random games, each move played twice, the hooks "
                              "round-tripped) made before it is used.")(command)
-
-
 
 
 def _console() -> Any:

@@ -12,6 +12,7 @@ import click
 from .. import registry
 from ..catalog.entry import CatalogGame, Published
 from ..engine.compiled.game import CompiledGame
+from ..engine.proof.limits import BOOK_LIMITS, MAX_WORKERS
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.savefile import portable_target
 from ..engine.target import parse_call
@@ -20,7 +21,7 @@ from ..store import Store, open_store
 from ..store.book import MAX_PLIES, build_book, find_book
 from ..store.endgame import is_dense_table, open_endgame
 from ..store.layout import read_manifest
-from .base import echo_json, fail, game_call, load_game, no_check_option
+from .base import echo_json, fail, game_call, limits_of, load_game, no_check_option
 
 
 @click.command()
@@ -30,12 +31,12 @@ from .base import echo_json, fail, game_call, load_game, no_check_option
               f"{MAX_PLIES}); the last ply is searched, the ones before derived.")
 @click.option("--out", "out", required=True, type=click.Path(),
               help="The book's folder (a store); run the command again to resume.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Threads each search uses (one shared table).")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=BOOK_LIMITS.workers,
+              show_default=True, help="Threads each search uses (one shared table).")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Positions searched at once, each in a process of its own with its own "
               "table (Linux): 2 on two cores, 1.74x one (2 --workers: 1.63x).")
-@click.option("--table-mb", type=float, default=256, show_default=True,
+@click.option("--table-mb", type=float, default=BOOK_LIMITS.table_mb, show_default=True,
               help="The search's transposition table, kept for the whole build (one a job).")
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
               help="An endgame store of this game (solve --store DIR --endgame K), or a "
@@ -60,6 +61,7 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
       perfectplay book 'kalah(houses=6, seeds=4)' --plies 3 --out kbook/ --store dense24/
       perfectplay book 'connect4(width=7, height=6)' --plies 5 --out c4b5/ --bounds-from c4book/
     """
+    limits = limits_of(BOOK_LIMITS, table_mb=table_mb, workers=workers)  # before any work
     game = load_game(target)
     if not isinstance(game, CompiledGame):
         fail(f"{target} is not a compiled game: a book is for the catalog's big games "
@@ -71,8 +73,8 @@ def book(target: str, plies: int, out: str, workers: int, jobs: int, table_mb: f
     endgame = None if store is None else game_call("rules", open_endgame, store, game)
     above = None if shallower is None else game_call("rules", open_store, shallower, game)
     result = game_call("rules", build_book, game, plies, out,
-                       game_ref=portable_target(target), workers=workers, table_mb=table_mb,
-                       progress=say, endgame=endgame, jobs=jobs, shallower=above,
+                       game_ref=portable_target(target), limits=limits, progress=say,
+                       endgame=endgame, jobs=jobs, shallower=above,
                        check=False)  # checked as it was loaded
     if as_json:
         echo_json({"store": str(result.store), "plies": result.plies,

@@ -19,6 +19,7 @@ from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
 from ..engine.discovery import position_limit
+from ..engine.proof.limits import MAX_TABLE_MB, MAX_WORKERS, Limits
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
@@ -35,6 +36,7 @@ from .base import (
     echo_json,
     fail,
     game_call,
+    limits_of,
     load_game,
     need_extra,
     no_check_option,
@@ -45,6 +47,8 @@ from .base import (
     writable,
 )
 
+#: The search's defaults, shown in ``search --help``.
+SEARCH_LIMITS = Limits()
 PNG_HELP = ("Also save a picture of the position: FILE.png or FILE.svg (the game's plot hook "
             "draws the board, else its text; needs perfectplay[plot]).")
 
@@ -342,9 +346,11 @@ def _endgame_roots(game: LoadedGame, k: int) -> Any:
               default=None, help="Stop after this many seconds with what is proven so far.")
 @click.option("--nodes", "node_limit", type=click.IntRange(1), default=None,
               help="Stop after this many nodes with what is proven so far.")
-@click.option("--table-mb", type=click.FloatRange(min=0, max=16384, min_open=True),
-              default=64, show_default=True, help="Transposition table size (compiled games).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--table-mb", type=click.FloatRange(min=0, max=MAX_TABLE_MB, min_open=True),
+              default=SEARCH_LIMITS.table_mb, show_default=True,
+              help="Transposition table size (compiled games).")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=SEARCH_LIMITS.workers,
+              show_default=True,
               help="Threads searching together over one shared table (ABDADA-style "
               "lazy SMP).")
 @click.option("--store", type=click.Path(file_okay=False, exists=True), default=None,
@@ -379,6 +385,8 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search 'kalah(houses=6, seeds=5)' --store dense/ --value-only
       perfectplay search 'connect4(width=7, height=6)' --positions lines.txt
     """
+    limits = limits_of(time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
+                       workers=workers)
     picture_path(png)
     if positions_file is not None:
         clash = [flag for flag, given in (("--moves", moves), ("--analyze", analyze),
@@ -387,15 +395,13 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
             fail(f"--positions searches a file of positions: not with {', '.join(clash)}")
     game = load_game(target)
     if positions_file is not None:
-        _search_file(game, positions_file, time_limit=time_limit, node_limit=node_limit,
-                     table_mb=table_mb, workers=workers, store=store,
-                     value_only=value_only, as_json=as_json)
+        _search_file(game, positions_file, limits=limits, store=store, value_only=value_only,
+                     as_json=as_json)
         return
     position = game_call("rules", play_moves, game, moves or "")
     endgame = None if store is None else _search_endgame(store, game)
-    result = game_call("rules", engine_search, game, position, analyze=analyze,
-                       time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
-                       workers=workers, progress=terminal_progress(), endgame=endgame,
+    result = game_call("rules", engine_search, game, position, limits=limits, analyze=analyze,
+                       progress=terminal_progress(), endgame=endgame,
                        remoteness=not value_only, check=False)  # checked as it was loaded
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
@@ -407,9 +413,8 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
         sys.exit(3)
 
 
-def _search_file(game: Game, path: str, *, time_limit: float | None, node_limit: int | None,
-                 table_mb: float, workers: int, store: str | None, value_only: bool,
-                 as_json: bool) -> None:
+def _search_file(game: Game, path: str, *, limits: Limits, store: str | None,
+                 value_only: bool, as_json: bool) -> None:
     """``search --positions``: every line's position in one :func:`search_many` batch, a
     line of output each; exit 3 when one was not proven."""
     lines = _position_lines(read_text(path))
@@ -424,8 +429,7 @@ def _search_file(game: Game, path: str, *, time_limit: float | None, node_limit:
         except InputError as exc:
             fail(f"{where} line {number:,}: {exc}")
     endgame = None if store is None else _search_endgame(store, game)
-    batch = game_call("rules", search_many, game, positions, time_limit=time_limit,
-                      node_limit=node_limit, table_mb=table_mb, workers=workers,
+    batch = game_call("rules", search_many, game, positions, limits=limits,
                       progress=terminal_progress(), endgame=endgame,
                       remoteness=not value_only, check=False)  # checked as it was loaded
     for result, (_, text), position in zip(batch, lines, positions, strict=True):

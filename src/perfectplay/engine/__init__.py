@@ -6,7 +6,7 @@
 from .check import CheckReport, check_game
 from .compiled import LOSE, ONGOING, TIE, WIN, CompiledGame
 from .discovery import GameGraph, discover
-from .proof import SearchBatch, SearchResult, search, search_many
+from .proof import Limits, SearchBatch, SearchResult, search, search_many
 from .protocol import (
     CANNOT_LOSE,
     CANNOT_WIN,
@@ -24,7 +24,8 @@ __all__ = [
     "CANNOT_LOSE", "CANNOT_WIN", "LOSE", "LOSES_IN_2", "MUST_LOSE", "ONGOING", "TIE", "WIN",
     "WINS_IN_1", "NOT_SOONER", "CheckReport",
     "CompiledGame",
-    "Counts", "Game", "GameGraph", "MoveValue", "SearchBatch", "SearchResult", "Solution",
+    "Counts", "Game", "GameGraph", "Limits", "MoveValue", "SearchBatch", "SearchResult",
+    "Solution",
     "Solved",
     "UnknownPosition", "Value", "check_game", "describe", "discover", "search",
     "search_many", "solve",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import solve
+from ..engine.proof.limits import Limits
 from ..engine.proof.live import LiveOracle, StoreLike
 from ..engine.protocol import Game, capabilities
 from ..errors import show
@@ -16,14 +17,13 @@ from .state import Oracle, Table
 
 
 def live_table(game: Game[Any, Any], title: str, book: StoreLike | None = None,
-               endgame: StoreLike | None = None, table_mb: float = 64,
-               workers: int = 1) -> Table:
+               endgame: StoreLike | None = None, limits: Limits | None = None) -> Table:
     """How a game too big to solve looks in play: every move's value and remoteness from
     ``book`` (a store: an opening book, or a whole solved store) where it holds the child,
     from ``endgame`` likewise, else proven by live search
-    (:class:`~perfectplay.engine.proof.live.LiveOracle`)."""
-    oracle = LiveOracle(game, book=book, endgame=endgame, table_mb=table_mb,
-                        workers=workers)
+    (:class:`~perfectplay.engine.proof.live.LiveOracle`, with ``limits``: its table and
+    threads)."""
+    oracle = LiveOracle(game, book=book, endgame=endgame, limits=limits)
     table = user_table(game, title, oracle)
     table.legend = ("values come from the book (or store) where it holds them; the rest are "
                     "proven by search as you play (a position far from the book can take a "

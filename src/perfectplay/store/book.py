@@ -48,6 +48,7 @@ from ..engine.check import precheck
 from ..engine.compiled.game import CompiledGame
 from ..engine.proof.backends import child_bound, edge
 from ..engine.proof.driver import check_endgame, search
+from ..engine.proof.limits import BOOK_LIMITS, Limits
 from ..engine.proof.result import SearchScore, score_of
 from ..engine.protocol import Capabilities, Score, Value, Worth, capabilities
 from ..engine.solved.scored import scored_option
@@ -137,15 +138,31 @@ def check_plies(plies: int) -> None:
         raise LimitError(f"plies must be an int from 0 to {MAX_PLIES}, not {show(plies)}")
 
 
+def _book_limits(limits: Limits | None, workers: int | None, table_mb: float | None) -> Limits:
+    """A book's searches' limits (:data:`BOOK_LIMITS` by default), checked before any work:
+    a LimitError for a field out of range, or a time or node limit (a book's answers are
+    exact)."""
+    limits = Limits.given(BOOK_LIMITS if limits is None else limits, workers=workers,
+                          table_mb=table_mb)
+    if limits.time_limit is not None or limits.node_limit is not None:
+        raise LimitError("a book's searches run to the end: its limits take no time_limit "
+                         "or node_limit")
+    return limits
+
+
 def build_book(game: CompiledGame, plies: int, out: str | Path, *,
-               game_ref: str | None = None, workers: int = 1, table_mb: float = 256,
+               game_ref: str | None = None, limits: Limits | None = None,
+               workers: int | None = None, table_mb: float | None = None,
                progress: Callable[[str], None] | None = None, bar: bool | None = None,
                stop_after: int | None = None, endgame: Store | DenseEndgame | None = None,
                jobs: int = 1, shallower: Store | None = None, check: bool = True) -> Book:
     """Build (or resume) the book of ``game``'s first ``plies`` plies in the folder ``out``
     (see the module doc). ``game_ref`` (a catalog target such as
     ``connect4(width=7, height=6)`` or FILE.py:Class) is recorded so ``open_store(out)``
-    rebuilds the game; ``workers`` and ``table_mb`` go to each search (one table kept for
+    rebuilds the game; ``limits`` (:class:`~perfectplay.engine.proof.limits.Limits`,
+    default :data:`~perfectplay.engine.proof.limits.BOOK_LIMITS`: a 256 MB table; or its
+    ``workers`` and ``table_mb`` as keywords, which override it; a time or node limit is
+    refused, as every answer of a book is exact) go to each search (one table kept for
     the whole build, one a process with ``jobs``); ``progress`` gets a line now and then
     (positions done of all, the rate, the time left), ``bar`` a progress bar on a
     terminal; ``stop_after`` stops (:class:`SolveStopped`) after that many chunks are
@@ -175,6 +192,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
                          "Kalah, ...): a Python game is small enough to solve")
     if not game.tiered:
         raise StoreError(f"{game.name} has no tier function; a book is a store and needs one")
+    limits = _book_limits(limits, workers, table_mb)
     check_plies(plies)
     check_endgame(game, endgame)
     if check:
@@ -196,7 +214,7 @@ def build_book(game: CompiledGame, plies: int, out: str | Path, *,
     except OSError as exc:
         raise StoreError(f"cannot make the book {out}: {exc.strerror or exc}") from None
     with FolderLock(root, "book"):
-        return _build_locked(game, plies, root, game_ref, workers, table_mb, progress, bar,
+        return _build_locked(game, plies, root, game_ref, limits, progress, bar,
                              stop_after, endgame, jobs, shallower)
 
 
@@ -207,7 +225,7 @@ def _finished(root: Path, plies: int, manifest: dict[str, Any]) -> Book:
 
 
 def _build_locked(game: CompiledGame, plies: int, root: Path, game_ref: str | None,
-                  workers: int, table_mb: float, progress: Callable[[str], None] | None,
+                  limits: Limits, progress: Callable[[str], None] | None,
                   bar: bool | None, stop_after: int | None,
                   endgame: Store | DenseEndgame | None, jobs: int,
                   shallower: Store | None) -> Book:
@@ -237,7 +255,7 @@ def _build_locked(game: CompiledGame, plies: int, root: Path, game_ref: str | No
         parent_bounds(game, layers[-2], layers[-1], shallower)
     if bounds:
         say(f"{len(bounds):,} positions of ply {plies} bounded by their parents' scores")
-    searched = _searcher(game, workers, table_mb, endgame, bounds)
+    searched = _searcher(game, limits, endgame, bounds)
     vals, rems, resumed, used = _search_last(layers[-1], root / "work", searched, say, bar,
                                              stop_after, jobs)
     known = _derive(game, layers, vals, rems, searched)
@@ -522,7 +540,7 @@ def parent_bounds(game: CompiledGame, parents: np.ndarray, children: np.ndarray,
     return out
 
 
-def _searcher(game: CompiledGame, workers: int, table_mb: float,
+def _searcher(game: CompiledGame, limits: Limits,
               endgame: Store | DenseEndgame | None,
               known: dict[int, tuple[SearchScore, SearchScore]] | None = None) -> Searched:
     """The book's one way to prove a position: (value code or margin, remoteness), its
@@ -535,7 +553,7 @@ def _searcher(game: CompiledGame, workers: int, table_mb: float,
         if end is not None or not game.moves(code):
             value, rem = _ended(game, end)
             return _pack_value(value, game.scored), rem
-        r = search(game, code, table_mb=table_mb, workers=workers, endgame=endgame,
+        r = search(game, code, limits=limits, endgame=endgame,
                    known=known.get(code), check=False)  # checked once, by build_book
         if not r.exact or r.value is None:
             raise GameError(f"the search of {show(code)} did not finish")

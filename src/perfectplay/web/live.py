@@ -51,6 +51,7 @@ from .. import registry
 from ..catalog import CatalogGame
 from ..engine import CompiledGame, Value
 from ..engine.proof.kernel import Leaf
+from ..engine.proof.limits import Limits
 from ..engine.proof.live import MoveReport, analyze_moves, warm_up
 from ..engine.protocol import Game, Position, Score, Worth, capabilities
 from ..engine.solved.solution import game_picture, move_name
@@ -93,9 +94,6 @@ LIVE_SECONDS = 180.0
 Source = Literal["book", "store", "search"]
 
 
-#: The transposition table of one analysis, in MB (64: the search's default, which
-#: answers Pons' midgame positions in milliseconds).
-TABLE_MB = 64
 def _search_threads() -> int:
     """Threads each live search uses: two where this process may run on two CPUs or more
     (its affinity: taskset, a cpuset; a CPU quota such as ``docker --cpus=1`` is not seen),
@@ -110,6 +108,10 @@ def _search_threads() -> int:
 
 #: Threads each live search uses (one shared table): see :func:`_search_threads`.
 SEARCH_WORKERS = _search_threads()
+#: What one live analysis may spend besides its time (the request's): the search's default
+#: table (64 MB, which answers Pons' midgame positions in milliseconds), SEARCH_WORKERS
+#: threads sharing it.
+LIVE_LIMITS = Limits(workers=SEARCH_WORKERS)
 #: Exact analyses a worker remembers for the value history (oldest dropped first).
 PROVEN_POSITIONS = 20_000
 #: Seconds the history of one line may take to fill in, all its positions together.
@@ -322,10 +324,9 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
     book, endgame = stores_for(call, [str(p) for p in paths])
     started = time.monotonic()
     last: dict[str, MoveReport] = {}
-    for report in analyze_moves(game, pos, book=book, endgame=endgame,
-                                time_limit=float(str(body.get("seconds") or
-                                                     ANALYSIS_SECONDS)),
-                                table_mb=TABLE_MB, workers=SEARCH_WORKERS, stop=stop):
+    seconds = float(str(body.get("seconds") or ANALYSIS_SECONDS))
+    for report in analyze_moves(game, pos, limits=LIVE_LIMITS.replace(time_limit=seconds),
+                                book=book, endgame=endgame, stop=stop):
         last[report.name] = report
         word = None if report.value is None else word_of(report.value, scored)
         yield AnalysisLine(kind="move", name=report.name, value=word,
@@ -365,9 +366,9 @@ def live_history(call: str, body: Mapping[str, object], stop: threading.Event
         if (call, key) not in _proven and mover is not None:
             left = HISTORY_SECONDS - (time.monotonic() - started)
             reports = {} if left <= 0 or stop.is_set() else {
-                r.name: r for r in analyze_moves(game, before, book=book, endgame=endgame,
-                                                 time_limit=left, table_mb=TABLE_MB,
-                                                 workers=SEARCH_WORKERS, stop=stop)}
+                r.name: r for r in analyze_moves(
+                    game, before, limits=LIVE_LIMITS.replace(time_limit=left), book=book,
+                    endgame=endgame, stop=stop)}
             if not reports or not all(r.exact for r in reports.values()):
                 complete = False
                 break

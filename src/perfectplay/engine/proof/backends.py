@@ -47,6 +47,7 @@ from ..protocol import Capabilities, Game, Move, Outcome, Position, Value, capab
 from ..status import ABORTED, OK, cycle_error, status_error
 from . import kernel as sk
 from . import plan as pinplan
+from .limits import Limits
 from .result import SearchScore, window_words
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
@@ -65,6 +66,11 @@ class Stopped(Exception):
 
 class Budget:
     """Time and node limits, shared by every probe of one search."""
+
+    @classmethod
+    def of(cls, limits: Limits) -> Budget:
+        """The budget of a search with ``limits``: its clock starts now."""
+        return cls(limits.time_limit, limits.node_limit)
 
     def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
         self.start = time.monotonic()
@@ -147,9 +153,10 @@ class CompiledBackend:
     name = "compiled"
     integral = True  # kernel scores are int64
 
-    def __init__(self, game: CompiledGame, table_mb: float, workers: int, max_depth: int,
+    def __init__(self, game: CompiledGame, limits: Limits,
                  progress: Callable[[str], None] | None, leaf: sk.Leaf | None = None) -> None:
         self.game = game
+        table_mb, workers, max_depth = limits.table_mb, limits.workers, limits.max_depth
         # the kernels cached on disk, if the rules have a digest
         (self._pin, self._walk_kernel), self.rules = kernel_door(
             game.rules, (sk.pin_many, sk.walk_remoteness),
@@ -647,7 +654,7 @@ def clear_table() -> None:
     _LAST_TABLE.clear()
 
 
-def prepare_table(game: CompiledGame, table_mb: float = 64) -> float:
+def prepare_table(game: CompiledGame, table_mb: float | None = None) -> float:
     """Make the table the next searches of ``game`` with ``table_mb`` will keep, empty, and
     write every page of it once, as Pascal Pons' solver clears its table when it starts: the
     searches then pay no first touch of a page (on this machine 125-180 ms for 64 MB,
@@ -655,14 +662,15 @@ def prepare_table(game: CompiledGame, table_mb: float = 64) -> float:
     size is cleared where it is (a new one's pages are zeroed by the kernel as they are
     first written, which leaves the caches cold for the searches that follow: the first
     small call after it pays about 17 us more). For a server or a benchmark that runs
-    many small searches; a one-off search need not call it. The seconds it took. O(size).
+    many small searches; a one-off search need not call it. ``table_mb``: the searches'
+    (default :class:`~perfectplay.engine.proof.limits.Limits`'s). The seconds it took. O(size).
 
     >>> from perfectplay.games import tictactoe
     >>> prepare_table(tictactoe(), 1) >= 0
     True
     """
     began = time.perf_counter()
-    _clear(_table_for(game, table_mb))
+    _clear(_table_for(game, Limits.given(table_mb=table_mb).table_mb))
     return time.perf_counter() - began
 
 

@@ -31,13 +31,13 @@ from .backends import QUICK_NODES, Budget, CompiledBackend
 from .driver import (
     LeafSource,
     SearchRun,
-    check_options,
     leaf_of,
     run_search,
     search,
     stderr_line,
     warm_up,
 )
+from .limits import Limits
 from .result import SearchResult, score_words, value_of
 
 __all__ = ["MAX_POSITIONS", "SearchBatch", "search_many"]
@@ -151,9 +151,10 @@ class SearchBatch(Sequence[SearchResult]):
                 "results": [{**r.to_json(), "where": r.where} for r in self]}
 
 
-def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool = True,
-                time_limit: float | None = None, node_limit: int | None = None,
-                table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
+def search_many(game: Game, positions: Iterable[Position], *, limits: Limits | None = None,
+                remoteness: bool = True, time_limit: float | None = None,
+                node_limit: int | None = None, table_mb: float | None = None,
+                workers: int | None = None, max_depth: int | None = None,
                 progress: Callable[[str], None] | bool | None = None,
                 endgame: sk.Leaf | LeafSource | None = None) -> SearchBatch:
     """Prove the value, remoteness and a best move of every position, as
@@ -161,11 +162,13 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
 
     For a compiled game the kernel makes every position's probes in one call, up to
     ``QUICK_NODES`` nodes each (the easy positions of a test set end there), and the rest
-    go on one at a time as ``search`` would search them (``workers`` threads). ``time_limit``
-    is the whole batch's: positions not proven by then are returned with the bounds proven
-    (``exact`` False, ``stopped`` "time"). ``node_limit`` is each position's. The other
-    options are ``search``'s. A Python game's positions are searched one ``search`` at a
-    time. Time O(the searches' nodes); memory O(positions) besides the table.
+    go on one at a time as ``search`` would search them (``workers`` threads). ``limits``
+    (:class:`~perfectplay.engine.proof.limits.Limits`, or its fields as keywords, which
+    override it) as for ``search``, but its ``time_limit`` is the whole batch's: positions
+    not proven by then are returned with the bounds proven (``exact`` False, ``stopped``
+    "time"); ``node_limit`` is each position's. The other options are ``search``'s. A
+    Python game's positions are searched one ``search`` at a time. Time O(the searches'
+    nodes); memory O(positions) besides the table.
 
     >>> from perfectplay.games import tictactoe
     >>> game = tictactoe()
@@ -173,16 +176,16 @@ def search_many(game: Game, positions: Iterable[Position], *, remoteness: bool =
     >>> [r.describe() for r in batch]
     ['tie in 9', 'tie in 8']
     """
-    check_options(table_mb, workers, time_limit, node_limit, max_depth)
+    limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
+                          table_mb=table_mb, workers=workers, max_depth=max_depth)
+    time_limit, node_limit, workers = limits.time_limit, limits.node_limit, limits.workers
     items = _positions(positions)
     if progress is True:
         progress = stderr_line
     if not isinstance(game, CompiledGame):
-        return _one_by_one(game, items, remoteness, time_limit, node_limit, max_depth,
-                           progress or None, endgame)
+        return _one_by_one(game, items, remoteness, limits, progress or None, endgame)
     codes = _codes(game, items)
-    backend = CompiledBackend(game, table_mb, workers, max_depth, progress or None,
-                              leaf_of(endgame, game))
+    backend = CompiledBackend(game, limits, progress or None, leaf_of(endgame, game))
     batch = SearchBatch(game)
     try:
         if codes.size:
@@ -394,8 +397,7 @@ def _finish(run: SearchRun, code: int, row: list[int], node_limit: int | None,
     return result
 
 
-def _one_by_one(game: Game, items: list[Position], remoteness: bool,
-                time_limit: float | None, node_limit: int | None, max_depth: int,
+def _one_by_one(game: Game, items: list[Position], remoteness: bool, limits: Limits,
                 progress: Callable[[str], None] | None,
                 endgame: sk.Leaf | LeafSource | None) -> SearchBatch:
     """A Python game's batch: one ``search`` a position, the clock shared."""
@@ -404,11 +406,11 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool,
                         "game runs in Python)")
     began = time.monotonic()
     batch = SearchBatch(game)
+    time_limit = limits.time_limit
     for p in items:
         left = None if time_limit is None else max(1e-9, time_limit - (time.monotonic() - began))
-        batch._results.append(search(game, p, remoteness=remoteness, time_limit=left,
-                                    node_limit=node_limit, max_depth=max_depth,
-                                    progress=progress))
+        batch._results.append(search(game, p, limits=limits.replace(time_limit=left),
+                                    remoteness=remoteness, progress=progress))
     batch.seconds = time.monotonic() - began
     _totals(batch)
     return batch

@@ -61,9 +61,8 @@ from typing import Protocol, cast
 
 import numpy as np
 
-from ...errors import GameError, LimitError, show
+from ...errors import GameError, show
 from ..compiled import CompiledGame
-from ..discovery import is_real
 from ..protocol import Game, Move, Position, Worth, capabilities
 from ..values import MoveValue
 from . import kernel as sk
@@ -82,6 +81,7 @@ from .backends import (
     parent_score,
     prepare_table,
 )
+from .limits import MAX_TABLE_MB, Limits
 from .plan import (
     new_plan,
     plan_bounds,
@@ -93,11 +93,10 @@ from .plan import (
 )
 from .result import SearchResult, SearchScore, score_words, value_of
 
-__all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "SearchResult", "clear_table", "prepare_table",
-           "search"]
+__all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "Limits", "SearchResult", "clear_table",
+           "prepare_table", "search"]
 
 MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
-MAX_TABLE_MB = 16384
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
 
 
@@ -308,9 +307,10 @@ class LeafSource(Protocol):
     def leaf(self) -> sk.Leaf: ...
 
 
-def search(game: Game, position: Position | None = None, *, analyze: bool = False,
-           time_limit: float | None = None, node_limit: int | None = None,
-           table_mb: float = 64, workers: int = 1, max_depth: int = 10_000,
+def search(game: Game, position: Position | None = None, *, limits: Limits | None = None,
+           analyze: bool = False, time_limit: float | None = None,
+           node_limit: int | None = None, table_mb: float | None = None,
+           workers: int | None = None, max_depth: int | None = None,
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
            remoteness: bool = True,
@@ -320,7 +320,9 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
     winner fastest, loser slowest; ties and margins as ``solve`` defines them), so the two
     agree wherever both run. ``analyze`` also proves every legal move's value and
-    remoteness. ``time_limit`` (seconds), ``node_limit`` and Ctrl-C stop the search with
+    remoteness. ``limits`` (:class:`~perfectplay.engine.proof.limits.Limits`, or its
+    fields as keywords, which override it; defaults: no time or node limit, a 64 MB table,
+    one worker): ``time_limit`` (seconds), ``node_limit`` and Ctrl-C stop the search with
     what is proven so far (``exact`` False, bounds in ``lower`` and ``upper``).
     ``table_mb`` sizes the transposition table (compiled games; a power-of-two number of
     16-byte entries), ``workers`` > 1 searches with that many threads sharing it (ABDADA-style).
@@ -353,7 +355,8 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
     >>> r.describe(), r.best_move, [m.describe() for m in r.moves]
     ('win in 5', 1, ['win in 5', 'lose in 4'])
     """
-    check_options(table_mb, workers, time_limit, node_limit, max_depth)
+    limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
+                          table_mb=table_mb, workers=workers, max_depth=max_depth)
     if position is None:
         position = game.initial()
     if progress is True:
@@ -366,20 +369,19 @@ def search(game: Game, position: Position | None = None, *, analyze: bool = Fals
         if problem is not None:
             raise GameError(problem)
         position = int(position)
-        backend = CompiledBackend(game, table_mb, workers, max_depth, progress or None,
-                                  leaf_of(endgame, game))
+        backend = CompiledBackend(game, limits, progress or None, leaf_of(endgame, game))
     elif endgame is not None:
         raise GameError("an endgame store helps compiled games only (the search of a Python "
                         "game runs in Python)")
     else:
-        workers = 1
-        backend = PythonBackend(game, max_depth)
+        limits = limits.replace(workers=1)
+        backend = PythonBackend(game, limits.max_depth)
     compiling = warm_up(backend, game, position, bool(remoteness), progress or None)
-    run = SearchRun(game, backend, Budget(time_limit, node_limit))  # the clock starts here
+    run = SearchRun(game, backend, Budget.of(limits))  # the clock starts here
     run.want_remoteness = bool(remoteness)
     _log.info("search of %s: started", run.caps.name)
     try:
-        result = run_search(run, game, position, analyze, workers, known)
+        result = run_search(run, game, position, analyze, limits.workers, known)
         result.compile_seconds = compiling
     finally:
         backend.close()
@@ -488,27 +490,6 @@ def _best_of(run: SearchRun, pos: Position, s: SearchScore) -> Move | None:
         if run.equals(child, child_bound(s, passes, pay, run.scored)):
             return move
     return None
-
-
-def check_options(table_mb: float, workers: int, time_limit: float | None,
-                   node_limit: int | None, max_depth: int) -> None:
-    """LimitErrors for options out of range (or of the wrong type: callers need not be
-    typed)."""
-    if not is_real(table_mb) or not 0 < table_mb <= MAX_TABLE_MB:
-        raise LimitError(f"table_mb must be a number in (0, {MAX_TABLE_MB}], not "
-                         f"{show(table_mb)}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
-        raise LimitError(f"workers must be an int from 1 to 64, not {show(workers)}")
-    if time_limit is not None and (not is_real(time_limit) or not time_limit > 0):
-        raise LimitError(f"time_limit must be a positive number of seconds, not "
-                         f"{show(time_limit)}")
-    if node_limit is not None and (isinstance(node_limit, bool) or
-                                   not isinstance(node_limit, int) or node_limit < 1):
-        raise LimitError(f"node_limit must be a positive int, not {show(node_limit)}")
-    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or \
-            not 1 <= max_depth <= 1_000_000:
-        raise LimitError(f"max_depth must be an int from 1 to 1,000,000, not "
-                         f"{show(max_depth)}")
 
 
 def stderr_line(line: str) -> None:

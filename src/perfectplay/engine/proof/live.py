@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...errors import GameError, InputError, show
+from ...errors import GameError, InputError, LimitError, show
 from ..compiled import CompiledGame
 from ..protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from ..solved import Solved, move_name, scored_option
@@ -56,7 +56,8 @@ from .backends import (
     legal_moves,
     parent_score,
 )
-from .driver import SearchRun, check_endgame, check_options
+from .driver import SearchRun, check_endgame
+from .limits import Limits
 from .result import (
     TRIVIAL_LOWER,
     TRIVIAL_UPPER,
@@ -126,8 +127,8 @@ class MoveReport:
 class _Budget(Budget):
     """The search's budget, also ended by a ``stop`` event."""
 
-    def __init__(self, time_limit: float | None, stop: threading.Event | None) -> None:
-        super().__init__(time_limit, None)
+    def __init__(self, limits: Limits, stop: threading.Event | None) -> None:
+        super().__init__(limits.time_limit, limits.node_limit)
         self.stop = stop
 
     def out_of_time(self) -> bool:
@@ -149,17 +150,23 @@ class _Move:
 
 
 def analyze_moves(game: Game, position: Position | None = None, *,
+                  limits: Limits | None = None,
                   book: StoreLike | None = None, endgame: StoreLike | None = None,
-                  time_limit: float | None = None, table_mb: float = 64, workers: int = 1,
+                  time_limit: float | None = None, table_mb: float | None = None,
+                  workers: int | None = None,
                   stop: threading.Event | None = None) -> Iterator[MoveReport]:
     """Every legal move of ``position`` (default: the start) with its value, then its
     remoteness, as a stream of :class:`MoveReport` (see the module doc for the order).
 
     ``book`` and ``endgame``: stores of the game (an opening book, an endgame store) read
     before anything is searched; ``endgame`` also serves the search's leaves (compiled
-    games), as in ``search(..., endgame=...)``. ``time_limit`` (seconds, the whole
-    analysis) and ``stop`` (set from another thread) end the stream early with bounds;
-    ``table_mb`` and ``workers`` as for :func:`~perfectplay.engine.search`. A searched
+    games), as in ``search(..., endgame=...)``. ``limits``
+    (:class:`~perfectplay.engine.proof.limits.Limits`, or its fields as keywords, which
+    override it): its ``time_limit`` (seconds, the whole analysis) and ``node_limit`` (the
+    whole analysis' nodes), and ``stop`` (set from another thread), end the stream early
+    with bounds; ``table_mb``, ``workers`` and ``max_depth`` as for
+    :func:`~perfectplay.engine.search`. The limits are checked when the call is made,
+    before the stream is read. A searched
     move is reported twice (its value with bounds, then exact, or once when both come
     together); a stopped analysis ends with a report of its bounds for each unfinished
     move. Numba compiling the kernels (once a process) is not counted in ``time_limit``.
@@ -172,7 +179,14 @@ def analyze_moves(game: Game, position: Position | None = None, *,
     >>> [r.words for r in analyze_moves(Take())]
     ['win', 'win in 3']
     """
-    check_options(table_mb, workers, time_limit, None, 10_000)
+    limits = Limits.given(limits, time_limit=time_limit, table_mb=table_mb, workers=workers)
+    return _analysis(game, position, limits, book, endgame, stop)
+
+
+def _analysis(game: Game, position: Position | None, limits: Limits,
+              book: StoreLike | None, endgame: StoreLike | None,
+              stop: threading.Event | None) -> Iterator[MoveReport]:
+    """The stream of :func:`analyze_moves`, its limits checked."""
     if position is None:
         position = game.initial()
     caps = capabilities(game)
@@ -186,12 +200,11 @@ def analyze_moves(game: Game, position: Position | None = None, *,
 
     def backend() -> SearchBackend:
         if not made:
-            made.append(_backend(game, table_mb, workers, endgame))
+            made.append(_backend(game, limits, endgame))
         return made[0]
 
     try:
-        yield from _stream(game, caps.scored, position, book, endgame, backend,
-                           time_limit, stop)
+        yield from _stream(game, caps.scored, position, book, endgame, backend, limits, stop)
     finally:
         for b in made:
             b.close()
@@ -211,28 +224,27 @@ def warm_up(game: Game, position: Position, endgame: StoreLike | None = None) ->
             or game.outcome(position) is not None:
         return 0.0
     check_endgame(game, endgame)
-    engine = _backend(game, 1, 1, endgame)
+    engine = _backend(game, Limits(table_mb=1), endgame)
     try:
         return engine.warm(position, True)
     finally:
         engine.close()
 
 
-def _backend(game: Game, table_mb: float, workers: int,
-             endgame: StoreLike | None) -> SearchBackend:
+def _backend(game: Game, limits: Limits, endgame: StoreLike | None) -> SearchBackend:
     if not isinstance(game, CompiledGame):
-        return PythonBackend(game, 10_000)
+        return PythonBackend(game, limits.max_depth)
     leaf = None
     if endgame is not None:
         leaf = endgame.leaf()  # type: ignore[attr-defined]  # checked by check_endgame
         if not isinstance(leaf, sk.Leaf):
             raise GameError("endgame.leaf() did not give the search's leaves")
-    return CompiledBackend(game, table_mb, workers, 10_000, None, leaf)
+    return CompiledBackend(game, limits, None, leaf)
 
 
 def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None,
             endgame: StoreLike | None, backend: Callable[[], SearchBackend],
-            time_limit: float | None, stop: threading.Event | None) -> Iterator[MoveReport]:
+            limits: Limits, stop: threading.Event | None) -> Iterator[MoveReport]:
     caps = capabilities(game)
     if game.outcome(position) is not None:
         return
@@ -253,7 +265,7 @@ def _stream(game: Game, scored: bool, position: Position, book: StoreLike | None
         return
     engine = backend()
     engine.warm(searched[0].child, True)  # numba compiles once a process: not timed
-    run = SearchRun(game, engine, _Budget(time_limit, stop))  # the clock starts here
+    run = SearchRun(game, engine, _Budget(limits, stop))  # the clock starts here
     known = _known_score(position, (book, endgame), scored)
     for m in searched:
         m.lo, m.hi = m.full = run.bounds(m.child)
@@ -407,7 +419,9 @@ class LiveOracle(Solved):
     holds is read, any other is searched live (:func:`analyze_moves`, one table kept
     across the game), and every answer is kept. What ``perfectplay play`` plays standard
     Connect Four with; each answer is exact (no time limit), so a deep position may take
-    the search's time.
+    the search's time. ``limits`` (or ``table_mb`` and ``workers``): the searches' table
+    and threads (:class:`~perfectplay.engine.proof.limits.Limits`; a time or node limit is
+    refused, a LimitError).
 
     >>> class Take:  # take 1 or 2 from a heap of 5; who cannot move loses
     ...     def initial(self): return 5
@@ -420,11 +434,16 @@ class LiveOracle(Solved):
     """
 
     def __init__(self, game: Game, *, book: StoreLike | None = None,
-                 endgame: StoreLike | None = None, table_mb: float = 64,
-                 workers: int = 1) -> None:
+                 endgame: StoreLike | None = None, limits: Limits | None = None,
+                 table_mb: float | None = None, workers: int | None = None) -> None:
         self.game = game
         self.book, self.endgame = book, endgame
-        self.table_mb, self.workers = table_mb, workers
+        #: the searches' limits (``limits``, with ``table_mb`` and ``workers`` put in):
+        #: no time or node limit, as every answer is exact
+        self.limits = Limits.given(limits, table_mb=table_mb, workers=workers)
+        if self.limits.time_limit is not None or self.limits.node_limit is not None:
+            raise LimitError("a LiveOracle's answers are exact: its limits take no "
+                             "time_limit or node_limit")
         self._scored = capabilities(game).scored
         self._moves: dict[Position, list[MoveValue]] = {}
         self._values: dict[Position, tuple[Worth, int | None]] = {}
@@ -460,7 +479,7 @@ class LiveOracle(Solved):
         if here not in self._moves:
             last: dict[Move, MoveReport] = {}
             for r in analyze_moves(self.game, here, book=self.book, endgame=self.endgame,
-                                   table_mb=self.table_mb, workers=self.workers):
+                                   limits=self.limits):
                 last[r.move] = r
             out = [MoveValue(r.move, r.value, r.remoteness) for r in last.values()
                    if r.value is not None]
