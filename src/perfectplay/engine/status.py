@@ -60,7 +60,7 @@ class Status(IntEnum):
     BAD_TIER = 10
     #: a point margin overflows int64 (the solvers)
     OVERFLOW = 11
-    #: proof search: a margin beyond the widest its scores hold (``searchkernel.LIMIT``)
+    #: proof search: a margin beyond the widest its scores hold (``proof.kernel.LIMIT``)
     BEYOND_LIMIT = 12
     #: a cyclic (cost) game's payoff has the wrong sign for its player (the int64 label
     #: setting; the exact Python one then words it with the move)

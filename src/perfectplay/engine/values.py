@@ -2,8 +2,8 @@
 value (:class:`MoveValue`), the position counts (:class:`Counts`), the error for a position
 not held (:class:`UnknownPosition`), and words for a value (:func:`describe`).
 
-Shared by every solved form (:mod:`.solution`, :mod:`.tiers`, :mod:`.saved`, the stores),
-below all of them: this module imports none of them.
+Shared by every solved form (:mod:`.solved.solution`, :mod:`.tiers`, :mod:`.solved.saved`,
+the stores), below all of them: this module imports none of them.
 """
 
 from __future__ import annotations

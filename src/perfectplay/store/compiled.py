@@ -443,7 +443,7 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
                 lo: int, hi: int) -> tuple[int, int, int]:
     """Solve slots ``lo..hi-1`` (tier-relative) of arena tier ``ti`` into the arrays,
     leaving open the positions with moves inside the tier
-    (:func:`~perfectplay.store.sortedtiers.solve_range`). Returns (status, code, positions
+    (:func:`~perfectplay.engine.tiers.kernels.solve_range`). Returns (status, code, positions
     left open)."""
     a = Arrays(Path(root), built, game.scored, write=True)
     first = int(a.base[ti])
@@ -461,7 +461,7 @@ def _solve_task(game: CompiledGame, root: str, built: list[dict[str, int]], ti: 
 
 def solve_compiled_store(game: CompiledGame, job: StoreJob) -> tuple[list[int], int]:
     """Enumerate, solve and pack ``game`` into ``job.root`` (see the module doc); returns
-    the tier numbers and the number of positions stored (a :class:`StoreSolver`).
+    the tier numbers and the number of positions stored (a :class:`~.runner.StoreSolver`).
     ``job.manifest`` is what the store already holds (its ``format``, ``game`` and
     ``scored`` set for a new store)."""
     root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps

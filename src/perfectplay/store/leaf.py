@@ -101,7 +101,7 @@ def leaf_of(store: Any) -> Leaf:
     sizes = np.array([store.tables[t].size for t in tiers], np.int64)
     base = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     keys = np.empty(int(base[-1]), np.uint64)
-    scores = np.empty(keys.size, np.int32)  # |score| <= MATE < 2**31 (searchkernel)
+    scores = np.empty(keys.size, np.int32)  # |score| <= MATE < 2**31 (proof.kernel)
     rems = np.empty(keys.size, np.int32)
     buckets, bits, top = [], [], -1
     bound = _bound_of(store)

@@ -6,7 +6,7 @@
 2. *Solve*, highest tier first: workers evaluate chunks of the tier, looking children up in
    the packed tiers above (:class:`perfectplay.store.reader.Tier`, cached per worker); a
    position whose moves all leave the tier is decided there, with the engine's own rule
-   for a move (:func:`~perfectplay.engine.tiers.solver.move_option`). Positions with moves inside
+   for a move (:func:`~perfectplay.engine.tiers.kernels.move_option`). Positions with moves inside
    the tier are finished in the client by the engine's kernels: win/lose games by
    retrograde analysis seeded with their best solved option
    (:func:`~perfectplay.store.sortedtiers.with_seed_chains`; cycles allowed, what stays
@@ -242,7 +242,7 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
                  ) -> tuple[Any, int]:
     """The best of solved moves for the mover, by the engine's rule: exact margins in a
     scored game (the int64 kernels cannot hold 2**70 or a third), else the engine's own
-    :func:`~perfectplay.engine.tiers.solver.move_option` and ``better_option``."""
+    :func:`~perfectplay.engine.tiers.kernels.move_option` and ``better_option``."""
     if scored:
         best = None
         for _, (value, rem), passes, pay in moves:
@@ -262,7 +262,7 @@ def _best_option(moves: list[tuple[int | None, Any, bool, Any]], scored: bool
 # -- solving (client side) -----------------------------------------------------------------------
 def solve_python_store(game: Game, job: StoreJob) -> tuple[list[int], int]:
     """Enumerate, solve and pack ``game`` into ``job.root`` (see the module doc); returns
-    the tier numbers and the number of positions stored (a :class:`StoreSolver`)."""
+    the tier numbers and the number of positions stored (a :class:`~.runner.StoreSolver`)."""
     root, manifest, runner, say, steps = job.root, job.manifest, job.runner, job.say, job.steps
     manifest.setdefault("backend", "python")
     if manifest["backend"] != "python":

@@ -198,8 +198,8 @@ class Store(Solved):
 
     @property
     def game(self) -> Game:  # type: ignore[override]  # read-only here: rebuilt on first use
-        """The game: the one handed to :func:`open_store`, else rebuilt from the target the
-        store records (FILE.py:Class(args))."""
+        """The game: the one handed to :func:`~perfectplay.store.open_store`, else rebuilt
+        from the target the store records (FILE.py:Class(args))."""
         if self._game is None:
             if not self._ref:
                 raise StoreError("this store does not name its game: open it with "

@@ -7,7 +7,8 @@ range, which buys three things a plain sort by code would not:
 
 - **one-read look-ups**: a bucket index on the top ``bits`` of the key (about 8-16 keys a
   bucket) narrows any search to a few adjacent keys, two cache lines, however large the
-  tier (:func:`find_key`); a binary search over the raw codes of a 10^8 tier touches ~27;
+  tier (:func:`~perfectplay.engine.tiers.kernels.find_key`); a binary search over the raw
+  codes of a 10^8 tier touches ~27;
 - **no merge**: equal key ranges of a tier can be sorted and deduplicated independently,
   by different workers, and simply laid end to end (:func:`sort_unique` per range);
 - **linear sorting**: a counting sort on the top bits leaves buckets of a few keys, each

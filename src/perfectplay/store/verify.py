@@ -4,7 +4,7 @@ manifest's counts, and sampled positions by retrograde consistency
 
 A store holds no list of positions in Python: positions are drawn tier by tier (uniformly
 over the whole store) straight from the packed tiers, as codes; their children come from
-the game's own rules and are looked up in one batch a block (:meth:`Store.lookup`, compiled
+the game's own rules and are looked up in one batch a block (:meth:`~.reader.Store.lookup`, compiled
 kernels), so the cost is about one bulk look-up per move.
 
 Complexity: O(checked positions x moves) look-ups plus one pass over each sampled tier's

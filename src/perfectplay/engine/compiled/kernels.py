@@ -313,7 +313,7 @@ def label_setting_int64(offsets, rev_off, rev_src, rev_edge, payoffs, finals, pl
     Positions are fixed in increasing (cost, remoteness): a payer's position when it is the
     cheapest open one, the other player's once all its moves are known (the largest cost,
     then the longest). Returns (status, edge, cost, rem, fixed): status OK, BAD_PAYOFF_SIGN
-    at ``edge``, or OVERFLOW (:mod:`.status`; the caller then uses exact Python).
+    at ``edge``, or OVERFLOW (:mod:`..status`; the caller then uses exact Python).
     O(moves log moves)."""
     n = offsets.size - 1
     m = rev_src.size

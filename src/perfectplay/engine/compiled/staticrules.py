@@ -15,9 +15,10 @@ module, a closure value or the engine's kernels makes another digest, so a stale
 never served.
 
 Compiled discovery (:func:`~perfectplay.engine.compiled.game.discover_cached`), the tier
-solver's forward and backward sweeps (:mod:`.tiers`) and the store's (:mod:`.sortedtiers`,
-:func:`~.tierkernels.solve_range`) take the same value through :func:`kernel_door`, so
-every kernel that runs a game's rules compiles once a machine, not once a process.
+solver's forward and backward sweeps (:mod:`..tiers`) and the store's
+(:mod:`perfectplay.store.sortedtiers`, :func:`~..tiers.kernels.solve_range`) take the same
+value through :func:`kernel_door`, so every kernel that runs a game's rules compiles once a
+machine, not once a process.
 
 The value carries no data: ``rules.moves`` is typed as that dispatcher and each call is a
 direct call, compiled in, exactly as with the NamedTuple (no speed is lost). Rules whose

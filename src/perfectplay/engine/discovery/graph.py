@@ -8,8 +8,8 @@ methods, and it is the only part of a solve that runs the user's Python code.
 Positions are kept as compactly as the game allows, by a key store (:mod:`.keystores`):
 
 - **codes**: when positions are ints (or the game defines ``encode``/``decode``), each is one
-  int64 in a numpy array with an open-addressing id table (:mod:`.codetable`); children are
-  looked up in batches by a numba kernel. No Python object is kept per position.
+  int64 in a numpy array with an open-addressing id table (:mod:`..compiled.codetable`);
+  children are looked up in batches by a numba kernel. No Python object is kept per position.
 - **objects**: otherwise a dict from position to id, as any hashable object can be a
   position.
 

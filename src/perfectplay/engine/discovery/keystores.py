@@ -1,14 +1,15 @@
 """Key stores: how discovery numbers the positions it finds, as compactly as the game allows.
 
 - :class:`CodeStore`: when positions are ints (or the game defines ``encode``/``decode``),
-  each is one int64 in a numpy array with an open-addressing id table (:mod:`.codetable`);
+  each is one int64 in a numpy array with an open-addressing id table
+  (:mod:`..compiled.codetable`);
   children are numbered in batches by a numba kernel. No Python object is kept a position.
 - :class:`ObjectStore`: otherwise a dict from position to id, as any hashable object can be
   a position.
 
 Both follow the :class:`KeyStore` protocol, which is all discovery (:mod:`.graph`) and
 its expansion (:mod:`.expand`) know of them. A store also says how positions cross to the
-helper process of :mod:`.workers` and back (:meth:`KeyStore.payload`,
+helper process of :mod:`..workers` and back (:meth:`KeyStore.payload`,
 :meth:`KeyStore.for_helper`, :meth:`KeyStore.adopt`).
 """
 

@@ -119,7 +119,7 @@ class SearchBackend(Protocol):
 
     def pin_quick(self, pos: Position, st: np.ndarray, want_best: bool,
                   budget: Budget) -> bool:
-        """Carry out the plan ``st`` (:mod:`pinplan`) of ``pos`` as far as a quick call
+        """Carry out the plan ``st`` (:mod:`.plan`) of ``pos`` as far as a quick call
         goes: True when it has ended, False to leave it to :meth:`probe`."""
         ...
 
@@ -237,7 +237,7 @@ class CompiledBackend:
     def _run(self, thread: int, pos: int, alpha: int, beta: int, limit: int
              ) -> tuple[int, int, int, int]:
         """(status, score or code, move, nodes) of one null-window probe (alpha, beta =
-        alpha + 1) by ``thread``: a plan of one probe (:func:`pinplan.plan_one`)."""
+        alpha + 1) by ``thread``: a plan of one probe (:func:`.plan.plan_one`)."""
         if beta != alpha + 1:
             raise ValueError(f"the compiled search probes null windows only, not "
                              f"({alpha}, {beta})")
@@ -252,8 +252,8 @@ class CompiledBackend:
     def pin_all(self, codes: np.ndarray, plans: np.ndarray, fresh: bool, want_best: bool,
                  limit: int, thread: int = 0) -> np.ndarray:
         """The rows (``sk.OUT_COLUMNS`` wide: status, code, nodes, branching, remoteness,
-        ...) of :func:`searchkernel.pin_many` over ``codes`` (int64) and their ``plans``
-        (rows of :func:`pinplan.new_plan`), each position given ``limit`` nodes, every
+        ...) of :func:`.kernel.pin_many` over ``codes`` (int64) and their ``plans``
+        (rows of :func:`.plan.new_plan`), each position given ``limit`` nodes, every
         position carried out (unless one's status is an error: the rows after it say
         ABORTED)."""
         out = np.zeros((codes.size, sk.OUT_COLUMNS), np.int64)
@@ -264,7 +264,7 @@ class CompiledBackend:
     def pin_pass(self, codes: np.ndarray, plans: np.ndarray, out: np.ndarray, fresh: bool,
                  want_best: bool, limit: int, pass_nodes: int, want_remoteness: bool,
                  thread: int = 0) -> int:
-        """:func:`searchkernel.pin_many` over ``codes`` and their ``plans``, the rows in
+        """:func:`.kernel.pin_many` over ``codes`` and their ``plans``, the rows in
         ``out``, each position given ``limit`` nodes, until the positions' nodes reach
         ``pass_nodes`` or a status is an error: how many positions it went through."""
         return int(cast(int, _call(
@@ -306,7 +306,7 @@ class CompiledBackend:
     def walk(self, pos: Position, score: SearchScore,
              budget: Budget) -> tuple[int, Move | None]:
         """(remoteness, best move) of a position of known exact score, by the kernel's
-        walk over the moves that keep it (see :func:`searchkernel.walk_remoteness`)."""
+        walk over the moves that keep it (see :func:`.kernel.walk_remoteness`)."""
         code, s = _code(pos), int(score)
         rem, best = self._submit([(self._walk, (code, s))], budget, s - 1, s)
         return int(rem), (None if best < 0 else int(best))

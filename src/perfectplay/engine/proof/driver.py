@@ -335,7 +335,7 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     and its ``margin_bound`` (scored games) cuts windows to the margin still possible.
 
     ``endgame``: a solved store of the game's last tiers (:func:`perfectplay.store.open_store`
-    of a store built with ``solve_tiered(..., roots=...)``, or its :class:`Leaf`): every
+    of a store built with ``solve_tiered(..., roots=...)``, or its :class:`~.kernel.Leaf`): every
     position it holds is read, not searched (Irving et al.'s endgame databases). It never
     changes an answer, only the work. ``remoteness=False`` proves the value and a best move
     only (a margin's remoteness can cost more than its value). ``known``: bounds (lo, hi)
@@ -434,7 +434,7 @@ def run_search(run: SearchRun, game: Game, position: Position, analyze: bool,
 
 def _partial(st: np.ndarray, best: Move | None) -> tuple[SearchScore, SearchScore,
                                                         Move | None]:
-    """(lo, hi, best move) a plan has proven so far (:func:`pinplan.plan_bounds`; a move
+    """(lo, hi, best move) a plan has proven so far (:func:`.plan.plan_bounds`; a move
     named by the quick probes only once it is proven to win)."""
     lo, hi, _ = plan_bounds(st)
     named = st[pinplan.PHASE] != pinplan.QUICK or st[pinplan.LO_C] > 0
@@ -457,7 +457,7 @@ def warm_up(backend: SearchBackend, game: Game, position: Position, walk: bool,
 
 
 def check_endgame(game: Game, endgame: object) -> None:
-    """A :class:`GameError` unless ``endgame`` is None, a :class:`Leaf` or a store of this
+    """A :class:`GameError` unless ``endgame`` is None, a :class:`~.kernel.Leaf` or a store of this
     very game (one of another game would answer its positions wrongly): what every
     caller taking an endgame store checks before any work.
 
@@ -475,7 +475,7 @@ def check_endgame(game: Game, endgame: object) -> None:
 
 
 def leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf | None:
-    """The :class:`Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
+    """The :class:`~.kernel.Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
     (a store of this game, :func:`check_endgame`)."""
     check_endgame(game, endgame)
     if endgame is None or isinstance(endgame, sk.Leaf):

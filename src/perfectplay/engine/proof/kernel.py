@@ -128,7 +128,7 @@ class Kind(NamedTuple):
 
 class Leaf(NamedTuple):
     """Solved positions the search reads instead of searching them (an endgame store's
-    tiers, loaded by :func:`perfectplay.store.leaf_of`): tier ``numbers[i]`` holds slots
+    tiers, loaded by :func:`perfectplay.store.leaf.leaf_of`): tier ``numbers[i]`` holds slots
     ``base[i]..base[i+1]-1`` of ``keys`` (mixed canonical codes, sorted, with a bucket index
     as in a store), each with its search score (``scores``: a margin, or MATE - r for a win
     in r) and its remoteness (``rems``)."""
@@ -191,7 +191,7 @@ HISTORY_MASK = 4095  # the history heuristic counts moves by their low 12 bits
 
 @njit(cache=True)
 def _hash(key):
-    """The store's :func:`~.codetable.mix` (splitmix64's finaliser) as an int64, so that
+    """The store's :func:`~..compiled.codetable.mix` (splitmix64's finaliser) as an int64, so that
     a mask picks a slot: spreads a position's key over the table's slots."""
     return np.int64(mix(key))
 
@@ -802,7 +802,7 @@ def _settle(c, target, rules, kind, leaf, shared, ws, node_limit, buf):
 
 @njit(nogil=True, inline="always")  # no library of its own: see pin_many_cached
 def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
-    """(status, code, nodes): every probe of the plan ``st`` (:mod:`pinplan`) for ``root``,
+    """(status, code, nodes): every probe of the plan ``st`` (:mod:`.plan`) for ``root``,
     made in this one call, and then (``want_best``) a best move when the probes named none
     (a lost position's probes all fail low): the first move of the game's order (``moves``)
     whose child's exact score keeps the root's, two null windows a move at most. OK: the
@@ -879,7 +879,7 @@ def pin(root, st, want_best, rules, kind, leaf, shared, ws, node_limit, thread):
 def start_plan(st, p, rules, kind, buf):
     """Begin the plan ``st`` of position ``p`` knowing nothing of it: its score range (a
     margin within ``margin_bound``, or any win or loss) and, for a win/lose/tie game with a
-    ``horizon``, the quick probes (:func:`pinplan.plan_start`). A position that has ended
+    ``horizon``, the quick probes (:func:`.plan.plan_start`). A position that has ended
     or has no move scores what no position with a move can (a loss at once, a win on the
     board): its range is every score, with no quick probes, and a probe or two read it.
     ``buf``: room for the moves."""
@@ -921,7 +921,7 @@ def pin_many(codes, plans, out, fresh, want_best, rules, kind, leaf, shared, ws,
     """Carry out the plan of every position of ``codes`` in one call (the searches of a set
     of positions, with no Python between them): position i's plan is ``plans[i]``, begun
     here knowing nothing (:func:`start_plan`) when ``fresh``, else as the caller made it (a
-    plan of one probe, :func:`pinplan.plan_one`, is one probe). ``out[i]`` (OUT_COLUMNS
+    plan of one probe, :func:`.plan.plan_one`, is one probe). ``out[i]`` (OUT_COLUMNS
     wide) gets (status, code, nodes) of :func:`pin`, the branching nodes among them, the
     remoteness where it is read without a walk (:func:`read_remoteness`; else -1), the
     plan's score, best move (or -1) and probes, and 1 when that is all of the position's

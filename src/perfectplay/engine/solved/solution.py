@@ -3,7 +3,7 @@
 :class:`Solved` is what every solved form answers (a :class:`Solution` in memory, a
 :class:`~perfectplay.engine.tiers.solver.TierSolution`, a saved file, a store); the values it is
 made of (:class:`~perfectplay.engine.values.MoveValue`, :class:`Counts` ...) live in
-:mod:`.values`, below every one of them, and are importable from here as before. Moves are
+:mod:`..values`, below every one of them, and are importable from here as before. Moves are
 ordered by :class:`~perfectplay.engine.protocol.Score`, the engine's one tie-break.
 """
 

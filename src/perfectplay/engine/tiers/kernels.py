@@ -1,6 +1,6 @@
 """The loop every tier solver runs: one position valued from its solved children.
 
-The in-memory tier solver (:mod:`.tiers`, codes in open-addressing tables) and the store's
+The in-memory tier solver (:mod:`.solver`, codes in open-addressing tables) and the store's
 compiled backend (:mod:`perfectplay.store.compiled`, mixed keys sorted per tier) run the
 same :func:`solve_range`; they differ only in how a slot's code is read and how a child's
 slot is found (:func:`code_at`, :func:`find_slot`), which the keys' type chooses when the

@@ -4,9 +4,9 @@ A game whose ``tier(pos)`` strictly increases along every move (Connect Four: st
 board; Kalah: seeds stored, then how far the seeds have travelled) is solved in two sweeps:
 
 1. **forward**, lowest tier first: a tier's positions are the children of the positions of
-   lower tiers, collected in an open-addressing table (:mod:`.codetable`). When a tier's turn
-   comes every parent has been expanded, so the tier is complete; it is repacked at load 0.8
-   and its children are generated into the tables of the tiers above;
+   lower tiers, collected in an open-addressing table (:mod:`..compiled.codetable`). When a
+   tier's turn comes every parent has been expanded, so the tier is complete; it is repacked
+   at load 0.8 and its children are generated into the tables of the tiers above;
 2. **backward**, highest tier first: each position's children are generated again (never
    stored) and looked up in the tiers above, already solved; the value is the negamax of
    theirs with the engine's tie-breaks (win quickly, lose slowly, tie quickly; margins: more
@@ -215,7 +215,7 @@ _NO_BEST = np.empty(0, np.int64)
 
 def _tier_blocks(rules, shape, arena, ti):
     """Values of one tier from the tiers above (see the module doc), its slots split into
-    blocks solved in parallel by :func:`~.tierkernels.solve_range` (each position reads
+    blocks solved in parallel by :func:`~.kernels.solve_range` (each position reads
     only the tiers above, and writes only its own slot). Returns (status, code) of the
     first problem, or (OK, 0)."""
     first = arena.base[ti]
@@ -248,7 +248,7 @@ Kernel = Callable[..., tuple[int, ...]]
 def _solve_tier(kernels: tuple[Kernel, Kernel], rules: object, shape: Shape, arena: Arena,
                 ti: int) -> tuple[int, int]:
     """Values of one tier: a large one by ``kernels[1]`` (:func:`_tier_blocks`, in
-    parallel), a small one by ``kernels[0]`` (:func:`~.tierkernels.solve_range`) on this
+    parallel), a small one by ``kernels[0]`` (:func:`~.kernels.solve_range`) on this
     thread. A parallel region costs more than it saves on a small tier, and OpenMP's
     spinning threads stalled the solve of Kalah(3, 2) (121 small tiers) 15x when another
     process kept the cores busy. Returns (status, code) of the first problem, or (OK, 0)."""
