@@ -1,33 +1,73 @@
 """Each catalog game's documentation page is what its entry writes (``perfectplay games NAME
---markdown page``), every game has one and the site's navigation lists it, so a new game or a
-changed result cannot leave the docs behind."""
+--markdown page``), written when the site is built (the docs' games hook, docs/ext/games.py),
+with its line in the navigation and its rows in docs/catalog.md's tables: no page, nav line
+or table of games is kept by hand, so a new game or a changed result cannot leave the docs
+behind."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
+import pytest
+import yaml
 from click.testing import CliRunner
 
 from perfectplay.catalog.pages import PAGE_FOLDER, game_page
+from perfectplay.catalog.table import results_table
 from perfectplay.cli import main
 from perfectplay.registry import catalog, get_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ROOT / "docs" / PAGE_FOLDER
+
+
+def _hook() -> ModuleType:
+    """docs/ext/games.py, the hook mkdocs.yml names (it needs mkdocs)."""
+    pytest.importorskip("mkdocs")
+    spec = importlib.util.spec_from_file_location("_docs_games_hook",
+                                                  ROOT / "docs" / "ext" / "games.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_site_builds_its_games_from_the_registry() -> None:
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text("utf-8"))
+    assert "docs/ext/games.py" in config["hooks"]
+    assert not (ROOT / "docs" / PAGE_FOLDER).exists()  # no page kept by hand
+    assert PAGE_FOLDER not in (ROOT / "mkdocs.yml").read_text("utf-8")  # no nav line either
 
 
 def test_every_catalog_game_has_its_page_as_its_entry_writes_it() -> None:
-    names = sorted(e.name for e in catalog())
-    assert sorted(p.stem for p in PAGES.glob("*.md")) == names
+    pages = _hook().pages()
+    assert list(pages) == [f"{PAGE_FOLDER}/{e.name}.md" for e in catalog()]
     for entry in catalog():
-        page = (PAGES / f"{entry.name}.md").read_text("utf-8")
-        assert page == game_page(entry), f"rewrite docs/{PAGE_FOLDER}/{entry.name}.md"
+        assert pages[f"{PAGE_FOLDER}/{entry.name}.md"] == game_page(entry)
 
 
-def test_the_site_lists_every_page() -> None:
-    nav = (ROOT / "mkdocs.yml").read_text("utf-8")
+def test_the_site_lists_every_page_after_the_catalogs() -> None:
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text("utf-8"))
+    nav = _hook().with_game_pages(config["nav"])
+    games = next(item for item in nav if "Games" in item)["Games"]
+    section = next(item for item in games if "The catalog of famous games" in item)
+    assert section["The catalog of famous games"] == [{"All results": "catalog.md"}] + [
+        {e.title: f"{PAGE_FOLDER}/{e.name}.md"} for e in catalog()]
+    with pytest.raises(ValueError, match="catalog.md"):
+        _hook().with_game_pages([{"Home": "index.md"}])
+
+
+def test_the_catalog_page_gets_its_tables() -> None:
+    hook = _hook()
+    text = hook.with_tables((ROOT / "docs" / "catalog.md").read_text("utf-8"))
+    assert results_table(catalog()) in text
     for entry in catalog():
-        assert f"{PAGE_FOLDER}/{entry.name}.md" in nav, entry.name
+        assert f"| [`{entry.name}`]({PAGE_FOLDER}/{entry.name}.md) | {entry.rules} |" in text
+    with pytest.raises(ValueError, match="marker"):
+        hook.with_tables("# no tables here")
 
 
 def test_a_page_names_every_parameter_result_and_source() -> None:

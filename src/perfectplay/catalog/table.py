@@ -1,10 +1,13 @@
-"""The catalog's published results as Markdown tables, from what each entry records: every
-result with how it is reproduced here and what that cost (``perfectplay games --markdown``,
-the docs' catalog page), and one row a game (the README's summary).
+"""The catalog as Markdown tables, from what each entry records: one row a game with its
+rules, parameters and sources (the docs' catalog page), every published result with how it
+is reproduced here and what that cost (``perfectplay games --markdown``, the docs' catalog
+page), and one row a game of results (the README's summary). The docs site writes its
+tables from these when it is built (``docs/ext/games.py``), so no list of games is kept
+by hand.
 
-The times are the ones each :class:`~.entry.Published` records, measured on this project's
-2-core machine (``python benchmarks/catalog.py`` measures them again); nothing here runs a
-solve, so the tables cost microseconds and a test can hold the docs to them.
+The times are the ones each :class:`~perfectplay.registry.Published` records, measured on
+this project's 2-core machine (``python benchmarks/catalog.py`` measures them again);
+nothing here runs a solve, so the tables cost microseconds.
 
 >>> from perfectplay.registry import get_catalog
 >>> print(summary_table([get_catalog("tictactoe")]).splitlines()[2])
@@ -58,6 +61,33 @@ def _source_tag(p: Published) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "/").replace("\n", " ")
+
+
+def _sources(entry: CatalogGame) -> str:
+    """The sources of a game's results, each once, by authors and year."""
+    tags: list[str] = []
+    for p in entry.published:
+        if _source_tag(p) not in tags:
+            tags.append(_source_tag(p))
+    return "; ".join(tags) or "none"
+
+
+def games_table(entries: Sequence[CatalogGame], folder: str = "games/catalog") -> str:
+    """One row a game: its name (a link to its page in ``folder``), its rules, its
+    parameters with their defaults and ranges, and the sources of its results. O(results).
+
+    >>> from perfectplay.registry import get_catalog
+    >>> print(games_table([get_catalog("nim")]).splitlines()[2])  # doctest: +ELLIPSIS
+    | [`nim`](games/catalog/nim.md) | Take any number ... | `heaps=(3, 4, 5) (0-64)` | Bouton 1901 |
+    """
+    lines = ["| game | rules, in a sentence | parameters (default, range) | sources of its "
+             "results |", "|---|---|---|---|"]
+    for entry in entries:
+        params = ", ".join(f"`{p.describe()}`" for p in entry.params) or "none"
+        lines.append("| " + " | ".join(_cell(c) for c in (
+            f"[`{entry.name}`]({folder}/{entry.name}.md)", entry.rules, params,
+            _sources(entry))) + " |")
+    return "\n".join(lines)
 
 
 def results_table(entries: Sequence[CatalogGame]) -> str:

@@ -45,7 +45,7 @@ def games(name: str | None, as_json: bool, markdown: str | None) -> None:
       perfectplay games
       perfectplay games connect4
       perfectplay games --markdown results
-      perfectplay games kalah --markdown page > docs/games/catalog/kalah.md
+      perfectplay games kalah --markdown page
       perfectplay solve 'connect4(width=5, height=4)'
       perfectplay search 'connect4(width=7, height=6)' --moves 4,4,3
       perfectplay play tictactoe
