@@ -2,10 +2,10 @@
 Kalah(6, 4), position by position, every move's value and remoteness streamed from the
 server's worker as each is proven.
 
-- ``GET /api/explore/{target}/position`` of a live target answers at once with the board,
+- ``GET /api/games/{target}/position`` of a live target answers at once with the board,
   whose turn it is and the legal moves by name, their values not yet known (``live``
   true, ``value`` null);
-- ``GET /api/explore/{target}/analysis?p=KEY&moves=a,b`` streams the analysis as JSON
+- ``GET /api/games/{target}/analysis?p=KEY&moves=a,b`` streams the analysis as JSON
   lines (``application/x-ndjson``), one object a line: ``{"kind": "move", ...}`` for every
   report of :func:`perfectplay.engine.proof.live.analyze_moves` (a move's value first, its
   remoteness after, bounds while it is searched; moves an opening book or an endgame store
@@ -22,7 +22,7 @@ The value history: the worker remembers every exact analysis it finished (the la
 :data:`PROVEN_POSITIONS`), so a live game's history shows, for each move played from a
 position analysed before, the mover's value before and after it, whether it was a mistake,
 and the chart's points; a move from a position never analysed (a pasted line, a shared URL)
-is listed by name alone until ``GET /api/explore/{target}/history`` fills it in: it
+is listed by name alone until ``GET /api/games/{target}/history`` fills it in: it
 analyses those positions, the latest first (the nearest the end are the quickest, so the
 budget fills the most moves; each analysis has a table of its own, as on ``/analysis``),
 within :data:`HISTORY_SECONDS` in all, and streams each move as its position is proven
