@@ -95,10 +95,10 @@ class Sink:
 @dataclass(slots=True)
 class Found:
     """Discovery's growing arrays, a position at a time in id order: ``terminal`` (int8
-    outcome codes, :data:`~..protocol.UNKNOWN` while the game goes on), ``offsets`` (int64,
-    where each position's children end), and in a scored game ``payoffs`` (one a move) and
-    ``finals`` (one a position). The children themselves are numbered by the key store
-    and kept by the caller."""
+    outcome codes, :data:`~perfectplay.engine.protocol.UNKNOWN` while the game goes on),
+    ``offsets`` (int64, where each position's children end), and in a scored game
+    ``payoffs`` (one a move) and ``finals`` (one a position). The children themselves are
+    numbered by the key store and kept by the caller."""
 
     terminal: array[int]
     offsets: array[int]
