@@ -80,7 +80,7 @@ def process_client():
 #: workers start on them together and finish on short tests together: otherwise a long test
 #: drawn last keeps one worker busy while the other idles (a minute and more at the end).
 HEAVY_MODULES = ("test_search.py", "test_web_live_browser.py", "test_readme.py",
-                 "test_kalah_search.py", "test_outcore.py", "test_compiled.py",
+                 "test_kalah_search.py", "test_store_compiled.py", "test_compiled.py",
                  "test_connect4_hooks.py", "test_web_catalog.py", "test_catalog.py",
                  "test_catalog_domineering.py", "test_saved_target.py",
                  "test_catalog_kalah.py")

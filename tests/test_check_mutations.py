@@ -26,6 +26,7 @@ from nim import Nim
 from numba import njit
 from tictactoe import TicTacToe
 
+from layered import LayeredGraph
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.catalog.kalah import Kalah
 from perfectplay.coins import CoinsGame
@@ -38,7 +39,6 @@ from perfectplay.engine import (
 )
 from perfectplay.engine.protocol import BOUND_FLAGS
 from perfectplay.portal import PortalGame, parse_board
-from test_tablebase import LayeredGraph
 
 RESULTS: list[tuple[str, str, str, bool]] = []
 

@@ -16,6 +16,7 @@ from perfectplay.judge import run as judge_run
 from perfectplay.stress import CRASH, FORMAT, OK, TIMEOUT, WRONG, check, run_once, stress
 
 WRONG_DIR = Path(__file__).resolve().parent / "wrong"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def py(name: str) -> list[str]:
@@ -169,3 +170,51 @@ def test_stress_says_in_one_line_when_the_program_cannot_start(tmp_path):
 
     with pytest.raises(InputError, match="could not start.*stdin.*perfectplay gen devc-portal"):
         run_stress("devc-portal", [sys.executable, str(tmp_path / "missing.py")], cases=3)
+
+
+def test_the_maze_family_makes_varied_answers() -> None:
+    import random
+
+    from perfectplay.registry import problems
+    from perfectplay.rock import analyze, parse_maze
+
+    make = problems()["uva10381"].make
+    rng = random.Random(0)
+    answers = [analyze(parse_maze("\n".join(make(rng, 6, "maze")))).value
+               for _ in range(60)]
+    assert sum(a == 1 for a in answers) <= 6  # was 147 of 200
+    assert len(set(answers)) >= 6
+
+
+def test_stress_says_it_waits_on_a_hanging_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from perfectplay import stress
+
+    monkeypatch.setattr(stress, "_shrink_budget", lambda timeout: 1.5)
+    said: list[str] = []
+    began = time.monotonic()
+    hang = [sys.executable, "-c", "import time; time.sleep(60)"]
+    report = stress.stress("uva10381", hang, cases=3, timeout=0.3, jobs=2,
+                           progress=said.append)
+    assert time.monotonic() - began < 15
+    assert said[0].startswith("running ") and "waiting up to 0.3 s a case" in said[0]
+    assert said[1] == ("case 1: time-out (no answer within 0.3 s); shrinking it, each try "
+                       "waiting up to 0.3 s, for at most 1.5 s")
+    assert report.failure is not None and report.failure.outcome.verdict == stress.TIMEOUT
+    assert report.failure.stopped
+    assert "(then stopped: each time-out costs 0.3 s)" in report.text().splitlines()[0]
+
+
+def test_check_names_the_winner_not_its_enum(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    wrong = tmp_path / "wrong.out"
+    wrong.write_text("Bella\nAlif\n")
+    out = CliRunner().invoke(main, ["check", "devc-portal",
+                                    str(EXAMPLES / "judge" / "devc-portal.txt"), str(wrong)])
+    assert out.exit_code == 1
+    assert "case 3: WRONG: missing; expected 'Bella'" in out.output
+    assert "Winner" not in out.output and "<" not in out.output

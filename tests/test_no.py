@@ -4,6 +4,7 @@ plain per-piece BFS and the seed's method on thousands of random boards."""
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from perfectplay.no import (
     seed_nearest,
 )
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SEED_PIECES = [(1, 1), (3, 0), (2, 3), (0, 2), (4, 4)]
 
 
@@ -324,3 +326,22 @@ def test_every_piece_json_names_no_nearest_when_none_is_reachable():
 
     res = no.analyze(no.parse("A#*"), no.NoOptions(every=True))
     assert [p["nearest_name"] for p in res.to_json()["all"]] == [None, None]
+
+
+def test_no_draws_each_numbered_piece_by_its_own_letter() -> None:
+    from perfectplay import no
+
+    result = no.analyze(no.parse((EXAMPLES / "no_seed.txt").read_text()))
+    board = result.draw()
+    assert "P" not in board.splitlines()[1]  # the pieces are told apart, not all P
+    assert board.splitlines()[1:6] == ["1 54D23", "2 4A212", "3 321*1", "4 B3212", "5 5432E"]
+    assert "A-E the pieces P1-P5 (A is P1, B is P2, ...)" in board
+
+
+def test_a_tie_between_pieces_says_the_rule_that_breaks_it() -> None:
+    from perfectplay import no
+
+    numbered = no.analyze(no.parse((EXAMPLES / "no_seed.txt").read_text())).explain()
+    assert "(3-way tie, broken by the lowest number: P1)" in numbered
+    drawn = no.analyze(no.parse("A.*.B")).explain()
+    assert "broken by reading order (top to bottom, left to right): A" in drawn

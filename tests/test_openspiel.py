@@ -4,6 +4,8 @@ against a random one through pyspiel.evaluate_bots."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -220,3 +222,16 @@ def test_the_command_line_solves_and_writes_labels(tmp_path):
     assert out.exit_code == 1 and ".npz or .parquet" in out.stderr
     out = cli("tic_tac_toe", "--labels", str(tmp_path / "missing" / "x.npz"))
     assert out.exit_code == 1 and "does not exist" in out.stderr
+
+
+def test_an_unknown_openspiel_game_is_one_line() -> None:
+    run = [sys.executable, "-m", "perfectplay", "openspiel"]
+    out = subprocess.run([*run, "connect_fuor"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert out.stderr.splitlines() == [
+        out.stderr.strip()] and "no game 'connect_fuor'" in out.stderr
+    assert "did you mean connect_four?" in out.stderr
+    out = subprocess.run([*run, "tic_tac_toe(x=1)"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
+    assert "Unknown parameter 'x'" in out.stderr

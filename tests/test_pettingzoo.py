@@ -4,6 +4,11 @@ perfect agent playing whole episodes there and on PettingZoo's tictactoe_v3."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,3 +90,27 @@ def test_illegal_actions_in_the_environment_are_refused():
     env.reset()
     with pytest.raises(GameError, match="not legal"):
         env.step(len(env.moves) + 3)
+
+
+def test_the_pettingzoo_extra_brings_pygame() -> None:
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    assert any(req.startswith("pygame") for req in extras["pettingzoo"])
+
+
+def test_the_pettingzoo_snippet_needs_no_examples_folder(tmp_path: Path) -> None:
+    """The docs' snippet runs as a user's script, from a folder without examples/."""
+    script = tmp_path / "snippet.py"
+    script.write_text(textwrap.dedent("""
+        from perfectplay import solve
+        from perfectplay.games import nim
+        from perfectplay.pettingzoo import game_env, play_episode
+
+        env = game_env(solve(nim(heaps=(1, 2, 3))))
+        perfect = env.perfect_agent(seed=0)
+        print(play_episode(env, {"player_0": perfect, "player_1": perfect}, seed=0))
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=180, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "{'player_0': -1, 'player_1': 1}"

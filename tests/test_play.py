@@ -239,3 +239,29 @@ def test_every_play_screen_explains_its_words_and_undo_says_what_it_did():
     big = portal_table(parse_board("O" + "." * 9 + "\n" + "." * 10 + "\n" + "." * 9 + "O"))
     assert "exact, with the moves left" in small.legend
     assert "parity rule" in big.legend and "lose in 1" in big.legend
+
+
+def test_play_waits_at_the_end_so_a_final_blunder_can_be_taken_back() -> None:
+    from perfectplay.coins import play_table
+    from perfectplay.play import Session
+
+    said: list[str] = []
+    typed = iter(["L", "/u", "R", "/q"])  # L(1) loses; taken back at the end, R(2) wins
+    Session(play_table([1, 2]), {0}, write=said.append,
+            read=lambda _prompt: next(typed)).run()
+    text = "\n".join(said)
+    assert "the second player wins" in text and Session.AT_END in text
+    assert "took back 2 moves: first to move again" in text
+    assert text.rstrip().endswith(Session.AT_END)
+    assert "the first player wins" in text.split("took back")[1]
+    quiet: list[str] = []
+    ends = iter(["L"])
+
+    def read(_prompt: str) -> str:  # the end of the input at the end of the game: done
+        try:
+            return next(ends)
+        except StopIteration:
+            raise EOFError from None
+
+    Session(play_table([1, 2]), {0}, write=quiet.append, read=read).run()
+    assert quiet[-2] == Session.AT_END

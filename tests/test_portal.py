@@ -200,3 +200,27 @@ def test_the_explanation_states_the_invariant_games_obey():
     assert any(t != p for t, p in seen_counts)  # the count itself does vary
     zero = portal_solve(parse_board("O.O")).explain()
     assert "no safe move at all" in zero and "Alif must disconnect" in zero
+
+
+@pytest.mark.browser
+def test_the_portals_play_board_draws_this_games_walls_as_promised() -> None:
+    """The play title says "'+' = walled in this game": a wall played shows '+' on its own
+    colour, not black on black like the board's own walls."""
+    pytest.importorskip("starlette")
+    from browser import served_page
+
+    with served_page() as page:
+        page.click("button[data-tab=portal]")
+        page.fill("#portal-text", "O...\n.#..\n...O")
+        page.select_option("#portal-side", "0")
+        page.click("#portal-play")
+        page.wait_for_selector("#portal-game td.legal")
+        best = page.inner_text("#portal-game ol.moves li.best").split(":")[0]
+        page.click(f"#portal-game td[data-cell={best}]")
+        page.wait_for_selector("#portal-game td.placed")
+        placed = page.query_selector_all("#portal-game td.placed")
+        assert len(placed) == 2  # ours and the computer's answer
+        colours = [page.evaluate("el => getComputedStyle(el).backgroundColor", td)
+                   for td in (*placed, page.query_selector("#portal-game td.wall"))]
+        assert all(td.inner_text() == "+" for td in placed)
+        assert colours[0] == colours[1] != colours[2]

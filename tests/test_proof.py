@@ -1,10 +1,11 @@
-"""Issue 45's second part, each piece checked against an independent exact method: Connect
-Four's ``search_moves`` listing a move alone when it leaves two wins at once (or one right
-above another), which must then be a win in 3 by the strong solution; the branching-node
-count (nodes that chose among moves) where it is known (a game with one move everywhere
-branches only at each probe's root; the compiled kernel's count is checked beside search =
-solve in test_search_etc); and the rules' numba cache keyed by the text of the modules they
-compile in."""
+"""The proof search's room (engine/proof), each piece checked against an independent exact
+method: Connect Four's ``search_moves`` listing a move alone when it leaves two wins at once
+(or one right above another), which must then be a win in 3 by the strong solution; the
+branching-node count (nodes that chose among moves) where it is known (a game with one move
+everywhere branches only at each probe's root; the compiled kernel's count is checked beside
+search = solve in test_search_etc); the rules' numba cache keyed by the text of the modules
+they compile in; the quick probes' ranks (proof/plan.py); the probe stacks of searches in
+threads; the kernel's entry point reused from call to call."""
 
 from __future__ import annotations
 

@@ -492,3 +492,18 @@ def test_any_character_in_a_grid_is_named_with_its_place(odd):
                         (no.parse, f"*..\n.{odd}A")):
         with pytest.raises(InputError, match=r"line 2, column 2: unknown character"):
             parse(text)
+
+
+def test_an_unknown_option_of_a_game_is_named_with_a_suggestion() -> None:
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    out = CliRunner().invoke(main, ["coins", "1", "2", "--tabel"])
+    assert out.exit_code == 2
+    assert out.stderr.strip() == ("perfectplay: error: coins: no such option --tabel "
+                                  "(did you mean --table?)")
+    out = CliRunner().invoke(main, ["coins", "1", "-2", "3"])  # a negative coin stays a coin
+    assert out.exit_code == 0, out.output
+    out = CliRunner().invoke(main, ["play", "coins", "1", "2", "--tabel"])
+    assert out.exit_code == 2 and "no such option --tabel (did you mean --table?)" in out.stderr

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from layered import LayeredGraph
 from perfectplay.cli import main
 from perfectplay.store import solve_tiered
-from test_tablebase import LayeredGraph
 
 pytest.importorskip("starlette")
 

@@ -5,6 +5,7 @@ thing, a store of a game made in Python (no target), and export and SQL."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from layered import LayeredGraph
 from perfectplay import GameError, Value, solve
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.cli import main
@@ -25,7 +27,6 @@ from perfectplay.store.packed import (
     palette_of,
     set_ranks,
 )
-from test_tablebase import LayeredGraph
 
 
 @settings(max_examples=60, deadline=None)
@@ -192,3 +193,42 @@ def test_a_margin_beyond_the_search_limit_is_refused_as_a_leaf():
     beyond = SimpleNamespace(values=[2, LIMIT + 1], rems=np.array([1, 1]))
     with pytest.raises(StoreError, match="524,287"):
         _palette_scores(beyond, True)
+
+
+TINY_PORTAL = '''
+from perfectplay.portal import PortalGame, parse_board
+
+
+class Tiny(PortalGame):
+    def __init__(self):
+        super().__init__(parse_board("O..\\n.#.\\n..O"))
+'''
+
+
+def test_a_store_prints_its_start_its_sql_headers_and_a_framed_board(tmp_path: Path) -> None:
+    """solve --store ends with the start's value (as an in-memory solve does), sql prints
+    the column names first, and query's board has its cell names and a legend."""
+    pytest.importorskip("distributed")
+    pytest.importorskip("duckdb")
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+
+    (tmp_path / "tiny.py").write_text(TINY_PORTAL)
+    store = str(tmp_path / "tb")
+    run = CliRunner().invoke
+    r = run(main, ["solve", f"{tmp_path / 'tiny.py'}:Tiny", "--store", store,
+                   "--workers", "1", "--no-check"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].startswith("solved ") and lines[1] == "start: Tiny, the first player to move"
+    assert lines[2].startswith("value: ") and lines[3].startswith("best move: ")
+    r = run(main, ["solve", f"{tmp_path / 'tiny.py'}:Tiny", "--store", store, "--json"])
+    assert r.exit_code == 0 and '"start": {' in r.output, r.output
+    r = run(main, ["sql", store, "SELECT value, count(*) AS positions FROM solved "
+                   "GROUP BY value ORDER BY value"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == "value\tpositions"
+    r = run(main, ["query", store, "--moves", "b1"])
+    assert r.exit_code == 0, r.output
+    assert "\n   abc\n 1 OX.\n 2 .#.\n 3 ..O\nO a portal, # a wall from the start" in r.output

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from layered import LayeredGraph
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.cli import main
 from perfectplay.store import (
@@ -34,7 +35,6 @@ from perfectplay.store.book import build_book
 from perfectplay.store.integrity import FolderLock, game_identity
 from perfectplay.store.layout import read_manifest, save_array, seal, tier_path, write_manifest
 from perfectplay.store.verify import verify_store
-from test_tablebase import LayeredGraph
 
 C4 = "connect4(width=4, height=3)"
 

@@ -8,13 +8,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from layered import LayeredGraph
 from perfectplay.catalog.connect4 import ConnectFour
 from perfectplay.coins import CoinsGame
 from perfectplay.store import open_store, solve_tiered
 from perfectplay.store.layout import read_manifest, tier_path
 from perfectplay.store.packed import count_blocks, set_ranks, slot_ranks
 from perfectplay.store.verify import verify_store
-from test_tablebase import LayeredGraph
 
 
 def test_stores_as_written_verify_in_full(client, tmp_path):
