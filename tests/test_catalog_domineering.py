@@ -15,7 +15,7 @@ import pytest
 from perfectplay import Value, search, solve
 from perfectplay.catalog.domineering import GAME, THEOREMS, Domineering, DomineeringTwin
 from perfectplay.catalog.domineering.rules import SHARED, own_kernels
-from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN
+from perfectplay.engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE
 from perfectplay.errors import InputError
 
 
@@ -62,7 +62,7 @@ def test_every_hook_claim_holds_at_every_position(rows: int, cols: int) -> None:
         code = np.int64(pos)
         value, rem = solution.value(pos), solution.remoteness(pos)
         known = int(r.static_bounds(code))
-        if known & CANNOT_WIN:
+        if known & (CANNOT_WIN | MUST_LOSE):
             assert value is Value.LOSE, game.draw(pos)
         if known & CANNOT_LOSE:
             assert value is Value.WIN, game.draw(pos)
@@ -87,7 +87,7 @@ def test_the_bounds_decide_positions_without_search() -> None:
     game = Domineering(3, 3)
     code = game.position("b2-b3 b1-c1 c2-c3")  # column a is all that is left
     assert game.to_move(code) == 1 and game.counts(code) == (1, 1, 0, 0)
-    assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_WIN
+    assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_WIN | MUST_LOSE
     game = Domineering(3, 2)
     code = game.position("a1-a2 a3-b3")  # b1-b2 is Vertical's safe domino
     assert game.to_move(code) == 0 and game.counts(code) == (1, 1, 0, 0)

@@ -357,7 +357,8 @@ def _endgame_roots(game: LoadedGame, k: int) -> Any:
               help="An endgame store of this game (solve --store DIR --endgame K, or a "
               "dense table, with --dense): its positions are read, not searched.")
 @click.option("--value-only", is_flag=True, help="Prove the value and a best move only, "
-              "not the remoteness (which can cost more than the value for margins).")
+              "not the remoteness (which can cost more than the value): a win/lose game's "
+              "winner alone, a scored game's margin.")
 @click.option("--positions", "positions_file", type=click.Path(dir_okay=False), default=None,
               help="Search every position of this file ('-': standard input), a line each, "
               "written as --moves writes one (blank lines and lines from # are skipped), in "
@@ -402,7 +403,8 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
     endgame = None if store is None else _search_endgame(store, game)
     result = game_call("rules", engine_search, game, position, limits=limits, analyze=analyze,
                        progress=terminal_progress(), endgame=endgame,
-                       remoteness=not value_only, check=False)  # checked as it was loaded
+                       remoteness=not value_only, value_only=value_only,
+                       check=False)  # checked as it was loaded
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
     if png is not None:

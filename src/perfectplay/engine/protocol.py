@@ -139,6 +139,15 @@ def has_player(game: object) -> bool:
     return callable(getattr(game, "player", None))
 
 
+def cannot_tie(game: object) -> bool:
+    """True when a win/lose game declares that none of its games ends level (an attribute
+    ``cannot_tie = True``: Domineering, where the player who cannot move loses): a proven
+    "not a loss" is then a win, and a search asked for the value alone settles it with one
+    null window. :func:`perfectplay.engine.check_game` refutes a false declaration by any
+    tie it meets."""
+    return getattr(game, "cannot_tie", False) is True and not is_scored(game)
+
+
 _RANK = {Value.WIN: 3, Value.TIE: 2, Value.DRAW: 1, Value.LOSE: 0}
 
 

@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from ...bits import lowest_bit, popcount
-from ...engine import CANNOT_LOSE, CANNOT_WIN, ONGOING, CompiledGame
+from ...engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE, ONGOING, CompiledGame
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -236,7 +236,7 @@ def bounds_of(cells, g):
         mine, my_safe, theirs, their_safe = most_h, safe_h, most_v, safe_v
     known = 0
     if mine <= their_safe:
-        known |= CANNOT_WIN
+        known |= CANNOT_WIN | MUST_LOSE  # no tie: not a win is a loss
     if my_safe > theirs:
         known |= CANNOT_LOSE
     return known
@@ -415,6 +415,10 @@ def own_kernels(rows: int, cols: int) -> Kernels:
 
 class Domineering(CompiledGame):
     """Domineering on ``rows`` x ``cols`` cells (at most 64): Vertical moves first."""
+
+    #: no game ends level (the player who cannot move loses): a search that proves "not
+    #: a loss" has proven a win (:func:`perfectplay.engine.protocol.cannot_tie`)
+    cannot_tie = True
 
     def __init__(self, rows: int = 8, cols: int = 8) -> None:
         if not (rows >= 1 and cols >= 1 and rows * cols <= MAX_CELLS):

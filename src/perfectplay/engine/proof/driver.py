@@ -63,7 +63,7 @@ import numpy as np
 
 from ...errors import GameError, show
 from ..compiled import CompiledGame
-from ..protocol import Game, Move, Position, Worth, capabilities
+from ..protocol import Game, Move, Position, Value, Worth, cannot_tie, capabilities
 from ..values import MoveValue
 from . import kernel as sk
 from . import plan as pinplan
@@ -88,6 +88,7 @@ from .plan import (
     plan_next,
     plan_result,
     plan_start,
+    plan_value,
     quick_left,
     score_top,
 )
@@ -113,6 +114,10 @@ class SearchRun:
         self.rems: dict[Position, tuple[int, Move | None]] = {}
         self.integral = backend.integral
         self.want_remoteness = True
+        #: the value alone (``search(value_only=True)``): a win/lose game's plans end once
+        #: the score's sign is proven (:func:`~perfectplay.engine.proof.plan.plan_value`)
+        self.value_only = False
+        self.no_tie = cannot_tie(game)
         self.horizon = self.caps.horizon
         #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
         #: best moves found with an exact score (what :meth:`pin` gives with it)
@@ -190,9 +195,14 @@ class SearchRun:
         if st[pinplan.PHASE] == pinplan.HORIZON_WRONG:
             raise GameError(f"the search of {show(pos)} found a score beyond its horizon "
                             f"({st[pinplan.LEFT]} plies): the game's horizon hook is wrong")
+        if st[pinplan.PHASE] == pinplan.KNOWN_WRONG and known is None:  # (plan_value's)
+            raise GameError(f"the search of {show(pos)} proves neither a win nor a loss: "
+                            "the game's cannot_tie (or its horizon) is wrong")
         if st[pinplan.PHASE] == pinplan.KNOWN_WRONG:  # only a known bound can cross
             raise GameError(f"the bounds known for {show(pos)} were wrong: the search "
                             f"proves at most {hi} where {lo} was given as proven")
+        if st[pinplan.PHASE] == pinplan.VALUE:  # the value alone: a bound, not the score
+            return lo, hi, best
         self.exact_scores[pos] = lo
         return lo, hi, best
 
@@ -207,10 +217,14 @@ class SearchRun:
                 raise GameError(f"the bounds known for {show(pos)} ({known[0]}, {known[1]}) "
                                 "are outside its score range")
         left = 0
-        if known is None and self.horizon is not None:
+        sign = self.value_only and not self.scored  # the value alone: no quick probes
+        if known is None and self.horizon is not None and not sign:
             left = int(quick_left(self.scored, int(self.horizon(pos))))
         st = new_plan()
         plan_start(st, int(lo), int(hi), int(base[0]), int(base[1]), left, int(self.scored))
+        if sign or self.no_tie:
+            gap = MATE - int(self.horizon(pos)) if self.horizon is not None else MATE - LIMIT
+            plan_value(st, int(sign), int(self.no_tie), gap)
         return st
 
     def _follow(self, pos: Position, st: np.ndarray, want_best: bool) -> Move | None:
@@ -291,7 +305,11 @@ class SearchRun:
         order (what ``analyze`` shows)."""
         out = []
         for move, child, passes, pay in self.edges(pos):
-            lo, _, _ = self.pin(child)
+            lo, hi, _ = self.pin(child)
+            if lo != hi:  # the value alone (value_only): the child's, flipped if it passes
+                sign = sign_value(lo, hi)
+                out.append(MoveValue(move, sign.flipped() if passes else sign, None))
+                continue
             s = parent_score(lo, passes, pay, self.scored)
             value, rem = value_of(s, self.scored)
             if rem is None and self.want_remoteness:
@@ -313,7 +331,7 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
            workers: int | None = None, max_depth: int | None = None,
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
-           remoteness: bool = True,
+           remoteness: bool = True, value_only: bool = False,
            known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
@@ -338,7 +356,11 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     of a store built with ``solve_tiered(..., roots=...)``, or its :class:`~.kernel.Leaf`): every
     position it holds is read, not searched (Irving et al.'s endgame databases). It never
     changes an answer, only the work. ``remoteness=False`` proves the value and a best move
-    only (a margin's remoteness can cost more than its value). ``known``: bounds (lo, hi)
+    only (a margin's remoteness can cost more than its value). ``value_only=True`` asks no
+    more than the value (and implies ``remoteness=False``): a win/lose game's search stops
+    once the winner is proven, with no remoteness (the first null window, "a win?", where
+    the exact score takes several; a game that declares ``cannot_tie`` needs no second), a
+    scored game's margin is pinned as with ``remoteness=False``. ``known``: bounds (lo, hi)
     already proven on the position's score, in the search's units
     (:func:`~perfectplay.engine.proof.result.score_of`; e.g. from a parent's exact score,
     which no move beats, as an opening book's build gives them): the probes start inside
@@ -376,9 +398,11 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     else:
         limits = limits.replace(workers=1)
         backend = PythonBackend(game, limits.max_depth)
-    compiling = warm_up(backend, game, position, bool(remoteness), progress or None)
+    compiling = warm_up(backend, game, position, bool(remoteness) and not value_only,
+                        progress or None)
     run = SearchRun(game, backend, Budget.of(limits))  # the clock starts here
-    run.want_remoteness = bool(remoteness)
+    run.want_remoteness = bool(remoteness) and not value_only
+    run.value_only = bool(value_only)
     _log.info("search of %s: started", run.caps.name)
     try:
         result = run_search(run, game, position, analyze, limits.workers, known)
@@ -404,18 +428,25 @@ def run_search(run: SearchRun, game: Game, position: Position, analyze: bool,
     try:
         want_best = known is None and run.kernel_names_best
         lo, hi, best = run.pin(position, known, want_best)
-        value, remoteness = value_of(lo, run.scored)
+        value, remoteness = value_of(lo, run.scored) if lo == hi else (sign_value(lo, hi),
+                                                                       None)
         if remoteness is None and run.want_remoteness:
             remoteness, walked = run.remoteness(position, lo)
             best = walked if walked is not None else best
         if best is None and known is None and run.edges(position):
-            best = _best_of(run, position, lo)
+            best = _best_of(run, position, lo) if lo == hi else _best_of_value(run, position,
+                                                                                value)
         if analyze:
             moves = run.move_values(position)
         exact = True
     except Stopped:
         if value is None and run.partial is not None:
             lo, hi, best = run.partial
+            if (run.value_only or run.no_tie) and not run.scored and (lo > 0 or hi < 0):
+                value = sign_value(lo, hi)  # the winner is proven, if not the remoteness
+                note = "the value is proven; its remoteness was not, before the search stopped"
+        elif value is not None and run.value_only and not run.scored and remoteness is None:
+            note = "the value is proven; a best move was not, before the search stopped"
         elif remoteness is None:
             note = "the value is proven; its remoteness was not, before the search stopped"
         else:
@@ -481,6 +512,39 @@ def leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf
     if endgame is None or isinstance(endgame, sk.Leaf):
         return endgame
     return endgame.leaf()
+
+
+def sign_value(lo: SearchScore, hi: SearchScore) -> Value:
+    """The value of a win/lose game's position whose score is proven to lie in [lo, hi]
+    on one side of 0 (its sign, without the remoteness: ``search(value_only=True)``), or
+    exactly 0 (a tie).
+
+    >>> sign_value(3, MATE - 5), sign_value(-MATE, -(MATE - 40))
+    (<Value.WIN: 'win'>, <Value.LOSE: 'lose'>)
+    """
+    if lo > 0:
+        return Value.WIN
+    if hi < 0:
+        return Value.LOSE
+    if lo == hi == 0:
+        return Value.TIE
+    raise GameError(f"the score lies in [{lo}, {hi}]: its sign is not proven")
+
+
+def _best_of_value(run: SearchRun, pos: Position, value: Worth) -> Move | None:
+    """A move that keeps ``value``, proven by the value alone (value_only), when the probes
+    named none (a position decided by its static bounds): a win's first move (in the
+    game's order) to a child proven lost for its mover; a loss's first move (every move
+    loses)."""
+    edges = run.edges(pos)
+    if value is not Value.WIN:
+        return edges[0][0] if edges else None
+    for move, child, passes, _ in edges:
+        lo, hi, _ = run.pin(child)
+        child_value = sign_value(lo, hi)  # (exact: its sign too)
+        if (child_value.flipped() if passes else child_value) is Value.WIN:
+            return move
+    return None
 
 
 def _best_of(run: SearchRun, pos: Position, s: SearchScore) -> Move | None:

@@ -36,8 +36,9 @@ import numpy as np
 from numba import njit
 
 __all__ = ["BEST", "DONE", "HI", "HORIZON_WRONG", "KNOWN_WRONG", "LO", "MAIN", "ONE",
-           "PHASE", "PROBES", "QUICK", "QUICK_PLIES", "distance_rank", "new_plan", "plan_bounds",
-           "plan_next", "plan_result", "plan_start", "quick_left", "rank_score", "score_top"]
+           "PHASE", "PROBES", "QUICK", "QUICK_PLIES", "VALUE", "distance_rank", "new_plan",
+           "plan_bounds", "plan_next", "plan_result", "plan_start", "plan_value", "quick_left",
+           "rank_score", "score_top"]
 
 MATE = 1 << 19  # the search kernel's MATE: a win in r plies scores MATE - r
 #: the longest distance (plies to a win or a loss) the quick probes ask about before "a win
@@ -45,12 +46,14 @@ MATE = 1 << 19  # the search kernel's MATE: a win in r plies scores MATE - r
 #: benchmarks/search_nodes.py stay within 0.5 % (docs/benchmarks.md)
 QUICK_PLIES = 16
 
-# the plan's fields (an int64 array of SIZE)
+# the plan's fields (an int64 array of SIZE); the last three are :func:`plan_value`'s
 PHASE, LEFT, LO_C, HI_C, LO, HI, X, STEPPED, BASE_LO, BASE_HI, SCORED, BEST, PROBES = range(13)
-SIZE = 13
-# its phases: the quick probes' ranks, the main probes, done, two contradictions, and a
-# plan of one probe (:func:`plan_one`)
-QUICK, MAIN, DONE, HORIZON_WRONG, KNOWN_WRONG, ONE = range(6)
+SIGN, NO_TIE, GAP = 13, 14, 15
+SIZE = 16
+# its phases: the quick probes' ranks, the main probes, done, two contradictions, a
+# plan of one probe (:func:`plan_one`), and the value proven without its score (VALUE: a
+# win, LO >= 1, or a loss, HI <= -1, when only the value is asked, :func:`plan_value`)
+QUICK, MAIN, DONE, HORIZON_WRONG, KNOWN_WRONG, ONE, VALUE = range(7)
 
 
 LIMIT = MATE - 2  # the search kernel's LIMIT: the largest margin its scores hold
@@ -168,6 +171,55 @@ def plan_one(st, x):
 
 
 @njit(cache=True)
+def plan_value(st, sign, no_tie, gap):
+    """Fit a win/lose/tie plan begun by :func:`plan_start` to the question asked (call it
+    right after): ``sign`` (0 or 1), the value only: the plan ends, in phase VALUE, once
+    the score's sign is proven (a win: ``st[LO]`` >= 1; a loss: ``st[HI]`` <= -1; a tie
+    is pinned, DONE); ``no_tie`` (0 or 1), the game cannot tie: a bound that rules out a
+    loss proves a win, at least ``gap`` (the least score of a win: MATE - horizon, or 1),
+    and one that rules out a win proves a loss, at most ``-gap``. A game that cannot tie
+    asked its value alone is one null window, "a win?", where its exact score takes
+    several. O(1).
+
+    >>> st = new_plan()
+    >>> plan_start(st, -(MATE - 1), MATE - 1, -(MATE - 1), MATE - 1, 0, 0)
+    >>> plan_value(st, 1, 1, MATE - 40)       # the value alone; no tie; at most 40 plies
+    >>> plan_next(st)                         # "a win?"
+    1
+    >>> plan_result(st, 0, -1)                # no: so a loss, in 40 plies at most
+    >>> _ = plan_next(st); int(st[PHASE]) == VALUE, int(st[HI]) == -(MATE - 40)
+    (True, True)
+    """
+    st[SIGN] = sign
+    st[NO_TIE] = no_tie
+    st[GAP] = max(1, gap)
+    if no_tie != 0:
+        _close_gap(st)
+        if st[PHASE] == MAIN:
+            _begin_main(st, False)
+
+
+@njit(cache=True)
+def _close_gap(st):
+    """A game that cannot tie (``st[NO_TIE]``): the scores strictly between a loss's and a
+    win's (from -GAP to GAP) are never reached, so a bound inside that gap moves to its
+    edge (the quick probes' ranks: rank 0, a tie, likewise). A no-op for other games."""
+    if st[NO_TIE] == 0:
+        return
+    if st[PHASE] == QUICK:
+        if st[LO_C] == 0:
+            st[LO_C] = 1
+        if st[HI_C] == 0:
+            st[HI_C] = -1
+        return
+    gap = st[GAP]
+    if -gap < st[LO] < gap:
+        st[LO] = gap
+    if -gap < st[HI] < gap:
+        st[HI] = -gap
+
+
+@njit(cache=True)
 def _begin_main(st, quick):
     """The main probes' first x: the sign when it is open; the quick probes' bisection
     carried on when they narrowed the range; with a sign known, whether the narrowed bound
@@ -214,6 +266,8 @@ def plan_next(st):
         _begin_main(st, st[LO] != rank_score(-left, left) or st[HI] != rank_score(left, left))
     if st[PHASE] == MAIN and st[LO] >= st[HI]:
         st[PHASE] = DONE if st[LO] == st[HI] else KNOWN_WRONG
+    elif st[PHASE] == MAIN and st[SIGN] != 0 and (st[LO] > 0 or st[HI] < 0):
+        st[PHASE] = VALUE  # the value alone was asked: its sign is proven
     return st[X]
 
 
@@ -234,11 +288,13 @@ def plan_result(st, s, move):
             st[LO_C] = max(st[LO_C], rank_at_least(s, left))
         else:
             st[HI_C] = min(st[HI_C], rank_at_most(s, left))
+        _close_gap(st)
         return
     if s >= x:
         st[LO] = max(st[LO], s)
     else:
         st[HI] = min(st[HI], s)
+    _close_gap(st)
     if st[STEPPED] == 0 or st[SCORED] != 0:  # MTD(f)'s step: is the bound just found exact?
         st[STEPPED] = 1  # (margins: always, as small margins are a few steps apart)
         st[X] = st[LO] + 1 if s >= x else st[HI]
