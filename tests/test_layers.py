@@ -26,7 +26,9 @@ documented exception: the registry loads the built-in games by name (``PLUGIN_LO
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 from typing import NamedTuple
 
@@ -451,3 +453,58 @@ def test_the_shadow_reader_sees_each_kind_of_name():
     assert shadowed_modules("perfectplay.pkg", source, known=known) == [
         "line 2: perfectplay.pkg.picture", "line 3: perfectplay.pkg.sql",
         "line 5: perfectplay.pkg.seed"]
+
+
+MODULE_ROLE = re.compile(r":mod:`~?([^`<>]+)`")
+
+
+def missing_module_roles(module: str, source: str, is_package: bool = False,
+                         known: dict[str, Path] | None = None) -> list[str]:
+    """Every ``:mod:`` role in the docstrings and comments of ``source`` (the text of
+    ``module``) that names no module of the package: ``.name`` and ``..name`` read as in a
+    relative import, ``perfectplay.x`` as written (other packages' modules are left alone).
+    The docs build would still link most of them by their last name, to the wrong place."""
+    known = MODULES if known is None else known
+    tree = ast.parse(source)
+    texts = [(getattr(node, "lineno", 1), doc) for node in ast.walk(tree)
+             if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                           | ast.AsyncFunctionDef)
+             and (doc := ast.get_docstring(node, clean=False))]
+    texts += [(tok.start[0], tok.string) for tok in
+              tokenize.generate_tokens(io.StringIO(source).readline)
+              if tok.type == tokenize.COMMENT]
+    found = []
+    for line, text in texts:
+        for target in MODULE_ROLE.findall(text):
+            if target.startswith("."):
+                dots = len(target) - len(target.lstrip("."))
+                base = module.split(".")[: None if is_package else -1]
+                base = base[: len(base) - (dots - 1)]
+                full = ".".join([*base, target.lstrip(".")])
+            elif target.split(".")[0] == "perfectplay":
+                full = target
+            else:
+                continue
+            if full not in known:
+                found.append(f"line {line}: :mod:`{target}` ({full})")
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_role_names_a_module(module):
+    """A module moved is a module renamed in the prose too: ``:mod:`.workers``` in
+    ``engine.discovery`` named a module that lives one floor up."""
+    path = MODULES[module]
+    assert missing_module_roles(module, path.read_text(), path.name == "__init__.py") == []
+
+
+def test_the_module_role_reader_reads_relative_names_as_imports():
+    known = {m: Path() for m in ("perfectplay.engine", "perfectplay.engine.workers",
+                                 "perfectplay.engine.discovery",
+                                 "perfectplay.engine.discovery.graph")}
+    source = ('"""Uses :mod:`..workers`, :mod:`.graph` and :mod:`numpy`; not :mod:`.workers`.\n'
+              '"""\n# see :mod:`perfectplay.engine.search`\n')
+    assert missing_module_roles("perfectplay.engine.discovery.expand", source,
+                                known=known) == [
+        "line 1: :mod:`.workers` (perfectplay.engine.discovery.workers)",
+        "line 3: :mod:`perfectplay.engine.search` (perfectplay.engine.search)"]

@@ -23,7 +23,7 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               each other (Connect Four: a board and its mirror image); a store
                               (:mod:`perfectplay.store`) then keeps only canonical codes, and
                               proof search one table entry
-``search_moves(pos, out)``    *optional, for proof search* (:mod:`perfectplay.engine.search`):
+``search_moves(pos, out)``    *optional, for proof search* (:mod:`perfectplay.engine.proof`):
                               the moves to search, best first, into ``out``, returning their
                               count. It may leave a legal move out only when a move it lists
                               is at least as good for the mover (value and remoteness), and

@@ -5,7 +5,7 @@ return (:func:`points`, :func:`is_move_list` ...), every slip reported as a
 :class:`~perfectplay.errors.GameError` naming the call.
 
 :class:`Expander` runs a batch here, or splits it with the helper process of
-:mod:`.workers`; the arrays it appends to are exactly the serial pass's either way.
+:mod:`..workers`; the arrays it appends to are exactly the serial pass's either way.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def _stepped(step: Callable[[Position, Move], Any], pos: Position, move: Move
 
 class Expander:
     """One batch's expansion into the discovery's arrays: serial, or split with the helper
-    process (:mod:`.workers`), which expands the second half while this process expands
+    process (:mod:`..workers`), which expands the second half while this process expands
     the first. The halves are appended in order, so the arrays (and the ids the store
     gives) are exactly the serial pass's; a half the helper failed on is expanded here,
     where its error is raised as the serial pass raises it. ``fast``: a win/lose game

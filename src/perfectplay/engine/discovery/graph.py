@@ -460,7 +460,7 @@ def _codec(caps: Capabilities, start: Position) -> Codec | None:
 
 def _discover(plan: _Plan, codec: Codec | None, fork: bool = False) -> GameGraph:
     """The breadth-first loop, over codes (``codec`` given) or objects; ``fork``: with the
-    helper process once the game is large enough (:mod:`.workers`)."""
+    helper process once the game is large enough (:mod:`..workers`)."""
     rules = Rules.of(plan.game, plan.caps)
     scored = rules.scored
     into = Found.empty(scored, [0])

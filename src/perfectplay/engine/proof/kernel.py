@@ -1,7 +1,7 @@
 """The compiled half of proof search: an alpha-beta kernel and its transposition table.
 
 Everything here runs in numba with no Python per node (and as plain Python under
-``NUMBA_DISABLE_JIT=1``). :mod:`perfectplay.engine.search` drives it.
+``NUMBA_DISABLE_JIT=1``). :mod:`.driver` drives it.
 
 **Scores.** One int64 orders every outcome for the player to move, so that plain alpha-beta
 finds the engine's own value *and* remoteness (winner fastest, loser slowest):
