@@ -71,6 +71,7 @@ from .layout import (
     write_manifest,
 )
 from .packed import count_blocks, mark_present
+from .plies import MAX_BOOK_POSITIONS, MAX_PLIES, book_layers, check_plies
 from .reader import Store
 from .sortedtiers import build_index, index_bits, mix_all
 
@@ -81,10 +82,6 @@ __all__ = ["BLOCK", "CHUNK", "MAX_BOOK_POSITIONS", "MAX_PLIES", "SAVE_SECONDS", 
 CHUNK = 32
 #: Positions of the last ply a process is handed at a time when several search (``jobs``).
 BLOCK = 8
-#: The most positions a book may hold (checked while enumerating, before any search).
-MAX_BOOK_POSITIONS = 20_000_000
-#: The deepest book.
-MAX_PLIES = 200
 #: The searched positions are saved at least this often (seconds).
 SAVE_SECONDS = 30.0
 #: A line of progress at most this often (seconds).
@@ -107,35 +104,6 @@ class Book:
     resumed: int = 0
     already: bool = False
     jobs: int = 1
-
-
-def book_layers(game: CompiledGame, plies: int) -> list[np.ndarray]:
-    """The canonical codes first reached at each ply 0..``plies`` from the start (each
-    sorted). O(positions x moves); a LimitError past :data:`MAX_BOOK_POSITIONS`."""
-    check_plies(plies)
-    start = game.canonical(game.initial())
-    seen = {start}
-    layers = [np.array([start], np.int64)]
-    for _ply in range(plies):
-        nxt: list[int] = []
-        for code in layers[-1].tolist():
-            for move in game.moves(code):
-                child = game.canonical(game.play(code, move))
-                if child not in seen:
-                    seen.add(child)
-                    nxt.append(child)
-        if len(seen) > MAX_BOOK_POSITIONS:
-            raise LimitError(f"a book of {plies} plies holds more than "
-                             f"{MAX_BOOK_POSITIONS:,} positions; choose fewer plies")
-        layers.append(np.array(sorted(nxt), np.int64))
-    return layers
-
-
-def check_plies(plies: int) -> None:
-    """A LimitError unless ``plies`` is an int from 0 to :data:`MAX_PLIES`."""
-    if isinstance(plies, bool) or not isinstance(plies, int | np.integer) or \
-            not 0 <= plies <= MAX_PLIES:
-        raise LimitError(f"plies must be an int from 0 to {MAX_PLIES}, not {show(plies)}")
 
 
 def _book_limits(limits: Limits | None, workers: int | None, table_mb: float | None) -> Limits:

@@ -32,6 +32,7 @@ from ..errors import show
 from .integrity import StoreDamaged
 from .layout import checksums, read_manifest, tier_path
 from .packed import set_ranks, slot_ranks, unranked
+from .plies import book_layers
 from .sortedtiers import unmix_all
 
 
@@ -176,8 +177,6 @@ def book_promise(store: PackedStore, report: VerifyReport) -> np.ndarray | None:
     check them: they are left out of the sample (and of ``report.total``), their bytes
     covered by the files' checksums. Every position before them follows from its children,
     which are all in the book. O(book positions x moves)."""
-    from .book import book_layers
-
     held = read_manifest(store.path).get("book")
     if not isinstance(held, dict):
         return None
