@@ -381,7 +381,10 @@ def test_a_line_deeper_than_max_depth_is_a_limit():
 
 
 def test_a_search_moves_hook_that_lists_nothing_is_named():
+    """By the search itself (check=False: the default check names it first, its own way)."""
     with pytest.raises(GameError, match="search_moves listed no move"):
+        search(subtraction(505), check=False)
+    with pytest.raises(GameError, match=r"search_moves\(505\) lists no move"):
         search(subtraction(505))
 
 

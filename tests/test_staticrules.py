@@ -180,7 +180,7 @@ def test_compiled_discovery_solves_as_the_namedtuple_does(monkeypatch):
 
     from perfectplay import solve
 
-    solve_module = importlib.import_module("perfectplay.engine.strong")
+    solve_module = importlib.import_module("perfectplay.engine.exact")  # discover_graph's
 
     cached = solve(tictactoe(), method="graph", progress=False)
     monkeypatch.setattr(solve_module, "static_rules", lambda rules: None)
