@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from perfectplay import LimitError, solve
+from perfectplay.cli import main
 from perfectplay.engine.discovery import graph
 from perfectplay.engine.discovery.graph import (
     memory_cap,
@@ -121,6 +123,16 @@ def test_a_solve_that_cannot_fit_is_refused_before_the_work(machine):
         "6.0 GiB")
     assert "run-7.scope/memory.max" in str(err.value)
     refuse_unless_fits(1_000_000, "tiers", "a million positions")  # 29 MiB: fits
+
+
+def test_the_command_line_refuses_it_up_front(machine):
+    (machine / "cgroup").write_text("0::/run-7.scope\n")
+    _files(machine / "sys" / "run-7.scope", memory__max=6 * GiB, memory__current=0)
+    r = CliRunner().invoke(main, ["solve", "connect4(width=6, height=5)"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.startswith("perfectplay: error: connect4(width=6, height=5) is too big to "
+                               "solve whole: 2,818,972,642 positions (Tromp): about 78.8 GiB")
+    assert "4.8 GiB this process may use" in r.output and "memory.max" in r.output
 
 
 def test_a_discovery_past_the_limit_says_which_limit(machine):

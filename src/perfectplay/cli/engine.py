@@ -18,7 +18,7 @@ from ..engine import check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
-from ..engine.discovery import position_limit
+from ..engine.discovery import refuse_unless_fits
 from ..engine.proof.limits import MAX_TABLE_MB, MAX_WORKERS, Limits
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
@@ -249,15 +249,13 @@ def _refuse_too_big(target: str, game: LoadedGame, max_positions: int | None) ->
     if known is None:
         return
     count, sentence = known
-    path = "graph" if isinstance(game, CompiledGame) else "python"
-    limit = max_positions if max_positions is not None else position_limit(path)
-    if count <= limit:
-        return
-    held = f"max_positions ({limit:,})" if max_positions is not None else \
-        f"what the memory holds (about {limit:,})"
-    fail(f"{target} is too big to solve whole: {sentence}: more than {held}. Search a "
-         f"position instead (exact, without enumerating the game): perfectplay search "
-         f"{target!r} (with --moves for the position after some moves)")
+    path = ("tiers" if game.tiered else "graph") if isinstance(game, CompiledGame) else "python"
+    try:  # the need and the limit (the memory cgroup's, RLIMIT_AS, the machine's), in words
+        refuse_unless_fits(count, path, sentence, max_positions)
+    except LimitError as exc:
+        fail(f"{target} is too big to solve whole: {exc}. Search a position instead (exact, "
+             f"without enumerating the game): perfectplay search {target!r} (with --moves "
+             "for the position after some moves)")
 
 
 def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
