@@ -5,26 +5,52 @@
 <Value.LOSE: 'lose'>
 """
 
+import importlib
 import logging
+from typing import TYPE_CHECKING, Any
 
-from .numbaboot import skip_blas_probe
+from .errors import GameError, InputError, LimitError, PerfectplayError
+from .numbaboot import after_numba
 
-skip_blas_probe()  # before numba loads its first kernel: 0.15 s a process, see numbaboot
+after_numba()  # numba, when something loads it, skips its BLAS probe: see numbaboot
 
-from .engine import (  # noqa: E402
-    Limits,
-    MoveValue,
-    SearchBatch,
-    SearchResult,
-    Solution,
-    Value,
-    check_game,
-    search,
-    search_many,
-    solve,
-)
-from .engine.solved.saved import SavedSolution, load  # noqa: E402
-from .errors import GameError, InputError, LimitError, PerfectplayError  # noqa: E402
+if TYPE_CHECKING:
+    from .engine import (
+        Limits,
+        MoveValue,
+        SearchBatch,
+        SearchResult,
+        Solution,
+        Value,
+        check_game,
+        search,
+        search_many,
+        solve,
+    )
+    from .engine.solved.saved import SavedSolution, load
+
+#: The public names and the module each is read from on first use: ``import perfectplay``
+#: loads none of the engine (nor numpy, nor numba) until a name is asked for (issue 70).
+_LAZY = {
+    **dict.fromkeys(("Limits", "MoveValue", "SearchBatch", "SearchResult", "Solution", "Value",
+                     "check_game", "search", "search_many", "solve"), "perfectplay.engine"),
+    **dict.fromkeys(("SavedSolution", "load"), "perfectplay.engine.solved.saved"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 logging.getLogger(__name__).addHandler(logging.NullHandler())

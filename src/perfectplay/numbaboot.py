@@ -11,8 +11,11 @@ itself when it is compiled.
 BLAS yet", then sets the probe's answer to whether SciPy's ``cython_blas`` extension is on
 disk (found, not imported): the answer the probe would have given. If numba has loaded that
 module already, or SciPy's linear algebra is imported anyway, it does nothing; if numba's
-internals differ from what it expects, it leaves numba as it is. Called once, from
-``perfectplay/__init__``.
+internals differ from what it expects, it leaves numba as it is.
+
+``import perfectplay`` does not load numba (a Python game solved in Python never needs it):
+it calls :func:`after_numba`, which runs :func:`skip_blas_probe` the moment anything imports
+numba, whichever module of the package (or of a user's game) does it first.
 
 >>> skip_blas_probe()  # idempotent: numba is set up once per process
 """
@@ -20,9 +23,12 @@ internals differ from what it expects, it leaves numba as it is. Called once, fr
 from __future__ import annotations
 
 import glob
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import os
 import sys
+from types import ModuleType
 
 _ARRAYMATH = "numba.np.arraymath"
 
@@ -70,3 +76,49 @@ def _scipy_blas_installed() -> bool:
         if glob.glob(os.path.join(where, "linalg", "cython_blas*")):
             return True
     return False
+
+
+def after_numba() -> None:
+    """Run :func:`skip_blas_probe` right after numba is first imported (at once if it is
+    already): a finder on ``sys.meta_path`` that watches for the name ``numba`` only, hands
+    the import to the usual finders and, when numba's package has run, skips the probe. It
+    removes itself at that first import. Idempotent."""
+    if "numba" in sys.modules:
+        skip_blas_probe()
+        return
+    if not any(isinstance(f, _NumbaWatch) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NumbaWatch())
+
+
+class _NumbaWatch(importlib.abc.MetaPathFinder):
+    """Finds nothing itself: wraps numba's own loader so that :func:`skip_blas_probe`
+    follows its first import (see :func:`after_numba`)."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        if name != "numba":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)  # once, and not asked again by the search below
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _ThenSkip(spec.loader)
+        return spec
+
+
+class _ThenSkip(importlib.abc.Loader):
+    """numba's loader, then the probe skipped; numba's module keeps its own loader."""
+
+    def __init__(self, real: importlib.abc.Loader) -> None:
+        self.real = real
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return self.real.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.real
+        module.__loader__ = self.real
+        self.real.exec_module(module)
+        skip_blas_probe()

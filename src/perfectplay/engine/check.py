@@ -10,15 +10,13 @@ import types
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..errors import GameError, show
-from .compiled import CompiledGame
 from .discovery import hashable as _hashable
 from .discovery import is_move_list, is_points, is_real
-from .exact import solve_exact
 from .protocol import (
     BOUND_FLAGS,
     LOSES_IN_2,
@@ -30,8 +28,12 @@ from .protocol import (
     Value,
     Worth,
     capabilities,
+    is_compiled,
 )
 from .solved import Solved
+
+if TYPE_CHECKING:
+    from .compiled import CompiledGame
 
 
 @dataclass
@@ -160,7 +162,7 @@ def check_game(game: Any, max_positions: int | None = None, *,
     if report.problems:
         return report
     # the game object as it was before any call: to find hidden state
-    fresh = None if isinstance(game, CompiledGame) else _copy(game)
+    fresh = None if is_compiled(game) else _copy(game)
     start = _start(report, game)
     if start is _FAILED:
         return report
@@ -170,7 +172,7 @@ def check_game(game: Any, max_positions: int | None = None, *,
     else:
         walk.run(max_positions)
     _Hooks(game, report, walk).run()
-    if not isinstance(game, CompiledGame):  # compiled rules see nothing but the code
+    if not is_compiled(game):  # compiled rules see nothing but the code
         _check_hidden_state(report, game, fresh, walk.walked, walk.both_parities,
                             QUICK_HIDDEN if quick else _HIDDEN_SAMPLE)
     if walk.no_moves:
@@ -659,7 +661,7 @@ class _Hooks:
         self.sample = walk.walked
         self.caps = caps = capabilities(game)
         self.counts: dict[tuple[str, bool], int] = {}  # (hook, raised): problems
-        self.compiled = compiled = isinstance(game, CompiledGame)
+        self.compiled = compiled = is_compiled(game)
         self.codec = caps.codec and not compiled  # a compiled game's codes are its positions
         self.canonical = caps.canonical if (caps.symmetric or not compiled) else None
         self.tier = caps.tier
@@ -672,8 +674,8 @@ class _Hooks:
         self.step: Callable[[Position, Move], Any] | None = None
         self.rank: Callable[[Position], int] | None = None
         self.unrank: Callable[[int, int], Position] | None = None
-        if isinstance(game, CompiledGame):
-            self._compiled_hooks(game)
+        if compiled:
+            self._compiled_hooks(cast("CompiledGame", game))
 
     def _compiled_hooks(self, game: CompiledGame) -> None:
         """A compiled game's hooks that its Python face does not show, as Python calls."""
@@ -1119,6 +1121,8 @@ class _Hooks:
         if self.report.problems:
             self.report.notes.append(f"{what}: fix the problems above first")
             return None
+        # the solvers load numba: only a full check solves, never the check before a solve
+        from .exact import solve_exact
         try:
             if self.compiled:
                 return solve_exact(self.game, method="graph", progress=False,

@@ -6,7 +6,7 @@ Unchecked: :func:`~perfectplay.engine.solve` runs the default check first; the c
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -23,12 +23,10 @@ from .compiled import (
     topological_order,
 )
 from .discovery import GameGraph, discover, position_limit, turn_parity
-from .protocol import Game
+from .protocol import Game, Method, check_method
 from .solved import COST, MARGIN, WINLOSE, Solution, cost_players, label_setting, negamax_acyclic
 from .status import OK, raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
-
-Method = Literal["auto", "python", "graph", "tiers"]
 
 
 def solve_exact(game: Game | CompiledGame, *, max_positions: int | None = None,
@@ -51,12 +49,6 @@ def solve_exact(game: Game | CompiledGame, *, max_positions: int | None = None,
         raise GameError(f"method={show(method)} needs a CompiledGame")
     graph = discover(cast(Game, game), max_positions=max_positions, progress=progress)
     return solve_graph(game, graph)
-
-
-def check_method(method: object) -> None:
-    """A ValueError unless ``method`` is one of :data:`Method`'s."""
-    if method not in ("auto", "python", "graph", "tiers"):
-        raise ValueError(f"method must be auto, python, graph or tiers, not {show(method)}")
 
 
 def _solve_compiled(game: CompiledGame, tiered: bool, max_positions: int,

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import enum
 import functools
+import sys
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+from ..errors import show
 
 
 class Value(enum.Enum):
@@ -127,6 +130,32 @@ def stepper(game: object) -> Any:
     None (the engine then calls ``play`` and ``payoff``)."""
     step = getattr(game, "step", None)
     return step if callable(step) and is_scored(game) else None
+
+
+#: Where :class:`~perfectplay.engine.CompiledGame` is defined (tests/test_engine.py checks it).
+COMPILED_MODULE = "perfectplay.engine.compiled.game"
+
+
+def is_compiled(game: object) -> bool:
+    """True when ``game`` is a :class:`~perfectplay.engine.CompiledGame`, asked without
+    importing the compiled door (and numba with it): an instance exists only once the
+    class's module has run, so a process that never loaded it holds none.
+
+    >>> is_compiled(object())
+    False
+    """
+    module = sys.modules.get(COMPILED_MODULE)
+    return module is not None and isinstance(game, module.CompiledGame)
+
+
+#: How :func:`~perfectplay.engine.solve` solves (see there).
+Method = Literal["auto", "python", "graph", "tiers"]
+
+
+def check_method(method: object) -> None:
+    """A ValueError unless ``method`` is one of :data:`Method`'s."""
+    if method not in ("auto", "python", "graph", "tiers"):
+        raise ValueError(f"method must be auto, python, graph or tiers, not {show(method)}")
 
 
 def is_scored(game: object) -> bool:

@@ -1,14 +1,26 @@
 """``solve(game)``: the default check, discovery, then the right exact solver for the kind of
-game (:mod:`.exact`)."""
+game (:mod:`.exact`; a small win/lose game in plain Python, :mod:`.retro`).
+
+A Python game's solve loads the compiled door (numba) only when it needs it: a compiled
+game, a scored game, or a win/lose game too large for :func:`~.retro.solve_small` to beat the
+kernel's start-up. Nim or a small Connect Four then costs what its own rules cost (issue 70).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from .check import precheck
-from .compiled import CompiledGame
-from .exact import Method, check_method, discover_graph, solve_exact, solve_graph
-from .protocol import Game
-from .solved import Solution
-from .tiers import TierSolution
+from .discovery import GameGraph, discover
+from .protocol import Game, Method, check_method, is_compiled
+from .retro import is_small, solve_small
+from .solved import WINLOSE, Solution
+
+if TYPE_CHECKING:
+    from .compiled import CompiledGame
+    from .tiers import TierSolution
 
 __all__ = ["Method", "discover_graph", "solve", "solve_graph"]
 
@@ -53,12 +65,57 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
     >>> s = solve(Subtract())
     >>> s.value(), s.remoteness(), s.best_move()
     (<Value.WIN: 'win'>, 5, 1)
+
+    :param game: the rules: a Python game (the :class:`~perfectplay.engine.Game` protocol)
+        or a :class:`~perfectplay.engine.CompiledGame`.
+    :param max_positions: the most positions to hold (None: what the memory available
+        now holds).
+    :param progress: show a progress bar (None: when stderr is a terminal).
+    :param method: "auto", "python", "graph" or "tiers" (see above).
+    :param check: run the bounded check of the rules and hooks first.
+    :returns: a :class:`~perfectplay.engine.Solution` (a ``TierSolution``, which answers
+        the same questions, when a compiled game is solved tier by tier): the value,
+        remoteness and every move's value of each position reachable from the start.
+    :raises GameError: the rules or hooks break the protocol (found by the check, or
+        while solving), named with the position.
+    :raises LimitError: the game has more positions than ``max_positions``.
+    :raises ValueError: ``method`` is not one of the four.
     """
     check_method(method)
+    compiled = is_compiled(game)
     if check:
         # only the tier solver takes the tiers one by one (every move must rise); elsewhere
         # a move may stay in its tier
-        tiers = isinstance(game, CompiledGame) and (
-            method == "tiers" or (method == "auto" and game.tiered))
+        tiers = compiled and (method == "tiers"
+                              or (method == "auto" and getattr(game, "tiered", False)))
         precheck(game, tiers_rise=None if tiers else False)
-    return solve_exact(game, max_positions=max_positions, progress=progress, method=method)
+    if (compiled and method != "python") or method in ("graph", "tiers"):
+        from .exact import solve_exact  # the compiled door: numba
+        return solve_exact(game, max_positions=max_positions, progress=progress,
+                           method=method)
+    graph = discover(game, max_positions=max_positions, progress=progress)
+    return solve_graph(game, graph)
+
+
+def solve_graph(game: Game, graph: GameGraph) -> Solution:
+    """Solve an already discovered game graph (see :func:`solve`): a small win/lose game
+    in plain Python (:func:`~.retro.solve_small`, the same answers as the kernel), any
+    other by :func:`.exact.solve_graph`.
+
+    :param game: the game the graph was discovered from.
+    :param graph: its positions and moves, from :func:`~perfectplay.engine.discover`.
+    :returns: the :class:`~perfectplay.engine.Solution` of every position of ``graph``.
+    """
+    if not graph.scored and is_small(graph.children.size):
+        values, rems = solve_small(graph.offsets, graph.children, graph.terminal, graph.player)
+        return Solution(game, graph, WINLOSE, np.frombuffer(values, dtype=np.int8),
+                        np.frombuffer(rems, dtype=np.int32), cyclic=None)
+    from .exact import solve_graph as solve_large  # numba's kernels
+    return solve_large(game, graph)
+
+
+def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:
+    """Compiled discovery of every reachable position into a :class:`GameGraph` (see
+    :func:`.exact.discover_graph`)."""
+    from .exact import discover_graph as discover_compiled  # numba
+    return discover_compiled(game, max_positions)

@@ -19,17 +19,19 @@ import re
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import GameError, InputError, show_exc
 from ..registry import get_catalog
-from .compiled import CompiledGame
 from .protocol import Game
+
+if TYPE_CHECKING:  # the compiled door (numba) loads only when a compiled game is built
+    from .compiled import CompiledGame
 
 #: What a target builds: a game of the engine's protocol (a user's class, a catalog game's
 #: Python rules) or a :class:`~perfectplay.engine.CompiledGame` (numba rules over int codes).
 #: A user's factory may return anything: the engine's checks say what it lacks.
-LoadedGame: TypeAlias = Game[Any, Any] | CompiledGame
+LoadedGame: TypeAlias = "Game[Any, Any] | CompiledGame"
 
 
 def parse_target(target: str) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:

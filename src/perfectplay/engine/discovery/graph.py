@@ -34,7 +34,6 @@ import numpy as np
 from ...errors import GameError, LimitError, show
 from ...progress import Progress
 from .. import workers
-from ..compiled import bfs_parity, id_find, reverse_csr
 from ..protocol import UNKNOWN, Capabilities, Game, Move, Position, capabilities
 from ..workers import ExpandHelper
 from .expand import (
@@ -70,8 +69,9 @@ class GameGraph:
     else the outcome's code. Scored games have ``payoffs`` (one per move) and ``finals`` (the
     final points of each ended position, 0 elsewhere): int64 arrays when every number fits,
     else lists of exact Python numbers. ``player`` is set when the game defines
-    ``player(pos)``. Positions are ``codes`` (int64, with the id table ``slots``) or
-    ``objects`` (with the dict ``index``).
+    ``player(pos)``. Positions are ``codes`` (int64, with the id table ``slots``, or the
+    dict ``code_ids`` from code to id in a small game) or ``objects`` (with the dict
+    ``index``).
     """
 
     game: Game
@@ -88,6 +88,7 @@ class GameGraph:
     encode: Callable[[Position], int] | None = None
     objects: list[Position] | None = None
     index: dict[Position, int] | None = None
+    code_ids: dict[int, int] | None = None
 
     @property
     def size(self) -> int:
@@ -106,13 +107,18 @@ class GameGraph:
         a position."""
         if self.index is not None:
             return self.index[pos]
-        assert self.codes is not None and self.slots is not None
+        assert self.codes is not None
         code = pos if self.encode is None else self.encode(pos)
         if isinstance(code, bool) or not isinstance(code, int | np.integer):
             raise KeyError(pos)
         if not -(2**63) < int(code) < 2**63:
             raise KeyError(pos)
-        i = int(id_find(self.slots, self.codes, np.int64(code)))
+        if self.code_ids is not None:
+            i = self.code_ids.get(int(code), -1)
+        else:
+            from ..compiled import id_find  # numba: a large game's id table
+            assert self.slots is not None
+            i = int(id_find(self.slots, self.codes, np.int64(code)))
         if i < 0:
             raise KeyError(pos)
         return i
@@ -143,6 +149,7 @@ class GameGraph:
         """Parents in CSR form: ``src[off[c]:off[c+1]]`` are the positions with a move into
         ``c`` (once per move) and ``edge[...]`` the indices of those moves (only with
         ``with_edges``; else empty). O(moves)."""
+        from ..compiled import reverse_csr  # numba: the solvers that need this run there
         return reverse_csr(self.offsets, self.children, with_edges)
 
 
@@ -538,6 +545,7 @@ def turn_parity(graph: GameGraph) -> tuple[np.ndarray, tuple[int, int] | None]:
     from the start. Returns (parity array, None) or (parity, (parent, child)) for the first
     move that joins two positions of equal parity: proof that the positions do not say whose
     turn it is (harmless in an impartial game). O(positions + moves)."""
+    from ..compiled import bfs_parity  # numba: only a scored cyclic game asks this
     parity, bad_parent, bad_child = bfs_parity(graph.offsets, graph.children)
     conflict = None if bad_parent < 0 else (int(bad_parent), int(bad_child))
     return parity, conflict

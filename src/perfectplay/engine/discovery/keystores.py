@@ -4,6 +4,8 @@
   each is one int64 in a numpy array with an open-addressing id table
   (:mod:`..compiled.codetable`);
   children are numbered in batches by a numba kernel. No Python object is kept a position.
+  A small game (up to :data:`SMALL_CODES` positions) keeps its codes in a dict instead, and
+  never loads numba: the table takes over when the game grows past that.
 - :class:`ObjectStore`: otherwise a dict from position to id, as any hashable object can be
   a position.
 
@@ -23,7 +25,6 @@ from typing import Any, Protocol, TypeAlias
 import numpy as np
 
 from ...errors import GameError, show
-from ..compiled import id_intern, id_rehash
 from ..protocol import Move, Position
 
 #: The keys of one batch's children, in order: an int64 array (int positions), a list of
@@ -32,6 +33,10 @@ Kids: TypeAlias = "array[int] | list[int]"
 #: ``(encode, decode)`` of a game whose positions are codes; ``(None, None)`` when the
 #: positions are ints themselves.
 Codec: TypeAlias = "tuple[Callable[[Any], int] | None, Callable[[int], Any] | None]"
+
+#: Positions numbered through a dict before the id table (numba) takes over: the kernel's
+#: start-up (about 0.7 s) is worth it only for a game that large (issue 70).
+SMALL_CODES = 2**17
 
 
 class NotInt(Exception):
@@ -87,15 +92,16 @@ class KeyStore(ChildKeys, Protocol):
 
 
 class CodeStore:
-    """Positions as int64 codes, numbered by the id-table kernel a batch at a time."""
+    """Positions as int64 codes, numbered by the id-table kernel a batch at a time (in a
+    dict, ``ids``, while the game is small: :data:`SMALL_CODES`)."""
 
     def __init__(self, start: Position, codec: Codec) -> None:
         self.encode, self.decode = codec
         code = self._code(start, None, None)
-        self.codes = np.empty(1024, np.int64)
-        self.codes[0] = code
+        self.codes: np.ndarray | array[int] = array("q", [code])
+        self.ids: dict[int, int] | None = {code: 0}
+        self.slots: np.ndarray | None = None
         self.n = 1
-        self.slots = id_rehash(2048, self.codes, 1)
 
     def _code(self, pos: Position, parent: Position | None, move: Move) -> int:
         """The int64 code of ``pos``; NotInt (keep objects instead) when there is none:
@@ -146,6 +152,10 @@ class CodeStore:
         kids.extend(children)
 
     def intern(self, kids: Kids) -> bytes:
+        if self.ids is not None:
+            return self._intern_small(kids, self.ids)
+        # the id table: numba, loaded only for a game past SMALL_CODES positions
+        from ..compiled import id_intern
         batch = np.asarray(kids, dtype=np.int64) if isinstance(kids, list) else \
             np.frombuffer(kids, dtype=np.int64) if kids else np.zeros(0, np.int64)
         ids = np.empty(batch.size, np.int64)
@@ -153,7 +163,43 @@ class CodeStore:
         self.n = int(n)
         return ids.astype(np.int32).tobytes()
 
+    def _intern_small(self, kids: Kids, index: dict[int, int]) -> bytes:
+        """:meth:`intern` through the dict: new codes get the next ids, in the order the
+        kernel gives them; past :data:`SMALL_CODES` positions the table takes over."""
+        codes = self.codes
+        assert isinstance(codes, array)
+        n = self.n
+        out = array("i")
+        add_code, add_id, known = codes.append, out.append, index.setdefault
+        for code in kids:
+            i = known(code, n)
+            if i == n:
+                add_code(code)
+                n += 1
+            add_id(i)
+        self.n = n
+        if n > SMALL_CODES:
+            self._to_table(codes)
+        return out.tobytes()
+
+    def _to_table(self, codes: array[int]) -> None:
+        """Hand the codes numbered so far to the id-table kernel (same ids)."""
+        from ..compiled import id_rehash
+        n = self.n
+        table = np.empty(max(1024, 2 * n), np.int64)
+        table[:n] = np.frombuffer(codes, dtype=np.int64)
+        self.codes, self.ids = table, None
+        cap = 2048
+        while n * 10 > cap * 7:
+            cap *= 2
+        self.slots = id_rehash(cap, table, n)
+
     def fields(self) -> dict[str, Any]:
+        if self.ids is not None:
+            return {"codes": np.frombuffer(self.codes, dtype=np.int64) if self.n else
+                    np.zeros(0, np.int64), "slots": None, "code_ids": self.ids,
+                    "encode": self.encode, "decode": self.decode}
+        assert isinstance(self.codes, np.ndarray)
         return {"codes": self.codes[:self.n].copy(), "slots": self.slots,
                 "encode": self.encode, "decode": self.decode}
 

@@ -21,7 +21,6 @@ import numpy as np
 
 from ...errors import InputError, show
 from ...notebook import card
-from ..compiled import topological_order
 from ..discovery import GameGraph
 from ..protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from ..values import (
@@ -285,6 +284,7 @@ class Solution(Solved):
         """True when some position can recur (computed on first use, O(positions + moves))."""
         if self._cyclic is None:
             assert self.graph is not None
+            from ..compiled import topological_order  # numba, only when asked for
             rev_off, rev_src, _ = self.graph.reverse()
             _, k = topological_order(self.graph.offsets, rev_off, rev_src)
             self._cyclic = bool(k < self.graph.size)

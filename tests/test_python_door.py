@@ -1,0 +1,160 @@
+"""The Python door at the floor (issue 70): a small Python game is solved without numba, by a
+plain-Python retrograde pass that gives the kernel's answers exactly, and ``import
+perfectplay`` loads no engine until it is used."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay import Value, solve
+from perfectplay.engine import exact, strong
+from perfectplay.engine.compiled import CompiledGame
+from perfectplay.engine.discovery import discover
+from perfectplay.engine.discovery.keystores import SMALL_CODES, CodeStore
+from perfectplay.engine.protocol import COMPILED_MODULE, is_compiled
+from perfectplay.engine.retro import solve_small
+
+TERMINALS = [Value.WIN, Value.LOSE, Value.TIE]
+
+
+class RandomGame:
+    """A random move graph over ints (cycles, ties, dead ends, repeated moves); with
+    ``turns`` the positions say whose turn it is and some moves keep it."""
+
+    def __init__(self, seed: int, n: int, turns: bool) -> None:
+        rng = random.Random(seed)
+        self.succ: dict[int, list[int]] = {}
+        self.ends: dict[int, Value] = {}
+        for v in range(n):
+            if rng.random() < 0.2:
+                self.ends[v] = rng.choice(TERMINALS)
+                self.succ[v] = []
+            else:
+                self.succ[v] = [rng.randrange(n) for _ in range(rng.randrange(0, 4))]
+        self.succ[n] = list(range(n))  # a start that reaches every position
+        self.start = n
+        self.who = {v: rng.randrange(2) for v in range(n + 1)} if turns else None
+
+    def initial(self) -> int:
+        return self.start
+
+    def moves(self, v: int) -> list[int]:
+        return list(range(len(self.succ[v])))
+
+    def play(self, v: int, k: int) -> int:
+        return self.succ[v][k]
+
+    def outcome(self, v: int) -> Value | None:
+        return self.ends.get(v)
+
+
+class WithPlayer(RandomGame):
+    def player(self, v: int) -> int:
+        assert self.who is not None
+        return self.who[v]
+
+
+class AsTuples(RandomGame):
+    """The same game with tuple positions (the object store, not the code store)."""
+
+    def initial(self):  # type: ignore[override]
+        return (self.start,)
+
+    def moves(self, v):  # type: ignore[override]
+        return super().moves(v[0])
+
+    def play(self, v, k):  # type: ignore[override]
+        return (super().play(v[0], k),)
+
+    def outcome(self, v):  # type: ignore[override]
+        return super().outcome(v[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10**9), n=st.integers(1, 40), kind=st.sampled_from(
+    [RandomGame, WithPlayer, AsTuples]))
+def test_the_python_pass_gives_the_kernels_answers(seed, n, kind):
+    game = kind(seed, n, kind is WithPlayer)
+    graph = discover(game)
+    small = strong.solve_graph(game, graph)
+    kernel = exact.solve_graph(game, graph)  # the numba retrograde
+    assert np.array_equal(small._values, kernel._values)
+    assert np.array_equal(small._rems, kernel._rems)
+    assert small._values.dtype == kernel._values.dtype
+    assert small._rems.dtype == kernel._rems.dtype
+    for pos in small.positions():
+        assert small.move_values(pos) == kernel.move_values(pos)
+
+
+def test_the_python_pass_on_a_worked_example():
+    # 0 -> {1, 2}; 1 a tied end; 2 -> {3}; 3 a lost end; 4 -> {4} (a draw); 5: no moves
+    values, rems = solve_small([0, 2, 2, 3, 3, 4, 4], [1, 2, 3, 4], [0, 3, 0, 2, 0, 0], None)
+    assert [Value.from_code(v) for v in values] == [Value.TIE, Value.TIE, Value.WIN, Value.LOSE,
+                                                    Value.DRAW, Value.LOSE]
+    assert list(rems) == [1, 0, 1, 0, -1, 0]
+
+
+def test_a_small_int_game_numbers_positions_in_a_dict_then_hands_over_to_the_table():
+    store = CodeStore(0, (None, None))
+    from array import array
+    first = array("q", range(1, SMALL_CODES + 10))
+    ids = np.frombuffer(store.intern(first), dtype=np.int32)
+    assert store.ids is None and store.slots is not None  # the table took over
+    assert ids.tolist() == list(range(1, SMALL_CODES + 10))
+    again = np.frombuffer(store.intern(array("q", [5, 0, SMALL_CODES + 20])), dtype=np.int32)
+    assert again.tolist() == [5, 0, SMALL_CODES + 10]
+
+
+def test_an_int_game_looks_positions_up_the_same_either_way():
+    class Subtract:
+        def initial(self):
+            return 7
+
+        def moves(self, n):
+            return [k for k in (1, 2) if k <= n]
+
+        def play(self, n, k):
+            return n - k
+
+        def outcome(self, n):
+            return None
+
+    s = solve(Subtract())
+    assert s.graph.code_ids is not None  # the dict, no numba table
+    assert (s.value(), s.remoteness(), s.best_move()) == (Value.WIN, 5, 1)
+    assert s.value(np.int64(3)) is Value.LOSE
+    for bad in (True, 3.0, 99, 2**70):
+        try:
+            s.value(bad)
+        except KeyError:
+            continue
+        raise AssertionError(f"{bad!r} was answered")
+
+
+def test_is_compiled_knows_the_compiled_door_without_importing_it():
+    assert CompiledGame.__module__ == COMPILED_MODULE
+    assert not is_compiled(RandomGame(0, 3, False))
+
+
+def test_import_perfectplay_and_a_small_solve_load_no_numba():
+    code = ("import sys, perfectplay\n"
+            "assert 'numpy' not in sys.modules and 'numba' not in sys.modules\n"
+            "class Nim:\n"
+            "    def initial(self): return (3, 5, 7)\n"
+            "    def moves(self, h): return [(i, k) for i, x in enumerate(h)"
+            " for k in range(1, x + 1)]\n"
+            "    def play(self, h, m): return h[:m[0]] + (h[m[0]] - m[1],) + h[m[0] + 1:]\n"
+            "    def outcome(self, h): return None\n"
+            "s = perfectplay.solve(Nim())\n"
+            "print(s.value().name, s.remoteness(), len(s), s.best_move(),"
+            " 'numba' in sys.modules, sep='|')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().split("|") == ["WIN", "15", "192", "(0, 1)", "False"]
