@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .engine import Value
+from .engine.protocol import capabilities
 from .errors import GameError, InputError
 
 AGENTS = ("player_0", "player_1")
@@ -136,6 +137,7 @@ def _env_class(pettingzoo: Any, gymnasium: Any) -> Any:
             super().__init__()
             self.solution = solution
             self.game = solution.game
+            self.caps = capabilities(self.game)  # its hooks (player, draw), read once
             self.positions = list(solution.positions())
             self.index = {p: i for i, p in enumerate(self.positions)}
             self.moves: list[Any] = []
@@ -167,8 +169,8 @@ def _env_class(pettingzoo: Any, gymnasium: Any) -> Any:
             return [] if self.game.outcome(pos) is not None else list(self.game.moves(pos))
 
         def _mover(self, pos: Any, previous: int | None) -> int:
-            if hasattr(self.game, "player"):
-                return int(self.game.player(pos))
+            if self.caps.player is not None:
+                return int(self.caps.player(pos))
             return 0 if previous is None else 1 - previous
 
         def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -230,8 +232,8 @@ def _env_class(pettingzoo: Any, gymnasium: Any) -> Any:
                                 lambda pos, move: self.move_index[move], seed)
 
         def render(self) -> str:
-            draw = getattr(self.game, "draw", None)
-            return draw(self.pos) if callable(draw) else repr(self.pos)
+            draw = self.caps.draw
+            return draw(self.pos) if draw is not None else repr(self.pos)
 
         def close(self) -> None:
             pass

@@ -292,9 +292,10 @@ def _save_picture(game: LoadedGame, pos: Any, path: str, words: str, best: Any, 
 def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
     """``solve --dense``: the game's dense endgame table of at most ``k`` (its
     ``build_dense_endgame``) written to ``store``."""
-    build = getattr(game, "build_dense_endgame", None)
+    caps = capabilities(game)
+    build = caps.build_dense_endgame
     if build is None:
-        fail(f"{capabilities(game).name} has no build_dense_endgame(k, directory): --dense "
+        fail(f"{caps.name} has no build_dense_endgame(k, directory): --dense "
              "needs a game that numbers its endgame densely (Kalah)", 2)
     progress = terminal_progress()
     began = time.perf_counter()
@@ -318,8 +319,9 @@ def _solve_dense(game: Game, store: str, k: int, as_json: bool) -> None:
 def _search_endgame(store: str, game: Game) -> Store | DenseEndgame:
     """The search's endgame of ``--store DIR``: a dense table (``solve --dense``) or an
     endgame store (:func:`perfectplay.store.endgame.open_endgame`)."""
-    if is_dense_table(store) and not callable(getattr(game, "dense_endgame", None)):
-        fail(f"{store} holds a dense endgame table, which {capabilities(game).name} cannot "
+    caps = capabilities(game)
+    if is_dense_table(store) and caps.dense_endgame is None:
+        fail(f"{store} holds a dense endgame table, which {caps.name} cannot "
              "read (no dense_endgame)", 2)
     return game_call("rules", open_endgame, store, game)
 

@@ -231,7 +231,7 @@ def _rank(value: Worth) -> tuple[float, bool]:
 #: Every optional hook a Python or compiled game may define, read by :func:`capabilities`.
 HOOKS = ("payoff", "step", "player", "encode", "decode", "tier", "canonical", "move_name",
          "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
-         "endgame_positions")
+         "endgame_positions", "dense_endgame", "dense_endgame_fits", "build_dense_endgame")
 
 
 @dataclass(frozen=True)
@@ -266,6 +266,11 @@ class Capabilities:
     static_bounds: Callable[..., Any] | None
     horizon: Callable[..., Any] | None
     endgame_positions: Callable[..., Any] | None
+    # a dense endgame table (Kalah's, ``solve --dense``): read it, ask whether a table on
+    # disk is this game's, build one
+    dense_endgame: Callable[..., Any] | None
+    dense_endgame_fits: Callable[..., Any] | None
+    build_dense_endgame: Callable[..., Any] | None
     tiered: bool  # a compiled game's tiers: every move rises (solved tier by tier)
     symmetric: bool  # positions are keyed by a canonical form
     has_margin_bound: bool

@@ -20,6 +20,7 @@ False
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from ..engine.proof.kernel import Leaf
@@ -55,22 +56,24 @@ class DenseEndgame:
     table it is."""
 
     def __init__(self, game: Game, path: str | Path) -> None:
-        fits = getattr(game, "dense_endgame_fits", None)
-        if not callable(fits) or not callable(getattr(game, "dense_endgame", None)):
+        caps = capabilities(game)
+        read, fits = caps.dense_endgame, caps.dense_endgame_fits
+        if read is None or fits is None:
             raise InputError(f"{path} holds a dense endgame table, which "
-                             f"{capabilities(game).name} cannot read (no dense_endgame)")
+                             f"{caps.name} cannot read (no dense_endgame)")
         if not fits(path):
-            game.dense_endgame(path)  # type: ignore[attr-defined]  # says whose it is
+            read(path)  # says whose it is
             raise InputError(f"{path} holds the dense endgame table of another board or "
-                             f"rule than {capabilities(game).name}'s")
+                             f"rule than {caps.name}'s")
         self.game, self.path = game, Path(path)
-        self.game_name: str | None = capabilities(game).name
+        self.game_name: str | None = caps.name
+        self._read: Callable[[Path], Leaf] = read
         self._leaf: Leaf | None = None
 
     def leaf(self) -> Leaf:
         """The search's leaves, the table read from disk on the first call."""
         if self._leaf is None:
-            self._leaf = self.game.dense_endgame(self.path)  # type: ignore[attr-defined]
+            self._leaf = self._read(self.path)
         return self._leaf
 
     def value(self, pos: Position | None = None) -> Worth:
@@ -96,5 +99,5 @@ def open_endgame(path: str | Path, game: Game | None = None) -> Store | DenseEnd
 def fits_dense(game: object, path: str | Path) -> bool:
     """True when ``game`` reads the dense endgame table at ``path`` (the page uses each
     table given it for the instances it fits, as each store for the game it holds)."""
-    fits = getattr(game, "dense_endgame_fits", None)
-    return callable(fits) and bool(fits(path))
+    fits = capabilities(game).dense_endgame_fits
+    return fits is not None and bool(fits(path))

@@ -730,8 +730,7 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
         *explore.routes(heavy, serving, live_stores),
         *([] if gamesman is None else gamescrafters.routes(
             gamesman, gamesman_id, gamescrafters.rules_of(
-                gamesman.game,
-                str(getattr(gamesman.game, "name", type(gamesman.game).__name__)))[0])),
+                gamesman.game, capabilities(gamesman.game).name)[0])),
     ])
     app.state.heavy = heavy  # serve stops it as soon as a stop is asked (HeavyPool.stop)
     return app

@@ -224,7 +224,7 @@ def stores_for(call: str, paths: Sequence[str]
     dense endgame table the instance reads (None where there is none)."""
     book: Store | None = None
     endgame: Endgame | DenseEndgame | None = None
-    name = getattr(live_game(call)[0], "name", None)
+    name = capabilities(live_game(call)[0]).name  # as a store's manifest names its game
     for path in paths:
         if is_dense_table(path):
             if endgame is None:
