@@ -25,13 +25,17 @@ dominoes that still fit side by side (:func:`disjoint`: a run of free cells alon
 or a row holds ``len // 2``) and the *safe* ones: those in cells the opponent can never
 cover (no free neighbour across), which nothing can take away (Bullock 2002's safe moves;
 Uiterwijk 2014 builds his knowledge rules on counts of such move types). That gives the
-search two bounds (``static_bounds``): the mover cannot win when the opponent's safe
-dominoes answer every domino the mover has left, and cannot lose when its own safe dominoes
-outlast every domino the opponent has left. ``search_moves`` puts unsafe moves first (a
-safe domino keeps) and orders them by 4 x (safe dominoes, the mover's minus the
-opponent's) + (the most dominoes each can still place, likewise) after the move: on 6 x 7
-a value proof took 0.47 million nodes with it, 1.2 million ordered by the places taken
-from the opponent, 16.7 million with the engine's history heuristic instead.
+search two bounds (``static_bounds``): the mover cannot win (and, as no game of Domineering
+ends level, ``cannot_tie``, must lose) when the opponent's safe dominoes answer every domino
+the mover has left, and cannot lose when its own safe dominoes outlast every domino the
+opponent has left. ``search_moves`` puts unsafe moves first (a safe domino keeps) and orders
+them by 4 x (safe dominoes, the mover's minus the opponent's) + (the most dominoes each can
+still place, likewise) after the move, ties broken by :func:`positional` (Bullock's
+positional values, in our own form): on 6 x 7 a value proof took 0.47 million nodes with
+the counts alone, 1.2 million ordered by the places taken from the opponent, 16.7 million
+with the engine's history heuristic instead. With one null window (``search(value_only=True)``)
+and MUST_LOSE, 7 x 7 took 685,324 nodes; with the positional tie-break 386,559 (6 x 6:
+26,211 and 9,407; 7 x 6: 420,477 and 191,664; 2026-12-06).
 
 The tier is the number of covered cells. ``canonical`` is the least code among the board and
 its mirror images left-right, top-bottom and both (each keeps each player's orientation; the
@@ -117,6 +121,44 @@ for _r in range(1, SHARED_CELLS + 1):
 SHAPES = np.zeros((max(SHAPE_IDS.values()) + 1, 8), np.int64)
 for (_r, _c), _k in SHAPE_IDS.items():
     SHAPES[_k] = geometry(_r, _c)
+
+
+def positional(rows: int, cols: int) -> np.ndarray:
+    """The tie-break of the move ordering (Bullock 2002's positional values, in our own
+    form): for every move (``2 * cell + orientation``, 128 of them) a rank from 127 down,
+    best first. A domino is placed by its distance across its direction from the nearest
+    edge (``a``, 1 at the edge) and along it (``b``, 1 at the edge, by its first cell);
+    best are dominoes an even distance across and an odd one along (the bricks of a
+    packing one row in from the edge), then even across, then odd across but not on the
+    edge, then on the edge; nearer the edges first within a class.
+
+    >>> pv = positional(4, 4)
+    >>> int(pv[2 * 1 + 0]) > int(pv[2 * 0 + 0])  # Vertical's b1-b2 before a1-a2
+    True
+    """
+    ranked = []
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        for who in (VERTICAL, HORIZONTAL):
+            across, along = (c, r) if who == VERTICAL else (r, c)
+            n_across, n_along = (cols, rows) if who == VERTICAL else (rows, cols)
+            if along + 1 >= n_along:
+                continue  # no domino starts there
+            a = min(across, n_across - 1 - across) + 1
+            b = min(along, n_along - 2 - along) + 1
+            kind = 4 if a % 2 == 0 and b % 2 == 1 else 3 if a % 2 == 0 else \
+                2 if a > 1 and b % 2 == 1 else 1 if a > 1 else 0
+            ranked.append((-kind, a, b, 2 * cell + who))
+    out = np.zeros(128, np.int64)
+    for i, (_, _, _, move) in enumerate(sorted(ranked)):
+        out[move] = max(0, 127 - i)
+    return out
+
+
+#: :func:`positional` of every board of at most 56 cells, by shape number
+POSITIONAL = np.zeros((SHAPES.shape[0], 128), np.int64)
+for (_r, _c), _k in SHAPE_IDS.items():
+    POSITIONAL[_k] = positional(_r, _c)
 
 
 # -- the rules, over a board's numbers (module level, cached on disk) ------------------------
@@ -252,11 +294,12 @@ def horizon_of(cells, g):
 
 
 @njit(cache=True)
-def ordered_moves(cells, out, g):
+def ordered_moves(cells, out, g, pv):
     """Every move, best first: unsafe moves before safe ones (a safe domino keeps, so it is
     played last, as Bullock 2002 does), then by what the board is worth to the mover after
     the move, 4 x (its safe dominoes - the opponent's) + (the most dominoes it can still
-    place - the opponent's), the counts of :func:`counts_of`. On a board symmetric under a
+    place - the opponent's), the counts of :func:`counts_of`, ties broken by ``pv``, the
+    board's :func:`positional` ranks. On a board symmetric under a
     mirror, one move of each mirrored pair only (the two lead to mirror images, of one value
     and remoteness). O(moves x cells)."""
     cols, h_start, h_after, v_start, v_after = g[1], g[4], g[5], g[3], g[6]
@@ -291,7 +334,8 @@ def ordered_moves(cells, out, g):
         if who == HORIZONTAL:
             worth = -worth
         unsafe = 0 if (pair & across) == 0 else 1
-        score = (unsafe << 10) | (worth + 512)  # worth lies in (-512, 512): <= 64 cells
+        # worth lies in (-512, 512) (<= 64 cells), the positional rank in [0, 128)
+        score = (unsafe << 17) | ((worth + 512) << 7) | pv[move]
         j = k
         while j > 0 and (out[j - 1] >> 8) < score:
             out[j] = out[j - 1]
@@ -353,7 +397,7 @@ def shared_horizon(code):
 @njit(cache=True)
 def shared_search_moves(code, out):
     g, cells = _shape(code)
-    return ordered_moves(cells, out, g)
+    return ordered_moves(cells, out, g, POSITIONAL[(code >> SHARED_CELLS) & 255])
 
 
 class Kernels(NamedTuple):
@@ -377,6 +421,7 @@ def own_kernels(rows: int, cols: int) -> Kernels:
     """The rules of a board of 57-64 cells: closures over its numbers (every bit a cell),
     typed as the shared kernels' (so the rules' compiled helpers serve both)."""
     g = tuple(np.int64(x) for x in geometry(rows, cols))
+    pv = positional(rows, cols)
 
     @njit
     def moves(code, out):
@@ -408,7 +453,7 @@ def own_kernels(rows: int, cols: int) -> Kernels:
 
     @njit
     def search_moves(code, out):
-        return ordered_moves(code, out, g)
+        return ordered_moves(code, out, g, pv)
 
     return Kernels(moves, play, outcome, tier, canonical, static_bounds, horizon, search_moves)
 
