@@ -14,7 +14,7 @@ import numpy as np
 
 from .check import precheck
 from .discovery import GameGraph, discover
-from .protocol import Game, Method, check_method, is_compiled
+from .protocol import Game, Method, capabilities, check_method, is_compiled
 from .retro import is_small, solve_small
 from .solved import WINLOSE, Solution
 
@@ -87,7 +87,7 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
         # only the tier solver takes the tiers one by one (every move must rise); elsewhere
         # a move may stay in its tier
         tiers = compiled and (method == "tiers"
-                              or (method == "auto" and getattr(game, "tiered", False)))
+                              or (method == "auto" and capabilities(game).tiered))
         precheck(game, tiers_rise=None if tiers else False)
     if (compiled and method != "python") or method in ("graph", "tiers"):
         from .exact import solve_exact  # the compiled door: numba
