@@ -152,6 +152,17 @@ def check_game(game: Any, max_positions: int | None = None, *,
     >>> print(check_game(Bad()))
     checked 0 positions: 1 problem(s)
     problem: the start position [0] is not hashable (use a tuple, int, ...)
+
+    :param game: a Python game or a :class:`~perfectplay.engine.CompiledGame`.
+    :param max_positions: the most positions walked (None: 100,000, or
+        :data:`QUICK_POSITIONS` sampled when ``quick``).
+    :param tiers_rise: whether every move must raise ``tier`` (None: a compiled game's
+        must, a Python game's may stay in its tier; False: any may stay).
+    :param quick: sample positions along random games instead of walking every one, and
+        solve nothing (the check made before a solve or a search).
+    :returns: a :class:`~perfectplay.engine.CheckReport`: ``ok``, the ``problems`` (each
+        naming its position), the notes and the number of positions checked. A broken
+        game is reported, never raised.
     """
     if max_positions is None:
         max_positions = QUICK_POSITIONS if quick else 100_000

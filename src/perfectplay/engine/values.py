@@ -58,6 +58,11 @@ def describe(value: Worth, remoteness: int | None) -> str:
     ('win in 3', 'draw', '-2 in 4', '+5')
     >>> describe(0, 4)  # a margin of nothing: the game ends level
     '0 (a tie) in 4'
+
+    :param value: a :class:`~perfectplay.engine.Value`, or a scored game's margin.
+    :param remoteness: moves to the end under perfect play (None: never ends, or not
+        known).
+    :returns: the words, as every front end shows them.
     """
     if isinstance(value, Value):
         return value.value if remoteness is None else f"{value.value} in {remoteness}"

@@ -117,7 +117,29 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
     The store records its game (:func:`~perfectplay.store.integrity.game_identity`): a
     folder holding another game's store, finished or not, is refused with an
     :class:`OtherGame` error naming both. One run writes a folder at a time: a second is
-    refused with a :class:`StoreInUse` error saying who holds it."""
+    refused with a :class:`StoreInUse` error saying who holds it.
+
+    :param game: a Python game with ``tier``, ``encode`` and ``decode``, or a
+        :class:`~perfectplay.engine.CompiledGame` with ``tier``.
+    :param store: the folder to write (made if missing; a stopped solve in it resumes).
+    :param cluster: the address of a running Dask scheduler (None: a local cluster).
+    :param workers: the local cluster's worker processes (None: one a core).
+    :param client: a running Dask client to reuse instead of a cluster of its own.
+    :param progress: called with a line of text after each step.
+    :param bar: a progress bar on stderr (None: when stderr is a terminal).
+    :param stop_after: stop after this many steps (tests and demos of resuming).
+    :param game_ref: the game's ``FILE.py:Class`` target, recorded so that the store
+        rebuilds its game.
+    :param roots: codes of a compiled game to start from: an endgame store.
+    :param check: run the bounded check of the game first (True by default).
+    :returns: the :class:`Tablebase` written: its tiers, its position count, whether it
+        resumed.
+    :raises GameError: the game fails its check, or breaks the protocol while solved.
+    :raises StoreError: the folder is a file, ``roots`` is empty or given for a Python
+        game, a compiled game has no ``tier``; its kinds :class:`OtherGame` (the folder
+        holds another game's store) and :class:`StoreInUse` (another run writes it).
+    :raises SolveStopped: ``stop_after`` steps were made (run it again to resume).
+    """
     compiled = isinstance(game, CompiledGame)
     codes = None
     if roots is not None:
@@ -223,6 +245,16 @@ def open_store(path: str | Path, game: Game | None = None) -> Store:
             tb.value(), tb.remoteness(), tb.best_move()   # the start
             tb.move_values(tb.start)                      # any position, the game's own
             tb.lookup([tb.game.encode(tb.start)])         # codes, in bulk
+
+    :param path: the store's folder.
+    :param game: the game it was solved from (None: rebuilt from the target it records).
+    :returns: a :class:`Store`, which answers as a :class:`~perfectplay.engine.Solved`
+        does (value, remoteness, best move, every move's value) and closes its files when
+        the ``with`` block ends.
+    :raises StoreError: the folder holds no finished store, or a damaged one
+        (:class:`StoreDamaged`), or the store of another game than ``game``
+        (:class:`OtherGame`). A game rebuilt from its target is rebuilt on first use, and
+        checked against the store then.
     """
     return Store(path, game)
 

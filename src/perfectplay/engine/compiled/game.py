@@ -210,6 +210,32 @@ class CompiledGame:
 
     ``initial`` is the start code; ``max_moves`` bounds the moves of any position. Subclass
     it to add ``draw(pos)`` (a picture of a position for people) and ``move_name(move)``.
+    Each function is described in the table of :mod:`perfectplay.engine.compiled.game`.
+
+    :param initial: the start code (an int64 other than -2**63).
+    :param moves: ``moves(pos, out) -> k``: the legal moves written into ``out[0:k]``.
+    :param play: ``play(pos, move)``: the code of the next position.
+    :param outcome: ``outcome(pos)``: ``ONGOING``, else ``WIN``, ``LOSE`` or ``TIE`` for the
+        player to move.
+    :param max_moves: the most moves of any position (>= 1).
+    :param score: a scored game's final points of the mover at an ended position.
+    :param payoff: the points the mover scores with a move (makes the game scored).
+    :param player: 0 or 1, who moves (extra turns).
+    :param tier: a tier every move rises from (solved tier by tier, no stored moves).
+    :param canonical: one code for the positions a symmetry maps onto each other.
+    :param search_moves: the moves proof search tries, best first, possibly pruned.
+    :param horizon: the plies within which every game from a position ends.
+    :param static_bounds: what is known of a position without search, as flags.
+    :param margin_bound: the bound of a scored game's margin from a position on.
+    :param step: ``(play, payoff)`` from one piece of work (scored games).
+    :param dense_index: a position's entry in a dense endgame table (with margin_bound).
+    :param rank: a dense number of a position inside its tier (for stores; with tier).
+    :param unrank: the code of a rank in a tier (with rank).
+    :param valid: non-zero when a code names a position of the game.
+    :param name: the game's name (None: the class's).
+    :raises GameError: a start code or ``max_moves`` out of range, or hooks that do not
+        go together (rank without unrank or tier, step or margin_bound without payoff,
+        dense_index without margin_bound).
     """
 
     def __init__(self, initial: int, moves: Callable[..., int], play: Callable[..., int],

@@ -410,8 +410,14 @@ def discover(game: Game, max_positions: int | None = None,
              progress: bool | None = None) -> GameGraph:
     """Number every position reachable from ``game.initial()``.
 
-    Raises :class:`GameError` (with the position) when the game breaks the protocol, and
-    :class:`LimitError` past ``max_positions`` (default: :func:`position_limit`).
+    :param game: a Python game.
+    :param max_positions: the most positions to number (None: what the memory available
+        now holds, :func:`position_limit`).
+    :param progress: show a progress bar (None: when stderr is a terminal).
+    :returns: the :class:`GameGraph`: the positions by id, the moves as CSR arrays, the
+        terminal outcomes.
+    :raises GameError: the game breaks the protocol, named with the position.
+    :raises LimitError: more positions than ``max_positions``.
     """
     limit = "max_positions"
     if max_positions is None:

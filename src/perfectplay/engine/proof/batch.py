@@ -175,6 +175,27 @@ def search_many(game: Game, positions: Iterable[Position], *, limits: Limits | N
     >>> batch = search_many(game, [game.initial(), game.play(game.initial(), 4)])
     >>> [r.describe() for r in batch]
     ['tie in 9', 'tie in 8']
+
+    :param game: a Python game or a :class:`~perfectplay.engine.CompiledGame`.
+    :param positions: the positions to prove (a compiled game's int codes), at most
+        ``MAX_POSITIONS``.
+    :param limits: what the search may spend; its ``time_limit`` is the whole batch's, its
+        ``node_limit`` each position's.
+    :param remoteness: prove the remoteness too (False: the value and a best move).
+    :param time_limit: seconds for the whole batch, overriding ``limits``.
+    :param node_limit: nodes a position, overriding ``limits``.
+    :param table_mb: the shared transposition table in MB, overriding ``limits``.
+    :param workers: threads, overriding ``limits``.
+    :param max_depth: the deepest line followed, overriding ``limits``.
+    :param progress: a callable taking a line, or True for lines on stderr.
+    :param endgame: a solved store of the game's last tiers, read instead of searched.
+    :param check: run the bounded check of the game once first.
+    :returns: a :class:`~perfectplay.engine.SearchBatch`: one
+        :class:`~perfectplay.engine.SearchResult` a position, in the order given, with the
+        batch's nodes and time.
+    :raises LimitError: a limit out of range, or more positions than one call takes.
+    :raises GameError: the game fails its check, ``positions`` is not a list of positions,
+        or one of them is not the game's.
     """
     limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
                           table_mb=table_mb, workers=workers, max_depth=max_depth)

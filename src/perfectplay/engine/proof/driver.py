@@ -376,6 +376,30 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     >>> r = search(Subtract(), analyze=True)
     >>> r.describe(), r.best_move, [m.describe() for m in r.moves]
     ('win in 5', 1, ['win in 5', 'lose in 4'])
+
+    :param game: a Python game or a :class:`~perfectplay.engine.CompiledGame`.
+    :param position: the position to prove (None: the start); a compiled game's int code.
+    :param limits: what the search may spend (None: no time or node limit, a 64 MB table,
+        one worker).
+    :param analyze: also prove every legal move's value and remoteness.
+    :param time_limit: seconds, overriding ``limits``.
+    :param node_limit: nodes, overriding ``limits``.
+    :param table_mb: the transposition table in MB, overriding ``limits``.
+    :param workers: threads, overriding ``limits``.
+    :param max_depth: the deepest line followed, overriding ``limits``.
+    :param progress: a callable taking a line, or True for lines on stderr.
+    :param endgame: a solved store of the game's last tiers (or its leaf), read instead
+        of searched.
+    :param remoteness: prove the remoteness too (False: the value and a best move).
+    :param known: bounds already proven on the position's score, in the search's units.
+    :param check: run the bounded check of the game first.
+    :param value_only: prove the value alone.
+    :returns: a :class:`~perfectplay.engine.SearchResult`: exact (value, remoteness, best
+        move, every move's if ``analyze``) or, when stopped, the bounds proven (``exact``
+        False, ``lower``, ``upper``, ``stopped``).
+    :raises LimitError: a limit out of range, named (before any work).
+    :raises GameError: the game fails its check, the position is not one of the game's, an
+        endgame is given for a Python game, or a line runs deeper than ``max_depth``.
     """
     limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
                           table_mb=table_mb, workers=workers, max_depth=max_depth)

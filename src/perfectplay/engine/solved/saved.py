@@ -87,7 +87,16 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
 def load(path: str | Path, game: Game | None = None) -> SavedSolution:
     """A solution saved by :func:`save`, with its game rebuilt from the saved target or
-    the ``game`` given (which must have the saved game's name)."""
+    the ``game`` given (which must have the saved game's name).
+
+    :param path: the saved file (.npz or .parquet).
+    :param game: the game it was solved from (None: rebuilt from the target it records).
+    :returns: a :class:`SavedSolution`, which answers as the
+        :class:`~perfectplay.engine.Solution` saved did.
+    :raises InputError: no such file, not a saved solution, a format this version does
+        not read, or a ``game`` of another name; :class:`GameNotRebuilt` (an InputError)
+        when the file names no game or its target does not load here.
+    """
     path = Path(path)
     meta, arrays = _read(path)
     if game is None:

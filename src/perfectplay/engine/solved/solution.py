@@ -101,16 +101,31 @@ class Solved(ABC):
 
     def value(self, pos: Position | None = None) -> Worth:
         """The value for the player to move at ``pos`` (default: the start): a Value, or
-        the point margin in a scored game."""
+        the point margin in a scored game.
+
+        :param pos: a position of the game (None: the start).
+        :returns: a :class:`~perfectplay.engine.Value`, or the margin in a scored game.
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         return self._entry(self._here(pos))[0]
 
     def remoteness(self, pos: Position | None = None) -> int | None:
         """Moves to the end under perfect play (the winner hurries, the loser delays);
-        None when perfect play never ends."""
+        None when perfect play never ends.
+
+        :param pos: a position of the game (None: the start).
+        :returns: the number of moves, or None (a draw: perfect play never ends).
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         return self._entry(self._here(pos))[1]
 
     def get(self, pos: Position, default: Any = None) -> Any:
-        """The value of ``pos``, or ``default`` when it is not held."""
+        """The value of ``pos``, or ``default`` when it is not held.
+
+        :param pos: a position of the game.
+        :param default: what to answer for a position not held.
+        :returns: the value (see :meth:`value`), or ``default``.
+        """
         try:
             return self._entry(pos)[0]
         except (KeyError, TypeError):
@@ -126,7 +141,13 @@ class Solved(ABC):
     def move_values(self, pos: Position | None = None) -> list[MoveValue]:
         """Every move from ``pos`` with the value and remoteness it gives the mover, best
         first (by :class:`~perfectplay.engine.protocol.Score`; equal ones in the game's
-        order): each child looked up."""
+        order): each child looked up.
+
+        :param pos: a position of the game (None: the start).
+        :returns: a :class:`~perfectplay.engine.MoveValue` a move (the move, its value and
+            remoteness for the mover), best first; [] at the end of a game.
+        :raises UnknownPosition: ``pos`` or one of its children is not held.
+        """
         here = self._here(pos)
         self._entry(here)  # the position itself must be held
         game = self.game
@@ -151,7 +172,12 @@ class Solved(ABC):
         return out
 
     def best_move(self, pos: Position | None = None) -> Move | None:
-        """A perfect move from ``pos``, as the game's own move (None at the end)."""
+        """A perfect move from ``pos``, as the game's own move (None at the end).
+
+        :param pos: a position of the game (None: the start).
+        :returns: the game's move, or None when the game has ended.
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         mvs = self.move_values(pos)
         return mvs[0].move if mvs else None
 
@@ -159,7 +185,12 @@ class Solved(ABC):
         """Every perfect move from ``pos``: the moves whose value and remoteness equal the
         best's (a win as fast as any, a loss as slow as any), in the game's own order (the
         sort of :meth:`move_values` is stable); [] at the end. What a perfect player picks
-        among at random."""
+        among at random.
+
+        :param pos: a position of the game (None: the start).
+        :returns: the perfect moves, in the game's order.
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         mvs = self.move_values(pos)
         if not mvs:
             return []
@@ -167,7 +198,13 @@ class Solved(ABC):
         return [mv.move for mv in mvs if (mv.value, mv.remoteness) == best]
 
     def principal_line(self, pos: Position | None = None, limit: int = 10_000) -> list[Move]:
-        """The moves of perfect play from ``pos`` until the game ends (at most ``limit``)."""
+        """The moves of perfect play from ``pos`` until the game ends (at most ``limit``).
+
+        :param pos: a position of the game (None: the start).
+        :param limit: the most moves listed (a draw's line never ends).
+        :returns: the moves, in the order they are played.
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         line: list[Move] = []
         here = self._here(pos)
         while len(line) < limit:
@@ -179,12 +216,21 @@ class Solved(ABC):
         return line
 
     def iter_moves(self, pos: Position | None = None) -> Iterator[Move]:
-        """The moves of ``pos``, best first (a generator over :meth:`move_values`)."""
+        """The moves of ``pos``, best first (a generator over :meth:`move_values`).
+
+        :param pos: a position of the game (None: the start).
+        :returns: an iterator of the game's moves.
+        """
         return (mv.move for mv in self.move_values(pos))
 
     def explain(self, pos: Position | None = None) -> str:
         """The start (or ``pos``) in words: its value, the best move, every move's value,
-        then the counts (for a store, how many positions it holds)."""
+        then the counts (for a store, how many positions it holds).
+
+        :param pos: a position of the game (None: the start).
+        :returns: the lines of text, joined.
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         here = self._here(pos)
         return "\n".join([self._header(here, pos is None),
                           f"value: {describe(self.value(here), self.remoteness(here))}",
@@ -205,11 +251,21 @@ class Solved(ABC):
 
     def draw(self, pos: Position | None = None, style: bool = False) -> str:
         """The game's own picture of the start (or ``pos``): its ``draw(pos)`` hook, or ""
-        when the game has none (``style`` escapes it for rich's markup)."""
+        when the game has none (``style`` escapes it for rich's markup).
+
+        :param pos: a position of the game (None: the start).
+        :param style: escape the drawing for rich's markup.
+        :returns: the drawing, or "".
+        """
         return game_picture(self.game, self._here(pos), style)
 
     def to_json(self, pos: Position | None = None) -> dict[str, Any]:
-        """The start (or ``pos``) as JSON: value, remoteness, best move, every move."""
+        """The start (or ``pos``) as JSON: value, remoteness, best move, every move.
+
+        :param pos: a position of the game (None: the start).
+        :returns: a dict of plain JSON types (moves by name and code).
+        :raises UnknownPosition: ``pos`` is not held (a KeyError).
+        """
         here = self._here(pos)
         return position_json(self.game, here, self.value(here), self.remoteness(here),
                              self.best_move(here), self.move_values(here))
@@ -240,14 +296,28 @@ class Solved(ABC):
 
     def save(self, path: str | Path, target: str | None = None) -> Path:
         """Write every position's value and remoteness to ``path`` (.npz or .parquet);
-        ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.solved.saved`)."""
+        ``perfectplay.load(path)`` reads it back (see :mod:`perfectplay.engine.solved.saved`).
+
+        :param path: the file to write; its suffix (.npz or .parquet) picks the format.
+        :param target: the game's ``FILE.py:Class`` target, recorded so that ``load``
+            rebuilds the game (None: the one the game records, if any).
+        :returns: the path written.
+        :raises InputError: a suffix other than .npz or .parquet, or a solved form that
+            cannot list its positions (a store).
+        """
         return savefile.save(self, path, target)
 
     def verify(self, sample: int | None = 10_000, seed: int = 0) -> VerifyReport:
         """Audit the answers: ``sample`` random positions (None: every one) recomputed from
         their children's stored entries, the children made by the game's rules (see
         :mod:`perfectplay.engine.solved.verify`: a full pass proves every value and remoteness).
-        O(checked positions x moves) look-ups."""
+        O(checked positions x moves) look-ups.
+
+        :param sample: how many random positions to check (None: every one).
+        :param seed: the seed of the sample.
+        :returns: a :class:`~perfectplay.engine.solved.verify.VerifyReport`: ``ok``, the
+            positions checked and each wrong one with what it should hold.
+        """
         return verify(self, sample, seed)
 
 
@@ -373,22 +443,43 @@ class Solution(Solved):
         return 0
 
     def value(self, pos: Position | None = None) -> Worth:
-        """The value for the player to move at ``pos`` (default: the start)."""
+        """The value for the player to move at ``pos`` (default: the start).
+
+        :param pos: a position of the game (None: the start).
+        :returns: a :class:`~perfectplay.engine.Value`, or the margin in a scored game.
+        :raises UnknownPosition: ``pos`` was not reached from the start (a KeyError).
+        """
         return self._value_of(self._start_id() if pos is None else self._id(pos))
 
     def remoteness(self, pos: Position | None = None) -> int | None:
         """Moves to the end under perfect play (the winner hurries, the loser delays); None
-        when perfect play never ends (a draw, or an endless cost game)."""
+        when perfect play never ends (a draw, or an endless cost game).
+
+        :param pos: a position of the game (None: the start).
+        :returns: the number of moves, or None.
+        :raises UnknownPosition: ``pos`` was not reached from the start (a KeyError).
+        """
         return self._rem_of(self._start_id() if pos is None else self._id(pos))
 
     def is_terminal(self, pos: Position) -> bool:
-        """True when no move can be made from ``pos``."""
+        """True when no move can be made from ``pos``.
+
+        :param pos: a position of the game.
+        :returns: whether the game has ended there.
+        :raises UnknownPosition: ``pos`` was not reached from the start (a KeyError).
+        """
         i = self._id(pos)
         return not self._edges(i, pos)
 
     def move_values(self, pos: Position | None = None) -> list[MoveValue]:
         """Every move from ``pos`` with the value and remoteness it gives the mover, best
-        first."""
+        first.
+
+        :param pos: a position of the game (None: the start).
+        :returns: a :class:`~perfectplay.engine.MoveValue` a move, best first; [] at the
+            end of a game.
+        :raises UnknownPosition: ``pos`` was not reached from the start (a KeyError).
+        """
         here = self.start if pos is None else pos
         i = self._id(here)
         out = [MoveValue(mv, *self._edge_value(i, c, pay))
@@ -421,11 +512,20 @@ class Solution(Solved):
 
     # -- summaries -------------------------------------------------------------------------
     def counts(self) -> Counts:
-        """Number of positions by value and by remoteness."""
+        """Number of positions by value and by remoteness.
+
+        :returns: a :class:`~perfectplay.engine.Counts` (``total``, ``by_value``,
+            ``by_remoteness``).
+        """
         return counts_of(self._value_chunks(), self.mode, len(self))
 
     def to_json(self, pos: Position | None = None) -> dict[str, Any]:
-        """The start (or ``pos``): value, remoteness, every move, and the position counts."""
+        """The start (or ``pos``): value, remoteness, every move, and the position counts.
+
+        :param pos: a position of the game (None: the start).
+        :returns: a dict of plain JSON types.
+        :raises UnknownPosition: ``pos`` was not reached from the start (a KeyError).
+        """
         return summary_json(self, super().to_json(pos))
 
 
