@@ -244,3 +244,50 @@ def test_every_page_is_in_the_nav_and_every_link_of_the_readme_exists() -> None:
     listed = set(re.findall(r":\s+([\w/.-]+\.md)\s*$", nav, flags=re.M))
     on_disk = {str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")}
     assert on_disk - listed == set()
+
+
+def _public_api() -> list[tuple[str, Any]]:
+    """The public API's callables whose parameters the reference must describe: the
+    functions ``perfectplay`` and ``perfectplay.engine`` export, the store's doors, the
+    compiled door's constructor and every look-up a solved game answers."""
+    import inspect
+
+    import perfectplay
+    from perfectplay import engine, store
+
+    found: list[tuple[str, Any]] = []
+    for module in (perfectplay, engine):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj):
+                found.append((f"{module.__name__}.{name}", obj))
+    found += [("perfectplay.store.open_store", store.open_store),
+              ("perfectplay.store.solve_tiered", store.solve_tiered),
+              ("perfectplay.engine.CompiledGame", engine.CompiledGame)]
+    for cls in (engine.Solved, engine.Solution):
+        for name, member in vars(cls).items():
+            if inspect.isfunction(member) and not name.startswith("_") and \
+                    len(inspect.signature(member).parameters) > 1:
+                found.append((f"{cls.__name__}.{name}", member))
+    return found
+
+
+def test_the_public_api_has_parameters_returns_and_raises_sections() -> None:
+    """Every parameter of the public API is a ``:param name:`` field and every function
+    that returns something has ``:returns:`` (the fields the site renders as Parameters,
+    Returns and Raises sections: mkdocs.yml's ``docstring_style: sphinx``)."""
+    import inspect
+
+    missing = []
+    for name, obj in _public_api():
+        doc = inspect.getdoc(obj) or ""
+        target = obj.__init__ if inspect.isclass(obj) else obj
+        signature = inspect.signature(target)
+        for param in list(signature.parameters)[1 if inspect.isclass(obj) else 0:]:
+            if param != "self" and f":param {param}:" not in doc:
+                missing.append(f"{name}: :param {param}:")
+        if not inspect.isclass(obj) and signature.return_annotation not in ("None", None) \
+                and ":returns:" not in doc:
+            missing.append(f"{name}: :returns:")
+    assert missing == []
+    assert len(_public_api()) >= 25
