@@ -291,3 +291,90 @@ def test_the_public_api_has_parameters_returns_and_raises_sections() -> None:
             missing.append(f"{name}: :returns:")
     assert missing == []
     assert len(_public_api()) >= 25
+
+
+#: A line of the architecture page's module tree that names modules or packages: its
+#: indentation (two spaces a level) and the names (``coins/ rock/ portal/ no/`` share one).
+TREE_ENTRY = re.compile(r"^(?P<indent>(?:  )+)(?P<names>(?:[\w.]+/ )*[\w.]+(?:\.py|\.js|/))"
+                        r"(?: {2,}|$)")
+
+
+def tree_entries(block: str) -> list[tuple[str, ...]]:
+    """The paths a module tree names: one tuple an entry, of every path it stands for (an
+    entry under ``coins/ rock/ portal/ no/`` stands for one path in each); a line indented
+    deeper than an entry's level is the description's next line."""
+    stack: list[list[str]] = []  # the folders of each level above the current line
+    entries: list[tuple[str, ...]] = []
+    for line in block.splitlines():
+        m = TREE_ENTRY.match(line)
+        if m is None:
+            continue
+        depth = len(m["indent"]) // 2 - 1
+        if depth > len(stack):
+            continue
+        del stack[depth:]
+        parents = stack[-1] if stack else [""]
+        paths = [parent + name for parent in parents for name in m["names"].split()]
+        entries.append(tuple(paths))
+        if all(p.endswith("/") for p in paths):
+            stack.append(paths)
+    return entries
+
+
+def architecture_tree() -> list[tuple[str, ...]]:
+    """The paths under src/perfectplay/ that the architecture page's "Every module in a
+    line" names."""
+    text = (DOCS / "architecture.md").read_text("utf-8")
+    block = text.split("## Every module in a line", 1)[1].split("```text", 1)[1]
+    return tree_entries(block.split("```", 1)[0])
+
+
+def _modules_to_name() -> set[str]:
+    """What the page must name: every top-level module and package of src/perfectplay, and
+    every module and room of the engine, the store, the web page, the command line, play
+    and the catalog (a catalog game's own modules are its package's business)."""
+    package = ROOT / "src" / "perfectplay"
+    wanted = {p.name for p in package.glob("*.py")}
+    wanted |= {f"{p.name}/" for p in package.iterdir() if (p / "__init__.py").exists()}
+    for part in ("engine", "store", "web", "cli", "play", "catalog"):
+        for p in (package / part).rglob("*"):
+            rel = p.relative_to(package).as_posix()
+            if "__pycache__" in rel or (part == "catalog" and (rel.count("/") > 1
+                                                              or p.is_dir())):
+                continue
+            if p.suffix == ".py" and p.name != "__init__.py":
+                wanted.add(rel)
+            elif p.is_dir() and (p / "__init__.py").exists():
+                wanted.add(f"{rel}/")
+    return wanted
+
+
+def test_the_architecture_page_names_every_package_and_module() -> None:
+    """docs/architecture.md's tree names every package and module that must be there
+    (see :func:`_modules_to_name`: every engine room among them), each catalog game by
+    name, and nothing that is gone: each entry is a path of the package."""
+    from perfectplay import registry
+
+    entries = architecture_tree()
+    named = {path for entry in entries for path in entry}
+    assert sorted(_modules_to_name() - named) == []
+    package = ROOT / "src" / "perfectplay"
+    assert [e for e in entries if not any((package / p).exists() for p in e)] == []
+    text = (DOCS / "architecture.md").read_text("utf-8")
+    games = [entry.name for entry in registry.catalog()]
+    assert games and [g for g in games if f"`{g}`" not in text and f" {g}," not in text] == []
+    rooms = {p.name for p in (package / "engine").iterdir() if (p / "__init__.py").exists()}
+    assert rooms >= {"compiled", "discovery", "solved", "tiers", "proof"}
+    assert all(f"`engine/{room}/`" in text for room in rooms)
+
+
+def test_the_tree_reader_reads_levels_and_shared_folders() -> None:
+    """The reader of the page's tree is not blind: levels by indentation, a description's
+    next line skipped, folders that share their children."""
+    lines = ["  top.py            a module", "  a/ b/            two packages",
+             "    inner.py        in each", "                    inner.py is prose here",
+             "  pkg/              a package", "    sub/            a room",
+             "      deep.py       its module", "    flat.py         back one level"]
+    entries = tree_entries("\n".join(lines))
+    assert entries == [("top.py",), ("a/", "b/"), ("a/inner.py", "b/inner.py"), ("pkg/",),
+                       ("pkg/sub/",), ("pkg/sub/deep.py",), ("pkg/flat.py",)]
