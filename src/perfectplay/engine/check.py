@@ -47,8 +47,9 @@ class CheckReport:
     notes: list[str] = field(default_factory=list)
     complete: bool = True
     quick: bool = False  # positions sampled along random games (``check_game(quick=True)``)
-    #: the problems that are an exception the game raised (also in ``problems``): a solve
-    #: raises them itself, so :func:`precheck` leaves them to it
+    #: the problems a solve meets first thing and reports itself (also in ``problems``): an
+    #: exception the game raised, a position that cannot be hashed, a step that returns no
+    #: pair; :func:`precheck` leaves them to it
     raised: list[str] = field(default_factory=list)
 
     @property
@@ -194,7 +195,7 @@ def check_game(game: Any, max_positions: int | None = None, *,
     return report
 
 
-def precheck(game: Any, *, tiers_rise: bool | None = None) -> None:
+def precheck(game: object, *, tiers_rise: bool | None = None) -> None:
     """The check made before every :func:`~perfectplay.engine.solve`,
     :func:`~perfectplay.engine.search` and :func:`~perfectplay.engine.search_many` (and by
     every command that loads a game from a file): :func:`check_game` in its quick mode
@@ -236,7 +237,7 @@ def refusal(report: CheckReport) -> str:
               "--no-check skips this check")
 
 
-def checked_by_the_suite(game: Any) -> bool:
+def checked_by_the_suite(game: object) -> bool:
     """True for perfectplay's own games (the catalog's, the seed problems' rules, the
     OpenSpiel adapter, whose key is checked on random games of its own): the test suite
     checks them in full, so :func:`precheck` does not check them again. Their class is
@@ -259,9 +260,9 @@ def _start(report: CheckReport, game: Game) -> Position | object:
     except Exception as exc:  # noqa: BLE001 - a user's game may raise anything
         _raised(report, f"initial() raised {type(exc).__name__}: {exc}")
         return _FAILED
-    if not _hashable(start):
-        report.problems.append(f"the start position {show(start)} is not hashable (use a "
-                               "tuple, int, ...)")
+    if not _hashable(start):  # a solve hashes it first thing: left to it (its hash's error)
+        _raised(report, f"the start position {show(start)} is not hashable (use a tuple, "
+                        "int, ...)")
         return _FAILED
     return start
 
@@ -409,9 +410,9 @@ class _Walk:
             report.problems.append(f"play({show(pos)}, {show(move)}) returned None: it "
                                    "must return the new position (a missing return?)")
             return _FAILED
-        if not _hashable(child):
-            report.problems.append(f"play({show(pos)}, {show(move)}) returned "
-                                   f"{show(child)}, which is not hashable")
+        if not _hashable(child):  # a solve hashes every child: left to it
+            _raised(report, f"play({show(pos)}, {show(move)}) returned {show(child)}, which "
+                            "is not hashable")
             return _FAILED
         again = _call(report, "play", lambda p, m=move: game.play(p, m), pos, move)
         if again is not _FAILED and (again != child or hash(again) != hash(child)):
@@ -582,8 +583,11 @@ def _check_step(report: CheckReport, step: Callable[[Position, Move], object], p
     """``step(pos, move)`` must be ``(play(pos, move), payoff(pos, move))``."""
     got = _call(report, "step", step, pos, move)
     if got is not _FAILED and got != (child, pay):
-        report.problems.append(f"step({show(pos)}, {show(move)}) returned {show(got)}, not "
-                               f"(play, payoff) = {show((child, pay))}")
+        # not a pair at all: discovery, which calls step, refuses it itself
+        shaped = isinstance(got, tuple) and len(got) == 2
+        (_problem if shaped else _raised)(
+            report, f"step({show(pos)}, {show(move)}) returned {show(got)}, not (play, "
+                    f"payoff) = {show((child, pay))}")
 
 
 def _check_tier(report: CheckReport, tier: Callable[[Position], int], pos: Position,
@@ -614,7 +618,7 @@ def _problem(report: CheckReport, text: str) -> None:
 
 
 def _raised(report: CheckReport, text: str) -> None:
-    """A problem that is an exception the game raised."""
+    """A problem a solve meets and reports itself (:attr:`CheckReport.raised`)."""
     report.problems.append(text)
     report.raised.append(text)
 
