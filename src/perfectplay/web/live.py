@@ -338,6 +338,9 @@ def live_analysis(call: str, body: Mapping[str, object], stop: threading.Event
     done = _done(codec, pos, turn, scored, last, stop.is_set(), started, body, len(played))
     if done["exact"]:
         _remember(call, codec.key(pos), last)
+    else:
+        proven = sum(r.value is not None for r in last.values())
+        done["summary"] = stopped_summary(call, game, proven, len(last), seconds)
     yield AnalysisLine.model_validate(done).to_json()
 
 
@@ -445,9 +448,7 @@ def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
         out["summary"] = summary(end, 0, scored, turn, True,
                                  float(str(body.get("points") or 0)))
         return out
-    if not exact:
-        out["summary"] = ("stopped before every move was proven: the moves show what is "
-                          "proven (bounds)")
+    if not exact:  # its summary: live_analysis's stopped_summary, which names the game
         if body.get("strength") is not None and reports:
             # the computer still moves: the best move whose value is proven, else any
             out["computer"] = (ranked[0] if ranked else next(iter(reports.values()))).name
@@ -474,6 +475,33 @@ def _done(codec: PositionCodec, pos: Position, turn: int | None, scored: bool,
         out["computer"] = choose_move(choices, str(strength), body.get("seed"),
                                       plies)
     return out
+
+
+def stopped_summary(call: str, game: Game, proven: int, moves: int, seconds: float) -> str:
+    """The line of an analysis stopped at its time limit before every move was exact: how
+    many moves' values it proved, and when it proved none, that it answers nothing and what
+    would (a store served with the page: Kalah's dense endgame table, another game's
+    opening book), rather than a summary that reads as an answer.
+
+    >>> from perfectplay.catalog.kalah import Kalah
+    >>> print(stopped_summary("kalah(houses=6, seeds=4)", Kalah(6, 4), 0, 6, 20.0)[:76])
+    no move proven within the 20 s budget: build an endgame store with `perfectp
+    >>> stopped_summary("kalah(houses=6, seeds=4)", Kalah(6, 4), 2, 6, 20.0)
+    'stopped at the 20 s budget with 2 of 6 moves proven: the others show their bounds'
+    """
+    if proven:
+        return (f"stopped at the {seconds:g} s budget with {proven} of {moves} moves proven: "
+                "the others show their bounds")
+    if capabilities(game).dense_endgame is not None:
+        store = f"{parse_call(call)[0]}-dense24/"
+        build = (f"build an endgame store with `perfectplay solve '{call}' --store {store} "
+                 "--endgame 24 --dense`")
+    else:
+        store = f"{parse_call(call)[0]}-book/"
+        build = (f"build an opening book with `perfectplay book '{call}' --plies 8 --out "
+                 f"{store}`")
+    return (f"no move proven within the {seconds:g} s budget: {build} and serve it with "
+            f"`perfectplay serve --live-store {store}` for move values")
 
 
 def word_of(value: Worth, scored: bool) -> ValueWord:

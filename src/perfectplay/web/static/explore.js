@@ -409,6 +409,7 @@
           });
         }
         d.analysis_seconds = done.seconds;
+        d.analysis_exact = done.exact;
       }
       this.render();
       sec.dataset.analysed = done && done.exact ? "1" : "partial";
@@ -467,8 +468,10 @@
         if (d.live) {
           side.appendChild(el("p", {class: "live"}, this.live
             ? "searching: each move's value first, then its remoteness ..."
-            : d.analysis_seconds !== undefined ? `answered live in ${
-              d.analysis_seconds.toFixed(2)} s` : ""));
+            : d.analysis_seconds === undefined ? ""
+              // stopped before every move was proven: the summary says what is, not an answer
+              : `${d.analysis_exact ? "answered live in" : "stopped after"} ${
+                d.analysis_seconds.toFixed(2)} s`));
         }
         const list = el("div", {class: "movelist"});
         for (const mv of d.moves) {
