@@ -63,15 +63,26 @@ class Value(enum.Enum):
         return str(self.value)
 
     def flipped(self) -> Value:
-        """The same position seen by the other player."""
+        """The same position seen by the other player.
+
+        :returns: LOSE for WIN, WIN for LOSE; TIE and DRAW stay as they are.
+        """
         return _FLIP[self]
 
     @property
     def code(self) -> int:
+        """The value's code in the engine's arrays (1 win, 2 lose, 3 tie, 4 draw; 0 is
+        "not yet known")."""
         return _CODE[self]
 
     @staticmethod
     def from_code(code: int) -> Value:
+        """The value an engine array's code stands for (see :attr:`code`).
+
+        :param code: 1, 2, 3 or 4.
+        :returns: the :class:`Value`.
+        :raises KeyError: any other code (0, "not yet known", included).
+        """
         return _FROM_CODE[int(code)]
 
 
@@ -116,13 +127,40 @@ class Game(Protocol[P, M]):
     are strings and moves ints is a ``Game[str, int]``; a bare ``Game`` takes any game.
     """
 
-    def initial(self) -> P: ...
+    def initial(self) -> P:
+        """The start position.
 
-    def moves(self, pos: P) -> Iterable[M]: ...
+        :returns: a hashable, immutable position (whose turn it is belongs in it, not on
+            the game object).
+        """
+        ...
 
-    def play(self, pos: P, move: M) -> P: ...
+    def moves(self, pos: P) -> Iterable[M]:
+        """The legal moves of ``pos``, in the game's order (the order ties are listed in).
 
-    def outcome(self, pos: P) -> Outcome: ...
+        :param pos: a position the game reached, not ended.
+        :returns: the moves; none where the player to move cannot move (a loss for them
+            unless ``outcome`` says otherwise).
+        """
+        ...
+
+    def play(self, pos: P, move: M) -> P:
+        """The position ``move`` leads to, leaving ``pos`` as it was (deterministic).
+
+        :param pos: a position.
+        :param move: one of ``moves(pos)``.
+        :returns: the next position.
+        """
+        ...
+
+    def outcome(self, pos: P) -> Outcome:
+        """How the game has ended at ``pos``, for the player to move there.
+
+        :param pos: a position.
+        :returns: None while play goes on; else WIN, LOSE or TIE (a scored game: the
+            mover's final points).
+        """
+        ...
 
 
 def stepper(game: object) -> Any:
