@@ -286,13 +286,25 @@ class Store(Solved):
     def verify(self, sample: int | None = 100_000, seed: int = 0) -> VerifyReport:
         """Audit the store: its files against their checksums, then ``sample`` random
         positions (None: all) recomputed from their children (see
-        :mod:`perfectplay.store.verify`)."""
+        :mod:`perfectplay.store.verify`).
+
+        :param sample: how many random positions to recompute (None: every one).
+        :param seed: the seed of the sample.
+        :returns: a :class:`~perfectplay.engine.solved.verify.VerifyReport`: ``ok``, what
+            was checked, each file or position found wrong.
+        """
         return verify_store(self, sample, seed)
 
     def lookup(self, codes: Any) -> dict[str, np.ndarray]:
         """Batch look-up of encoded positions (any symmetric image of a stored one):
         arrays ``found``, ``value`` (objects), ``remoteness`` (-1 for none or not found)
-        and ``tier``, in the order given."""
+        and ``tier``, in the order given.
+
+        :param codes: the positions' int64 codes (the game's ``encode``), any shape.
+        :returns: the four arrays by name, one entry a code.
+        :raises StoreError: the store keeps positions by rank and names no game (open it
+            with the game), or a file it reads is damaged (:class:`StoreDamaged`).
+        """
         codes = np.asarray(codes, dtype=np.int64).ravel()
         tiers, slots = self._locate(codes)
         found = slots >= 0
@@ -355,7 +367,11 @@ class Store(Solved):
         return position_of(self.game, literal, moves)
 
     def codes(self, t: int) -> np.ndarray:
-        """Every code tier ``t`` holds, in slot order (with ranks: needs the game)."""
+        """Every code tier ``t`` holds, in slot order (with ranks: needs the game).
+
+        :param t: a tier of the store (one of ``tiers``).
+        :returns: the codes, an int64 array.
+        """
         table = self.tables[t]
         if not table.ranked:
             return table.codes(None)
