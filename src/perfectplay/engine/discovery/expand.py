@@ -35,7 +35,7 @@ from ..protocol import (
     Value,
 )
 from ..workers import ExpandHelper
-from .keystores import ChildKeys, KeyStore, Kids, NotInt
+from .keystores import ChildKeys, KeyStore, Kids, NotInt, ObjectStore
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
 BATCH = 4096  # positions expanded between two calls of the id-table kernel
@@ -124,18 +124,25 @@ def expand(batch: list[Position], rules: Rules, keys: ChildKeys, kids: Kids, int
     """The inner loop for any game: children keyed by ``keys`` (a code or an id) into
     ``kids``, outcomes, ends and points appended to ``into``, every protocol slip reported
     as a GameError. Offsets count from ``base``."""
+    if type(keys) is ObjectStore and not rules.scored:
+        expand_objects(batch, rules, keys, kids, into, base)
+        return
     outcome, moves_of, play, payoff, step = (rules.outcome, rules.moves, rules.play,
                                              rules.payoff, rules.step)
     terminal, offsets, payoffs, finals = into.terminal, into.offsets, into.payoffs, into.finals
     scored = rules.scored
     pay = None
+    listed: type | None = None  # the type of moves() result checked already
     for pos in batch:
         result = outcome(pos)
         if result is None:
             terminal.append(UNKNOWN)
             if finals is not None:
                 finals.append(0)
-            for move in _moves_list(moves_of, pos):
+            moves = moves_of(pos)
+            if type(moves) is not listed:
+                listed = _checked_moves(moves, pos)
+            for move in moves:
                 if step is not None:
                     try:
                         child, pay = step(pos, move)
@@ -162,6 +169,76 @@ def expand(batch: list[Position], rules: Rules, keys: ChildKeys, kids: Kids, int
         else:
             terminal.append(terminal_code(result, pos, scored, finals))
         offsets.append(base + len(kids))
+
+
+def expand_objects(batch: list[Position], rules: Rules, store: ObjectStore, kids: Kids,
+                   into: Found, base: int) -> None:
+    """The inner loop for a win/lose game with object positions, with nothing a child but
+    the game's ``play`` and one dict look-up: the store's dict is bound once per batch (new
+    positions numbered as :meth:`ObjectStore.key` numbers them), what ``moves`` returns is
+    checked once per type it comes in (:func:`is_move_list`), outcomes are compared by
+    identity (an Enum's hash is Python code). Every slip is reported as :func:`expand`
+    reports it."""
+    outcome, moves_of, play = rules.outcome, rules.moves, rules.play
+    add_kid, add_term, add_off = kids.append, into.terminal.append, into.offsets.append
+    number, add_position = store.index.setdefault, store.objects.append
+    lose, tie, win = Value.LOSE, Value.TIE, Value.WIN
+    n = store.n
+    listed: type | None = None
+    try:
+        for pos in batch:
+            result = outcome(pos)
+            if result is None:
+                add_term(UNKNOWN)
+                moves = moves_of(pos)
+                if type(moves) is not listed:
+                    listed = _checked_moves(moves, pos)
+                for move in moves:
+                    child = play(pos, move)
+                    try:
+                        cid = number(child, n)
+                    except Exception as exc:  # noqa: BLE001 - TypeError, or a __hash__ raising
+                        raise _unhashable(child, pos, move, exc) from None
+                    if cid == n:
+                        if child is None:
+                            raise _no_child(pos, move)
+                        add_position(child)
+                        n += 1
+                    add_kid(cid)
+            elif result is lose:
+                add_term(LOSE_CODE)
+            elif result is tie:
+                add_term(TIE_CODE)
+            elif result is win:
+                add_term(WIN_CODE)
+            else:
+                add_term(terminal_code(result, pos, False, None))  # says what is wrong
+            add_off(base + len(kids))
+    finally:
+        store.n = n
+
+
+def _checked_moves(moves: object, pos: Position) -> type:
+    """The type of a ``moves(pos)`` result once it is known to be a list of moves (every
+    result of that type is: :func:`is_move_list` looks at the type only); a GameError
+    otherwise."""
+    if not is_move_list(moves):
+        raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of moves")
+    return type(moves)
+
+
+def _unhashable(child: Position, pos: Position, move: Move, exc: Exception) -> Exception:
+    """What a child that cannot be a key raises: the hash's own error when the child does
+    hash (a __hash__ that fails only sometimes), else a GameError naming it."""
+    if hashable(child):
+        return exc
+    return GameError(f"position {show(child)} (after move {show(move)} from {show(pos)}) is "
+                     f"not hashable: {type(exc).__name__}: {exc}")
+
+
+def _no_child(pos: Position, move: Move) -> GameError:
+    return GameError(f"play({show(pos)}, {show(move)}) returned None: it must return the new "
+                     "position (a missing return?)")
 
 
 def expand_ints(batch: list[Position], rules: Rules, kids: Kids, into: Found, base: int) -> None:
@@ -296,14 +373,6 @@ def is_move_list(moves: object) -> bool:
     string, which are the usual slips)."""
     return not (moves is None or isinstance(moves, int | float | str | bytes)
                 or not hasattr(moves, "__iter__"))
-
-
-def _moves_list(moves_of: Callable[[Position], Iterable[Move]], pos: Position
-                ) -> Iterable[Move]:
-    moves = moves_of(pos)
-    if not is_move_list(moves):
-        raise GameError(f"moves({show(pos)}) returned {show(moves)}: expected an iterable of moves")
-    return moves
 
 
 def terminal_code(result: Outcome, pos: Position, scored: bool, finals: Sink | None) -> int:
