@@ -30,6 +30,7 @@ perfectplay.errors.LimitError: connect4(width=7, height=6) is too big for the pa
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -393,11 +394,42 @@ class Served:
     entry: GameAnswer
 
 
+#: The longest first line of a class docstring taken as a game's title (a longer one is a
+#: sentence about the game, such as tic-tac-toe's "A position is the board as ...").
+TITLE_CHARS = 40
+
+
+def game_title(game: object) -> str:
+    """The title of a game no registry names (one served from the user's file or store):
+    the first line of its class's own docstring when that is short enough to be a title
+    (its final period dropped), else the class's name in words.
+
+    >>> class TicTacToe:
+    ...     "A position is the board as a 9-character string of 'X', 'O' and '.'."
+    >>> game_title(TicTacToe())
+    'Tic Tac Toe'
+    >>> class Heap:
+    ...     "Take-away from one heap."
+    >>> game_title(Heap())
+    'Take-away from one heap'
+    """
+    doc = type(game).__dict__.get("__doc__")
+    first = doc.strip().splitlines()[0].strip().removesuffix(".") if doc and doc.strip() \
+        else ""
+    if first and len(first) <= TITLE_CHARS:
+        return first
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])", " ",
+                   type(game).__name__.replace("_", " ")).strip()
+    return words[:1].upper() + words[1:] if words else "A served game"
+
+
 def served(solved: Solved, gamesman_id: str) -> Served:
     """The served game under its name: ``gamesman_id`` (``tictactoe``, ``board``), or
     ``gamesman_id-served`` when that is a registered game's name, so both are listed."""
     name = gamesman_id
     title, rules = rules_of(solved.game, gamesman_id)
+    if catalog_of(solved.game) is None:  # a user's game: its tab titled in words, not its id
+        title = game_title(solved.game)
     if name in registry.names():  # its tab beside the registry's own
         name += "-served"
         title += " (served)"
