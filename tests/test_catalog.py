@@ -122,12 +122,49 @@ def test_perfectplay_games_lists_every_game_with_its_sources() -> None:
         for p in entry.published:
             assert p.source in out.output
     data = json.loads(CliRunner().invoke(main, ["games", "--json"]).output)
-    assert [d["name"] for d in data] == [e.name for e in ENTRIES]
+    assert [d["name"] for d in data if d["kind"] == "catalog"] == [e.name for e in ENTRIES]
     from perfectplay.catalog.table import results_table
     table = CliRunner().invoke(main, ["games", "tictactoe", "--markdown", "results"])
     assert table.output.strip() == results_table([get_catalog("tictactoe")])
     bad = CliRunner().invoke(main, ["games", "chess"])
     assert bad.exit_code != 0 and "unknown game 'chess'" in bad.output
+
+
+def test_perfectplay_games_lists_the_seed_problems_too() -> None:
+    """``perfectplay games`` lists every game the registry holds, grouped by kind: the seed
+    problems first, each with its rules, what it offers and the commands that run it."""
+    import json
+
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+    from perfectplay.registry import games
+
+    out = CliRunner().invoke(main, ["games"]).output
+    seeds, catalog_part = out.split("\n\n\nCatalog games: ")
+    assert seeds.startswith("Seed problems: ")
+    for spec in games("seed"):
+        assert f"\n{spec.name}: {spec.title}. " in seeds
+        assert f"\n  offers: {', '.join(spec.offers)}\n" in seeds
+    assert "    perfectplay rock examples/rock_sample.txt\n" \
+        "    perfectplay play rock examples/rock_sample.txt\n" \
+        "    perfectplay judge uva10381 FILE\n" in seeds
+    assert "perfectplay judge cses1097 FILE   (or atcoder-dpl, gfg-coins, spoj-twends, " \
+        "uva10891)" in seeds
+    assert "no: The board game No. " in seeds and "perfectplay play no" not in seeds
+    assert "\nconnect4: Connect Four. " in catalog_part and "connect4: " not in seeds
+    assert "  offers: solve, search, play, explore, live\n" in catalog_part
+    data = json.loads(CliRunner().invoke(main, ["games", "--json"]).output)
+    assert [d["name"] for d in data] == [e.name for e in games()]
+    coins = data[0]
+    assert (coins["kind"], coins["offers"], coins["judges"][0]) == (
+        "seed", ["analyze", "play", "judge"], "cses1097")
+    assert coins["commands"][-2:] == ["perfectplay play coins 7 9 2 6 4 3",
+                                      "perfectplay judge cses1097 FILE"]
+    one = CliRunner().invoke(main, ["games", "rock"]).output
+    assert one.startswith("rock: The Rock. A walker moves") and "Seed problems" not in one
+    table = CliRunner().invoke(main, ["games", "coins", "--markdown", "summary"])
+    assert table.exit_code != 0 and "coins is a seed problem" in table.output
 
 
 def test_a_catalog_game_is_solved_by_name_from_any_folder(tmp_path: Any) -> None:
