@@ -10,9 +10,14 @@ place one loses (Göran Andersson's game, made known by Martin Gardner in 1974).
 **Representation.** See :mod:`.rules`: a position is the set of covered cells (whose turn it
 is follows from how many are covered); a move is a domino, named by its two cells as
 ``b3-b4`` (columns lettered from the left, rows numbered from the bottom). Search hooks: an
-ordering by safe dominoes and reachable dominoes after the move, bounds from the safe
-dominoes, the longest game left as the horizon, and the board's mirror images as one
-position.
+ordering by safe dominoes and reachable dominoes after the move, ties broken by positional
+ranks (Bullock 2002), bounds from the safe dominoes, the longest game left as the horizon,
+and the board's mirror images as one position. No game ends level (``cannot_tie``), so a
+value-only search (``perfectplay search ... --value-only``, which the catalog's results
+use, as none claims a remoteness) proves the winner with one null window: 7 x 7 in 386,559
+nodes, 8 x 7, 6 x 9, 9 x 6 and 7 x 8 in 1.5-7.9 million (5-46 s), 8 x 8 in 85 million
+(400 s on the shared 2-core machine, 2026-12-06; Obsequi, Bullock's solver, needs 2.0
+million: its packing evaluation is not done here).
 
 **Sources** (value for the first player, Vertical, moving first; m rows x n columns):
 
@@ -20,7 +25,8 @@ position.
   Games of No Chance, MSRI Publications 42 (Cambridge University Press): the 2 x 2 board
   is a first-player win (their introduction).
 - Breuker, Uiterwijk & van den Herik 2000, "Solving 8 x 8 Domineering", Theoretical
-  Computer Science 230: 195-206: 8 x 8 is a first-player win (their abstract; the goal here).
+  Computer Science 230: 195-206: 8 x 8 is a first-player win (their abstract; proven here
+  once by search in 400 s, still a goal: too slow to answer live).
 - Uiterwijk 2014, "Perfectly solving Domineering boards", Computer Games Workshop at IJCAI
   2013, Communications in Computer and Information Science 408 (Springer): with Vertical
   to move first, every m x 3 board (m > 1) and every 2k x n board with n = 3, 5, 7, 9, 11 is
@@ -75,9 +81,12 @@ for _m in (7, 11):
 
 #: Seconds ``reproduce`` took here for each theorem's board (wall clock, one thread, the
 #: search kernels already compiled; 2 cores shared with other work, often 4-5x the CPU
-#: time: noisy). It proves the value and then the exact remoteness (the engine's
-#: convention), which costs far more than the value alone (16 x 3: 0.1 s of CPU for the
-#: value, 16 s for both).
+#: time: noisy). Measured when it proved the exact score (value and remoteness), which
+#: costs far more than the value alone that it now proves (``search(value_only=True)``,
+#: 16 x 3: 0.1 s of CPU for the value, 16 s for both), so these are upper bounds; the last
+#: five, the catalog's former goals, by a value-only search (256 MB table, 2026-12-06:
+#: 1,545,278, 7,932,226, 2,588,139 and 7,641,743 nodes, one null window each; 18 x 3 in
+#: 5,026 nodes).
 SEARCH_SECONDS = {
     (2, 3): 0.1, (3, 3): 0.1, (2, 5): 0.1, (5, 2): 0.1, (4, 3): 0.1, (3, 4): 0.1, (2, 7): 0.1,
     (5, 3): 0.1, (3, 5): 0.1, (6, 3): 0.1, (2, 9): 0.1, (3, 6): 0.1, (9, 2): 0.1, (4, 5): 0.1,
@@ -88,11 +97,11 @@ SEARCH_SECONDS = {
     (6, 7): 4.6, (3, 14): 2.8, (4, 11): 6.7, (11, 4): 21.3, (15, 3): 13.4, (3, 15): 9.8,
     (16, 3): 73.2, (3, 16): 18.6, (10, 5): 108.1, (5, 10): 90.4, (3, 17): 102.0,
     (17, 3): 536.6, (3, 18): 561.6,
+    (8, 7): 4.3, (9, 6): 27.3, (6, 9): 26.4, (7, 8): 46.4, (18, 3): 0.1,
 }
-#: Boards whose ``reproduce`` did not finish here in the seconds given (wall clock); for
-#: 8 x 7 and 7 x 8 a value-only proof (one null-window search) took the seconds in brackets.
-UNFINISHED = {(18, 3): (600.0, None), (6, 9): (600.0, None), (9, 6): (600.0, None),
-              (8, 7): (600.0, 215.0), (7, 8): (600.0, 328.0)}
+#: Boards whose ``reproduce`` did not finish here in the seconds given (wall clock), and
+#: the seconds of a value-only proof where one was made (None: none).
+UNFINISHED: dict[tuple[int, int], tuple[float, float | None]] = {}
 
 
 def _published() -> tuple[Published, ...]:
@@ -108,11 +117,13 @@ def _published() -> tuple[Published, ...]:
                 f" (the value alone: {value_only:.0f} s)" if value_only else "")
         out.append(Published({"rows": m, "cols": n}, U14, value=value, method="search",
                              seconds=seconds, goal=goal, note=note))
+    # still a goal (too slow to play live, and short of issue 69's 60 s), though proven
     out.append(Published({"rows": 8, "cols": 8}, BUH, value="win", method="search",
-                         seconds=1800.0, goal=True,
-                         note="8 x 8, the standard board, is a first-player win; not reached "
-                              "here: a value-only search stopped after 1,800 s and 873 "
-                              "million nodes"))
+                         seconds=399.7, goal=True,
+                         note="8 x 8, the standard board, is a first-player win; proven "
+                              "here once by a value-only search in 400 s (one null window, "
+                              "85,181,865 nodes, 1 GB table, 2026-12-06; Obsequi needs 2.0 "
+                              "million), a goal until it takes under 60 s"))
     return tuple(out)
 
 
