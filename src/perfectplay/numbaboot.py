@@ -122,3 +122,26 @@ class _ThenSkip(importlib.abc.Loader):
         module.__loader__ = self.real
         self.real.exec_module(module)
         skip_blas_probe()
+
+
+class LazyNumpy:
+    """numpy, imported the first time one of its names is read (each name then kept here,
+    so later reads cost what a module's do): the engine's modules that need numpy only in
+    some functions (saving, scored games, the id table of a large game) read it through
+    :data:`numpy_on_use`, and a small Python game's solve never imports it (0.11 s a
+    process; issue 70). A module that does so imports numpy itself under ``TYPE_CHECKING``
+    for its annotations.
+
+    >>> numpy_on_use.int8(3).itemsize
+    1
+    """
+
+    def __getattr__(self, name: str) -> object:
+        import numpy
+
+        value = getattr(numpy, name)
+        setattr(self, name, value)
+        return value
+
+
+numpy_on_use = LazyNumpy()

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import pickle
 import random
 import types
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
 from ..errors import GameError, show
+from ..numbaboot import numpy_on_use
 from .discovery import hashable as _hashable
 from .discovery import is_move_list, is_points, is_real
 from .protocol import (
@@ -33,7 +34,11 @@ from .protocol import (
 from .solved import Solved
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .compiled import CompiledGame
+else:
+    np = numpy_on_use  # numpy only where a hook's answer may be a numpy integer
 
 
 @dataclass
@@ -217,11 +222,29 @@ def precheck(game: object, *, tiers_rise: bool | None = None) -> None:
     ...
     perfectplay.errors.GameError: the game failed its check: play((), 0) is not deterministic, ...
     """
-    if checked_by_the_suite(game):
+    if checked_by_the_suite(game) or _passed(game, tiers_rise):
         return
     report = check_game(game, quick=True, tiers_rise=tiers_rise)
     if len(report.raised) < len(report.problems):
         raise GameError(refusal(report))
+    _remember(game, tiers_rise)
+
+
+#: The game objects that passed :func:`precheck` (with tiers rising, or not), so a loop
+#: of searches over one game checks it once.
+_PASSED: dict[bool | None, weakref.WeakSet[Any]] = {}
+
+
+def _passed(game: object, tiers_rise: bool | None) -> bool:
+    try:
+        return game in _PASSED.get(tiers_rise, ())
+    except TypeError:  # a game object that cannot be hashed or weakly referenced
+        return False
+
+
+def _remember(game: object, tiers_rise: bool | None) -> None:
+    with contextlib.suppress(TypeError):  # not hashable or not weakly referable: not kept
+        _PASSED.setdefault(tiers_rise, weakref.WeakSet()).add(game)
 
 
 def refusal(report: CheckReport) -> str:

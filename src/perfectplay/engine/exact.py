@@ -94,6 +94,7 @@ def discover_graph(game: CompiledGame, max_positions: int) -> GameGraph:
 
 def solve_graph(game: Game, graph: GameGraph) -> Solution:
     """Solve an already discovered game graph (see :func:`solve`)."""
+    graph.numpy()  # the kernels take numpy arrays
     if not graph.scored:
         rev_off, rev_src, _ = graph.reverse()
         alternate = graph.player is None

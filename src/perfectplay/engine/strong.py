@@ -8,9 +8,7 @@ kernel's start-up. Nim or a small Connect Four then costs what its own rules cos
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from .check import precheck
 from .discovery import GameGraph, discover
@@ -106,10 +104,11 @@ def solve_graph(game: Game, graph: GameGraph) -> Solution:
     :param graph: its positions and moves, from :func:`~perfectplay.engine.discover`.
     :returns: the :class:`~perfectplay.engine.Solution` of every position of ``graph``.
     """
-    if not graph.scored and is_small(graph.children.size):
+    if not graph.scored and is_small(len(graph.children)):
         values, rems = solve_small(graph.offsets, graph.children, graph.terminal, graph.player)
-        return Solution(game, graph, WINLOSE, np.frombuffer(values, dtype=np.int8),
-                        np.frombuffer(rems, dtype=np.int32), cyclic=None)
+        # int8 and int32 Python arrays: what the kernel's numpy arrays hold, read alike
+        return Solution(game, graph, WINLOSE, cast("list[Any]", values),
+                        cast("list[int | None]", rems), cyclic=None)
     from .exact import solve_graph as solve_large  # numba's kernels
     return solve_large(game, graph)
 

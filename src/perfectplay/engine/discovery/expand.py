@@ -15,11 +15,10 @@ import numbers
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, show
+from ...numbaboot import numpy_on_use
 from ...progress import Progress
 from .. import workers
 from ..protocol import (
@@ -36,6 +35,11 @@ from ..protocol import (
 )
 from ..workers import ExpandHelper
 from .keystores import ChildKeys, KeyStore, Kids, NotInt, ObjectStore
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 _TERMINAL_CODES = {Value.WIN: WIN_CODE, Value.LOSE: LOSE_CODE, Value.TIE: TIE_CODE}
 BATCH = 4096  # positions expanded between two calls of the id-table kernel

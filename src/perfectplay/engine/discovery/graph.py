@@ -27,14 +27,14 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import GameError, LimitError, show
+from ...numbaboot import numpy_on_use
 from ...progress import Progress
 from .. import workers
 from ..protocol import UNKNOWN, Capabilities, Game, Move, Position, capabilities
+from ..retro import is_small
 from ..workers import ExpandHelper
 from .expand import (
     BATCH,
@@ -51,6 +51,11 @@ from .expand import (
     start_helper,
 )
 from .keystores import Codec, CodeStore, KeyStore, NotInt, ObjectStore
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 # what a game's methods may return, checked where discovery calls them (kept importable here)
 __all__ = ["GameGraph", "MemoryCap", "discover", "hashable", "is_move_list", "is_points",
@@ -92,7 +97,25 @@ class GameGraph:
 
     @property
     def size(self) -> int:
-        return self.offsets.size - 1
+        return len(self.offsets) - 1
+
+    def numpy(self) -> GameGraph:
+        """This graph with its CSR arrays as numpy arrays (views, no copy), as the kernels
+        take them: a small win/lose game's discovery leaves them as Python arrays,
+        which a solve in Python reads without importing numpy (issue 70). Returns self."""
+        if isinstance(self.offsets, array):
+            self.offsets = np.frombuffer(self.offsets, dtype=np.int64)
+            self.children = np.frombuffer(self.children, dtype=np.int32) if self.children \
+                else np.zeros(0, np.int32)
+            self.terminal = np.frombuffer(self.terminal, dtype=np.int8) if self.terminal \
+                else np.zeros(0, np.int8)
+            if isinstance(self.codes, array):
+                self.codes = np.frombuffer(self.codes, dtype=np.int64) if self.codes \
+                    else np.zeros(0, np.int64)
+            if isinstance(self.player, array):
+                self.player = np.frombuffer(self.player, dtype=np.int8) if self.player \
+                    else np.zeros(0, np.int8)
+        return self
 
     def position(self, i: int) -> Position:
         """The position with id ``i``."""
@@ -109,7 +132,8 @@ class GameGraph:
             return self.index[pos]
         assert self.codes is not None
         code = pos if self.encode is None else self.encode(pos)
-        if isinstance(code, bool) or not isinstance(code, int | np.integer):
+        if type(code) is not int and (isinstance(code, bool)
+                                      or not isinstance(code, int | np.integer)):
             raise KeyError(pos)
         if not -(2**63) < int(code) < 2**63:
             raise KeyError(pos)
@@ -142,6 +166,7 @@ class GameGraph:
 
     def edge_sources(self) -> np.ndarray:
         """For each move, the id of the position it is played from."""
+        self.numpy()
         degree = np.diff(self.offsets)
         return np.repeat(np.arange(self.size, dtype=np.int64), degree)
 
@@ -150,6 +175,7 @@ class GameGraph:
         ``c`` (once per move) and ``edge[...]`` the indices of those moves (only with
         ``with_edges``; else empty). O(moves)."""
         from ..compiled import reverse_csr  # numba: the solvers that need this run there
+        self.numpy()
         return reverse_csr(self.offsets, self.children, with_edges)
 
 
@@ -523,19 +549,21 @@ def _discover(plan: _Plan, codec: Codec | None, fork: bool = False) -> GameGraph
         finally:
             if helper is not None:
                 helper.close()
-    # numpy views of the arrays (no copy: the array objects stay alive as their bases)
+    # a small win/lose game keeps Python arrays (solved in Python, numpy never loaded);
+    # any other gets numpy views of them (no copy: the arrays stay alive as their bases)
+    # (typed as numpy's: a Python array answers the same indexing and len, and numpy()
+    # turns them into numpy before any kernel or numpy function reads them)
     graph = GameGraph(
-        game=plan.game, offsets=np.frombuffer(into.offsets, dtype=np.int64),
-        children=np.frombuffer(children, dtype=np.int32) if children else
-        np.zeros(0, np.int32),
-        terminal=np.frombuffer(into.terminal, dtype=np.int8) if into.terminal else
-        np.zeros(0, np.int8),
+        game=plan.game, offsets=cast("np.ndarray", into.offsets),
+        children=cast("np.ndarray", children), terminal=cast("np.ndarray", into.terminal),
         scored=scored, payoffs=None if into.payoffs is None else into.payoffs.result(),
         finals=None if into.finals is None else into.finals.result(), **store.fields())
     player = plan.caps.player
     if player is not None:
-        graph.player = np.fromiter((_player_of(player, p) for p in graph.positions),
-                                   dtype=np.int8, count=graph.size)
+        graph.player = cast("np.ndarray",
+                            array("b", (_player_of(player, p) for p in graph.positions)))
+    if scored or not is_small(len(children)):
+        graph.numpy()
     return graph
 
 
@@ -552,6 +580,7 @@ def turn_parity(graph: GameGraph) -> tuple[np.ndarray, tuple[int, int] | None]:
     move that joins two positions of equal parity: proof that the positions do not say whose
     turn it is (harmless in an impartial game). O(positions + moves)."""
     from ..compiled import bfs_parity  # numba: only a scored cyclic game asks this
+    graph.numpy()
     parity, bad_parent, bad_child = bfs_parity(graph.offsets, graph.children)
     conflict = None if bad_parent < 0 else (int(bad_parent), int(bad_child))
     return parity, conflict

@@ -20,12 +20,16 @@ from __future__ import annotations
 import pickle
 from array import array
 from collections.abc import Callable
-from typing import Any, Protocol, TypeAlias
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ...errors import GameError, show
+from ...numbaboot import numpy_on_use
 from ..protocol import Move, Position
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 #: The keys of one batch's children, in order: an int64 array (int positions), a list of
 #: codes (encoded positions) or an int32 array of ids (object positions).
@@ -196,8 +200,7 @@ class CodeStore:
 
     def fields(self) -> dict[str, Any]:
         if self.ids is not None:
-            return {"codes": np.frombuffer(self.codes, dtype=np.int64) if self.n else
-                    np.zeros(0, np.int64), "slots": None, "code_ids": self.ids,
+            return {"codes": self.codes, "slots": None, "code_ids": self.ids,
                     "encode": self.encode, "decode": self.decode}
         assert isinstance(self.codes, np.ndarray)
         return {"codes": self.codes[:self.n].copy(), "slots": self.slots,

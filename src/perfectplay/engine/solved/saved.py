@@ -30,16 +30,20 @@ import ast
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, PerfectplayError, show
+from ...numbaboot import numpy_on_use
 from ..protocol import Game, Position, Value, Worth, capabilities
 from ..target import load_target
 from ..values import MARGIN, WINLOSE, Counts, UnknownPosition, counts_of
 from .savefile import FORMAT, arrow_modules, game_name, save, to_arrays
 from .solution import Solved
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 __all__ = ["FORMAT", "GameNotRebuilt", "SavedSolution", "load", "save", "to_arrays"]
 

@@ -15,14 +15,18 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...errors import GameError, InputError, show
+from ...numbaboot import numpy_on_use
 from ..protocol import Game, Position, Value, Worth, capabilities
 from ..target import is_catalog_target
 from ..values import MARGIN, WINLOSE
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 
 class Solved(Protocol):

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import GameError, show
+from ...numbaboot import numpy_on_use
 from ..discovery import GameGraph
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 
 def scored_option(pay: Any, child: Any, child_rem: int, passes: bool) -> tuple[Any, int]:

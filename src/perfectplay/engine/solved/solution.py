@@ -15,12 +15,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, show
 from ...notebook import card
+from ...numbaboot import numpy_on_use
 from ..discovery import GameGraph
 from ..protocol import Game, Move, Position, Score, Value, Worth, capabilities
 from ..values import (
@@ -37,6 +36,11 @@ from ..values import (
 from . import savefile
 from .scored import scored_option
 from .verify import VerifyReport, verify
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 __all__ = ["COST", "MARGIN", "WINLOSE", "Counts", "Mode", "MoveValue", "Solution", "Solved",
            "UnknownPosition", "counts_of", "describe", "game_picture", "json_value",
