@@ -94,6 +94,18 @@ def test_the_bounds_decide_positions_without_search() -> None:
     assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_LOSE
 
 
+def test_half_the_vulnerable_dominoes_count_for_their_owner() -> None:
+    """4 x 4 after a2-a3, c1-d1, b2-b3: Horizontal to move has two safe dominoes (a1-b1,
+    a4-b4) against Vertical's two at most, which alone decides nothing; with half its two
+    vulnerable ones (c2-d2, c4-d4: no vertical domino meets both) it cannot lose, and the
+    strong solution agrees."""
+    game, solution = solved(4, 4)
+    code = game.position("a2-a3 c1-d1 b2-b3")
+    assert game.to_move(code) == 1 and game.counts(code) == (2, 0, 5, 2)
+    assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_LOSE
+    assert solution.value(code) is Value.WIN
+
+
 @pytest.mark.parametrize(("rows", "cols", "names"),
                          [(4, 5, ""), (5, 4, "a1-a2"), (4, 5, "c2-c3 b1-c1 e1-e2")])
 def test_search_agrees_with_the_strong_solution(rows: int, cols: int, names: str) -> None:
