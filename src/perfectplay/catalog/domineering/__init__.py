@@ -11,13 +11,14 @@ place one loses (Göran Andersson's game, made known by Martin Gardner in 1974).
 is follows from how many are covered); a move is a domino, named by its two cells as
 ``b3-b4`` (columns lettered from the left, rows numbered from the bottom). Search hooks: an
 ordering by safe dominoes and reachable dominoes after the move, ties broken by positional
-ranks (Bullock 2002), bounds from the safe dominoes, the longest game left as the horizon,
-and the board's mirror images as one position. No game ends level (``cannot_tie``), so a
-value-only search (``perfectplay search ... --value-only``, which the catalog's results
-use, as none claims a remoteness) proves the winner with one null window: 7 x 7 in 386,559
-nodes, 8 x 7, 6 x 9, 9 x 6 and 7 x 8 in 1.5-7.9 million (5-46 s), 8 x 8 in 85 million
-(400 s on the shared 2-core machine, 2026-12-06; Obsequi, Bullock's solver, needs 2.0
-million: its packing evaluation is not done here).
+ranks (Bullock 2002), bounds from the safe and the vulnerable dominoes, the longest game
+left as the horizon, and the board's mirror images as one position. No game ends level
+(``cannot_tie``), so a value-only search (``perfectplay search ... --value-only``, which
+the catalog's results use, as none claims a remoteness) proves the winner with one null
+window: 7 x 7 in 202,271 nodes, 8 x 7 in 915,284, 6 x 9 in 1.2 million, 9 x 6 and 7 x 8
+in 6.3-7.0 million (13-14 s), 8 x 8 in 53 million (217 s on the shared 2-core machine,
+2026-12-06; Obsequi, Bullock's solver, needs 2.0 million: of its packing evaluation only
+the vulnerable dominoes are done here).
 
 **Sources** (value for the first player, Vertical, moving first; m rows x n columns):
 
@@ -26,7 +27,7 @@ million: its packing evaluation is not done here).
   is a first-player win (their introduction).
 - Breuker, Uiterwijk & van den Herik 2000, "Solving 8 x 8 Domineering", Theoretical
   Computer Science 230: 195-206: 8 x 8 is a first-player win (their abstract; proven here
-  once by search in 400 s, still a goal: too slow to answer live).
+  once by search in 217 s, still a goal: too slow to answer live).
 - Uiterwijk 2014, "Perfectly solving Domineering boards", Computer Games Workshop at IJCAI
   2013, Communications in Computer and Information Science 408 (Springer): with Vertical
   to move first, every m x 3 board (m > 1) and every 2k x n board with n = 3, 5, 7, 9, 11 is
@@ -85,7 +86,7 @@ for _m in (7, 11):
 #: costs far more than the value alone that it now proves (``search(value_only=True)``,
 #: 16 x 3: 0.1 s of CPU for the value, 16 s for both), so these are upper bounds; the last
 #: five, the catalog's former goals, by a value-only search (256 MB table, 2026-12-06:
-#: 1,545,278, 7,932,226, 2,588,139 and 7,641,743 nodes, one null window each; 18 x 3 in
+#: 915,284, 6,966,830, 1,221,099 and 6,286,998 nodes, one null window each; 18 x 3 in
 #: 5,026 nodes).
 SEARCH_SECONDS = {
     (2, 3): 0.1, (3, 3): 0.1, (2, 5): 0.1, (5, 2): 0.1, (4, 3): 0.1, (3, 4): 0.1, (2, 7): 0.1,
@@ -97,7 +98,7 @@ SEARCH_SECONDS = {
     (6, 7): 4.6, (3, 14): 2.8, (4, 11): 6.7, (11, 4): 21.3, (15, 3): 13.4, (3, 15): 9.8,
     (16, 3): 73.2, (3, 16): 18.6, (10, 5): 108.1, (5, 10): 90.4, (3, 17): 102.0,
     (17, 3): 536.6, (3, 18): 561.6,
-    (8, 7): 4.3, (9, 6): 27.3, (6, 9): 26.4, (7, 8): 46.4, (18, 3): 0.1,
+    (8, 7): 2.8, (9, 6): 12.7, (6, 9): 3.1, (7, 8): 14.2, (18, 3): 0.1,
 }
 #: Boards whose ``reproduce`` did not finish here in the seconds given (wall clock), and
 #: the seconds of a value-only proof where one was made (None: none).
@@ -119,10 +120,10 @@ def _published() -> tuple[Published, ...]:
                              seconds=seconds, goal=goal, note=note))
     # still a goal (too slow to play live, and short of issue 69's 60 s), though proven
     out.append(Published({"rows": 8, "cols": 8}, BUH, value="win", method="search",
-                         seconds=399.7, goal=True,
+                         seconds=217.1, goal=True,
                          note="8 x 8, the standard board, is a first-player win; proven "
-                              "here once by a value-only search in 400 s (one null window, "
-                              "85,181,865 nodes, 1 GB table, 2026-12-06; Obsequi needs 2.0 "
+                              "here once by a value-only search in 217 s (one null window, "
+                              "53,015,175 nodes, 1 GB table, 2026-12-06; Obsequi needs 2.0 "
                               "million), a goal until it takes under 60 s"))
     return tuple(out)
 
