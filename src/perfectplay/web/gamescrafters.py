@@ -535,10 +535,10 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
                                 headers={"Retry-After": str(exc.retry_after)})
         except InputError as exc:
             return JSONResponse({"error": str(exc)}, status_code=422)
-        except PerfectplayError as exc:  # a damaged store file: said, not a 500
-            return JSONResponse({"error": str(exc)}, status_code=422)
         except (KeyError, TypeError):  # UnknownPosition is a KeyError (and the project's)
             return missing(f"the position {_cut(text or '')!r} is not one this game reaches")
+        except PerfectplayError as exc:  # a damaged store file: said, not a 500
+            return JSONResponse({"error": str(exc)}, status_code=422)
 
     async def rules(request: Request) -> Response:
         bad = _check(request)

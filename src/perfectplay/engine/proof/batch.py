@@ -21,6 +21,7 @@ import numpy as np
 from numba import types as numba_types
 
 from ...errors import GameError, LimitError, show
+from ..check import precheck
 from ..compiled import CompiledGame
 from ..protocol import Game, Position, capabilities
 from ..solved import move_name
@@ -156,7 +157,8 @@ def search_many(game: Game, positions: Iterable[Position], *, limits: Limits | N
                 node_limit: int | None = None, table_mb: float | None = None,
                 workers: int | None = None, max_depth: int | None = None,
                 progress: Callable[[str], None] | bool | None = None,
-                endgame: sk.Leaf | LeafSource | None = None) -> SearchBatch:
+                endgame: sk.Leaf | LeafSource | None = None,
+                check: bool = True) -> SearchBatch:
     """Prove the value, remoteness and a best move of every position, as
     :func:`~perfectplay.engine.proof.driver.search` proves one, sharing one table.
 
@@ -168,7 +170,8 @@ def search_many(game: Game, positions: Iterable[Position], *, limits: Limits | N
     not proven by then are returned with the bounds proven (``exact`` False, ``stopped``
     "time"); ``node_limit`` is each position's. The other options are ``search``'s. A
     Python game's positions are searched one ``search`` at a time. Time O(the searches'
-    nodes); memory O(positions) besides the table.
+    nodes); memory O(positions) besides the table. ``check``: the game is checked once
+    first, as ``search`` checks it (``check=False`` skips it).
 
     >>> from perfectplay.games import tictactoe
     >>> game = tictactoe()
@@ -200,6 +203,8 @@ def search_many(game: Game, positions: Iterable[Position], *, limits: Limits | N
     limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
                           table_mb=table_mb, workers=workers, max_depth=max_depth)
     time_limit, node_limit, workers = limits.time_limit, limits.node_limit, limits.workers
+    if check:
+        precheck(game)
     items = _positions(positions)
     if progress is True:
         progress = stderr_line
@@ -431,7 +436,8 @@ def _one_by_one(game: Game, items: list[Position], remoteness: bool, limits: Lim
     for p in items:
         left = None if time_limit is None else max(1e-9, time_limit - (time.monotonic() - began))
         batch._results.append(search(game, p, limits=limits.replace(time_limit=left),
-                                    remoteness=remoteness, progress=progress))
+                                    remoteness=remoteness, progress=progress,
+                                    check=False))  # checked once, by search_many
     batch.seconds = time.monotonic() - began
     _totals(batch)
     return batch

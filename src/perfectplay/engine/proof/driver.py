@@ -62,6 +62,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from ...errors import GameError, show
+from ..check import precheck
 from ..compiled import CompiledGame
 from ..protocol import Game, Move, Position, Value, Worth, cannot_tie, capabilities
 from ..values import MoveValue
@@ -331,8 +332,9 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
            workers: int | None = None, max_depth: int | None = None,
            progress: Callable[[str], None] | bool | None = None,
            endgame: sk.Leaf | LeafSource | None = None,
-           remoteness: bool = True, value_only: bool = False,
-           known: tuple[SearchScore, SearchScore] | None = None) -> SearchResult:
+           remoteness: bool = True,
+           known: tuple[SearchScore, SearchScore] | None = None,
+           check: bool = True, value_only: bool = False) -> SearchResult:
     """Prove the value and remoteness of one position (default: the start) by search.
 
     Same conventions as :func:`perfectplay.engine.solve` (value for the player to move;
@@ -366,7 +368,8 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     which no move beats, as an opening book's build gives them): the probes start inside
     them, and the best move is the one a probe found, if any (``best`` may be None: an
     opening book needs only the score). Bounds that are wrong make a wrong answer or a
-    GameError.
+    GameError. ``check`` (on by default): the game is checked first, as ``solve`` checks
+    it (:func:`~perfectplay.engine.check.precheck`); ``check=False`` skips it.
 
     >>> class Subtract:  # take 1 or 2 from a heap of 7; who cannot move loses
     ...     def initial(self): return 7
@@ -403,6 +406,8 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     """
     limits = Limits.given(limits, time_limit=time_limit, node_limit=node_limit,
                           table_mb=table_mb, workers=workers, max_depth=max_depth)
+    if check:
+        precheck(game)
     if position is None:
         position = game.initial()
     if progress is True:
