@@ -472,8 +472,11 @@ def test_broken_user_games_fail_search_in_one_line(bad_games, name, words):
 
 def test_search_options_and_moves_are_checked(bad_games):
     target = f"{bad_games / 'bad.py'}:Base"
-    for args, words in [(["--table-mb", "nan"], "table_mb"), (["--time", "nan"], "time_limit"),
-                        (["--moves", "1,1,1,1,1,1"], "is not legal there"),
+    for args, words in [(["--table-mb", "nan"], "--table-mb must be a number"),
+                        (["--time", "nan"], "--time must be a positive number")]:
+        r = cli("search", target, *args)  # a bad option value is a usage error: exit 2
+        assert r.exit_code == 2 and words in r.stderr, (r.exit_code, r.output)
+    for args, words in [(["--moves", "1,1,1,1,1,1"], "is not legal there"),
                         (["--moves", "x"], "move 1 ('x') is not legal")]:
         fails_with(cli("search", target, *args), words)
     for name in ("ReprRaises", "ReprLoops"):

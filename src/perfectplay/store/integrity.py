@@ -33,7 +33,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from ..engine.protocol import capabilities
+from ..engine.protocol import Game, capabilities
 from ..errors import PerfectplayError
 from .layout import StoreError, file_digest, seal
 
@@ -54,7 +54,7 @@ class OtherGame(StoreError):
 
 
 # -- the game -------------------------------------------------------------------------------------
-def game_identity(game: Any) -> dict[str, Any]:
+def game_identity(game: Game) -> dict[str, Any]:
     """The game as a store records it: name, scored, and the digest of its rules (see the
     module doc).
 
@@ -67,7 +67,7 @@ def game_identity(game: Any) -> dict[str, Any]:
     return {"name": caps.name, "scored": bool(caps.scored), "rules": rules_digest(game)}
 
 
-def rules_digest(game: Any) -> str:
+def rules_digest(game: Game) -> str:
     """SHA-256 of what the game's rules say of its first :data:`FINGERPRINT_POSITIONS`
     positions (breadth first from the start): each one's code, tier and outcome and its
     children's codes (sorted). Costs that many positions' moves."""
@@ -108,7 +108,7 @@ def describe_game(held: dict[str, Any]) -> str:
     return f"{name} ({held['game']})" if held.get("game") else str(name)
 
 
-def check_identity(root: Path, manifest: dict[str, Any], game: Any, what: str = "store",
+def check_identity(root: Path, manifest: dict[str, Any], game: Game, what: str = "store",
                    given: str | None = None) -> None:
     """An :class:`OtherGame` error naming both games and the folder unless the store at
     ``root`` (its ``manifest``) was made from ``game``. A manifest written before games
