@@ -15,8 +15,11 @@ would cost that for every size a session touches. Boards of at most
 bits 56-63 hold a shape number (0-238, skipping 128 so that no start is -2**63, the one
 code the engine forbids) and the rules, module-level functions cached on disk, read the
 board's masks from a table by that number. Boards of 57-64 cells (8x8 among them) use every
-bit for cells and get rules closing over their masks, compiled per size (bit 63 is then an
-ordinary cell: -2**63 would be a single covered cell, which no position has).
+bit for cells and get the same rules bound to their masks, compiled per size (bit 63 is then an
+ordinary cell: -2**63 would be a single covered cell, which no position has). The numbering,
+the tables and the choice between the two are the engine's
+(:class:`~perfectplay.engine.compiled.shapes.Shapes`,
+:func:`~perfectplay.engine.compiled.shapes.bind`).
 
 The dominoes a player can place are found with shifts: Vertical's at the cells whose cell
 above is free, ``free & free >> cols`` (a mask keeps the top row out), Horizontal's with a
@@ -75,6 +78,7 @@ from numba import njit
 
 from ...bits import lowest_bit, popcount
 from ...engine import CANNOT_LOSE, CANNOT_WIN, MUST_LOSE, ONGOING, CompiledGame
+from ...engine.compiled import Shapes, bind
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -126,14 +130,11 @@ def geometry(rows: int, cols: int) -> tuple[int, ...]:
                                       h_start << 1, v_start << cols, (1 << cols) - 1))
 
 
-#: Shape numbers of the boards of at most 56 cells (128 left out: module doc).
-SHAPE_IDS: dict[tuple[int, int], int] = {}
-for _r in range(1, SHARED_CELLS + 1):
-    for _c in range(1, SHARED_CELLS // _r + 1):
-        SHAPE_IDS[(_r, _c)] = len(SHAPE_IDS) + (len(SHAPE_IDS) >= 128)
-SHAPES = np.zeros((max(SHAPE_IDS.values()) + 1, 8), np.int64)
-for (_r, _c), _k in SHAPE_IDS.items():
-    SHAPES[_k] = geometry(_r, _c)
+#: The boards of at most 56 cells, their shape numbers (128 left out: module doc).
+BOARDS = Shapes([(r, c) for r in range(1, SHARED_CELLS + 1)
+                 for c in range(1, SHARED_CELLS // r + 1)], at=SHARED_CELLS)
+#: :func:`geometry` of every board of at most 56 cells, by shape number
+SHAPES = BOARDS.stack(lambda size: geometry(*size))
 
 
 def positional(rows: int, cols: int) -> np.ndarray:
@@ -169,9 +170,7 @@ def positional(rows: int, cols: int) -> np.ndarray:
 
 
 #: :func:`positional` of every board of at most 56 cells, by shape number
-POSITIONAL = np.zeros((SHAPES.shape[0], 128), np.int64)
-for (_r, _c), _k in SHAPE_IDS.items():
-    POSITIONAL[_k] = positional(_r, _c)
+POSITIONAL = BOARDS.stack(lambda size: positional(*size))
 
 
 # -- the rules, over a board's numbers (module level, cached on disk) ------------------------
@@ -473,44 +472,12 @@ SHARED = Kernels(shared_moves, shared_play, shared_outcome, shared_tier, shared_
 
 
 def own_kernels(rows: int, cols: int) -> Kernels:
-    """The rules of a board of 57-64 cells: closures over its numbers (every bit a cell),
-    typed as the shared kernels' (so the rules' compiled helpers serve both)."""
+    """The rules of a board of 57-64 cells: the rules above bound to its numbers (every bit
+    a cell), typed as the shared kernels' (so the rules' compiled helpers serve both)."""
     g = tuple(np.int64(x) for x in geometry(rows, cols))
-    pv = positional(rows, cols)
-
-    @njit
-    def moves(code, out):
-        return moves_of(code, out, g)
-
-    @njit
-    def play(code, move):
-        return play_of(code, move, g)
-
-    @njit
-    def outcome(code):
-        return ONGOING
-
-    @njit
-    def tier(code):
-        return popcount(code)
-
-    @njit
-    def canonical(code):
-        return canonical_of(code, g)
-
-    @njit
-    def static_bounds(code):
-        return bounds_of(code, g)
-
-    @njit
-    def horizon(code):
-        return horizon_of(code, g)
-
-    @njit
-    def search_moves(code, out):
-        return ordered_moves(code, out, g, pv)
-
-    return Kernels(moves, play, outcome, tier, canonical, static_bounds, horizon, search_moves)
+    return Kernels(bind(moves_of, g), bind(play_of, g), shared_outcome, popcount,
+                   bind(canonical_of, g), bind(bounds_of, g), bind(horizon_of, g),
+                   bind(ordered_moves, g, positional(rows, cols)))
 
 
 class Domineering(CompiledGame):
@@ -525,14 +492,11 @@ class Domineering(CompiledGame):
             raise ValueError(f"a board needs rows, cols >= 1 and at most {MAX_CELLS} cells")
         self.rows, self.cols = rows, cols
         self.geometry = geometry(rows, cols)
-        shared = rows * cols <= SHARED_CELLS
-        self.shape_bits = signed(SHAPE_IDS[(rows, cols)] << SHARED_CELLS) if shared else 0
-        self.cell_mask = _CELLS if shared else -1
-        k = SHARED if shared else own_kernels(rows, cols)
+        self.shape_bits = BOARDS.bits((rows, cols))
+        self.cell_mask = _CELLS if (rows, cols) in BOARDS else -1
+        kernels = BOARDS.kernels((rows, cols), SHARED, lambda size: own_kernels(*size))
         most = max(1, rows * cols - min(rows, cols))  # places of the likelier orientation
-        super().__init__(self.shape_bits, k.moves, k.play, k.outcome, max_moves=most,
-                         tier=k.tier, canonical=k.canonical, static_bounds=k.static_bounds,
-                         horizon=k.horizon, search_moves=k.search_moves,
+        super().__init__(self.shape_bits, **kernels._asdict(), max_moves=most,
                          name=f"Domineering({rows}, {cols})")
 
     # -- reading a code ------------------------------------------------------------------

@@ -18,7 +18,9 @@ positions the same way, by their lines alone). A move that completes a box keeps
 smaller one): their shape number sits in bits 55-62 and the rules, module-level functions
 cached on disk, read the board's tables (each line's one or two boxes, the symmetries) by
 it, so the engine compiles its kernels once a session for all of them. Boards of 55-62
-lines (5 x 5 has 60) get rules closing over their own tables (``own_kernels``).
+lines (5 x 5 has 60) get the same rules bound to their own tables (``own_kernels``), as
+:class:`~perfectplay.engine.compiled.shapes.Shapes` and
+:func:`~perfectplay.engine.compiled.shapes.bind` make them.
 
 The tier is the number of lines drawn. ``canonical`` is the least line set among the
 board's images under its symmetries (4 for a rectangle, 8 for a square board), with the
@@ -49,6 +51,7 @@ from numba import njit
 
 from ...bits import lowest_bit, popcount
 from ...engine import ONGOING, TIE, CompiledGame
+from ...engine.compiled import Shapes, bind
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -146,17 +149,14 @@ class Board:
         return numbers, sides, masks, perms
 
 
-#: Shape numbers of the boards of at most 54 lines.
-SHAPE_IDS: dict[tuple[int, int], int] = {}
-for _r in range(1, SHARED_LINES + 1):
-    for _c in range(1, SHARED_LINES + 1):
-        if lines_of(_r, _c) <= SHARED_LINES:
-            SHAPE_IDS[(_r, _c)] = len(SHAPE_IDS)
-_TABLES = [Board(r, c).tables() for r, c in SHAPE_IDS]
-NUMBERS = np.array([t[0] for t in _TABLES], np.int64)
-SIDES = np.array([t[1] for t in _TABLES], np.int64)
-MASKS = np.array([t[2] for t in _TABLES], np.int64)
-PERMS = np.array([t[3] for t in _TABLES], np.int16)
+#: The boards of at most 54 lines, their shape numbers.
+BOARDS = Shapes([(r, c) for r in range(1, SHARED_LINES + 1) for c in range(1, SHARED_LINES + 1)
+                 if lines_of(r, c) <= SHARED_LINES], at=_SHAPE_AT)
+_TABLES = {size: Board(*size).tables() for size in BOARDS.ids}
+NUMBERS = BOARDS.stack(lambda size: _TABLES[size][0])
+SIDES = BOARDS.stack(lambda size: _TABLES[size][1])
+MASKS = BOARDS.stack(lambda size: _TABLES[size][2])
+PERMS = BOARDS.stack(lambda size: _TABLES[size][3], np.int16)
 
 
 # -- the rules over a board's tables (module level, cached on disk) ---------------------------
@@ -173,7 +173,7 @@ def completed(lines, e, sides):
 
 
 @njit(cache=True)
-def moves_of(lines, n, out):
+def moves_of(lines, out, n):
     free = ~lines & (((np.int64(1) << n) - 1) << 1)
     k = 0
     while free:
@@ -191,6 +191,24 @@ def step_of(code, move, sides):
     if done == 0:
         child ^= 1
     return child, done
+
+
+@njit(cache=True)
+def play_of(code, move, sides):
+    return step_of(code, move, sides)[0]
+
+
+@njit(cache=True)
+def outcome_of(lines, n):
+    """TIE once every line is drawn (the margin still to gain is then 0), else ONGOING."""
+    full = ((np.int64(1) << n) - 1) << 1
+    return TIE if (lines & full) == full else ONGOING
+
+
+@njit(cache=True)
+def lines_drawn(code):
+    """The tier of a code without shape bits: every bit above the player's a line."""
+    return popcount(code >> 1)
 
 
 @njit(cache=True)
@@ -223,7 +241,7 @@ def canonical_of(lines, n, syms, perms):
 
 
 @njit(cache=True)
-def ordered_moves(lines, n, sides, syms, perms, out):
+def ordered_moves(lines, out, n, sides, syms, perms):
     """Captures first, then moves that leave no box with three sides, then sacrifices,
     fewest boxes offered first; one move of each pair a symmetry of the board swaps."""
     fixed = 0
@@ -274,7 +292,7 @@ def _shape(code):
 
 @njit(cache=True)
 def shared_moves(code, out):
-    return moves_of(code & _LINES, NUMBERS[_shape(code), 0], out)
+    return moves_of(code & _LINES, out, NUMBERS[_shape(code), 0])
 
 
 @njit(cache=True)
@@ -284,7 +302,7 @@ def shared_step(code, move):
 
 @njit(cache=True)
 def shared_play(code, move):
-    return shared_step(code, move)[0]
+    return play_of(code, move, SIDES[_shape(code)])
 
 
 @njit(cache=True)
@@ -294,9 +312,7 @@ def shared_payoff(code, move):
 
 @njit(cache=True)
 def shared_outcome(code):
-    n = NUMBERS[_shape(code), 0]
-    full = ((np.int64(1) << n) - 1) << 1
-    return TIE if (code & full) == full else ONGOING
+    return outcome_of(code, NUMBERS[_shape(code), 0])
 
 
 @njit(cache=True)
@@ -330,7 +346,7 @@ def shared_margin_bound(code):
 @njit(cache=True)
 def shared_search_moves(code, out):
     s = _shape(code)
-    return ordered_moves(code & _LINES, NUMBERS[s, 0], SIDES[s], NUMBERS[s, 2], PERMS[s], out)
+    return ordered_moves(code & _LINES, out, NUMBERS[s, 0], SIDES[s], NUMBERS[s, 2], PERMS[s])
 
 
 class Kernels(NamedTuple):
@@ -355,58 +371,14 @@ SHARED = Kernels(shared_moves, shared_play, shared_outcome, shared_score, shared
 
 
 def own_kernels(board: Board) -> Kernels:
-    """The rules of a board of 55-62 lines: closures over its own tables."""
+    """The rules of a board of 55-62 lines: the rules above bound to its own tables."""
     numbers, sides, masks, perms16 = board.tables()
     perms = perms16.astype(np.int64)
     n, boxes, syms = int(numbers[0]), int(numbers[1]), int(numbers[2])
-    full = ((1 << n) - 1) << 1
-
-    @njit
-    def moves(code, out):
-        return moves_of(code, n, out)
-
-    @njit
-    def step(code, move):
-        return step_of(code, move, sides)
-
-    @njit
-    def play(code, move):
-        return step_of(code, move, sides)[0]
-
-    @njit
-    def payoff(code, move):
-        return completed(code, move, sides)
-
-    @njit
-    def outcome(code):
-        return TIE if (code & full) == full else ONGOING
-
-    @njit
-    def score(code):
-        return 0
-
-    @njit
-    def player(code):
-        return code & 1
-
-    @njit
-    def tier(code):
-        return popcount(code >> 1)
-
-    @njit
-    def canonical(code):
-        return canonical_of(code, n, syms, perms)
-
-    @njit
-    def margin_bound(code):
-        return open_boxes(code, boxes, masks)
-
-    @njit
-    def search_moves(code, out):
-        return ordered_moves(code, n, sides, syms, perms, out)
-
-    return Kernels(moves, play, outcome, score, payoff, player, tier, canonical,
-                   margin_bound, search_moves, step)
+    return Kernels(bind(moves_of, n), bind(play_of, sides), bind(outcome_of, n),
+                   shared_score, bind(completed, sides), shared_player, lines_drawn,
+                   bind(canonical_of, n, syms, perms), bind(open_boxes, boxes, masks),
+                   bind(ordered_moves, n, sides, syms, perms), bind(step_of, sides))
 
 
 class DotsAndBoxes(CompiledGame):
@@ -418,13 +390,9 @@ class DotsAndBoxes(CompiledGame):
             raise ValueError(f"a board needs rows, cols >= 1 and at most {MAX_LINES} lines")
         self.rows, self.cols = rows, cols
         self.board = Board(rows, cols)
-        shared = self.board.n <= SHARED_LINES
-        self.shape_bits = SHAPE_IDS[(rows, cols)] << _SHAPE_AT if shared else 0
-        k = SHARED if shared else own_kernels(self.board)
-        super().__init__(self.shape_bits, k.moves, k.play, k.outcome, max_moves=self.board.n,
-                         score=k.score, payoff=k.payoff, player=k.player, tier=k.tier,
-                         canonical=k.canonical, margin_bound=k.margin_bound,
-                         search_moves=k.search_moves, step=k.step,
+        self.shape_bits = BOARDS.bits((rows, cols))
+        kernels = BOARDS.kernels((rows, cols), SHARED, lambda size: own_kernels(self.board))
+        super().__init__(self.shape_bits, **kernels._asdict(), max_moves=self.board.n,
                          name=f"DotsAndBoxes({rows}, {cols})")
 
     # -- reading a code ------------------------------------------------------------------

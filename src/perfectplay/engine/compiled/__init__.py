@@ -2,8 +2,8 @@
 
 :class:`CompiledGame` (:mod:`.game`), the engine's integer kernels (:mod:`.kernels`), the
 open-addressing code tables (:mod:`.codetable`), one compiled function for every copy of a rule
-(:mod:`.jitmemo`) and the rules as one numba type whose kernels cache on disk
-(:mod:`.staticrules`).
+(:mod:`.jitmemo`), the rules as one numba type whose kernels cache on disk
+(:mod:`.staticrules`) and every size of a board on one set of rules (:mod:`.shapes`).
 
 >>> from perfectplay.engine.compiled import CompiledGame, WIN
 """
@@ -44,6 +44,7 @@ from .kernels import (
     reverse_csr,
     topological_order,
 )
+from .shapes import Shapes, bind
 from .staticrules import kernel_door, static_rules
 
 __all__ = [
@@ -53,9 +54,11 @@ __all__ = [
     "LOSE",
     "ONGOING",
     "Rules",
+    "Shapes",
     "TIE",
     "WIN",
     "better_margin",
+    "bind",
     "bfs_parity",
     "capacity_for",
     "discover_cached",
