@@ -308,3 +308,18 @@ def test_a_damaged_saved_chunk_is_searched_again_on_resume(tmp_path):
     for name in sorted(p.name for p in (tmp_path / "clean" / "tiers").iterdir()):
         assert (tmp_path / "b" / "tiers" / name).read_bytes() == \
             (tmp_path / "clean" / "tiers" / name).read_bytes(), name
+
+
+SHIPPED_BOOKS = sorted((Path(__file__).resolve().parent.parent / "src" / "perfectplay" /
+                        "catalog").glob("*/books/*/manifest.json"))
+
+
+@pytest.mark.parametrize("manifest", SHIPPED_BOOKS, ids=lambda p: p.parent.name)
+def test_the_shipped_books_are_sealed_and_name_their_game(manifest):
+    """Every byte a shipped book answers from is covered: its manifest (value tables
+    included) by its seal, its tier files by their checksums, and its game recorded, so
+    an edited table is an error at open and another game's rules are refused."""
+    held = json.loads(manifest.read_text())
+    assert held["seal"] == seal(held)
+    assert set(held["checksums"]) == {p.name for p in (manifest.parent / "tiers").iterdir()}
+    assert held["identity"]["name"] == held["name"] and len(held["identity"]["rules"]) == 64
