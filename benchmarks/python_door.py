@@ -9,7 +9,9 @@ Solution against the negamax's table).
 Games, the same rule functions for both: Nim (3, 5, 7, 9) with heaps kept in place (1,920
 positions), Connect Four 4x4 (161,029 positions), and with ``--big`` Connect Four 4x5
 (1,706,255 positions; minutes). ``outcome`` scans every line of the board, as a user's first
-version does.
+version does; the ``-after`` rows add the optional ``outcome_after(pos, move, child)``, which
+looks only at the lines through the piece just played (perfectplay asks it of each new child
+instead of ``outcome``; the hand negamax keeps its ``outcome``).
 
     python benchmarks/python_door.py [--repeat 5] [--big]
     python benchmarks/python_door.py --run perfectplay|hand GAME   (one timed process)
@@ -78,8 +80,29 @@ class ConnectFour:
         return self.tie if filled == self.width * self.height else None
 
 
+class ConnectFourAfter(ConnectFour):
+    """:class:`ConnectFour` told the move just played: only the lines through the new piece
+    are looked at."""
+
+    def __init__(self, width: int = 4, height: int = 4, words: tuple = (LOSE, TIE)) -> None:
+        super().__init__(width, height, words)
+        self.through = {(c, r): [line for line in self.lines if (c, r) in line]
+                        for c in range(width) for r in range(height)}
+
+    def outcome_after(self, cols: tuple[tuple[int, ...], ...], c: int,
+                      child: tuple[tuple[int, ...], ...]) -> str | None:
+        column = child[c]
+        mover = column[-1]
+        for line in self.through[c, len(column) - 1]:
+            if all(r < len(child[x]) and child[x][r] == mover for x, r in line):
+                return self.lose
+        return self.tie if sum(map(len, child)) == self.width * self.height else None
+
+
 GAMES = {"nim": lambda words: Nim(), "connect4-4x4": lambda words: ConnectFour(4, 4, words),
-         "connect4-4x5": lambda words: ConnectFour(4, 5, words)}
+         "connect4-4x4-after": lambda words: ConnectFourAfter(4, 4, words),
+         "connect4-4x5": lambda words: ConnectFour(4, 5, words),
+         "connect4-4x5-after": lambda words: ConnectFourAfter(4, 5, words)}
 
 
 def perfectplay_words() -> tuple:
@@ -88,7 +111,7 @@ def perfectplay_words() -> tuple:
 
 
 # -- what the user writes instead ------------------------------------------------------------
-def negamax(game: Nim | ConnectFour):
+def negamax(game: Nim | ConnectFour):  # a ConnectFourAfter is a ConnectFour
     """The memoised (value, remoteness) of a position for the player to move: the winner
     hurries, the loser delays, a tie as soon as it can."""
     sys.setrecursionlimit(10_000)
@@ -161,7 +184,8 @@ def main() -> None:
     if args.run:
         print(run(*args.run))
         return
-    names = ["nim", "connect4-4x4"] + (["connect4-4x5"] if args.big else [])
+    names = ["nim", "connect4-4x4", "connect4-4x4-after"] + (
+        ["connect4-4x5", "connect4-4x5-after"] if args.big else [])
     print(f"{datetime.date.today()}, CPU seconds of whole processes, median of "
           f"{args.repeat} pairs")
     print(f"{'game':<14} {'positions':>10} {'perfectplay':>12} {'hand negamax':>13} "

@@ -35,6 +35,7 @@ from perfectplay.engine import (
     CANNOT_WIN,
     WINS_IN_1,
     CompiledGame,
+    Value,
     check_game,
 )
 from perfectplay.engine.protocol import BOUND_FLAGS
@@ -111,7 +112,8 @@ def tictactoe() -> Hooked:
         player=lambda b: 0 if b.count("X") == b.count("O") else 1,
         search_moves=base.moves,
         static_bounds=lambda b: 0,
-        horizon=lambda b: b.count("."))
+        horizon=lambda b: b.count("."),
+        outcome_after=lambda b, m, child: base.outcome(child))
 
 
 def nim() -> Hooked:
@@ -190,6 +192,12 @@ PY_MUTATIONS: dict[str, dict[str, Callable[..., Any]]] = {
         "random": lambda f, g: (
             lambda p, m: (f(p, m)[0], _random(f(p, m)[1])) if _hit(p) else f(p, m)),
     },
+    "outcome_after": {
+        "never an end": lambda f, g: lambda p, m, c: None,
+        "the parent's outcome": lambda f, g: lambda p, m, c: f(p, m, p) if _hit(c) else f(p, m, c),
+        "a loss said a win": lambda f, g: (
+            lambda p, m, c: Value.WIN if f(p, m, c) is Value.LOSE and _hit(c) else f(p, m, c)),
+    },
     "player": {
         "flipped at some positions": lambda f, g: lambda p: 1 - f(p) if _hit(p) else f(p),
         "random": lambda f, g: lambda p: random.randint(0, 1) if _hit(p) else f(p),
@@ -217,7 +225,7 @@ PY_MUTATIONS: dict[str, dict[str, Callable[..., Any]]] = {
 # which hooks each Python game has (the mutations of tic-tac-toe's board hooks need boards)
 PY_HOOKS = {
     "tictactoe": ["decode", "encode", "tier", "canonical", "player", "search_moves",
-                  "static_bounds", "horizon"],
+                  "static_bounds", "horizon", "outcome_after"],
     "nim": ["decode", "encode", "tier"],
     "coins": ["decode", "encode", "tier", "step", "player"],
     "portal": ["decode", "encode", "tier"],

@@ -9,10 +9,11 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import Value, solve
+from perfectplay import GameError, Value, solve
 from perfectplay.engine import exact, strong
 from perfectplay.engine.compiled import CompiledGame
 from perfectplay.engine.discovery import discover
@@ -160,3 +161,50 @@ def test_import_perfectplay_and_a_small_solve_load_neither_numpy_nor_numba():
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().split("|") == ["WIN", "15", "192", "(0, 1)", "6", "False",
                                              "False"]
+
+
+class Subtraction:
+    """Take 1 or 2 from a heap of 10 (a tuple position, so kept as an object); an empty heap
+    ends level. ``outcome`` and ``outcome_after`` count their calls."""
+
+    def __init__(self) -> None:
+        self.asked = {"outcome": 0, "outcome_after": 0}
+
+    def initial(self) -> tuple[int]:
+        return (10,)
+
+    def moves(self, pos: tuple[int]) -> list[int]:
+        return [m for m in (1, 2) if m <= pos[0]]
+
+    def play(self, pos: tuple[int], m: int) -> tuple[int]:
+        return (pos[0] - m,)
+
+    def outcome(self, pos: tuple[int]) -> Value | None:
+        self.asked["outcome"] += 1
+        return Value.TIE if pos[0] == 0 else None
+
+
+class SubtractionAfter(Subtraction):
+    def outcome_after(self, pos: tuple[int], m: int, child: tuple[int]) -> Value | None:
+        self.asked["outcome_after"] += 1
+        return Value.TIE if pos[0] == m else None
+
+
+def test_discovery_asks_outcome_after_of_each_new_child_and_outcome_of_the_start_only():
+    plain, after = Subtraction(), SubtractionAfter()
+    a, b = solve(plain, check=False), solve(after, check=False)
+    assert [(p, a.value(p), a.remoteness(p)) for p in a.positions()] == \
+        [(p, b.value(p), b.remoteness(p)) for p in b.positions()]
+    assert (b.value(), b.remoteness()) == (Value.TIE, 5)
+    assert plain.asked == {"outcome": 11, "outcome_after": 0}
+    assert after.asked == {"outcome": 1, "outcome_after": 10}  # the start, then each child
+
+
+def test_the_default_check_refuses_an_outcome_after_that_disagrees_with_outcome():
+    class Wrong(SubtractionAfter):
+        def outcome_after(self, pos: tuple[int], m: int, child: tuple[int]) -> Value | None:
+            return None  # misses the end
+
+    with pytest.raises(GameError, match=r"outcome_after\(\(1,\), 1, \(0,\)\) returned None, "
+                                        r"not outcome\(\(0,\)\) = <Value.TIE: 'tie'>"):
+        solve(Wrong())

@@ -107,6 +107,7 @@ def check_game(game: Any, max_positions: int | None = None, *,
       ``rank``/``unrank`` (compiled): ``unrank(tier(p), rank(p)) == p``, ranks >= 0 and
       different inside a tier;
     - ``step`` (Python or compiled) is ``(play, payoff)``;
+    - ``outcome_after(pos, move, child)`` is ``outcome(child)``, along every walked move;
     - ``canonical``: its image is canonical itself, in the same tier, and (on an even
       spread of up to 3,000 positions) ends as the position does and has moves to the
       same canonical children with the same payoffs and turn changes;
@@ -302,6 +303,7 @@ class _Walk:
         self.player, self.payoff = caps.player, caps.payoff
         self.tier = caps.tier
         self.step = caps.step
+        self.after = caps.outcome_after
         # compiled tiers must rise for the in-memory tier solver (a store lets them stay)
         self.strict = caps.tiered if tiers_rise is None else tiers_rise
         self.depth: dict[Position, int] = {start: 0}
@@ -453,6 +455,8 @@ class _Walk:
                                        f"deterministic: {show(pay)} then {show(twice)}")
             if pay is not _FAILED and self.step is not None:
                 _check_step(report, self.step, pos, move, child, pay)
+        if self.after is not None:
+            _check_after(report, game, self.after, pos, move, child)
         if self.tier is not None:
             _check_tier(report, self.tier_of, pos, move, child, self.strict)
         d = self.depth.get(child)
@@ -611,6 +615,18 @@ def _check_step(report: CheckReport, step: Callable[[Position, Move], object], p
         (_problem if shaped else _raised)(
             report, f"step({show(pos)}, {show(move)}) returned {show(got)}, not (play, "
                     f"payoff) = {show((child, pay))}")
+
+
+def _check_after(report: CheckReport, game: Game, after: Callable[..., object],
+                 pos: Position, move: Move, child: Position) -> None:
+    """``outcome_after(pos, move, child)`` must be ``outcome(child)`` (discovery asks it
+    instead)."""
+    got = _call(report, "outcome_after", after, pos, move, child)
+    want = _call(report, "outcome", game.outcome, child)
+    if got is not _FAILED and want is not _FAILED and not _same(got, want):
+        report.problems.append(
+            f"outcome_after({show(pos)}, {show(move)}, {show(child)}) returned {show(got)}, "
+            f"not outcome({show(child)}) = {show(want)}")
 
 
 def _check_tier(report: CheckReport, tier: Callable[[Position], int], pos: Position,

@@ -16,6 +16,11 @@ A game is any object with four methods (and two optional ones):
 - optional ``step(pos, move)`` -> ``(play(pos, move), payoff(pos, move))`` in one call, for a
   scored game whose child and points come from the same work (Kalah's sowing); the engine's
   discovery then calls it instead of the two (``check_game`` checks that they agree).
+- optional ``outcome_after(pos, move, child)`` -> ``outcome(child)``, told the move just
+  played so the rules look only at what it changed (Connect Four: the lines through the new
+  piece, not every line). Discovery of a win/lose game with object positions asks it of each
+  new child instead of ``outcome`` (the start position still asks ``outcome``);
+  ``check_game`` checks that the two agree.
 
 **Whose turn it is.** The engine reads a position's value as "for the player to move", so the
 position must determine who that is. In a partizan game (the players have different moves:
@@ -267,8 +272,8 @@ def _rank(value: Worth) -> tuple[float, bool]:
 
 
 #: Every optional hook a Python or compiled game may define, read by :func:`capabilities`.
-HOOKS = ("payoff", "step", "player", "encode", "decode", "tier", "canonical", "move_name",
-         "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
+HOOKS = ("payoff", "step", "outcome_after", "player", "encode", "decode", "tier", "canonical",
+         "move_name", "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
          "endgame_positions", "dense_endgame", "dense_endgame_fits", "build_dense_endgame")
 
 
@@ -291,6 +296,7 @@ class Capabilities:
     name: str
     payoff: Callable[..., Any] | None
     step: Callable[..., Any] | None  # only for a scored game (see :func:`stepper`)
+    outcome_after: Callable[..., Any] | None  # outcome_after(pos, move, child): outcome(child)
     player: Callable[..., Any] | None
     encode: Callable[..., Any] | None
     decode: Callable[..., Any] | None

@@ -505,7 +505,7 @@ def _discover(plan: _Plan, codec: Codec | None, fork: bool = False) -> GameGraph
     into = Found.empty(scored, [0])
     children = array("i")
     store: KeyStore = CodeStore(plan.start, codec) if codec is not None else \
-        ObjectStore(plan.start)
+        ObjectStore(plan.start, after=rules.outcome_after is not None and not scored)
     fast = codec == (None, None) and not scored
     expander = Expander(fast, rules, store, into)
     helper: ExpandHelper | None = None

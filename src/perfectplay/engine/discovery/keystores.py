@@ -207,16 +207,24 @@ class CodeStore:
                 "encode": self.encode, "decode": self.decode}
 
 
-class ObjectStore:
-    """Positions as the game's own hashable objects, in a dict."""
+#: In :attr:`ObjectStore.known`: this position's outcome was not told by ``outcome_after``
+#: (the start, or a child the helper process found): ask ``outcome``.
+ASK: Any = object()
 
-    def __init__(self, start: Position) -> None:
+
+class ObjectStore:
+    """Positions as the game's own hashable objects, in a dict. ``after``: the game has
+    ``outcome_after``, so the store keeps each new position's outcome (``known``, by id:
+    :data:`ASK` where it was not told) until the position is expanded."""
+
+    def __init__(self, start: Position, after: bool = False) -> None:
         try:
             self.index: dict[Position, int] = {start: 0}
         except Exception as exc:  # noqa: BLE001 - TypeError, or a __hash__ raising
             raise GameError(f"the start position {show(start)} is not hashable: "
                             f"{type(exc).__name__}: {exc}") from None
         self.objects = [start]
+        self.known: list[Any] | None = [ASK] if after else None
         self.n = 1
 
     def batch(self, i: int, size: int) -> list[Position]:
@@ -250,6 +258,8 @@ class ObjectStore:
         cid = self.index.setdefault(child, self.n)
         if cid == self.n:
             self.objects.append(child)
+            if self.known is not None:
+                self.known.append(ASK)
             self.n += 1
         return cid
 
