@@ -8,19 +8,26 @@ Each test points the readers at fake files in ``tmp_path``."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from perfectplay import LimitError, solve
+from perfectplay import LimitError, solve, store
+from perfectplay.cli import engine as cli_engine
 from perfectplay.cli import main
 from perfectplay.engine.discovery import graph
 from perfectplay.engine.discovery.graph import (
     memory_cap,
     position_limit,
+    refuse_too_big,
     refuse_unless_fits,
 )
+from perfectplay.engine.protocol import PositionCount, capabilities
+from perfectplay.engine.target import catalog_positions
+from perfectplay.games import connect4, kalah, tictactoe
+from perfectplay.registry import catalog
 
 GiB, MiB = 2**30, 2**20
 
@@ -131,7 +138,8 @@ def test_the_command_line_refuses_it_up_front(machine):
     r = CliRunner().invoke(main, ["solve", "connect4(width=6, height=5)"])
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert r.output.startswith("perfectplay: error: connect4(width=6, height=5) is too big to "
-                               "solve whole: 2,818,972,642 positions (Tromp): about 78.8 GiB")
+                               "solve whole: 2,818,972,642 positions (Tromp), at least "
+                               "352,371,581 kept up to symmetry: about 9.8 GiB")
     assert "4.8 GiB this process may use" in r.output and "memory.max" in r.output
 
 
@@ -156,3 +164,97 @@ def test_a_discovery_past_the_limit_says_which_limit(machine):
     with pytest.raises(LimitError, match=r"more than 3,355 positions, the limit \(what 80 % "
                                          r"of the 1\.0 MiB .*run-7\.scope/memory\.max"):
         solve(Countdown())
+
+
+def _cgroup_of(machine: Path, limit: int) -> None:
+    (machine / "cgroup").write_text("0::/run-7.scope\n")
+    _files(machine / "sys" / "run-7.scope", memory__max=limit, memory__current=0)
+
+
+def test_a_catalog_game_object_is_refused_by_solve_before_any_work(machine):
+    """``solve(connect4(width=6, height=5))`` from Python: the catalog's factory gives the game
+    its ``positions_bound()`` hook (Tromp's exact count), so the engine refuses it up front
+    with the need, the limit's file and the way to search it."""
+    _cgroup_of(machine, 6 * GiB)
+    game = connect4(width=6, height=5)
+    assert game.positions_bound() == PositionCount(
+        2_818_972_642, "exact", "2,818,972,642 positions (Tromp)",
+        "connect4(width=6, height=5)")
+    with pytest.raises(LimitError) as err:
+        solve(game)
+    text = str(err.value)
+    assert text.startswith("2,818,972,642 positions (Tromp), at least 352,371,581 kept up to "
+                           "symmetry: about 9.8 GiB at 30 bytes")
+    assert "run-7.scope/memory.max" in text
+    assert "perfectplay search 'connect4(width=6, height=5)'" in text
+    with pytest.raises(LimitError, match=r"max_positions \(1,000\)"):
+        solve(game, max_positions=1000)  # refused up front on a count above the limit
+
+
+def test_a_bound_above_never_refuses_a_game_that_fits(machine):
+    """Kalah's "at most" is a bound above: under a 1 MiB cgroup it refuses nothing up front,
+    and tic-tac-toe's exact 5,478 fits under 64 GiB and is solved."""
+    _cgroup_of(machine, MiB)
+    kalah_bound = kalah(houses=2, seeds=2).positions_bound()
+    assert kalah_bound.kind == "at most" and not kalah_bound.refuses
+    refuse_too_big(capabilities(kalah(houses=6, seeds=6)), "tiers")  # no error
+    _cgroup_of(machine, 64 * GiB)
+    assert len(solve(tictactoe())) == 5_478
+
+
+def test_the_engine_and_the_command_line_share_one_refusal(machine, monkeypatch):
+    """The command line asks the same function (patched here): no second copy of the logic."""
+    asked = []
+
+    def refuse(caps, path, max_positions=None):
+        asked.append((caps.name, path, max_positions))
+        raise LimitError("refused")
+
+    monkeypatch.setattr(cli_engine, "refuse_too_big", refuse)
+    r = CliRunner().invoke(main, ["solve", "tictactoe"])
+    assert r.exit_code == 1 and "tictactoe is too big to solve whole: refused" in r.output
+    assert len(asked) == 1 and asked[0][1] in ("graph", "tiers")
+
+
+def test_each_catalog_sentence_says_its_number(machine):
+    """Each catalog entry's ``size`` sentence is derived from (or agrees with) its number:
+    a count or estimate reads back the same through the sentence; a bound says "at most"."""
+    for entry in catalog():
+        assert entry.size is not None and entry.positions is not None, entry.name
+        for published in entry.published:  # a published count is the entry's number
+            known = entry.positions(entry.arguments((), published.args))
+            if published.positions is not None and known is not None:
+                assert known.count == published.positions, entry.name
+        for params in (*entry.small, *(p.args for p in entry.published)):
+            values = entry.arguments((), params)
+            known, sentence = entry.positions(values), entry.size(values)
+            read = catalog_positions(entry.call(values))
+            if known is None or known.kind == "at most":
+                assert read is None, (entry.name, sentence)
+                assert known is None or (known.source == sentence
+                                         and "at most" in sentence), sentence
+            else:
+                assert read == (known.count, sentence), (entry.name, sentence)
+
+
+def test_a_store_too_big_for_the_disk_or_the_workers_is_refused_before_its_cluster(
+        machine, monkeypatch, tmp_path):
+    """Connect Four 6x5 into a store: 2.8 x 10^9 positions need at least 3.6 GiB of disk
+    (a canonical game keeps at least an eighth) and 1.4 GiB a worker; with 1 GiB of disk
+    free and a 2 GiB cgroup both are named, before a Dask cluster starts."""
+    _cgroup_of(machine, 2 * GiB)
+    monkeypatch.setattr(store.shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(
+        10 * GiB, 9 * GiB, GiB))
+    monkeypatch.setattr(store, "client_for", lambda *_a: pytest.fail("a cluster started"))
+    with pytest.raises(LimitError) as err:
+        store.solve_tiered(connect4(width=6, height=5), tmp_path / "tb", workers=2,
+                           check=False)
+    text = str(err.value)
+    assert text.startswith("a store of 2,818,972,642 positions (Tromp), at least 352,371,581 "
+                           "kept up to symmetry needs about 3.6 GiB of disk at 11 bytes a "
+                           "position, more than the 1.0 GiB free at ")
+    assert "2 worker(s) of about 1.4 GiB each" in text and "memory.max" in text
+    assert "perfectplay search 'connect4(width=6, height=5)'" in text
+    assert not (tmp_path / "tb").exists()
+    disk, worker = store.store_need(1_000_000)  # a game of a million, kept whole
+    assert (disk, worker) == (11_000_000, 42_000_000)

@@ -54,6 +54,7 @@ every other game still works.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import typing
@@ -512,6 +513,11 @@ class CatalogGame(GameEntry):
     twin: Callable[..., Any] | None = None
     limit: Callable[[Mapping[str, Any]], str | None] | None = None
     size: Callable[[Mapping[str, Any]], str] | None = None
+    #: ``positions(params) -> PositionCount or None``: the number behind ``size``, from the
+    #: sources the entry cites (an exact count, an estimate, or a bound above); the games
+    #: :meth:`build` makes answer it as their ``positions_bound()`` hook, so a solve far too
+    #: big for the memory stops before any work
+    positions: Callable[[Mapping[str, Any]], Any] | None = None
     #: instances small enough to solve strongly in a second or two (the conformance and twin
     #: tests run on them): each a mapping of parameters
     small: tuple[Mapping[str, Any], ...] = ()
@@ -550,8 +556,17 @@ class CatalogGame(GameEntry):
         return values
 
     def build(self, *args: Any, **kwargs: Any) -> Any:
-        """The game for these parameters (checked up front)."""
-        return self.factory(**self.arguments(args, kwargs))
+        """The game for these parameters (checked up front), with a ``positions_bound()``
+        hook when :attr:`positions` knows its size (naming this call, the way to search it)."""
+        values = self.arguments(args, kwargs)
+        game = self.factory(**values)
+        known = None if self.positions is None else self.positions(values)
+        if known is not None:
+            bound = dataclasses.replace(known, target=self.call(values))
+            # a game without a __dict__ gets no hook (and no up-front refusal)
+            with contextlib.suppress(AttributeError):
+                game.positions_bound = lambda: bound
+        return game
 
     def call(self, values: Mapping[str, Any]) -> str:
         """How the command line writes this instance: ``connect4(width=5, height=4)``."""

@@ -18,13 +18,13 @@ from ..engine import check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
-from ..engine.discovery import refuse_unless_fits
+from ..engine.discovery import refuse_too_big, solve_path
 from ..engine.proof.limits import MAX_TABLE_MB, MAX_WORKERS, Limits
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
 from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
-from ..engine.target import LoadedGame, catalog_positions, is_catalog_target
+from ..engine.target import LoadedGame, is_catalog_target
 from ..errors import InputError, LimitError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
@@ -245,17 +245,11 @@ def _refuse_too_big(target: str, game: LoadedGame, max_positions: int | None) ->
     """Refuse, before any work, a catalog game whose catalog entry counts more positions
     than the limit (``--max-positions``, else what the memory holds): 7x6 Connect Four's
     4.5 x 10^12 were enumerated silently until memory ran out. Says how to search it."""
-    known = catalog_positions(target)
-    if known is None:
-        return
-    count, sentence = known
-    path = ("tiers" if game.tiered else "graph") if isinstance(game, CompiledGame) else "python"
+    caps = capabilities(game)  # the engine's own refusal (the solve asks it too)
     try:  # the need and the limit (the memory cgroup's, RLIMIT_AS, the machine's), in words
-        refuse_unless_fits(count, path, sentence, max_positions)
+        refuse_too_big(caps, solve_path(caps, isinstance(game, CompiledGame)), max_positions)
     except LimitError as exc:
-        fail(f"{target} is too big to solve whole: {exc}. Search a position instead (exact, "
-             f"without enumerating the game): perfectplay search {target!r} (with --moves "
-             "for the position after some moves)")
+        fail(f"{target} is too big to solve whole: {exc}")
 
 
 def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:

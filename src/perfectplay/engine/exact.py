@@ -22,8 +22,15 @@ from .compiled import (
     static_rules,
     topological_order,
 )
-from .discovery import GameGraph, discover, position_limit, turn_parity
-from .protocol import Game, Method, check_method
+from .discovery import (
+    GameGraph,
+    discover,
+    position_limit,
+    refuse_too_big,
+    solve_path,
+    turn_parity,
+)
+from .protocol import Game, Method, capabilities, check_method
 from .solved import COST, MARGIN, WINLOSE, Solution, cost_players, label_setting, negamax_acyclic
 from .status import OK, raise_status
 from .tiers import TierSolution, enumerate_tiers, solve_tiers
@@ -35,6 +42,9 @@ def solve_exact(game: Game | CompiledGame, *, max_positions: int | None = None,
     """:func:`~perfectplay.engine.solve` without its check: the solver for ``method``
     (see there), on a game taken as it is."""
     check_method(method)
+    caps = capabilities(game)  # before any work: a game whose known count cannot fit
+    refuse_too_big(caps, solve_path(caps, isinstance(game, CompiledGame), method),
+                   max_positions)
     if isinstance(game, CompiledGame) and method != "python":
         tiered = method == "tiers" or (method == "auto" and game.tiered)
         if max_positions is None:

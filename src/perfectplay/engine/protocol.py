@@ -274,7 +274,32 @@ def _rank(value: Worth) -> tuple[float, bool]:
 #: Every optional hook a Python or compiled game may define, read by :func:`capabilities`.
 HOOKS = ("payoff", "step", "outcome_after", "player", "encode", "decode", "tier", "canonical",
          "move_name", "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
-         "endgame_positions", "dense_endgame", "dense_endgame_fits", "build_dense_endgame")
+         "endgame_positions", "dense_endgame", "dense_endgame_fits", "build_dense_endgame",
+         "positions_bound")
+
+
+@dataclass(frozen=True)
+class PositionCount:
+    """How many positions a game has, known before any work (a game's ``positions_bound()``
+    hook returns one; a catalog game's comes from the sources its entry cites): ``count``
+    and its ``kind``: "exact" (a published count), "about" (a published estimate),
+    "at least" (a bound below) or "at most" (a bound above, which says nothing of how many
+    a solve meets, so it never refuses one). ``source`` says it in words; ``target`` is
+    the catalog call that builds the game ("" for another game), for the way to search it.
+
+    >>> PositionCount(5_478, "exact", "5,478 positions").refuses
+    True
+    """
+
+    count: int
+    kind: Literal["exact", "about", "at least", "at most"]
+    source: str
+    target: str = ""
+
+    @property
+    def refuses(self) -> bool:
+        """True when the count may refuse a solve: not a mere bound above."""
+        return self.kind != "at most"
 
 
 @dataclass(frozen=True)
@@ -315,6 +340,7 @@ class Capabilities:
     dense_endgame: Callable[..., Any] | None
     dense_endgame_fits: Callable[..., Any] | None
     build_dense_endgame: Callable[..., Any] | None
+    positions_bound: Callable[..., Any] | None  # positions_bound() -> PositionCount or None
     tiered: bool  # a compiled game's tiers: every move rises (solved tier by tier)
     symmetric: bool  # positions are keyed by a canonical form
     has_margin_bound: bool

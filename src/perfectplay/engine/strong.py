@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from .check import precheck
-from .discovery import GameGraph, discover
+from .discovery import GameGraph, discover, refuse_too_big, solve_path
 from .protocol import Game, Method, capabilities, check_method, is_compiled
 from .retro import is_small, solve_small
 from .solved import WINLOSE, Solution
@@ -81,11 +81,12 @@ def solve(game: Game | CompiledGame, *, max_positions: int | None = None,
     """
     check_method(method)
     compiled = is_compiled(game)
+    caps = capabilities(game)  # a game too big for the memory stops here, before any work
+    refuse_too_big(caps, solve_path(caps, compiled, method), max_positions)
     if check:
         # only the tier solver takes the tiers one by one (every move must rise); elsewhere
         # a move may stay in its tier
-        tiers = compiled and (method == "tiers"
-                              or (method == "auto" and capabilities(game).tiered))
+        tiers = compiled and (method == "tiers" or (method == "auto" and caps.tiered))
         precheck(game, tiers_rise=None if tiers else False)
     if (compiled and method != "python") or method in ("graph", "tiers"):
         from .exact import solve_exact  # the compiled door: numba

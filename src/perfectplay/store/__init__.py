@@ -23,6 +23,8 @@ Example::
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +34,10 @@ import numpy as np
 
 from ..engine.check import check_game
 from ..engine.compiled.game import CompiledGame
-from ..engine.protocol import Game, Value, capabilities
-from ..errors import GameError
+from ..engine.discovery import memory_cap
+from ..engine.discovery.graph import kept_positions, size_words
+from ..engine.protocol import Game, PositionCount, Value, capabilities
+from ..errors import GameError, LimitError
 from .compiled import solve_compiled_store
 from .integrity import (
     LOCK_NAME,
@@ -61,7 +65,7 @@ from .tabular import analyze, export_parquet, sql
 
 __all__ = ["MainGuardError", "NotInStore", "OtherGame", "SolveStopped", "Store", "StoreDamaged",
            "StoreError", "StoreInUse", "Tablebase", "analyze", "export_parquet", "open_store",
-           "query", "solve_tiered", "sql"]
+           "query", "refuse_unfit_store", "solve_tiered", "sql", "store_need"]
 
 
 @dataclass
@@ -162,6 +166,8 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
         refuse_if_unsound(game)
     if manifest.get("done"):
         return _already(root, manifest)
+    if not manifest and codes is None:  # a new store of the whole game: will it fit?
+        refuse_unfit_store(game, root, workers if cluster is None and client is None else 0)
     made = not root.exists()
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -185,6 +191,63 @@ def solve_tiered(game: Game | CompiledGame, store: str | Path, cluster: str | No
         if made:  # a folder this run made and left with nothing in it: gone again
             _remove_if_empty(root)
         raise
+
+
+#: Disk a stored position takes while the solve runs (keys, values, remoteness: the
+#: children waiting for the next tier come on top), and the most a worker's task holds: a
+#: gather task's 2^26 keys twice (16 bytes a key) and an expand task's 2^24 buffered
+#: children (about 26 bytes each), fewer for a game with fewer positions.
+STORE_DISK_BYTES = 11
+_GATHER_KEYS, _GATHER_BYTES = 2**26, 16
+_EXPAND_KEYS, _EXPAND_BYTES = 2**24, 26
+def store_need(kept: int) -> tuple[int, int]:
+    """(disk bytes, memory bytes a worker) a store of ``kept`` positions needs at least
+    while it is solved (see :data:`STORE_DISK_BYTES`).
+
+    >>> store_need(1_000_000)
+    (11000000, 42000000)
+    """
+    worker = (min(kept, _GATHER_KEYS) * _GATHER_BYTES
+              + min(kept, _EXPAND_KEYS) * _EXPAND_BYTES)
+    return kept * STORE_DISK_BYTES, worker
+
+
+def refuse_unfit_store(game: Game | CompiledGame, root: Path, workers: int | None) -> None:
+    """Refuse, before the Dask cluster starts, a store whose game knows its count up front
+    (its ``positions_bound()`` hook: an exact count or an estimate, never a mere bound
+    above) when the disk free where ``root`` goes (``shutil.disk_usage``) cannot hold it, or
+    the local cluster's ``workers`` (None: one a core; 0: the cluster is not this machine's)
+    need more than 80 % of the memory this process may use (:func:`memory_cap`). The
+    :class:`LimitError` names both figures."""
+    caps = capabilities(game)
+    bound = None if caps.positions_bound is None else caps.positions_bound()
+    if not isinstance(bound, PositionCount) or not bound.refuses:
+        return
+    kept, what = kept_positions(caps, bound)
+    disk, worker = store_need(kept)
+    free = shutil.disk_usage(_existing(root)).free
+    local = (os.cpu_count() or 1) if workers is None else workers
+    cap = memory_cap()
+    problems = []
+    if disk > free:
+        problems.append(f"about {size_words(disk)} of disk at {STORE_DISK_BYTES} bytes a "
+                        f"position, more than the {size_words(free)} free at {_existing(root)}")
+    if local and local * worker > cap.free * 0.8:
+        problems.append(f"{local} worker(s) of about {size_words(worker)} each, more than the "
+                        f"{size_words(int(cap.free * 0.8))} this process may use (80 % of "
+                        f"{size_words(cap.free)}: {cap.source})")
+    if problems:
+        hint = (f"; search a position instead: perfectplay search {bound.target!r}"
+                if bound.target else "")
+        raise LimitError(f"a store of {what} needs {' and '.join(problems)}{hint}")
+
+
+def _existing(path: Path) -> Path:
+    """``path`` or its nearest folder that exists (where its files will go)."""
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
 
 
 def _remove_if_empty(root: Path) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, LiveBudget, Method, Param, Published, product_at_most
 from .bitboard import MAX_BITS
 from .notation import from_pons_score, position_from_moves, read_pons_digits
@@ -71,13 +72,20 @@ def _limit(args: Mapping[str, int]) -> str | None:
             f"{MAX_BITS}, and {w} * ({h} + 1) = {w * (h + 1)}")
 
 
-def _size(args: Mapping[str, int]) -> str:
+def _positions(args: Mapping[str, int]) -> PositionCount:
+    """Tromp's (Edelkamp and Kissmann's for 7x6) exact count, else the bound 3^cells."""
     w, h = args["width"], args["height"]
     known = POSITIONS.get((w, h))
     if known is not None:
         source = "Edelkamp and Kissmann 2008" if (w, h) == (7, 6) else "Tromp"
-        return f"{known:,} positions ({source})"
-    return f"at most 3^{w * h} = {3 ** (w * h):.2e} boards (no published count)"
+        return PositionCount(known, "exact", f"{known:,} positions ({source})")
+    bound = 3 ** (w * h)
+    return PositionCount(bound, "at most",
+                         f"at most 3^{w * h} = {bound:.2e} boards (no published count)")
+
+
+def _size(args: Mapping[str, int]) -> str:
+    return _positions(args).source
 
 
 def _published() -> tuple[Published, ...]:
@@ -112,6 +120,7 @@ GAME = CatalogGame(
     twin=lambda width, height: ConnectFourPy(width, height),
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"width": 4, "height": 3}, {"width": 3, "height": 4}),
     examples=("search 'connect4(width=7, height=6)' --moves 4,4,3",
               "solve 'connect4(width=5, height=4)'",

@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published, product_at_most
 from .rules import MAX_CELLS, Domineering
 from .twin import DomineeringTwin
@@ -136,10 +137,15 @@ def _limit(args: Mapping[str, object]) -> str | None:
     return None
 
 
-def _size(args: Mapping[str, object]) -> str:
+def _positions(args: Mapping[str, object]) -> PositionCount:
     rows, cols = args["rows"], args["cols"]
     assert isinstance(rows, int) and isinstance(cols, int)
-    return f"{rows * cols} cells: at most {2 ** (rows * cols):,} sets of covered cells"
+    return PositionCount(2 ** (rows * cols), "at most", f"{rows * cols} cells: at most "
+                         f"{2 ** (rows * cols):,} sets of covered cells")
+
+
+def _size(args: Mapping[str, object]) -> str:
+    return _positions(args).source
 
 
 GAME = CatalogGame(
@@ -154,6 +160,7 @@ GAME = CatalogGame(
     twin=lambda rows, cols: DomineeringTwin(rows, cols),
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"rows": 3, "cols": 4}, {"rows": 4, "cols": 4}),
     examples=("solve 'domineering(rows=4, cols=4)'", "search 'domineering(rows=6, cols=6)'",
               "play 'domineering(rows=5, cols=5)'"),

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published, product_at_most
 from .rules import MAX_LINES, DotsAndBoxes, lines_of
 from .twin import DotsAndBoxesTwin
@@ -67,11 +68,16 @@ def _limit(args: Mapping[str, object]) -> str | None:
     return None
 
 
-def _size(args: Mapping[str, object]) -> str:
+def _positions(args: Mapping[str, object]) -> PositionCount:
     rows, cols = args["rows"], args["cols"]
     assert isinstance(rows, int) and isinstance(cols, int)
     n = lines_of(rows, cols)
-    return f"{rows * cols} boxes, {n} lines: at most {2 ** (n + 1):,} positions"
+    return PositionCount(2 ** (n + 1), "at most", f"{rows * cols} boxes, {n} lines: at most "
+                         f"{2 ** (n + 1):,} positions")
+
+
+def _size(args: Mapping[str, object]) -> str:
+    return _positions(args).source
 
 
 GAME = CatalogGame(
@@ -101,6 +107,7 @@ GAME = CatalogGame(
     twin=lambda rows, cols: DotsAndBoxesTwin(rows, cols),
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"rows": 1, "cols": 2}, {"rows": 2, "cols": 2}, {"rows": 1, "cols": 3}),
     examples=("solve 'dots_and_boxes(rows=2, cols=2)'",
               "search 'dots_and_boxes(rows=3, cols=3)'",

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published, product_at_most
 from .rules import MAX_CELLS, Hexapawn
 from .twin import HexapawnTwin
@@ -54,6 +55,13 @@ def _limit(args: Mapping[str, int]) -> str | None:
         return f"width * height must be at most {MAX_CELLS} (the board, the turn and its " \
                "size share one 64-bit code)"
     return None
+
+
+def _positions(args: Mapping[str, int]) -> PositionCount | None:
+    """5 x 5's count (counted here); no other size has one."""
+    if (args["width"], args["height"]) != (5, 5):
+        return None
+    return PositionCount(3_210_411, "exact", "3,210,411 positions (counted here)")
 
 
 def _size(args: Mapping[str, int]) -> str:
@@ -80,6 +88,7 @@ GAME = CatalogGame(
     twin=HexapawnTwin,
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"width": 3, "height": 3}, {"width": 4, "height": 3}, {"width": 3, "height": 4}),
     examples=("solve hexapawn", "play 'hexapawn(width=4, height=4)'",
               "search 'hexapawn(width=5, height=5)' --analyze"),

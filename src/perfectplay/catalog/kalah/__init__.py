@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from math import comb
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, LiveBudget, Param, Published
 from .ranked import MAX_RANK_BITS, MAX_SEEDS, ranked_fits
 from .rules import LETTERS, Kalah
@@ -55,12 +56,16 @@ def _limit(args: Mapping[str, int]) -> str | None:
             f"{MAX_SEEDS} and C(2mn + 2m, 2m) < 2**{MAX_RANK_BITS}")
 
 
-def _size(args: Mapping[str, int]) -> str:
+def _positions(args: Mapping[str, int]) -> PositionCount:
     m, n = args["houses"], args["seeds"]
     boards = 2 * comb(2 * m * n + 2 * m, 2 * m)
-    return (f"at most {boards:,} positions (2 x C(2mn + 2m, 2m): every way to hold "
-            f"{2 * m * n} seeds or fewer in {2 * m} houses, either player to move; no "
-            "published count)")
+    return PositionCount(boards, "at most", f"at most {boards:,} positions (2 x C(2mn + 2m, "
+                         f"2m): every way to hold {2 * m * n} seeds or fewer in {2 * m} "
+                         "houses, either player to move; no published count)")
+
+
+def _size(args: Mapping[str, int]) -> str:
+    return _positions(args).source
 
 
 def _build(houses: int, seeds: int, empty_capture: bool) -> Kalah:
@@ -105,6 +110,7 @@ GAME = CatalogGame(
     twin=lambda houses=6, seeds=4, empty_capture=True: KalahPy(houses, seeds, empty_capture),
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"houses": 2, "seeds": 3, "empty_capture": True},
            {"houses": 3, "seeds": 2, "empty_capture": False}),
     examples=("solve 'kalah(houses=4, seeds=3)'",

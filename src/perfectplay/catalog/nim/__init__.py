@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published
 from .rules import Nim, nim_sum
 from .twin import NimTwin
@@ -19,11 +20,14 @@ BOUTON = "Bouton 1901, 'Nim, a game with a complete mathematical theory', Annals
          "Mathematics 3(1/4):35-39"
 
 
+def _positions(args: Mapping[str, Any]) -> PositionCount:
+    count = math.prod(h + 1 for h in args["heaps"])
+    return PositionCount(count, "at most", f"at most {count:,} positions (fewer: heaps are "
+                         "sorted)")
+
+
 def _size(args: Mapping[str, Any]) -> str:
-    count = 1
-    for h in args["heaps"]:
-        count *= h + 1
-    return f"at most {count:,} positions (fewer: heaps are sorted)"
+    return _positions(args).source
 
 
 GAME = CatalogGame(
@@ -43,6 +47,7 @@ GAME = CatalogGame(
     twin=lambda heaps: NimTwin(heaps),
     limit=lambda args: None if len(args["heaps"]) <= 8 else "at most 8 heaps",
     size=_size,
+    positions=_positions,
     small=({"heaps": (1, 2, 3)}, {"heaps": (2, 3, 4)}),
     examples=("solve 'nim(heaps=(3, 4, 5))'", "play 'nim(heaps=(1, 3, 5, 7))'"),
     budget=Budget(lambda a: math.prod(h + 1 for h in a["heaps"]) <= 200_000,

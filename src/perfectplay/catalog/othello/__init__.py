@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published
 from .notation import read_othello
 from .rules import PASS, Othello, OthelloBoard8, othello, parse_line
@@ -70,12 +71,26 @@ def _limit(args: Mapping[str, object]) -> str | None:
     return None
 
 
+#: Each size's positions: 4x4 counted here, 6x6 and 8x8 the published estimates.
+_POSITIONS = {4: PositionCount(62_789, "exact", "62,789 positions reachable (solved here)"),
+              6: PositionCount(10**12, "about", "about 10^12 positions; Feinstein 1993 "
+                               "searched 4 x 10^10"),
+              8: PositionCount(10**28, "about", "about 10^28 positions (Takizawa 2023)")}
+
+
+def _positions(args: Mapping[str, object]) -> PositionCount:
+    """The size's count from the start; after an opening only a bound above (fewer)."""
+    whole = _POSITIONS[int(str(args["size"]))]
+    if not args.get("opening"):
+        return whole
+    return PositionCount(whole.count, "at most", _size(args))
+
+
 def _size(args: Mapping[str, object]) -> str:
     n = int(str(args["size"]))
-    known = {4: "62,789 positions reachable (solved here)",
-             6: "about 10^12 positions; Feinstein 1993 searched 4 x 10^10",
-             8: "about 10^28 positions (Takizawa 2023)"}
-    return f"{n}x{n}: {known[n]}"
+    if args.get("opening"):
+        return f"{n}x{n}, after the opening: at most the game's {_POSITIONS[n].source}"
+    return f"{n}x{n}: {_POSITIONS[n].source}"
 
 
 GAME = CatalogGame(
@@ -115,6 +130,7 @@ GAME = CatalogGame(
     twin=OthelloTwin,
     limit=_limit,
     size=_size,
+    positions=_positions,
     small=({"size": 4, "opening": ""}, {"size": 6, "opening": first(FEINSTEIN_LINE, 24)}),
     examples=("solve 'othello(size=4)'", "search 'othello(size=6)' --time 600",
               "play 'othello(size=4)'"),

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published
 from .rules import Teeko, playable, positions_estimate
 from .twin import TeekoTwin
@@ -47,10 +48,15 @@ STEELE_ADVANCED = STEELE + "; the 13 turns from Eric W. Weisstein's table of Ste
                            "results, 'Teeko', MathWorld (accessed 2026)"
 
 
-def _size(args: Mapping[str, object]) -> str:
+def _positions(args: Mapping[str, object]) -> PositionCount:
     dropping, moving = positions_estimate(int(str(args["size"])), int(str(args["pieces"])))
-    return (f"at most {dropping:,} positions during the drops and {moving:,} after "
-            "(about 8 times fewer up to symmetry)")
+    return PositionCount(dropping + moving, "at most", f"at most {dropping:,} positions "
+                         f"during the drops and {moving:,} after (about 8 times fewer up to "
+                         "symmetry)")
+
+
+def _size(args: Mapping[str, object]) -> str:
+    return _positions(args).source
 
 
 GAME = CatalogGame(
@@ -79,6 +85,7 @@ GAME = CatalogGame(
     twin=TeekoTwin,
     limit=lambda args: playable(args["size"], args["pieces"]),
     size=_size,
+    positions=_positions,
     small=({"size": 3, "pieces": 3, "advanced": False},
            {"size": 3, "pieces": 4, "advanced": False},
            {"size": 3, "pieces": 4, "advanced": True}),

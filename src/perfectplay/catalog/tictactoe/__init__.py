@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Published
 from .notation import read_board
 from .rules import TicTacToe
@@ -53,8 +54,12 @@ COUNT = "Wikipedia 'Game complexity', tic-tac-toe example (citing Math StackExch
         "765 up to symmetry (per ply: OEIS A008907, R. Cox; D. W. Wilson 2001)"
 
 
+_POSITIONS = PositionCount(5_478, "exact", "5,478 positions reachable from the empty board "
+                           "(765 up to symmetry)")
+
+
 def _size(args: Mapping[str, object]) -> str:
-    return "5,478 positions reachable from the empty board (765 up to symmetry)"
+    return _POSITIONS.source
 
 
 GAME = CatalogGame(
@@ -71,6 +76,7 @@ GAME = CatalogGame(
     ),
     twin=TicTacToeTwin,
     size=_size,
+    positions=lambda _args: _POSITIONS,
     small=({},),
     examples=("solve tictactoe", "play tictactoe", "search tictactoe --analyze"),
     script=files(__name__).joinpath("page.js"),

@@ -13,7 +13,9 @@ from .graph import (
     discover,
     memory_cap,
     position_limit,
+    refuse_too_big,
     refuse_unless_fits,
+    solve_path,
     turn_parity,
 )
 
@@ -28,6 +30,8 @@ __all__ = [
     "memory_cap",
     "points",
     "position_limit",
+    "refuse_too_big",
     "refuse_unless_fits",
+    "solve_path",
     "turn_parity",
 ]

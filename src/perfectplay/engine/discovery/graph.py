@@ -33,7 +33,15 @@ from ...errors import GameError, LimitError, show
 from ...numbaboot import numpy_on_use
 from ...progress import Progress
 from .. import workers
-from ..protocol import UNKNOWN, Capabilities, Game, Move, Position, capabilities
+from ..protocol import (
+    UNKNOWN,
+    Capabilities,
+    Game,
+    Move,
+    Position,
+    PositionCount,
+    capabilities,
+)
 from ..retro import is_small
 from ..workers import ExpandHelper
 from .expand import (
@@ -58,9 +66,10 @@ else:
     np = numpy_on_use  # numpy loads where it is used: not in a small game's solve
 
 # what a game's methods may return, checked where discovery calls them (kept importable here)
-__all__ = ["GameGraph", "MemoryCap", "discover", "hashable", "is_move_list", "is_points",
-           "is_real", "memory_cap", "memory_limit", "points", "position_limit",
-           "refuse_unless_fits", "turn_parity"]
+__all__ = ["MOST_SYMMETRIES", "GameGraph", "MemoryCap", "discover", "hashable", "is_move_list",
+           "is_points", "is_real", "kept_positions", "memory_cap", "memory_limit", "points",
+           "position_limit", "refuse_too_big", "refuse_unless_fits", "size_words",
+           "solve_path", "turn_parity"]
 
 _MAX_IDS = 2**31 - 1  # children are int32
 
@@ -282,13 +291,73 @@ def refuse_unless_fits(positions: int, path: str, what: str,
     per = _BYTES[path]
     if positions <= memory_limit(per, cap.free):
         return
-    raise LimitError(f"{what}: about {_size(positions * per)} at {per} bytes a position, "
-                     f"more than the {_size(int(cap.free * 0.8))} this process may use (80 % "
-                     f"of {_size(cap.free)}: {cap.source})")
+    raise LimitError(f"{what}: about {size_words(positions * per)} at {per} bytes a position, "
+                     f"more than the {size_words(int(cap.free * 0.8))} this process may use (80 % "
+                     f"of {size_words(cap.free)}: {cap.source})")
 
 
-def _size(n: float) -> str:
-    """Bytes in words: '6.0 GiB', '512.0 MiB'."""
+def refuse_too_big(caps: Capabilities, path: str, max_positions: int | None = None) -> None:
+    """Refuse, before any work, a game whose ``positions_bound()`` hook (read into
+    :class:`~perfectplay.engine.protocol.Capabilities`) gives more positions than fit on
+    ``path`` (see :func:`refuse_unless_fits`): 7x6 Connect Four's 4.5 x 10^12 were enumerated
+    until the memory ran out. A bound above ("at most") never refuses: the game may fit.
+    The :class:`LimitError` names the need, the limit (its file) and, for a catalog game,
+    the way to search a position of it instead. The strong solve, the store's solve and the
+    command line all refuse through this one function.
+
+    >>> from perfectplay.engine.protocol import capabilities
+    >>> refuse_too_big(capabilities(object()), "python")  # no hook: nothing known, no refusal
+    """
+    if caps.positions_bound is None:
+        return
+    bound = caps.positions_bound()
+    if not isinstance(bound, PositionCount) or not bound.refuses:
+        return
+    count, what = kept_positions(caps, bound)
+    try:
+        refuse_unless_fits(count, path, what, max_positions)
+    except LimitError as exc:
+        if not bound.target:
+            raise
+        raise LimitError(f"{exc}. Search a position instead (exact, without enumerating the "
+                         f"game): perfectplay search {bound.target!r} (with --moves for the "
+                         "position after some moves)") from None
+
+
+#: The most positions a canonical form folds into one (a square board's 8 symmetries): a
+#: game with ``canonical`` keeps at least its count over this many, so no symmetric game
+#: that would fit is refused.
+MOST_SYMMETRIES = 8
+
+
+def kept_positions(caps: Capabilities, bound: PositionCount) -> tuple[int, str]:
+    """(the fewest positions a solve keeps, in words): the count, or for a game with
+    ``canonical`` the count over :data:`MOST_SYMMETRIES`."""
+    if caps.canonical is None:
+        return bound.count, bound.source
+    kept = -(-bound.count // MOST_SYMMETRIES)
+    return kept, f"{bound.source}, at least {kept:,} kept up to symmetry"
+
+
+def solve_path(caps: Capabilities, compiled: bool, method: str = "auto") -> str:
+    """The bytes-a-position path a strong solve of ``method`` takes: "tiers", "graph" or
+    "python" (see :func:`position_limit`).
+
+    >>> from perfectplay.engine.protocol import capabilities
+    >>> solve_path(capabilities(object()), compiled=False)
+    'python'
+    """
+    if not compiled or method == "python":
+        return "python"
+    return "tiers" if method == "tiers" or (method == "auto" and caps.tiered) else "graph"
+
+
+def size_words(n: float) -> str:
+    """Bytes in words: '6.0 GiB', '512.0 MiB'.
+
+    >>> size_words(3 * 2**29)
+    '1.5 GiB'
+    """
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"
@@ -307,10 +376,10 @@ def _machine_cap() -> MemoryCap:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     free = int(line.split()[1]) * 1024
-                    return MemoryCap(free, f"the machine's MemAvailable, {_size(free)}")
+                    return MemoryCap(free, f"the machine's MemAvailable, {size_words(free)}")
     except (OSError, ValueError, IndexError):
         pass
-    return MemoryCap(_NO_INFO, f"{PROC_MEMINFO} unreadable: {_size(_NO_INFO)} assumed")
+    return MemoryCap(_NO_INFO, f"{PROC_MEMINFO} unreadable: {size_words(_NO_INFO)} assumed")
 
 
 def _cgroup_caps() -> list[MemoryCap]:
@@ -384,8 +453,8 @@ def _cgroup_cap(folder: Path, limit_name: str, usage_name: str,
     limit = int(text)
     used = _read_int(folder / usage_name) or 0
     used -= min(used, _stat_line(folder / "memory.stat", reclaim_name))
-    return MemoryCap(limit - used, f"the memory cgroup's limit of {_size(limit)}, "
-                                   f"{_size(used)} in use ({folder / limit_name})")
+    return MemoryCap(limit - used, f"the memory cgroup's limit of {size_words(limit)}, "
+                                   f"{size_words(used)} in use ({folder / limit_name})")
 
 
 def _read_int(path: Path) -> int | None:
@@ -449,7 +518,7 @@ def discover(game: Game, max_positions: int | None = None,
     if max_positions is None:
         cap = memory_cap()
         max_positions = position_limit("python", cap.free)
-        limit = (f"what 80 % of the {_size(cap.free)} this process may use holds at "
+        limit = (f"what 80 % of the {size_words(cap.free)} this process may use holds at "
                  f"{_BYTES['python']} bytes a position: {cap.source}")
     caps = capabilities(game)
     plan = _Plan(game, caps, game.initial(), max_positions, progress, limit)
