@@ -13,8 +13,14 @@ version does; the ``-after`` rows add the optional ``outcome_after(pos, move, ch
 looks only at the lines through the piece just played (perfectplay asks it of each new child
 instead of ``outcome``; the hand negamax keeps its ``outcome``).
 
-    python benchmarks/python_door.py [--repeat 5] [--big]
-    python benchmarks/python_door.py --run perfectplay|hand GAME   (one timed process)
+The root value alone (``--root``, Connect Four 4x5): ``perfectplay.search(value_only=True)``
+beside easyAI (when installed: ``pip install easyAI``; the row is skipped with a line
+otherwise), whose ``solve_with_iterative_deepening`` with a transposition table proves the
+start's value over the same rules written for its ``TwoPlayerGame`` (with ``unmake_move``);
+the two values are checked equal first.
+
+    python benchmarks/python_door.py [--repeat 5] [--big] [--root]
+    python benchmarks/python_door.py --run perfectplay|hand|search|easyai GAME   (one process)
 """
 
 from __future__ import annotations
@@ -135,8 +141,52 @@ def negamax(game: Nim | ConnectFour):  # a ConnectFourAfter is a ConnectFour
     return solve
 
 
+def easyai_value(name: str) -> str:
+    """The start's value for the player to move by easyAI's iterative deepening with a
+    transposition table (depths 1 to the board's size): win, lose or tie."""
+    from easyAI import TwoPlayerGame, solve_with_iterative_deepening
+    from easyAI.AI import TranspositionTable
+
+    rules = GAMES[name]((LOSE, TIE))
+
+    class Game(TwoPlayerGame):  # the same rules, in easyAI's interface
+        def __init__(self) -> None:
+            self.players, self.current_player = [None, None], 1
+            self.pos = rules.initial()
+
+        def possible_moves(self):
+            return rules.moves(self.pos)
+
+        def make_move(self, c):
+            self.pos = rules.play(self.pos, c)
+
+        def unmake_move(self, c):
+            self.pos = self.pos[:c] + (self.pos[c][:-1],) + self.pos[c + 1:]
+
+        def is_over(self):
+            return rules.outcome(self.pos) is not None
+
+        def scoring(self):
+            return -100 if rules.outcome(self.pos) == LOSE else 0
+
+        def ttentry(self):
+            return self.pos
+
+    plies = rules.width * rules.height
+    result, _, _ = solve_with_iterative_deepening(Game(), range(1, plies + 1), 90,
+                                                  tt=TranspositionTable(), verbose=False)
+    return {1: WIN, -1: LOSE, 0: TIE}[result]
+
+
 def run(tool: str, name: str) -> str:
-    """One solve, as a timed process runs it: the start's value and remoteness."""
+    """One solve, as a timed process runs it: the start's value and remoteness (the value
+    alone for ``search`` and ``easyai``)."""
+    if tool == "easyai":
+        return easyai_value(name)
+    if tool == "search":
+        import perfectplay
+        found = perfectplay.search(GAMES[name](perfectplay_words()), value_only=True)
+        return found.value.name.lower()
     if tool == "hand":
         game = GAMES[name]((LOSE, TIE))
         value, rem = negamax(game)(game.initial())
@@ -172,6 +222,26 @@ def timed(tool: str, name: str) -> float:
             + after.children_system - before.children_system)
 
 
+def root_row(repeat: int) -> None:
+    """Connect Four 4x5's root value: ``perfectplay.search`` against easyAI, the values
+    checked equal first; skipped with a line when easyAI is not installed."""
+    import importlib.util
+    import statistics
+    name = "connect4-4x5"
+    if importlib.util.find_spec("easyAI") is None:
+        print(f"{name} root value: easyAI is not installed (pip install easyAI): skipped")
+        return
+    ours, theirs = run("search", name), run("easyai", name)
+    assert ours == theirs, (ours, theirs)
+    a, b = [], []
+    for _ in range(repeat):
+        a.append(timed("search", name))
+        b.append(timed("easyai", name))
+    ratio = statistics.median(x / y for x, y in zip(a, b, strict=True))
+    print(f"{name} root value ({ours}): perfectplay search {statistics.median(a):.3f}, "
+          f"easyAI {statistics.median(b):.3f}, ratio {ratio:.2f}x")
+
+
 def main() -> None:
     import argparse
     import datetime
@@ -179,6 +249,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--big", action="store_true", help="Connect Four 4x5 too (minutes)")
+    ap.add_argument("--root", action="store_true",
+                    help="Connect Four 4x5's root value: perfectplay search against easyAI")
     ap.add_argument("--run", nargs=2, metavar=("TOOL", "GAME"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run:
@@ -188,6 +260,9 @@ def main() -> None:
         ["connect4-4x5", "connect4-4x5-after"] if args.big else [])
     print(f"{datetime.date.today()}, CPU seconds of whole processes, median of "
           f"{args.repeat} pairs")
+    if args.root:
+        root_row(args.repeat)
+        return
     print(f"{'game':<14} {'positions':>10} {'perfectplay':>12} {'hand negamax':>13} "
           f"{'ratio':>6}")
     for name in names:
