@@ -196,11 +196,14 @@ def test_every_route_answers_the_readmes_fields(which, ttt, again):
     game = c.get(f"/gamesman/{gid}/").json()
     assert game == {"id": gid, "name": games[0]["name"], "allowCustomVariantCreation": False,
                     "supportsWinBy": False,
-                    "variants": [{"id": "standard", "name": "Standard", "gui": "v0"}]}
+                    "variants": [{"id": "standard", "name": game["variants"][0]["name"],
+                                  "gui": "v0"}]}
+    assert game["variants"][0]["name"] != "Standard"  # titled by the game's parameters
     variant = c.get(base).json()
     assert set(variant) == {"id", "name", "gui", "startPosition", "autoguiStartPosition",
                             "autoguiPosition", "imageAutoGUIData"}
-    assert (variant["id"], variant["name"], variant["gui"]) == ("standard", "Standard", "v0")
+    assert (variant["id"], variant["gui"]) == ("standard", "v0")
+    assert variant["name"] == game["variants"][0]["name"]
     assert variant["imageAutoGUIData"] is None  # no image board: the client lists the moves
     start = ask(c, base, variant["startPosition"]).json()
     assert start["position"] == variant["startPosition"]
@@ -235,11 +238,11 @@ def test_a_scored_game_gives_winby_everywhere(client, tmp_path):
         pos = game.initial()
         for _ in range(4):
             r = c.get(f"{base}positions/?p={one_line(game.draw(pos))}~{pos}").json()
-            check_position(r, True)
+            check_position(r, True)  # no score given: none so far
             assert r["winby"] == abs(ref.value(pos)) and r["remoteness"] == ref.remoteness(pos)
             assert r["positionValue"] == ("win" if ref.value(pos) > 0 else "lose"
                                           if ref.value(pos) < 0 else "tie")
-            assert r["position"] == f"{one_line(game.draw(pos))}~{pos}"
+            assert r["position"] == f"{one_line(game.draw(pos))}~s0~{pos}"
             assert "north" in r["position"] and "south" in r["position"]
             assert r["autoguiPosition"] == f"{game.player(pos) + 1}_{pos}"
             by_name = {m["move"]: m for m in r["moves"]}
@@ -250,11 +253,164 @@ def test_a_scored_game_gives_winby_everywhere(client, tmp_path):
                 child = game.play(pos, mv.move)
                 assert m["moveValue"] == ("win" if mv.value > 0 else
                                           "lose" if mv.value < 0 else "tie")
-                assert (m["winby"], m["remoteness"]) == (abs(ref.value(child)),
+                gained = game.payoff(pos, mv.move)  # the child's score: the mover's gain
+                so_far = gained if game.player(child) == game.player(pos) else -gained
+                assert (m["winby"], m["remoteness"]) == (abs(so_far + ref.value(child)),
                                                          ref.remoteness(child))
+                assert m["position"].endswith(f"~s{so_far}~{child}")
             if not mvs:
                 break
             pos = game.play(pos, mvs[-1].move)
+
+
+# -- scored games: the result so far is part of the position (issue 71) ----------------------
+def sign_word(margin: int) -> str:
+    return "win" if margin > 0 else "lose" if margin < 0 else "tie"
+
+
+def mover_of(game, pos, plies: int) -> int:
+    """Who moves at ``pos`` (0 the first player), ``plies`` moves from the start."""
+    return game.player(pos) if hasattr(game, "player") else plies % 2
+
+
+def walk_scored(c, base, game, ref, pick) -> int:
+    """Walk from the start along ``pick``'s moves (an index into the solution's moves, best
+    first), asking every position as GamesmanUni does (the child's ``position`` string);
+    at each, the answer must be the final margin of optimal play from there plus the
+    points won so far, summed here from the game's payoffs alone; every move's colour and
+    winby must agree with the position it leads to. Returns the positions seen."""
+    pos, plies, points = game.initial(), 0, [0, 0]  # points each player has won so far
+    r = c.get(f"{base}positions/").json()
+    flip = {"win": "lose", "lose": "win", "tie": "tie"}
+    seen = 0
+    while True:
+        me = mover_of(game, pos, plies)
+        final = points[me] - points[1 - me] + ref.value(pos)  # the mover's final margin
+        assert (r["positionValue"], r["winby"]) == (sign_word(final), abs(final)), (plies, r)
+        assert r["remoteness"] == ref.remoteness(pos)
+        seen += 1
+        for m in r["moves"]:  # each move coloured as the position it leads to
+            child = ask(c, base, m["position"]).json()
+            same = m["autoguiPosition"][0] == r["autoguiPosition"][0]
+            want = child["positionValue"] if same else flip[child["positionValue"]]
+            assert (m["moveValue"], m["winby"], m["positionValue"]) == (
+                want, child["winby"], child["positionValue"]), (plies, m["move"])
+        mvs = ref.move_values(pos)
+        if not mvs:  # the end: the points won and what the end itself scores (a sweep)
+            assert r["remoteness"] == 0 and final - ref.value(pos) == points[me] - points[1 - me]
+            return seen
+        move = mvs[pick(len(mvs))].move
+        points[me] += game.payoff(pos, move)
+        name = game.move_name(move) if hasattr(game, "move_name") else str(move)
+        [m] = [m for m in r["moves"] if m["move"] == name]
+        pos, plies = game.play(pos, move), plies + 1
+        r = ask(c, base, m["position"]).json()
+
+
+def test_scored_games_show_the_final_result_along_every_line():
+    """Kalah 3x3 (extra turns) and a coins row: the result GamesmanUni shows at the end
+    (the last position's value and winby) is the score; along optimal play the value and
+    "by N" stay the start's final margin; on random lines too, every position is the points
+    so far plus the solution's margin, and no move is coloured against its child."""
+    import random
+
+    from perfectplay.catalog.kalah import Kalah
+    from perfectplay.coins.rules import CoinsGame
+
+    rng = random.Random(71)
+    for game, gid in [(Kalah(3, 3), "kalah"), (CoinsGame([3, 1, 5, 2, 4, 6]), "coins")]:
+        ref = solve(game)
+        c, base = api(ref, gid)
+        if gid == "kalah":  # a variant is titled by the game's parameters
+            variants = c.get(base[:-len("standard/")]).json()["variants"]
+            assert [v["name"] for v in variants] == ["Kalah(3, 3)"]
+        start = c.get(f"{base}positions/").json()
+        assert (start["positionValue"], start["winby"]) == (sign_word(ref.value()),
+                                                            abs(ref.value()))
+        assert walk_scored(c, base, game, ref, lambda n: 0) > 3  # optimal play
+        for _ in range(3):
+            walk_scored(c, base, game, ref, rng.randrange)
+
+
+def test_a_coins_computer_takes_the_bigger_coin():
+    """GamesmanUni's computer, when winning, picks the winning move of largest winby: in
+    [1, 5] the first player takes the 5 (win by 4), not the 1 (lose by 4)."""
+    from perfectplay.coins.rules import CoinsGame
+
+    c, base = api(solve(CoinsGame([1, 5])), "coins")
+    r = c.get(f"{base}positions/").json()
+    best = max((m for m in r["moves"] if m["moveValue"] == "win"), key=lambda m: m["winby"])
+    assert (r["positionValue"], r["winby"], best["winby"]) == ("win", 4, 4)
+    end = ask(c, base, ask(c, base, best["position"]).json()["moves"][0]["position"]).json()
+    assert (end["moves"], end["positionValue"], end["winby"]) == ([], "win", 4)
+
+
+def test_a_file_game_keeps_the_clients_history_whole(tmp_path):
+    """A ``FILE.py:Class`` game served as ``serve --game`` does: a ``:`` in its move names
+    (the separator of GamesmanUni's move history) comes as a look-alike, the same in
+    ``move`` and ``autoguiMove``; its docstring is the instructions; its variant is titled
+    by its parameters."""
+    from perfectplay.cli.serve import _served_game
+
+    path = tmp_path / "heapgame.py"
+    path.write_text(
+        '"""Module doc."""\n\n\nclass Heap:\n    """Take 1 or 2 from a heap of n."""\n\n'
+        "    def __init__(self, n=4):\n        self.n = n\n\n"
+        "    def initial(self):\n        return self.n\n\n"
+        "    def moves(self, n):\n        return [k for k in (1, 2) if k <= n]\n\n"
+        "    def play(self, n, k):\n        return n - k\n\n"
+        "    def outcome(self, n):\n        return None\n\n"
+        "    def move_name(self, k):\n        return f'take:{k}'\n")
+    solved, gid = _served_game(None, f"{path}:Heap(3)")
+    c, base = api(solved, gid)
+    moves = c.get(f"{base}positions/").json()["moves"]
+    assert sorted(m["move"] for m in moves) == ["take\u22361", "take\u22362"]
+    assert all(m["move"] == m["autoguiMove"] and ":" not in m["move"] for m in moves)
+    text = c.get(f"{base}instructions/").json()["instructions"]
+    assert "Take 1 or 2 from a heap of n." in text
+    [listed] = c.get("/gamesman/").json()
+    assert ":" not in listed["name"]
+    variants = c.get(f"/gamesman/{listed['id']}/").json()["variants"]
+    assert [v["name"] for v in variants] == ["Heap"]  # its name: it says no parameters
+
+
+def test_plain_serve_lists_every_catalog_game_with_its_variants(again):
+    """``perfectplay serve`` (``gamesman_catalog``) lists the served game first, then every
+    catalog game, each with its small variants titled by their parameters; every variant's
+    start is a position string of its game; the smallest are answered (solved on demand)."""
+    from perfectplay.registry import catalog
+
+    c = TestClient(create_app(gamesman=again, gamesman_id="again", gamesman_catalog=True))
+    games = c.get("/gamesman/").json()
+    ids = [g["id"] for g in games]
+    assert ids[0] == "perfectplay-again" and len(set(ids)) == len(ids)
+    entries = catalog()
+    assert ids[1:] == [f"perfectplay-{e.name.replace('_', '')}" for e in entries]
+    assert not set(ids) & CLIENT_BOARDS and all(":" not in g["name"] for g in games)
+    for entry, listed in zip(entries, games[1:], strict=True):
+        assert listed["name"] == entry.title
+        game = c.get(f"/gamesman/{listed['id']}/").json()
+        titles = [v["name"] for v in game["variants"]]
+        assert titles == [entry.call(entry.arguments((), dict(small)))
+                          for small in entry.small] or titles == [entry.call({})]
+        assert game["supportsWinBy"] is (entry.name in ("kalah", "dots_and_boxes", "othello"))
+        for v, small in zip(game["variants"], entry.small or [{}], strict=True):
+            start = c.get(f"/gamesman/{listed['id']}/{v['id']}/").json()
+            built = entry.build(**small)
+            key = str(built.encode(built.initial())) if hasattr(built, "encode") else None
+            assert start["name"] == v["name"] and "~" in start["startPosition"]
+            assert not UNSAFE.search(start["startPosition"])
+            assert key is None or start["startPosition"].endswith(key)
+            assert start["autoguiStartPosition"].startswith("1_")
+    for gid, vid, value in [("perfectplay-nim", "heaps123", "lose"),
+                            ("perfectplay-dotsandboxes", "rows1_cols2", "tie")]:
+        r = c.get(f"/gamesman/{gid}/{vid}/positions/").json()
+        assert r["positionValue"] == value and r["moves"], r
+    text = c.get("/gamesman/perfectplay-nim/heaps123/instructions/").json()["instructions"]
+    assert text.startswith("# Nim")
+    assert c.get("/gamesman/perfectplay-nim/heaps999/").status_code == 404
+    plain = TestClient(create_app())
+    assert plain.get("/gamesman/").status_code == 404  # only serve asks for the catalog
 
 
 # -- values against the solution --------------------------------------------------------------
@@ -428,7 +584,8 @@ def test_serve_a_catalog_game_or_a_file_with_cors(target, gid, start):
             except OSError:
                 assert time.monotonic() < deadline, "serve did not answer"
                 time.sleep(0.3)
-        assert [g["id"] for g in listed] == [gid]
+        ids = [g["id"] for g in listed]  # the served game, then the catalog's others
+        assert ids[0] == gid and len(set(ids)) == len(ids) and "perfectplay-nim" in ids
         req = urllib.request.Request(f"{url}{gid}/standard/positions/?p="
                                      + urllib.parse.quote(start), headers={"Origin": ORIGIN})
         with urllib.request.urlopen(req, timeout=30) as r:

@@ -80,9 +80,11 @@ def serve(host: str, port: int, store: str | None, target: str | None,
         gid = served_id(gid)
         click.echo(f"perfectplay: {gid} read-only at http://{host}:{port}/gamesman/{gid}/",
                    err=True)
+    click.echo(f"perfectplay: the catalog's games in GamesCrafters' shape at "
+               f"http://{host}:{port}/gamesman/", err=True)
     try:
         stopped_by = run_until_stopped(create_app(gamesman=gamesman, gamesman_id=gid,
-                                                  cors=origins,
+                                                  cors=origins, gamesman_catalog=True,
                                                   live_stores=[str(Path(d).resolve())
                                                                for d in live_stores]),
                                        host, port)

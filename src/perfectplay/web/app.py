@@ -689,7 +689,8 @@ async def _favicon(_request: Request) -> Response:
 
 def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECONDS,
                gamesman: Solved | None = None, gamesman_id: str = "game",
-               cors: Sequence[str] = (), live_stores: Sequence[str] = ()) -> Starlette:
+               cors: Sequence[str] = (), live_stores: Sequence[str] = (),
+               gamesman_catalog: bool = False) -> Starlette:
     """The ASGI app: the page, its assets and the JSON API; heavy requests go to one worker
     process (started with the server, stopped with it), ``heavy_slots`` at a time, each
     within ``heavy_seconds``. ``gamesman``: a solved game (a store, a Solution) served
@@ -697,6 +698,8 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
     id ``perfectplay-`` + ``gamesman_id``. ``cors``: the origins (``http://localhost:3000``,
     or ``*``) whose pages may read the answers of GET requests (Starlette's
     CORSMiddleware; none by default), for a GamesmanUni served from elsewhere.
+    ``gamesman_catalog``: ``/gamesman`` lists every catalog game too, at its small variants
+    (``perfectplay serve`` asks for it).
     ``live_stores``: solved stores (an opening book, an endgame store) the live analysis of
     a game too big for the page reads before it searches (:mod:`.live`)."""
     heavy = HeavyPool(heavy_slots, heavy_seconds)
@@ -728,9 +731,9 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
               methods=["POST"]),
         Route("/api/games/{game}/play", _endpoint(play, True, heavy), methods=["POST"]),
         *explore.routes(heavy, serving, live_stores),
-        *([] if gamesman is None else gamescrafters.routes(
-            gamesman, gamesman_id, gamescrafters.rules_of(
-                gamesman.game, capabilities(gamesman.game).name)[0])),
+        *([] if gamesman is None and not gamesman_catalog else gamescrafters.routes(
+            gamesman, gamesman_id, "" if gamesman is None else gamescrafters.rules_of(
+                gamesman.game, capabilities(gamesman.game).name)[0], gamesman_catalog)),
     ])
     app.state.heavy = heavy  # serve stops it as soon as a stop is asked (HeavyPool.stop)
     return app

@@ -4,8 +4,12 @@ middleware their front end (GamesmanUni) reads: ``perfectplay serve --store DIR`
 pointed at ``http://HOST:PORT/gamesman/`` (and ``serve --cors`` naming the client's origin),
 plays it unchanged.
 
-- ``GET /gamesman/``: the game served (``id``, ``name``, ``type``, ``gui``);
-- ``GET /gamesman/{id}/``: the game and its one variant (``standard``);
+- ``GET /gamesman/``: the games served (``id``, ``name``, ``type``, ``gui``): the
+  ``--store``/``--game`` one, and under plain ``perfectplay serve`` every catalog game too
+  (:func:`catalog_listing`: its small variants, each solved on its first position);
+- ``GET /gamesman/{id}/``: the game and its variants (the served game's one is
+  ``standard``, a catalog game's are named by their parameters, ``houses2_seeds3``), each
+  titled by the game's name and parameters (``Kalah(3, 3)``);
 - ``GET /gamesman/{id}/standard/``: the variant and its start position
   (``startPosition``, ``autoguiStartPosition``; ``imageAutoGUIData`` null: no image board);
 - ``GET /gamesman/{id}/standard/positions/?p=POSITION``: the position's ``positionValue``
@@ -14,7 +18,12 @@ plays it unchanged.
   and the child's ``position``, ``autoguiPosition``, ``positionValue`` and ``remoteness``; a
   scored game adds ``winby``, the winner's margin (0 or more: GamesmanUni says "Player 2
   should lose ... by 2", places the value history's nodes on the winner's side by it and its
-  computer maximizes its children's ``winby`` when winning, so it reads no sign);
+  computer maximizes its children's ``winby`` when winning, so it reads no sign). In a
+  scored game every value and ``winby`` is the game's *final* margin: the points won so far
+  (carried in the position string, ``PICTURE~s3~KEY``: the mover's minus the opponent's)
+  plus the margin still to be won, since the client reads the last position's value and
+  ``winby`` as the game's result ("has won the game by 2") and colours a move as the
+  position it leads to;
 - ``GET /gamesman/{id}/standard/instructions/?locale=...``: ``{"instructions": markdown}``,
   the game's rules (English whatever the locale, as UWAPI falls back to).
 
@@ -47,7 +56,9 @@ carries the marker too (``PICTURE~2_KEY``, unambiguous: codes hold no ``_`` and 
 base64 never starts with ``1`` or ``2``) and each child's is the other one. A key typed bare
 (no marker) is the first player's turn at the start and unmarked elsewhere. A move is
 named by the game's ``move_name`` in both ``move`` and ``autoguiMove`` (the client's list of
-moves sends ``move`` back as the ``autoguiMove`` it looks up).
+moves sends ``move`` back as the ``autoguiMove`` it looks up), one line, a ``:`` (the
+separator of the client's move history) and the other unsafe characters as the pictures'
+look-alikes.
 
 Each position costs one look-up and one per move.
 """
@@ -64,6 +75,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from starlette.requests import Request
@@ -109,6 +121,9 @@ _B64 = re.compile(r"[A-Za-z0-9_-]+")
 _CODE = re.compile(r"-?[0-9]{1,20}")
 #: A key's whose-turn marker (see the module doc).
 _MARKED = re.compile(r"[12]_")
+#: What starts a scored position's running score (``PICTURE~s3~KEY``).
+SCORE_MARK = "s"
+_SCORE = re.compile(r"s(-?[0-9]{1,18})")
 
 
 def served_id(name: str) -> str:
@@ -186,11 +201,26 @@ class PositionCodec:
             turn = int(self._player(pos))
         return "" if turn is None else f"{turn + 1}_"
 
-    def text(self, pos: Any, turn: int | None = None) -> str:
+    def text(self, pos: Any, turn: int | None = None, score: int | None = None) -> str:
         """The position string: ``PICTURE~KEY``, with ``turn``'s marker before the key
-        (``PICTURE~2_KEY``) for a game without a ``player`` hook when it is given."""
+        (``PICTURE~2_KEY``) for a game without a ``player`` hook when it is given, and a
+        scored game's running ``score`` (the mover's points so far minus the opponent's)
+        before that (``PICTURE~s3~2_KEY``)."""
         mark = self.marker(pos, turn) if self._player is None else ""
-        return f"{self.picture(pos)}{KEY_MARK}{mark}{self.key(pos)}"
+        held = "" if score is None else f"{SCORE_MARK}{int(score)}{KEY_MARK}"
+        return f"{self.picture(pos)}{KEY_MARK}{held}{mark}{self.key(pos)}"
+
+    @staticmethod
+    def score_of(text: str | None) -> int:
+        """The running score a position string carries (``~s3~`` before its key: the
+        mover's points so far minus the opponent's), 0 without one.
+
+        >>> PositionCodec.score_of("2 | 1~s-3~2_17"), PositionCodec.score_of("17")
+        (-3, 0)
+        """
+        parts = (text or "").rsplit(KEY_MARK, 2)
+        held = _SCORE.fullmatch(parts[-2].strip()) if len(parts) >= 2 else None
+        return int(held.group(1)) if held else 0
 
     def autogui(self, pos: Any, turn: int | None = None) -> str:
         """UWAPI's AutoGUI string: ``1_KEY``/``2_KEY`` (who moves: the ``player`` hook's, else
@@ -261,30 +291,53 @@ def _cut(text: str, limit: int = 60) -> str:
 
 
 def _move_name(game: Game[Any, Any], move: Any) -> str:
+    """A move's name as GamesmanUni may hold it: the game's ``move_name`` on one line, its
+    ``:`` (the separator of the client's move history, which it imports by splitting on
+    it) and other unsafe characters as :func:`one_line`'s look-alikes."""
     name = capabilities(game).move_name
-    return str(name(move)) if name is not None else str(_plain(move))
+    text = str(name(move)) if name is not None else str(_plain(move))
+    return one_line(text) or text.translate(_SAFE_PICTURE)
 
 
-def _entry(solved: Solved, codec: PositionCodec, pos: Any, turn: int | None
-           ) -> dict[str, Any]:
-    """The fields UWAPI gives a position (and a child): strings, value, remoteness."""
+def variant_title(name: str) -> str:
+    """A variant's title: the game's name with its parameters (``Kalah(3, 3)``), safe for
+    the client's move history (no ``:``).
+
+    >>> variant_title("Kalah(3, 3)"), variant_title("a.py:Heap")
+    ('Kalah(3, 3)', 'a.py∶Heap')
+    """
+    return one_line(name) or "game"
+
+
+def _entry(solved: Solved, codec: PositionCodec, pos: Any, turn: int | None,
+           score: int = 0) -> dict[str, Any]:
+    """The fields UWAPI gives a position (and a child): strings, value, remoteness. In a
+    scored game the value is the game's final margin for the mover, ``score`` (the mover's
+    points so far minus the opponent's) plus the margin still to be won, as GamesmanUni
+    reads a position's value and ``winby`` as the game's result."""
     value, rem = solved.value(pos), solved.remoteness(pos)
+    final = 0
+    if solved.scored:
+        assert not isinstance(value, Value)  # a scored game's value is a margin
+        value = final = int(score + value)
     word = value_word(value, solved.scored)
-    out: dict[str, Any] = {"position": codec.text(pos, turn),
+    out: dict[str, Any] = {"position": codec.text(pos, turn,
+                                                  score if solved.scored else None),
                            "autoguiPosition": codec.autogui(pos, turn),
                            "positionValue": word, "remoteness": remoteness_code(word, rem)}
     if solved.scored:  # the winner's margin: who wins is positionValue (see module doc)
-        assert not isinstance(value, Value)  # a scored game's value is a margin
-        out["winby"] = abs(int(value))
+        out["winby"] = abs(final)
     return out
 
 
 def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = None,
-                      turn: int | None = 0) -> dict[str, Any]:
+                      turn: int | None = 0, score: int = 0) -> dict[str, Any]:
     """The UWAPI answer for one position (see the module doc); raises the store's
     ``UnknownPosition`` (a KeyError) for a position it does not hold. ``turn``: whose turn
     it is in a game without a ``player`` hook (0 the first player's; None not known), for
-    the whose-turn markers.
+    the whose-turn markers. ``score``: a scored game's points so far, the mover's minus
+    the opponent's (each move adds its ``payoff``; the child's is the opponent's view when
+    the move passes the turn), so every value and ``winby`` is the game's final margin.
 
     >>> from perfectplay.engine import solve
     >>> class Take:  # take 1 or 2 from a heap; who cannot move loses
@@ -300,13 +353,21 @@ def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = No
     """
     codec = codec or PositionCodec(solved.game)
     game = solved.game
-    out = _entry(solved, codec, pos, turn)
+    caps = capabilities(game)
+    out = _entry(solved, codec, pos, turn, score)
     after = None if turn is None else 1 - turn
     moves = []
     for mv in solved.move_values(pos):
-        word = value_word(mv.value, solved.scored)
+        child = game.play(pos, mv.move)
+        child_score, worth = 0, mv.value
+        if solved.scored:
+            assert caps.payoff is not None and not isinstance(mv.value, Value)
+            gained = score + int(caps.payoff(pos, mv.move))
+            passes = caps.player is None or caps.player(child) != caps.player(pos)
+            child_score, worth = (-gained if passes else gained), score + mv.value
+        word = value_word(worth, solved.scored)
         name = _move_name(game, mv.move)
-        moves.append({**_entry(solved, codec, game.play(pos, mv.move), after), "move": name,
+        moves.append({**_entry(solved, codec, child, after, child_score), "move": name,
                       "autoguiMove": name, "moveValue": word})
     out["moves"] = wrangle_moves(moves)
     return out
@@ -475,61 +536,181 @@ def lookups_of(solved: Solved) -> LookUps:
     return _LOOKUPS[key]
 
 
-def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
-    """The ``/gamesman`` routes over ``solved`` (see the module doc); the id is
-    ``served_id(game_id)``. A position is looked up off the event loop, within
-    :data:`GAMESMAN_SECONDS` (:class:`LookUps`)."""
-    game_id = served_id(game_id)
-    codec = PositionCodec(solved.game)
-    looks = lookups_of(solved)
+class Variant:
+    """One variant served under ``/gamesman``: its id, its title and its game, solved on
+    its first look-up (in the look-up's thread, within its budget) unless given solved."""
+
+    def __init__(self, vid: str, title: str, make: Callable[[], Any],
+                 solved: Solved | None = None) -> None:
+        self.id, self.title, self._make, self._solved = vid, title, make, solved
+        self._game: Any = None if solved is None else solved.game
+        self._codec: PositionCodec | None = None
+        self._lock = threading.Lock()
+        self.looks = lookups_of(solved) if solved is not None else LookUps()
+
+    @property
+    def game(self) -> Any:
+        """The variant's game (built once, cheap: nothing solved)."""
+        with self._lock:
+            if self._game is None:
+                self._game = self._make()
+            return self._game
+
+    @property
+    def codec(self) -> PositionCodec:
+        if self._codec is None:
+            self._codec = PositionCodec(self.game)
+        return self._codec
+
+    @property
+    def start(self) -> Any:
+        return self._solved.start if self._solved is not None else self.game.initial()
+
+    @property
+    def scored(self) -> bool:
+        """A game of point margins (its ``payoff`` hook), known without solving it."""
+        if self._solved is not None:
+            return self._solved.scored
+        return capabilities(self.game).payoff is not None
+
+    def solved(self) -> Solved:
+        """The variant solved (once; the first look-up pays for it)."""
+        game = self.game
+        with self._lock:
+            if self._solved is None:
+                from ..engine import solve
+                self._solved = cast(Solved, solve(game, check=False))
+            return self._solved
+
+
+class Listed:
+    """One game of ``GET /gamesman/``: its served id, its title and its variants."""
+
+    def __init__(self, game_id: str, name: str, variants: list[Variant]) -> None:
+        self.id, self.name, self.variants = served_id(game_id), variant_title(name), variants
+
+    def variant(self, vid: str) -> Variant | None:
+        return next((v for v in self.variants if v.id == vid), None)
+
+    @property
+    def scored(self) -> bool:
+        return any(v.scored for v in self.variants[:1])
+
+
+def variant_id(values: dict[str, Any]) -> str:
+    """A catalog variant's id from its parameters: ``name`` and value, letters and digits
+    (``standard`` for a game without parameters).
+
+    >>> variant_id({"houses": 2, "seeds": 3}), variant_id({})
+    ('houses2_seeds3', 'standard')
+    """
+    parts = ["".join(c for c in f"{k}{v}".lower() if c.isalnum()) for k, v in values.items()]
+    return "_".join(parts) or VARIANT
+
+
+def catalog_listing() -> list[Listed]:
+    """Every catalog game at its small variants (its default when it names none), each
+    built and solved only when asked for."""
+    from ..registry import catalog
+
+    listed = []
+    for entry in catalog():
+        sizes = [dict(values) for values in entry.small] or [{}]
+        variants = []
+        for values in sizes:
+            full = entry.arguments((), values)
+            variants.append(Variant(variant_id(values), entry.call(full),
+                                    partial(entry.build, **values)))
+        listed.append(Listed(entry.name, entry.title, variants))
+    return listed
+
+
+def routes(solved: Solved | None, game_id: str, name: str,
+           catalog: bool = False) -> list[Route]:
+    """The ``/gamesman`` routes (see the module doc): ``solved`` (None: none) under
+    ``served_id(game_id)`` with its one variant ``standard``, then, with ``catalog``, every
+    catalog game at its small variants (:func:`catalog_listing`, solved on first look-up).
+    A position is looked up off the event loop, within :data:`GAMESMAN_SECONDS`
+    (:class:`LookUps`)."""
+    listed: list[Listed] = []
+    if solved is not None:
+        title = variant_title(str(capabilities(solved.game).name or name))
+        listed.append(Listed(game_id, name, [Variant(VARIANT, title, lambda: solved.game,
+                                                     solved)]))
+    by_id = {g.id: g for g in listed}
+    pending = [catalog]  # the catalog is listed on the first request (its imports wait)
+    listing_lock = threading.Lock()
+
+    def listing() -> None:
+        with listing_lock:
+            if pending[0]:
+                pending[0] = False
+                listed.extend(g for g in catalog_listing() if g.id not in by_id)
+                by_id.update((g.id, g) for g in listed)
 
     def missing(what: str) -> Response:
         return JSONResponse({"error": what}, status_code=404)
 
+    def no_game(request: Request) -> Response:
+        known = ", ".join(repr(g) for g in by_id) or "none"
+        return missing(f"no game {_cut(request.path_params['game'])!r}; this server has "
+                       f"{known}")
+
     async def games(_request: Request) -> Response:
-        return JSONResponse([{"id": game_id, "name": name, "type": "twoPlayer",
-                              "gui": "v0"}])
+        if pending[0]:
+            await asyncio.to_thread(listing)
+        return JSONResponse([{"id": g.id, "name": g.name, "type": "twoPlayer", "gui": "v0"}
+                             for g in listed])
 
     async def game(request: Request) -> Response:
-        if request.path_params["game"] != game_id:
-            return missing(f"no game {_cut(request.path_params['game'])!r}; this server "
-                           f"has {game_id!r}")
-        return JSONResponse({"id": game_id, "name": name, "allowCustomVariantCreation": False,
-                             "supportsWinBy": solved.scored,
-                             "variants": [{"id": VARIANT, "name": "Standard", "gui": "v0"}]})
+        if pending[0]:
+            await asyncio.to_thread(listing)
+        g = by_id.get(request.path_params["game"])
+        if g is None:
+            return no_game(request)
+        return JSONResponse({"id": g.id, "name": g.name, "allowCustomVariantCreation": False,
+                             "supportsWinBy": g.scored,
+                             "variants": [{"id": v.id, "name": v.title, "gui": "v0"}
+                                          for v in g.variants]})
 
-    def _check(request: Request) -> Response | None:
-        if request.path_params["game"] != game_id:
-            return missing(f"no game {_cut(request.path_params['game'])!r}; this server "
-                           f"has {game_id!r}")
-        if request.path_params["variant"] != VARIANT:
-            return missing(f"no variant {_cut(request.path_params['variant'])!r}; the only "
-                           f"one is {VARIANT!r}")
-        return None
+    async def _find(request: Request) -> Variant | Response:
+        if pending[0]:
+            await asyncio.to_thread(listing)
+        g = by_id.get(request.path_params["game"])
+        if g is None:
+            return no_game(request)
+        v = g.variant(request.path_params["variant"])
+        if v is None:
+            return missing(f"no variant {_cut(request.path_params['variant'])!r}; "
+                           f"{g.id!r} has {', '.join(repr(x.id) for x in g.variants)}")
+        return v
 
     async def variant(request: Request) -> Response:
-        bad = _check(request)
-        if bad is not None:
-            return bad
-        start, auto = codec.text(solved.start, 0), codec.autogui(solved.start, 0)
+        v = await _find(request)
+        if isinstance(v, Response):
+            return v
+        start = v.start
+        text, auto = v.codec.text(start, 0, 0 if v.scored else None), v.codec.autogui(start, 0)
         # the README lists the start's AutoGUI string as autoguiPosition, its example and
         # server.py (which GamesmanUni reads) as autoguiStartPosition: both are given
-        return JSONResponse({"id": VARIANT, "name": "Standard", "gui": "v0",
-                             "startPosition": start, "autoguiStartPosition": auto,
+        return JSONResponse({"id": v.id, "name": v.title, "gui": "v0",
+                             "startPosition": text, "autoguiStartPosition": auto,
                              "autoguiPosition": auto, "imageAutoGUIData": None})
 
-    def answer(text: str | None) -> dict[str, Any]:
-        pos = solved.start if text is None else codec.read(text)
-        turn = codec.first_turn(text, pos, solved.start)
-        return position_response(solved, pos, codec, turn)
+    def answer(v: Variant, text: str | None) -> dict[str, Any]:
+        solved_v = v.solved()
+        pos = solved_v.start if text is None else v.codec.read(text)
+        turn = v.codec.first_turn(text, pos, solved_v.start)
+        return position_response(solved_v, pos, v.codec, turn, v.codec.score_of(text))
 
     async def position(request: Request) -> Response:
-        bad = _check(request)
-        if bad is not None:
-            return bad
+        v = await _find(request)
+        if isinstance(v, Response):
+            return v
         text = request.query_params.get("p")
+        found = v
         try:
-            return JSONResponse(await looks.run(lambda: answer(text)))
+            return JSONResponse(await v.looks.run(lambda: answer(found, text)))
         except OverBudget as exc:
             return JSONResponse({"error": str(exc)}, status_code=503,
                                 headers={"Retry-After": str(exc.retry_after)})
@@ -541,10 +722,11 @@ def routes(solved: Solved, game_id: str, name: str) -> list[Route]:
             return JSONResponse({"error": str(exc)}, status_code=422)
 
     async def rules(request: Request) -> Response:
-        bad = _check(request)
-        if bad is not None:
-            return bad
-        return JSONResponse({"instructions": instructions(solved.game, name)})
+        v = await _find(request)
+        if isinstance(v, Response):
+            return v
+        g = by_id[request.path_params["game"]]
+        return JSONResponse({"instructions": instructions(v.game, g.name)})
 
     return [Route("/gamesman/", games), Route("/gamesman/{game}/", game),
             Route("/gamesman/{game}/{variant}/", variant),
