@@ -416,6 +416,8 @@ class PythonBackend:
         self.budget = Budget(None, None)  # each probe's own
         self.branching = 0  # nodes that searched two or more moves, or a probe's root
         self.line: list[Position] = []  # the positions above the node searched
+        self.on_line: set[Position] = set()  # the same, for a cycle check without a scan
+        self.plain = self.caps.player is None and self.caps.payoff is None  # turns alternate
 
     def warm(self, pos: Position, walk: bool) -> float:
         """Nothing to compile: Python runs as it is."""
@@ -446,6 +448,7 @@ class PythonBackend:
         self.probes += 1
         self.budget = budget
         self.line = []
+        self.on_line = set()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * self.max_depth + 200))
         try:
@@ -528,10 +531,18 @@ class PythonBackend:
         if len(self.line) >= self.max_depth:
             raise LimitError(f"a line deeper than {self.max_depth:,} plies; raise max_depth")
         self.line.append(pos)
+        self.on_line.add(pos)
         alpha0, best, best_move = alpha, None, None
+        play, plain, on_line = self.game.play, self.plain, self.on_line
+        pay: SearchScore
         for move in moves:
-            child, passes, pay = edge(self.game, self.caps, pos, move)
-            if not self.tiered and child in self.line:
+            if plain:  # edge() without its hooks: the turn passes, nothing paid
+                child, passes, pay = play(pos, move), True, 0
+                if child is None:
+                    child, passes, pay = edge(self.game, self.caps, pos, move)  # its error
+            else:
+                child, passes, pay = edge(self.game, self.caps, pos, move)
+            if not self.tiered and child in on_line:
                 raise cycle_error(child)
             lo_c = child_bound(beta, passes, pay, self.scored)
             hi_c = child_bound(alpha, passes, pay, self.scored)
@@ -546,6 +557,7 @@ class PythonBackend:
                 if alpha >= beta:
                     break
         self.line.pop()
+        on_line.discard(pos)
         assert best is not None  # moves is not empty
         neg, pos_inf = (-math.inf, math.inf) if self.scored else (-INF, INF)
         lo = best if best > alpha0 else neg
