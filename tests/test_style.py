@@ -49,10 +49,11 @@ def test_mypy_is_clean_on_the_whole_package():
 #: ``game: Any``. Lower them when the counts fall (set 2026-11-26, issue 41). Raised once,
 #: the same day, for the catalog's nine games, the web answers and the UWAPI routes (288 new
 #: typed signatures, 30 with Any: the share fell from 24.8 % to 21.9 %); type those next.
-#: Raised again 2026-12-06 from 315 to 322 for the stores' manifests and identities, the one
-#: registry and the typed CLI door (JSON-shaped ``dict[str, Any]`` mostly: 322 of 1,883
-#: signatures, 17.1 %), while ``game: Any`` fell from 15 to 11.
-MAX_ANY_SIGNATURES = 322
+#: Raised again 2026-12-06 from 315 to 329 for the stores' manifests and identities, the one
+#: registry, the typed CLI door and GamesCrafters' catalog listing (JSON-shaped
+#: ``dict[str, Any]`` mostly: 329 of 1,921 signatures, 17.1 %), while ``game: Any`` fell
+#: from 15 to 11.
+MAX_ANY_SIGNATURES = 329
 MAX_GAME_ANY = 11
 
 

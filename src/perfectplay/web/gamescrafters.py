@@ -85,8 +85,9 @@ from starlette.routing import Route
 from ..catalog.entry import CatalogGame
 from ..engine.protocol import Game, Position, Value, capabilities
 from ..engine.solved.solution import Solved, game_picture
+from ..engine.strong import solve
 from ..errors import InputError, PerfectplayError
-from ..registry import get_catalog
+from ..registry import catalog, get_catalog
 from .worker import Busy
 
 #: What a look-up gives.
@@ -578,7 +579,6 @@ class Variant:
         game = self.game
         with self._lock:
             if self._solved is None:
-                from ..engine import solve
                 self._solved = cast(Solved, solve(game, check=False))
             return self._solved
 
@@ -611,8 +611,6 @@ def variant_id(values: dict[str, Any]) -> str:
 def catalog_listing() -> list[Listed]:
     """Every catalog game at its small variants (its default when it names none), each
     built and solved only when asked for."""
-    from ..registry import catalog
-
     listed = []
     for entry in catalog():
         sizes = [dict(values) for values in entry.small] or [{}]
