@@ -33,6 +33,10 @@ if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("NUMBA_CACHE_DIR
     os.environ["NUMBA_CACHE_DIR"] = str(
         Path(tempfile.gettempdir()) /
         f"perfectplay-numba-{os.getuid()}-{os.environ['PYTEST_XDIST_WORKER']}")
+    if "numba" in sys.modules:  # imported before this file: read the setting again
+        from numba.core import config as numba_config
+
+        numba_config.reload_config()
 
 collect_ignore_glob = ["wrong/*"]
 
