@@ -23,21 +23,6 @@ if (SRC / "perfectplay").is_dir():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 
-# numba's disk cache is not safe for two processes writing one kernel's entries at once:
-# two xdist workers compiling the same kernel cold left an index naming the other's code,
-# and a later process that read it crashed (SIGSEGV on a clean clone, never on a warm cache).
-# Each worker, and every process it starts, keeps a cache folder of its own.
-if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("NUMBA_CACHE_DIR"):
-    import tempfile
-
-    os.environ["NUMBA_CACHE_DIR"] = str(
-        Path(tempfile.gettempdir()) /
-        f"perfectplay-numba-{os.getuid()}-{os.environ['PYTEST_XDIST_WORKER']}")
-    if "numba" in sys.modules:  # imported before this file: read the setting again
-        from numba.core import config as numba_config
-
-        numba_config.reload_config()
-
 collect_ignore_glob = ["wrong/*"]
 
 

@@ -42,7 +42,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 GAMES = {module.split(".")[1] for module in registry.BUILTIN}
 
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
-        "notebook", "bits", "seedrun", "numbaboot"}
+        "notebook", "bits", "seedrun", "numbaboot", "numbacache"}
 ENGINE = {"engine"}
 MIDDLE = {"play", "store", "openspiel", "pettingzoo"}
 CATALOG = {"catalog"}

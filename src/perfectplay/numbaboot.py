@@ -14,8 +14,9 @@ module already, or SciPy's linear algebra is imported anyway, it does nothing; i
 internals differ from what it expects, it leaves numba as it is.
 
 ``import perfectplay`` does not load numba (a Python game solved in Python never needs it):
-it calls :func:`after_numba`, which runs :func:`skip_blas_probe` the moment anything imports
-numba, whichever module of the package (or of a user's game) does it first.
+it calls :func:`after_numba`, which runs :func:`numba_loaded` (the probe skipped, the disk
+cache made safe: :mod:`perfectplay.numbacache`) the moment anything imports numba, whichever
+module of the package (or of a user's game) does it first.
 
 >>> skip_blas_probe()  # idempotent: numba is set up once per process
 """
@@ -29,6 +30,8 @@ import importlib.util
 import os
 import sys
 from types import ModuleType
+
+from .numbacache import make_cache_safe
 
 _ARRAYMATH = "numba.np.arraymath"
 
@@ -78,13 +81,21 @@ def _scipy_blas_installed() -> bool:
     return False
 
 
+def numba_loaded() -> None:
+    """What the package sets up in numba once it is loaded: :func:`skip_blas_probe`, and its
+    disk cache made safe for concurrent processes and edited callees
+    (:func:`perfectplay.numbacache.make_cache_safe`)."""
+    skip_blas_probe()
+    make_cache_safe()
+
+
 def after_numba() -> None:
-    """Run :func:`skip_blas_probe` right after numba is first imported (at once if it is
+    """Run :func:`numba_loaded` right after numba is first imported (at once if it is
     already): a finder on ``sys.meta_path`` that watches for the name ``numba`` only, hands
     the import to the usual finders and, when numba's package has run, skips the probe. It
     removes itself at that first import. Idempotent."""
     if "numba" in sys.modules:
-        skip_blas_probe()
+        numba_loaded()
         return
     if not any(isinstance(f, _NumbaWatch) for f in sys.meta_path):
         sys.meta_path.insert(0, _NumbaWatch())
@@ -121,7 +132,7 @@ class _ThenSkip(importlib.abc.Loader):
             module.__spec__.loader = self.real
         module.__loader__ = self.real
         self.real.exec_module(module)
-        skip_blas_probe()
+        numba_loaded()
 
 
 class LazyNumpy:

@@ -1,0 +1,165 @@
+"""numba's disk cache made safe for several processes and for code that changes under it.
+
+numba keeps each ``cache=True`` kernel's machine code in an index file and numbered data
+files beside the kernel's module. Two faults of that cache gave crashes here, and could give
+wrong answers:
+
+* **Two writers at once.** To add an entry numba reads the index, picks the first data file
+  number the index does not name, writes the index, then the data. Two processes compiling
+  two signatures of one kernel at the same moment (two test workers, two ``solve`` runs, a
+  server's workers) both pick the same number: the index that survives names one
+  signature, the data file that survives holds the other's code, and the next process that
+  loads it runs another game's kernel (seen as SIGSEGV on clean clones, twice).
+  :func:`make_cache_safe` makes every save hold an exclusive ``flock`` on a lock file beside
+  the index, and every load a shared one, so an index and its data are always read as one
+  writer left them.
+* **A callee edited, the caller's entry kept.** numba checks only the date of the kernel's
+  own file and the hash of its own bytecode; a kernel that calls a jitted function of another
+  module (``bits.popcount``, a game's ``moves``) kept its compiled copy of the old callee
+  after that module changed (seen as a crash after pulling a change to a callee). Each
+  entry's key here also carries a digest of every module the kernel reaches through its
+  globals (:func:`reached_digest`), so any edit of a callee's module is a miss.
+
+Both are installed when numba is first imported (:mod:`perfectplay.numbaboot`), for every
+cached kernel of the process (the package's and a user's game file alike). Cost: one
+``flock`` per cache read or write, and at most about a millisecond a kernel for the digest
+(module digests are computed once a process).
+
+>>> make_cache_safe()  # idempotent
+>>> make_cache_safe()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import sys
+import types as pytypes
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+
+#: Modules whose code is never edited under a cache: their version is in numba's key already.
+_LIBRARIES = frozenset({"numpy", "numba", "llvmlite", "math", "cmath", "builtins", "operator",
+                        "typing", "collections", "functools", "itertools"})
+_INSTALLED = "_perfectplay_safe"
+
+
+def make_cache_safe() -> None:
+    """Wrap numba's cache file (locked loads and saves) and its entry key (the digest of the
+    modules a kernel reaches), once a process. Does nothing if numba's caching module is not
+    the one this was written for (an attribute missing)."""
+    try:
+        from numba.core import caching
+    except ImportError:  # numba absent: nothing is cached
+        return
+    files, cache_class = caching.IndexDataCacheFile, caching.Cache
+    if getattr(files, _INSTALLED, False):
+        return
+    if not (hasattr(files, "save") and hasattr(files, "load")
+            and hasattr(cache_class, "_index_key")):
+        return
+    setattr(files, "save", _locked(files.save, fcntl.LOCK_EX))  # noqa: B010 - numba's class
+    setattr(files, "load", _locked(files.load, fcntl.LOCK_SH))  # noqa: B010
+    setattr(cache_class, "_index_key",  # noqa: B010
+            _keyed_by_reached(cache_class._index_key))
+    setattr(files, _INSTALLED, True)
+
+
+def _locked(method: Callable[..., object], mode: int) -> Callable[..., object]:
+    """``method`` of an ``IndexDataCacheFile``, run holding ``flock(mode)`` on its lock file."""
+
+    def run(self: object, *args: object) -> object:
+        with _lock(str(self._index_path) + ".lock", mode):  # type: ignore[attr-defined]
+            return method(self, *args)
+
+    run.__doc__ = method.__doc__
+    return run
+
+
+@contextlib.contextmanager
+def _lock(path: str, mode: int) -> Iterator[None]:
+    """Hold ``flock(mode)`` on ``path`` (created if missing). A folder where no lock file can
+    be made (read-only) is used unlocked, as numba would use it."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, mode)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _keyed_by_reached(index_key: Callable[..., tuple[object, ...]]
+                      ) -> Callable[..., tuple[object, ...]]:
+    """numba's ``Cache._index_key`` with :func:`reached_digest` of the kernel appended."""
+
+    def key(self: object, sig: object, codegen: object) -> tuple[object, ...]:
+        return (*index_key(self, sig, codegen),
+                reached_digest(self._py_func))  # type: ignore[attr-defined]
+
+    return key
+
+
+def reached_digest(func: pytypes.FunctionType) -> str:
+    """SHA-256 over the text of every module ``func`` reaches through the functions, jitted
+    functions and modules its globals name, transitively (libraries excluded). O(functions
+    reached); each module's text is read and hashed once a process.
+
+    >>> from perfectplay import bits
+    >>> len(reached_digest(bits.popcount.py_func))
+    64
+    """
+    modules: set[str] = set()
+    _reach(func, modules, set())
+    h = hashlib.sha256()
+    for name in sorted(modules):
+        h.update(f"{name} {_module_digest(name)}\n".encode())
+    return h.hexdigest()
+
+
+def _reach(value: object, modules: set[str], seen: set[int]) -> None:
+    py = getattr(value, "py_func", value)  # a numba dispatcher's Python function
+    if isinstance(value, pytypes.ModuleType):
+        if _ours(value.__name__):
+            modules.add(value.__name__)
+        return
+    if not isinstance(py, pytypes.FunctionType) or id(py) in seen:
+        return
+    seen.add(id(py))
+    if not _ours(py.__module__):
+        return
+    modules.add(py.__module__)
+    for name in _names(py.__code__):
+        if name in py.__globals__:
+            _reach(py.__globals__[name], modules, seen)
+    for cell in py.__closure__ or ():
+        with contextlib.suppress(ValueError):  # an empty cell
+            _reach(cell.cell_contents, modules, seen)
+
+
+def _names(code: pytypes.CodeType) -> set[str]:
+    """The global names ``code`` and the code nested in it read."""
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, pytypes.CodeType):
+            out |= _names(const)
+    return out
+
+
+def _ours(module: str | None) -> bool:
+    return bool(module) and module.split(".")[0] not in _LIBRARIES  # type: ignore[union-attr]
+
+
+@cache
+def _module_digest(name: str) -> str:
+    """SHA-256 of module ``name``'s file (its name alone when it has none)."""
+    path = getattr(sys.modules.get(name), "__file__", None)
+    if path is None or not Path(path).is_file():
+        return "nofile"
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
