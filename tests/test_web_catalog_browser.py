@@ -106,7 +106,7 @@ def test_a_url_opens_its_position_and_typed_moves_go_there(page):
 
 def test_tictactoe_plays_by_its_move_buttons_and_its_grid(page):
     """Every legal move is a button named by the game (a1 .. c3) in its value's colour;
-    the grid (tic-tac-toe's web.js) plays a cell by a click too."""
+    the grid (tic-tac-toe's page.js) plays a cell by a click too."""
     _open(page, "tictactoe")
     sec = "#tab-cat-tictactoe"
     names = [b.get_attribute("data-move")
@@ -126,28 +126,31 @@ def test_tictactoe_plays_by_its_move_buttons_and_its_grid(page):
 
 
 def test_domineering_places_a_domino_by_a_click(page):
-    """Domineering's grid (its web.js): a click on a cell places Vertical's domino from it
-    upward; the computer answers with Horizontal's: four cells covered."""
+    """Domineering's board (its page.js): a click on a cell places Vertical's domino from it
+    upward; the computer answers with Horizontal's: two dominoes lie on the board, the
+    first over a1 and a2."""
     _open(page, "domineering")
     sec = "#tab-cat-domineering"
-    assert not page.query_selector_all(f"{sec} table.cells td.covered")
-    page.click(f"{sec} table.cells td[data-cell=a1]")
+    assert not page.query_selector_all(f"{sec} svg.domineering .domino")
+    page.click(f"{sec} svg.domineering g[data-cell=a1]")
     _ply(page, "domineering", 2)
-    covered = {td.get_attribute("data-cell")
-               for td in page.query_selector_all(f"{sec} table.cells td.covered")}
-    assert {"a1", "a2"} <= covered and len(covered) == 4
+    dominoes = [r.get_attribute("data-domino")
+                for r in page.query_selector_all(f"{sec} svg.domineering .domino")]
+    assert dominoes[0] == "a1-a2" and len(dominoes) == 2
+    assert page.query_selector(f"{sec} .domino.vertical") and page.query_selector(
+        f"{sec} .domino.horizontal")
     assert page.text_content(f"{sec} .history li").startswith("Player 1 a1-a2")
 
 
 def test_kalah_sows_by_a_click_and_keeps_every_seed(page):
-    """Kalah's board (its web.js): houses and stores; a click on a house of the player to
+    """Kalah's board (its page.js): houses and stores; a click on a house of the player to
     move sows it; whatever the computer answers, the 18 seeds of Kalah(3, 3) are all on
     the board, in houses or stores."""
     _open(page, "kalah")
     sec = "#tab-cat-kalah"
-    assert page.text_content(f"{sec} td[data-store=south]") == "0"
-    page.click(f"{sec} td.house.legal >> nth=0")
+    assert page.text_content(f"{sec} [data-store=south] text.seeds") == "0"
+    page.click(f"{sec} g.house.legal >> nth=0")
     page.wait_for_function(f"Number(document.querySelector('{sec}').dataset.ply) > 0")
-    seeds = [int(td.text_content().split()[0])
-             for td in page.query_selector_all(f"{sec} table.kalah td")]
+    seeds = [int(t.text_content())
+             for t in page.query_selector_all(f"{sec} svg.kalah text.seeds")]
     assert sum(seeds) == 18 and len(seeds) == 8

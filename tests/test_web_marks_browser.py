@@ -3,14 +3,15 @@
 
 - every move in its value's colour, GamesmanUni's own (its src/styles/_index.scss:
   ``--winColor: #008000``, ``--loseColor: #800000``, ``--tieColor`` and ``--drawColor``
-  ``#ffff00``), and shaded by its remoteness: opacity ``max(0.45, 1 - 0.08 x delta
-  remoteness)``, as GamesmanUni fades the slower moves of one value (in a scored game by
-  the points a move gives up against the best of its value instead);
+  ``#ffff00``), and shaded by its remoteness: fade ``max(0.45, 1 - 0.08 x delta
+  remoteness)`` (the colour that far from white, its text kept readable), as GamesmanUni
+  fades the slower moves of one value (in a scored game by the points a move gives up
+  against the best of its colour instead);
 - the hints toggle: with the computer to play and hints off, no move shows its value,
   colour or remoteness; on again, they are back;
 - a mistake is marked in the history list and by a red dot on the chart, at its ply;
-- Othello's board: the grid drawn from the game's picture, a click on a legal cell plays
-  it and the discs are the game's."""
+- Othello's board: the green board drawn from the game's picture, a click on a legal
+  square plays it and the discs are the game's."""
 
 from __future__ import annotations
 
@@ -52,7 +53,9 @@ def _api(page, target: str, moves: str) -> dict:
 
 
 def _opacity(page, selector: str) -> float:
-    return float(page.evaluate("(s) => document.querySelector(s).style.opacity", selector))
+    """How faded a move's colour is (its data-fade: the colour mixed towards white, its
+    text kept readable, where an opacity would fade the text too)."""
+    return float(page.evaluate("(s) => document.querySelector(s).dataset.fade", selector))
 
 
 def test_each_move_is_shaded_by_its_remoteness(page):
@@ -82,16 +85,25 @@ def test_a_scored_games_moves_are_shaded_by_the_points_they_give_up(page):
     by_name = {mv["name"]: mv for mv in answer["moves"]}
     assert (by_name["b"]["margin"], by_name["a"]["margin"]) == (-1, -7)
     assert by_name["b"]["delta_remoteness"] > 0  # what the old shading faded by
+    points = answer["points"] if answer["turn"] == "first" else -answer["points"]
+    shown = {m["name"]: (m["margin"] + points > 0) - (m["margin"] + points < 0)
+             for m in answer["moves"]}  # the colour: the mover's final margin's sign
     for mv in answer["moves"]:
-        best = max(m["margin"] for m in answer["moves"] if m["value"] == mv["value"])
+        best = max(m["margin"] for m in answer["moves"] if shown[m["name"]] == shown[mv["name"]])
         want = max(0.45, 1 - 0.08 * (best - mv["margin"]))
         got = _opacity(page, f"{sec} .movebtn[data-move='{mv['name']}']")
         assert got == pytest.approx(want, abs=1e-6), mv
     assert _opacity(page, f"{sec} .movebtn[data-move='b']") == 1
 
 
-GAMESMANUNI = {"win": "rgb(0, 128, 0)", "lose": "rgb(128, 0, 0)", "tie": "rgb(255, 255, 0)",
-               "draw": "rgb(255, 255, 0)"}
+GAMESMANUNI = {"win": (0, 128, 0), "lose": (128, 0, 0), "tie": (255, 255, 0),
+               "draw": (255, 255, 0)}
+
+
+def _faded(value: str, fade: float) -> str:
+    """GamesmanUni's colour of a value, ``fade`` of the way from white (1: the colour)."""
+    r, g, b = (round(255 - fade * (255 - c)) for c in GAMESMANUNI[value])
+    return f"rgb({r}, {g}, {b})"
 
 
 def test_each_move_is_in_gamesmanunis_colour_of_its_value(page):
@@ -99,10 +111,14 @@ def test_each_move_is_in_gamesmanunis_colour_of_its_value(page):
                           ("tictactoe", "b2,a2")):
         sec = _open(page, target, moves)
         for mv in _api(page, target, moves)["moves"]:
+            button = f"{sec} .movebtn[data-move='{mv['name']}']"
             colour = page.evaluate("(s) => getComputedStyle(document.querySelector(s))"
-                                   ".backgroundColor",
-                                   f"{sec} .movebtn[data-move='{mv['name']}']")
-            assert colour == GAMESMANUNI[mv["value"]], (moves, mv)
+                                   ".backgroundColor", button)
+            fade = max(0.45, 1 - 0.08 * mv["delta_remoteness"])
+            assert colour == _faded(mv["value"], fade), (moves, mv)
+            if fade == 1:
+                assert colour == _faded(mv["value"], 1) == "rgb({}, {}, {})".format(
+                    *GAMESMANUNI[mv["value"]])
 
 
 def test_hints_off_hide_every_value_and_on_show_them(page):
@@ -138,8 +154,8 @@ def test_a_mistake_is_marked_in_the_list_and_on_the_chart(page):
 
 
 def _discs(page, sec: str) -> dict[str, str]:
-    return {td.get_attribute("data-cell"): td.get_attribute("class").split("piece-")[1][0]
-            for td in page.query_selector_all(f"{sec} table.cells td[class*='piece-']")}
+    return {g.get_attribute("data-cell"): g.get_attribute("class").split("piece-")[1][0]
+            for g in page.query_selector_all(f"{sec} svg.othello g[class*='piece-']")}
 
 
 def _drawn_discs(text: str) -> dict[str, str]:
@@ -161,11 +177,11 @@ def test_othello_draws_its_grid_and_plays_a_click(page):
     start = game.initial()
     assert _discs(page, sec) == _drawn_discs(game.draw(start))
     assert len(_discs(page, sec)) == 4
-    legal = page.query_selector_all(f"{sec} table.cells td.legal")
+    legal = page.query_selector_all(f"{sec} svg.othello g.legal")
     names = sorted(td.get_attribute("data-cell") for td in legal)
     assert names == sorted(game.move_name(m) for m in game.moves(start))
     first = names[0]
-    page.click(f"{sec} table.cells td[data-cell='{first}']")
+    page.click(f"{sec} svg.othello g[data-cell='{first}']")
     page.wait_for_selector(f"{sec}[data-ply='1']")
     after = game.play(start, next(m for m in game.moves(start) if game.move_name(m) == first))
     assert _discs(page, sec) == _drawn_discs(game.draw(after))
@@ -188,6 +204,6 @@ def test_othello_draws_its_grid_and_plays_a_click(page):
     page.fill(f"{sec} .typed", f"{board} {'O' if turn else 'X'}")
     page.click(f"{sec} .go")
     page.wait_for_function("([s, n]) => document.querySelectorAll(s).length === n",
-                           arg=[f"{sec} table.cells td[class*='piece-']", 5])
+                           arg=[f"{sec} svg.othello g[class*='piece-']", 5])
     assert _discs(page, sec) == _drawn_discs(game.draw(after))
     assert not page.text_content(f"{sec} .error")

@@ -3,9 +3,11 @@
 // registry entry's script and served at /page/connect4.js): the board read from the
 // game's drawing (rows top first, X the first player, O the second, then the column
 // numbers), a click on a column plays it and the new disc drops into place; each column's
-// head shows the value of dropping there (GamesmanUni's colours) and its remoteness.
+// head shows the value of dropping there (GamesmanUni's colours, with its mark: W, L, T,
+// D) and its remoteness; the column's digit is its key (explore.js).
 (() => {
-  const {el} = window.perfectplay;
+  // explore.js's helpers (it runs before any board code is loaded)
+  const {el, VALUE_STYLE, shownValue, shownWords, moveLabel, paintValue} = window.perfectplay;
 
   // The rows of the drawing and the column names under them.
   function parse(text) {
@@ -24,11 +26,13 @@
     const head = el("tr");
     for (let c = 0; c < width; c++) {
       const mv = byName[String(c + 1)];
-      const th = el("th", {class: mv ? (hints ? `v-${mv.value}` : "") : "none",
-        "data-column": String(c + 1)}, mv && hints ? window.perfectplay.moveLabel(d, mv) : "");
+      const th = el("th", {class: mv ? "" : "none", "data-column": String(c + 1)},
+        mv && hints && mv.value ? `${VALUE_STYLE[shownValue(d, mv)].mark}${moveLabel(d, mv)}`
+          : "");
       if (mv) {
-        th.title = `column ${c + 1}: ${mv.words}`;
-        if (hints) th.style.opacity = window.perfectplay.moveFade(d, mv);
+        th.dataset.move = mv.name;
+        th.title = `column ${c + 1}: ${shownWords(d, mv) || "searched"}`;
+        if (hints && mv.value) paintValue(th, d, mv);
       }
       head.appendChild(th);
     }

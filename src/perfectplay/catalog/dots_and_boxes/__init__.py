@@ -44,6 +44,7 @@ left, dot rows numbered from the bottom).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published, product_at_most
@@ -112,6 +113,7 @@ GAME = CatalogGame(
     examples=("solve 'dots_and_boxes(rows=2, cols=2)'",
               "search 'dots_and_boxes(rows=3, cols=3)'",
               "play 'dots_and_boxes(rows=2, cols=3)'"),
+    script=files(__name__).joinpath("page.js"),
     # the page solves 2x2 (4,209 positions), 2x3 (137,051 in 2.3 s), 1x6 (542,647 in 3.1 s)
     budget=Budget(product_at_most(6, "rows", "cols"), "at most 6 boxes (2x3, 1x6)",
                   {"rows": 2, "cols": 2}),

@@ -35,6 +35,7 @@ swap; ``horizon`` and ``search_moves`` for proof search.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published, product_at_most
@@ -92,6 +93,7 @@ GAME = CatalogGame(
     small=({"width": 3, "height": 3}, {"width": 4, "height": 3}, {"width": 3, "height": 4}),
     examples=("solve hexapawn", "play 'hexapawn(width=4, height=4)'",
               "search 'hexapawn(width=5, height=5)' --analyze"),
+    script=files(__name__).joinpath("page.js"),
     # the page solves 5x4 (359,894 positions) in 0.2 s, kernels compiled
     budget=Budget(product_at_most(20, "width", "height"), "width x height at most 20",
                   {"width": 3, "height": 3}),

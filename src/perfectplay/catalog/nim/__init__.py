@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from importlib.resources import files
 from typing import Any
 
 from ...engine.protocol import PositionCount
@@ -50,6 +51,7 @@ GAME = CatalogGame(
     positions=_positions,
     small=({"heaps": (1, 2, 3)}, {"heaps": (2, 3, 4)}),
     examples=("solve 'nim(heaps=(3, 4, 5))'", "play 'nim(heaps=(1, 3, 5, 7))'"),
+    script=files(__name__).joinpath("page.js"),
     budget=Budget(lambda a: math.prod(h + 1 for h in a["heaps"]) <= 200_000,
                   "heaps whose sizes plus one multiply to at most 200,000",
                   {"heaps": (3, 4, 5)}),

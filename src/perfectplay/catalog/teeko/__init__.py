@@ -36,6 +36,7 @@ The suite solves the small boards in memory instead and holds them against the t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...engine.protocol import PositionCount
 from ..entry import Budget, CatalogGame, Param, Published
@@ -90,6 +91,7 @@ GAME = CatalogGame(
            {"size": 3, "pieces": 4, "advanced": False},
            {"size": 3, "pieces": 4, "advanced": True}),
     examples=("solve 'teeko(size=4, pieces=3)'", "play 'teeko(size=4, pieces=4)'"),
+    script=files(__name__).joinpath("page.js"),
     # the page solves 3x3 with 3 pieces (5,390 positions), 4x4 with 3 (363,129 in 2.5 s)
     # and with 4 (2,400,087 in 7.5 s)
     budget=Budget(lambda a: a["size"] <= 4, "boards up to 4x4",

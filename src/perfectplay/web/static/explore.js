@@ -72,47 +72,210 @@
   const STRENGTHS = [["1", "perfect"], ["0.75", "strong"], ["0.5", "fair"],
     ["0.25", "weak"], ["0", "random"]];
 
-  // A move's button: its value's colour, faded by its delta remoteness, its remoteness or
-  // margin written on it.
+  // -- a move's value as the page shows it ----------------------------------------------------
+  // GamesmanUni's colours (win #008000, lose #800000, tie and draw #ffff00), each with a mark
+  // (colour is never the only signal) and the words the legend gives.
+  const VALUE_STYLE = {
+    win: {rgb: [0, 128, 0], mark: "W", words: "a win for the player to move"},
+    lose: {rgb: [128, 0, 0], mark: "L", words: "a loss for the player to move"},
+    tie: {rgb: [255, 255, 0], mark: "T", words: "a tie"},
+    draw: {rgb: [255, 255, 0], mark: "D", words: "a draw (play goes on for ever)"},
+  };
+  window.perfectplay.VALUE_STYLE = VALUE_STYLE;
+
   // What a move's button says: its remoteness, or in a scored game the mover's final margin
   // (the points so far and the margin from here).
   function moveLabel(d, mv) {
-    if (mv.margin === null) return mv.remoteness === null ? "" : String(mv.remoteness);
-    const total = mv.margin + (d.turn === "second" ? -d.points : d.points);
+    if (typeof mv.margin !== "number") return mv.remoteness === null ? "" : String(mv.remoteness);
+    const total = finalMargin(d, mv);
     return `${total > 0 ? "+" : ""}${total}`;
   }
   window.perfectplay.moveLabel = moveLabel;
 
-  // How faded a move's colour is (its opacity, 0.45 to 1): by what it gives up against the
-  // best move of its colour. In a scored game that is points (a win by 10 full, a win by 2
-  // faded, whatever their remoteness); otherwise remoteness, as UWAPI's deltaRemoteness.
+  // A scored move's margin at the end of the game for its mover: the points so far (the
+  // first player's minus the second's) from the mover's side, plus the margin from here.
+  function finalMargin(d, mv) {
+    return mv.margin + (d.turn === "second" ? -(d.points || 0) : (d.points || 0));
+  }
+
+  // A move's value as the page colours it: in a scored game the sign of the mover's final
+  // margin (so "-2" under "should lose by 2" reads as a loss, as the headline does, though
+  // from here the move only ties the rest); otherwise the solver's word.
+  function shownValue(d, mv) {
+    if (!mv.value || typeof mv.margin !== "number") return mv.value;
+    const total = finalMargin(d, mv);
+    return total > 0 ? "win" : total < 0 ? "lose" : mv.value === "draw" ? "draw" : "tie";
+  }
+  window.perfectplay.shownValue = shownValue;
+
+  // A move's words: the solver's, and in a scored game with points already scored the
+  // result at the end too ("lose by 2 at the end: tie in 5 from here").
+  function shownWords(d, mv) {
+    if (typeof mv.margin !== "number" || !mv.value || !d.points) return mv.words;
+    const total = finalMargin(d, mv);
+    const end = total === 0 ? "tie" : `${total > 0 ? "win" : "lose"} by ${Math.abs(total)}`;
+    return `${end} at the end: ${mv.words} from here`;
+  }
+  window.perfectplay.shownWords = shownWords;
+
+  // How faded a move's colour is (0.45 to 1): by what it gives up against the best move of
+  // its colour. In a scored game that is points (a win by 10 full, a win by 2 faded,
+  // whatever their remoteness); otherwise remoteness, as UWAPI's deltaRemoteness.
   function moveFade(d, mv) {
     let gap = mv.delta_remoteness || 0;
     if (typeof mv.margin === "number") {
-      const same = (d.moves || []).filter((m) => m.value === mv.value &&
-        typeof m.margin === "number").map((m) => m.margin);
+      const shown = shownValue(d, mv);
+      const same = (d.moves || []).filter((m) => typeof m.margin === "number" &&
+        shownValue(d, m) === shown).map((m) => m.margin);
       gap = Math.max(mv.margin, ...same) - mv.margin;
     }
     return String(Math.max(0.45, 1 - 0.08 * gap));
   }
   window.perfectplay.moveFade = moveFade;
 
-  function moveButton(d, mv, label, onclick, hints) {
+  // WCAG's relative luminance of [r, g, b] (0..255 each) and the contrast of two of them.
+  function luminance(rgb) {
+    const [r, g, b] = rgb.map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  window.perfectplay.contrast = contrast;
+
+  // A value's colour faded towards white (fade 1: the full colour) and the text colour,
+  // black or white, that reads best on it: the better of the two is always above 4.5:1
+  // (WCAG AA), so a faded label stays as readable as a full one (opacity would not).
+  function valueColours(value, fade = 1) {
+    const style = VALUE_STYLE[value];
+    if (!style) return null;
+    const f = Math.max(0, Math.min(1, Number(fade)));
+    const bg = style.rgb.map((v) => Math.round(255 - f * (255 - v)));
+    const text = contrast(bg, [0, 0, 0]) >= contrast(bg, [255, 255, 255]) ? [0, 0, 0]
+      : [255, 255, 255];
+    const css = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+    return {background: css(bg), color: css(text), mark: style.mark};
+  }
+  window.perfectplay.valueColours = valueColours;
+
+  // An HTML element painted with a move's value: its class (v-win ...), its faded colour,
+  // the readable text colour, the fade in data-fade and the value's mark.
+  function paintValue(node, d, mv) {
+    const value = shownValue(d, mv), fade = moveFade(d, mv);
+    const colours = valueColours(value, fade);
+    if (!colours) return node;
+    node.classList.add(`v-${value}`);
+    node.style.background = colours.background;
+    node.style.color = colours.color;
+    node.dataset.fade = fade;
+    node.dataset.shown = value;
+    return node;
+  }
+  window.perfectplay.paintValue = paintValue;
+
+  // The value's mark as a small element (W, L, T, D), read aloud as the word.
+  const markOf = (value) => el("span", {class: "mark", "aria-label": value, title: value},
+    (VALUE_STYLE[value] || {}).mark || "");
+  window.perfectplay.markOf = markOf;
+
+  // -- SVG ---------------------------------------------------------------------------------
+  const SVG = "http://www.w3.org/2000/svg";
+  // An SVG element with its attributes (onclick a handler) and an optional text.
+  function svg(tag, attrs = {}, text = "") {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "onclick") node.addEventListener("click", v);
+      else node.setAttribute(k, v);
+    }
+    if (text !== "") node.textContent = text;
+    return node;
+  }
+  window.perfectplay.svg = svg;
+
+  // A move's value label on an SVG board: a rounded badge at (x, y) in the value's faded
+  // colour with its mark and its number in the readable text colour (the badge is the
+  // label's background, so the contrast test reads both). Nothing without hints.
+  function svgBadge(d, mv, x, y, hints, size = 16) {
+    const g = svg("g", {class: "badge"});
+    if (!hints || !mv.value) return g;
+    const value = shownValue(d, mv), colours = valueColours(value, moveFade(d, mv));
+    const label = `${VALUE_STYLE[value].mark}${moveLabel(d, mv)}`;
+    const w = Math.max(size * 1.3, size * 0.62 * label.length + 6);
+    g.append(svg("rect", {class: "vshape", x: x - w / 2, y: y - size * 0.65, width: w,
+      height: size * 1.3, rx: size * 0.4, fill: colours.background, stroke: "#222",
+      "stroke-width": 0.8}),
+    svg("text", {class: `vlabel v-${value}`, x, y: y + size * 0.35, "text-anchor": "middle",
+      "font-size": size, "font-weight": "bold", fill: colours.color,
+      "data-fade": moveFade(d, mv)}, label));
+    return g;
+  }
+  window.perfectplay.svgBadge = svgBadge;
+
+  // A clickable SVG target for a move: the move's name and value for screen readers and
+  // hover, the "legal" class, a click (or Enter) plays it.
+  function svgMove(node, d, tab, mv, human) {
+    const title = svg("title", {}, `${mv.name}: ${shownWords(d, mv) || "its value is searched"}`);
+    node.appendChild(title);
+    node.dataset.move = mv.name;
+    if (!human || d.over) return node;
+    node.classList.add("legal");
+    node.setAttribute("role", "button");
+    node.addEventListener("click", () => tab.play(mv.name));
+    return node;
+  }
+  window.perfectplay.svgMove = svgMove;
+
+  // A move's button: its name, and with hints its value's mark and number on its value's
+  // colour (faded by what it gives up), a best move outlined; a key to press when the game
+  // has few moves (keys[name]).
+  function moveButton(d, mv, label, onclick, hints, key = "") {
     const searching = mv.value === null || mv.exact === false;
-    const b = el("button", {class: `movebtn${hints && mv.value ? ` v-${mv.value}` : ""}${
-      mv.best && hints ? " best" : ""}${searching ? " searching" : ""}`, "data-move": mv.name,
+    const words = shownWords(d, mv);
+    const b = el("button", {class: `movebtn${mv.best && hints ? " best" : ""}${
+      searching ? " searching" : ""}`, "data-move": mv.name,
     "data-value": mv.value || "", "data-remoteness": mv.remoteness === null ? ""
       : String(mv.remoteness), "data-margin": mv.margin === null ? "" : String(mv.margin),
-    "data-source": mv.source || "", title: (mv.bounds ? `${mv.words} (proven so far: ${
-      mv.bounds[0]} .. ${mv.bounds[1]})` : mv.words) + (typeof mv.margin === "number" &&
-      label ? ` from here; ${label} at the end, with the points so far` : "")});
+    "data-source": mv.source || "", title: (mv.bounds ? `${words} (proven so far: ${
+      mv.bounds[0]} .. ${mv.bounds[1]})` : words || "") + (typeof mv.margin === "number" &&
+      label ? ` (${label} at the end, with the points so far)` : "")});
     if (searching && hints && !label) label = "…";
+    if (key) b.appendChild(el("kbd", {class: "key", title: `key ${key}`}, key));
     b.appendChild(el("span", {class: "name"}, mv.name));
+    if (hints && mv.value) {
+      paintValue(b, d, mv);
+      b.appendChild(markOf(shownValue(d, mv)));
+    }
     if (hints && label) b.appendChild(el("span", {class: "rem"}, label));
-    if (hints) b.style.opacity = moveFade(d, mv);
     b.onclick = onclick;
     return b;
   }
+
+  // The legend of the value colours, marks and numbers (what the hover titles say, for
+  // a phone too).
+  function legend(scored) {
+    const box = el("div", {class: "legend", "aria-label": "what the colours mean"});
+    box.appendChild(el("strong", {}, "Legend: "));
+    for (const value of ["win", "lose", "tie", "draw"]) {
+      const c = valueColours(value), item = el("span", {class: `swatch v-${value}`,
+        "data-legend": value});
+      item.style.background = c.background;
+      item.style.color = c.color;
+      item.textContent = `${c.mark} ${value}`;
+      item.title = VALUE_STYLE[value].words;
+      box.appendChild(item);
+    }
+    box.appendChild(el("span", {class: "legend-text"}, scored
+      ? " The number: the mover's final margin in points after that move (+ ahead, − behind, "
+        + "the points so far included). Paler: fewer points than the best move of its colour."
+      : " The number: moves to the end of the game with perfect play (remoteness). Paler: "
+        + "slower than the best move of its colour. Outlined: a best move."));
+    return box;
+  }
+  window.perfectplay.legend = legend;
 
   function paramInput(tab, p, value) {
     const id = `cat-${tab.name}-${p.name}`;
@@ -140,6 +303,104 @@
     return JSON.stringify(input.value);
   }
 
+  // A board drawn as a header of column letters and rows "N cell cell ..." then a line of
+  // status, read back: {head: ["a", ...], rows: [{label: "1", cells: [".", "X", ...]}],
+  // status}; null when the drawing is not of that shape. Rows keep the drawing's order.
+  function readCells(text) {
+    const lines = text.split("\n"), rows = [];
+    let head = null;
+    for (const line of lines) {
+      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+      if (m) rows.push({label: m[1], cells: m[2].trim().split(/\s+/)});
+      else if (!rows.length && /^\s+[a-z](\s+[a-z])*\s*$/.test(line)) {
+        head = line.trim().split(/\s+/);
+      }
+    }
+    if (!head || !rows.length) return null;
+    const last = lines[lines.length - 1];
+    return {head, rows, status: /^\s*\d+\s/.test(last) ? "" : last.trim()};
+  }
+  window.perfectplay.readCells = readCells;
+
+  // The moves of a position by name, and whether the human may click now.
+  function movesByName(d, tab) {
+    const byName = {};
+    for (const mv of d.moves) byName[mv.name] = mv;
+    return {byName, human: !tab.computer || d.turn !== tab.computer};
+  }
+  window.perfectplay.movesByName = movesByName;
+
+  // An SVG board of cells read from the game's drawing (readCells), for games whose moves
+  // are a cell ("b2": a drop), a cell and where it goes ("a1-a2", "a3xb2": a click on the
+  // piece picks it, a click on a target plays the move), or, with o.anchor, a move named
+  // from one cell (Domineering's "b3-b4" from b3). Each move's target shows its value's
+  // badge (mark and number) with hints. o: {name, cell: size, square(x, y, ch, name) ->
+  // element, piece(x, y, ch) -> element or null, anchor(name) -> cell, overlay(pic, at)
+  // for marks over the cells (at(name) -> [x, y]), background}.
+  function pieceBoard(d, tab, hints, o) {
+    const cells = readCells(d.board);
+    if (!cells) return el("pre", {class: "board"}, d.board);
+    const moves = movesByName(d, tab), size = o.cell || 56, pad = 24;
+    const drop = {}, from = {};
+    for (const mv of d.moves) {
+      const m = /^([a-z]+\d+)[-x]([a-z]+\d+)$/.exec(mv.name);
+      if (m && !o.anchor) (from[m[1]] = from[m[1]] || {})[m[2]] = mv;
+      else drop[o.anchor ? o.anchor(mv.name) : mv.name] = mv;
+    }
+    let picked = tab.picked && tab.picked.key === d.key ? tab.picked.cell : null;
+    if (picked && !from[picked]) picked = null;
+    const targets = picked ? from[picked] : {};
+    const n = cells.head.length, h = cells.rows.length;
+    const width = 2 * pad + n * size, height = 2 * pad + h * size;
+    const pic = svg("svg", {class: `board cells ${o.name}`, "data-board": o.name,
+      viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+      "aria-label": `${o.name} board: ${cells.status}`});
+    pic.appendChild(svg("rect", {x: 0, y: 0, width, height, rx: 8,
+      fill: o.background || "#efe6d2"}));
+    const place = {};
+    cells.head.forEach((c, k) => pic.appendChild(svg("text", {x: pad + k * size + size / 2,
+      y: pad * 0.7, "text-anchor": "middle", "font-size": 13, fill: "#212121"}, c)));
+    cells.rows.forEach((row, r) => {
+      pic.appendChild(svg("text", {x: pad / 2, y: pad + r * size + size / 2 + 5,
+        "text-anchor": "middle", "font-size": 13, fill: "#212121"}, row.label));
+      row.cells.forEach((ch, k) => {
+        const name = `${cells.head[k]}${row.label}`, x = pad + k * size, y = pad + r * size;
+        place[name] = [x + size / 2, y + size / 2];
+        const g = svg("g", {class: ch === "." ? "square" : `square piece-${ch}`,
+          "data-cell": name});
+        g.appendChild(o.square(x, y, ch, name));
+        const piece = o.piece ? o.piece(x + size / 2, y + size / 2, ch) : null;
+        if (piece) g.appendChild(piece);
+        const mv = drop[name] || targets[name];
+        if (mv && !d.over) {
+          g.appendChild(svgBadge(d, mv, x + size / 2, y + size / 2 + (piece ? size * 0.3 : 0),
+            hints, 13));
+          svgMove(g, d, tab, mv, moves.human);
+        } else if (from[name] && moves.human && !d.over) {
+          g.classList.add("legal", "source");
+          g.dataset.pick = name;
+          g.setAttribute("role", "button");
+          g.appendChild(svg("rect", {class: name === picked ? "selected" : "hover", x: x + 3,
+            y: y + 3, width: size - 6, height: size - 6, rx: 6, fill: "none",
+            stroke: "#ff6f00", "stroke-width": 4}));
+          g.appendChild(svg("title", {}, `${name}: pick this piece, then where it goes`));
+          g.addEventListener("click", () => {
+            tab.picked = name === picked ? null : {key: d.key, cell: name};
+            tab.render();
+          });
+        }
+        pic.appendChild(g);
+      });
+    });
+    if (o.overlay) o.overlay(pic, (name) => place[name], size);
+    const box = el("div");
+    box.append(pic, el("p", {class: "status"}, picked
+      ? `${cells.status}: ${picked} picked; click where it goes (or it again to drop it)`
+      : cells.status));
+    return box;
+  }
+  window.perfectplay.pieceBoard = pieceBoard;
+
   // A board drawn as a header of column letters and rows "N cell cell ...", whose moves
   // are cell names such as "b2" (tic-tac-toe, Othello), or start with one (Domineering's
   // "b3-b4": anchor(name) gives the cell): a grid, each cell with one legal move coloured
@@ -162,7 +423,7 @@
       count[cell] = (count[cell] || 0) + 1;
     }
     const human = !tab.computer || d.turn !== tab.computer;
-    const table = el("table", {class: "grid cells"});
+    const table = el("table", {class: "grid cells", "data-board": tab.game.board || tab.name});
     const top = el("tr");
     top.appendChild(el("th"));
     head.forEach((c) => top.appendChild(el("th", {}, c)));
@@ -177,10 +438,11 @@
         const td = el("td", {"data-cell": name, class: cls}, ch === "." || cls === "covered"
           ? "" : ch);
         if (mv && !d.over) {
-          td.title = mv.words;
-          if (hints) {
-            td.classList.add(`v-${mv.value}`);
-            td.style.opacity = moveFade(d, mv);
+          td.dataset.move = mv.name;
+          td.title = shownWords(d, mv) || mv.name;
+          if (hints && mv.value) {
+            paintValue(td, d, mv);
+            td.append(markOf(shownValue(d, mv)), el("small", {}, moveLabel(d, mv)));
           }
           if (human) { td.classList.add("legal"); td.onclick = () => tab.play(mv.name); }
         }
@@ -195,6 +457,21 @@
     return box;
   }
   window.perfectplay.cellGrid = cellGrid;
+
+  // The keys of a position's moves, key -> move name: each move's own name when every name
+  // is one character (Connect Four's columns, Kalah's houses), else 1..9 in the list's
+  // order when there are at most nine moves; none for more.
+  function keyMap(moves) {
+    const out = {};
+    const names = moves.map((m) => m.name.toLowerCase());
+    if (names.every((n) => n.length === 1) && new Set(names).size === names.length) {
+      moves.forEach((m, k) => { out[names[k]] = m.name; });
+    } else if (moves.length <= 9) {
+      moves.forEach((m, k) => { out[String(k + 1)] = m.name; });
+    }
+    return out;
+  }
+  window.perfectplay.keyMap = keyMap;
 
   class Tab {
     constructor(game) {
@@ -261,9 +538,11 @@
       typed.append(input, go);
       sec.appendChild(typed);
       sec.appendChild(el("div", {class: "error"}));
+      sec.appendChild(el("p", {class: "loading", role: "status", "aria-live": "polite"}));
       sec.appendChild(el("p", {class: "summary"}));
       const columns = el("div", {class: "columns"});
-      columns.append(el("div", {class: "board-holder"}), el("div", {class: "side"}));
+      columns.append(el("div", {class: "board-holder", tabindex: "-1"}),
+        el("div", {class: "side"}));
       sec.appendChild(columns);
       this.section = sec;
       return sec;
@@ -347,13 +626,18 @@
       if (this.live) this.live.abort();  // a new position: the old search stops
       if (this.historyLive) this.historyLive.abort();
       this.live = this.historyLive = null;
+      this.busy(this.data ? "Loading the position …"
+        : "Solving this game for the page (the first position takes a few seconds) …");
       try {
         this.data = await getJson(this.target, "position", positionQuery(this));
         error.textContent = "";
       } catch (e) {
         error.textContent = String(e.message || e);
         this.section.dataset.ply = String(this.moves.length);
+        this.busy(null);
         return;
+      } finally {
+        this.busy(null);
       }
       this.render();
       saveHash(this);
@@ -452,7 +736,79 @@
       this.render();
     }
 
+    // The loading state: the tab marked busy (data-loading, aria-busy) with what it waits
+    // for in words, its board and moves not clickable meanwhile; null: done.
+    busy(words) {
+      const sec = this.section, note = sec.querySelector(".loading");
+      if (words) {
+        sec.dataset.loading = "1";
+        sec.setAttribute("aria-busy", "true");
+        note.textContent = words;
+      } else {
+        delete sec.dataset.loading;
+        sec.removeAttribute("aria-busy");
+        note.textContent = "";
+      }
+    }
+
+    // A key pressed on this tab: a move's key plays it (keyMap), the arrows step through
+    // the history (left: undo, right: redo); true when the key was this tab's.
+    key(event) {
+      if (this.section.dataset.loading) return ["ArrowLeft", "ArrowRight"].includes(event.key)
+        || event.key in (this.keys || {});
+      if (event.key === "ArrowLeft") { this.undo(); return true; }
+      if (event.key === "ArrowRight") { this.redoMove(); return true; }
+      const name = (this.keys || {})[event.key.toLowerCase()];
+      if (!name || !this.data || this.data.over) return false;
+      if (this.computer && this.data.turn === this.computer) return true;
+      this.play(name);
+      return true;
+    }
+
+    // Why a marked mistake was one: the value it gave up, what it became, and (once the
+    // position before it is fetched: a solved game's, never a live search) the better move
+    // that keeps it.
+    why(d, k, p) {
+      const key = `${this.target}|${this.base || ""}|${d.history.slice(0, k).map((h) => h.name)
+        .join(",")}`;
+      this.better = this.better || {};
+      if (!(key in this.better) && !d.live) {
+        this.better[key] = null;
+        const q = {moves: d.history.slice(0, k).map((h) => h.name).join(",")};
+        if (this.base) q.p = this.base;
+        getJson(this.target, "position", q).then((answer) => {
+          this.better[key] = answer.moves.filter((m) => m.best).map((m) => m.name).slice(0, 3);
+          if (this.data === d) this.render();
+        }).catch(() => { this.better[key] = []; });
+      }
+      const better = this.better[key];
+      return ` — why: it turned "${p.before}" into "${p.after}"${better && better.length
+        ? `; ${better.join(" or ")} would keep "${p.before}"` : ""}`;
+    }
+
+    // Focus kept across a redraw: a focused move (a button or a board's cell) is focused
+    // again by its name, else the first move, else the board.
+    keepFocus(before) {
+      if (!before.inTab || (document.body.contains(before.node) && !before.fallback)) return;
+      const sec = this.section, name = before.move;
+      const same = name && [...sec.querySelectorAll(`${before.tag}[data-move]`)]
+        .find((x) => x.dataset.move === name && !x.disabled);
+      const first = sec.querySelector(".movebtn:not(:disabled)");
+      const target = same || first || sec.querySelector(".board-holder");
+      if (target) target.focus({preventScroll: true});
+    }
+
     render() {
+      const focused = document.activeElement, sec0 = this.section;
+      const before = {inTab: sec0.contains(focused) && focused !== sec0, node: focused,
+        move: focused && focused.dataset ? focused.dataset.move : null,
+        tag: focused ? focused.tagName.toLowerCase() : "",
+        fallback: focused && focused.classList.contains("board-holder")};
+      this.draw();
+      this.keepFocus(before);
+    }
+
+    draw() {
       const d = this.data, sec = this.section, hints = this.hints;
       sec.querySelector(".summary").textContent = d.summary;
       const human = !this.computer || d.turn !== this.computer;
@@ -473,20 +829,36 @@
               : `${d.analysis_exact ? "answered live in" : "stopped after"} ${
                 d.analysis_seconds.toFixed(2)} s`));
         }
-        const list = el("div", {class: "movelist"});
+        const list = el("div", {class: "movelist", role: "group",
+          "aria-label": "the legal moves"});
+        this.keys = human ? keyMap(d.moves) : {};
+        const keyOf = {};
+        for (const [k, name] of Object.entries(this.keys)) keyOf[name] = k;
         for (const mv of d.moves) {
-          const b = moveButton(d, mv, moveLabel(d, mv), () => this.play(mv.name), hints);
+          const b = moveButton(d, mv, moveLabel(d, mv), () => this.play(mv.name), hints,
+            keyOf[mv.name] || "");
           b.disabled = !human;
           list.appendChild(b);
         }
         side.appendChild(list);
+      } else {
+        this.keys = {};
       }
+      side.appendChild(legend(d.moves.some((m) => typeof m.margin === "number") ||
+        typeof d.margin === "number"));
+      side.appendChild(el("p", {class: "keys-help"}, Object.keys(this.keys).length
+        ? "Keys: a move's key plays it; ← undo, → redo."
+        : "Keys: ← undo, → redo."));
       if (d.history.length) {
         side.appendChild(window.perfectplay.historyChart(d.history));
         const list = el("ol", {class: "history"});
-        d.history.forEach((p) => list.appendChild(el("li", {class: p.mistake ? "mistake" : ""},
-          `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}${p.before ? `: ${
-            p.before} -> ${p.after}` : ""}${p.mistake ? " (mistake)" : ""}`)));
+        d.history.forEach((p, k) => {
+          const li = el("li", {class: p.mistake ? "mistake" : ""},
+            `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}${p.before ? `: ${
+              p.before} -> ${p.after}` : ""}${p.mistake ? " (mistake)" : ""}`);
+          if (p.mistake && p.before) li.appendChild(el("span", {class: "why"}, this.why(d, k, p)));
+          list.appendChild(li);
+        });
         side.appendChild(list);
       }
       // the box shows the moves of a new position only: a render while an analysis streams
@@ -565,6 +937,13 @@
       holder.appendChild(sec);
     }
     window.perfectplay.catalogTabs = tabs;
+    // the keys of the shown tab (not while typing in a box)
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (/^(INPUT|TEXTAREA|SELECT)$/.test((event.target || {}).tagName || "")) return;
+      const shown = Object.values(tabs).find((x) => x.sec.classList.contains("active"));
+      if (shown && shown.tab.data && shown.tab.key(event)) event.preventDefault();
+    });
     const wanted = readHash();
     if (wanted.play) {
       const name = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(wanted.play);
