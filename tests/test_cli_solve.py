@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from perfectplay.cli import main
 from perfectplay.engine.target import catalog_positions
+from takeaway import SOURCE
 
 
 def test_standard_connect_four_is_refused_up_front_with_the_way_to_search_it():
@@ -53,31 +54,13 @@ def test_the_catalogs_counts_are_read_and_bounds_are_not_counts():
     assert catalog_positions("examples/nim.py:Nim") is None
 
 
-SLOW_TO_COMPILE = '''
+SLOW_TO_COMPILE = SOURCE + '''
 import sys
-from perfectplay.engine import ONGOING, CompiledGame
 
 
-def moves(n, out):
-    k = 0
-    for take in (1, 2, 3):
-        if take <= n:
-            out[k] = take
-            k += 1
-    return k
-
-
-def play(n, take):
-    return n - take
-
-
-def outcome(n):
-    return ONGOING
-
-
-class Take(CompiledGame):
+class Slow(Take):
     def __init__(self, n=1000):
-        super().__init__(n, moves, play, outcome, max_moves=3)
+        super().__init__(n)
         print("built", file=sys.stderr, flush=True)
 '''
 
@@ -88,7 +71,7 @@ def test_ctrl_c_while_a_compiled_game_compiles_is_one_line_and_exit_130(tmp_path
     solve went on, or came back as a SystemError blamed on the rules."""
     (tmp_path / "take.py").write_text(SLOW_TO_COMPILE)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "take.py:Take"],
+    proc = subprocess.Popen([sys.executable, "-m", "perfectplay", "solve", "take.py:Slow"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+import takeaway
 from nojit import run_without_jit
 from perfectplay import GameError, LimitError, Value, check_game, solve
 from perfectplay.catalog.connect4 import ConnectFour, ConnectFourPy
@@ -295,21 +296,7 @@ def test_kalah_equals_its_python_twin(m, n):
 
 
 # -- the protocol, errors and the Solution as a lookup ----------------------------------------
-def _nim_moves(n, out):
-    k = 0
-    for take in (1, 2, 3):
-        if take <= n:
-            out[k] = take
-            k += 1
-    return k
-
-
-def _nim_play(n, take):
-    return n - take
-
-
-def _ongoing(n):
-    return ONGOING
+_nim_moves, _nim_play, _ongoing = takeaway.moves, takeaway.play, takeaway.outcome
 
 
 def test_plain_python_functions_are_compiled_for_the_user():

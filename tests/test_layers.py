@@ -42,7 +42,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 GAMES = {module.split(".")[1] for module in registry.BUILTIN}
 
 BASE = {"errors", "textio", "grid", "progress", "judge_io", "registry", "casegen", "plot",
-        "notebook", "bits", "seedrun", "numbaboot", "numbacache"}
+        "notebook", "bits", "seedrun", "numbaboot", "numbacache", "lazy"}
 ENGINE = {"engine"}
 MIDDLE = {"play", "store", "openspiel", "pettingzoo"}
 CATALOG = {"catalog"}
@@ -130,11 +130,13 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom | ast.Import,
 
 
 def _is_import_call(node: ast.Call) -> bool:
-    """``import_module(...)``, ``importlib.import_module(...)`` or ``__import__(...)``."""
+    """``import_module(...)``, ``importlib.import_module(...)``, ``__import__(...)``, or
+    ``lazy_names(__name__, TABLE, ...)`` (a package face importing its table's modules on
+    first use: every module the table spells out)."""
     func = node.func
     name = func.id if isinstance(func, ast.Name) else (
         func.attr if isinstance(func, ast.Attribute) else "")
-    return name in ("import_module", "__import__") and bool(node.args)
+    return name in ("import_module", "__import__", "lazy_names") and bool(node.args)
 
 
 def _named_modules(tree: ast.AST, known: dict[str, Path]) -> list[str]:

@@ -16,33 +16,9 @@ from pathlib import Path
 
 import pytest
 
-GAME = '''
-from perfectplay.engine import ONGOING, CompiledGame
+from takeaway import SOURCE
 
-
-def moves(n, out):
-    k = 0
-    for take in (1, 2, 3):
-        if take <= n:
-            out[k] = take
-            k += 1
-    return k
-
-
-def play(n, take):
-    return n - take
-
-
-def outcome(n):
-    return ONGOING
-
-
-class Take(CompiledGame):
-    """Take 1, 2 or 3 of n counters; who cannot move loses (10: win in 5, by taking 2)."""
-
-    def __init__(self, n=10):
-        super().__init__(n, moves, play, outcome, max_moves=3)
-'''
+GAME = SOURCE
 
 
 def _run(args: list[str], cache: Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:

@@ -5,11 +5,11 @@
 <Value.LOSE: 'lose'>
 """
 
-import importlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import GameError, InputError, LimitError, PerfectplayError
+from .lazy import lazy_names
 from .numbaboot import after_numba
 
 after_numba()  # numba, when something loads it, skips its BLAS probe: see numbaboot
@@ -38,18 +38,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module the first time it is asked for."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 
 __version__ = "0.1.0"
