@@ -32,5 +32,35 @@ class Take(CompiledGame):
         super().__init__(n, moves, play, outcome, max_moves=3)
 
 
+class Countdown:
+    """The Python door's chain: take 1 from a heap of ``n`` (one move everywhere), who
+    cannot move loses. No compiling."""
+
+    def __init__(self, n=6):
+        self.n = n
+
+    def initial(self):
+        return self.n
+
+    def moves(self, n):
+        return [1] if n else []
+
+    def play(self, n, k):
+        return n - k
+
+    def outcome(self, n):
+        return None
+
+
+class Subtract(Countdown):
+    """Take 1 or 2 from a heap of ``n`` (7 unless said); who cannot move loses."""
+
+    def __init__(self, n=7):
+        super().__init__(n)
+
+    def moves(self, n):
+        return [k for k in (1, 2) if k <= n]
+
+
 #: This file's text, to be written as a user's game file.
 SOURCE = Path(__file__).read_text()

@@ -18,22 +18,7 @@ from perfectplay.engine import search, search_many
 from perfectplay.engine.proof import LiveOracle, analyze_moves
 from perfectplay.engine.proof.limits import BOOK_LIMITS
 from perfectplay.store.book import build_book
-
-
-class Subtract:
-    """Take 1 or 2 from a heap of 7; who cannot move loses (a Python game: no compiling)."""
-
-    def initial(self):
-        return 7
-
-    def moves(self, n):
-        return [k for k in (1, 2) if k <= n]
-
-    def play(self, n, k):
-        return n - k
-
-    def outcome(self, n):
-        return None
+from takeaway import Subtract
 
 
 def test_one_value_with_the_defaults_written_once():

@@ -28,6 +28,7 @@ from perfectplay.engine.protocol import PositionCount, capabilities
 from perfectplay.engine.target import catalog_positions
 from perfectplay.games import connect4, kalah, tictactoe
 from perfectplay.registry import catalog
+from takeaway import Countdown
 
 GiB, MiB = 2**30, 2**20
 
@@ -148,22 +149,9 @@ def test_a_discovery_past_the_limit_says_which_limit(machine):
     (machine / "cgroup").write_text("0::/run-7.scope\n")
     _files(machine / "sys" / "run-7.scope", memory__max=MiB, memory__current=0)
 
-    class Countdown:
-        def initial(self):
-            return 5000
-
-        def moves(self, n):
-            return [1] if n else []
-
-        def play(self, n, k):
-            return n - k
-
-        def outcome(self, n):
-            return None
-
     with pytest.raises(LimitError, match=r"more than 3,355 positions, the limit \(what 80 % "
                                          r"of the 1\.0 MiB .*run-7\.scope/memory\.max"):
-        solve(Countdown())
+        solve(Countdown(5000))
 
 
 def _cgroup_of(machine: Path, limit: int) -> None:

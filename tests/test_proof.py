@@ -17,6 +17,7 @@ from perfectplay.catalog.connect4 import ConnectFour, position_from_moves
 from perfectplay.catalog.connect4 import rules as c4rules
 from perfectplay.catalog.connect4.bitboard import four, split
 from perfectplay.engine import WIN
+from takeaway import Countdown
 from test_connect4_hooks import solved
 
 
@@ -81,20 +82,7 @@ def test_an_open_three_is_listed_alone():
 def test_the_python_backend_counts_branching_nodes_too():
     """Take 1 from a heap of 6: one move everywhere, so only each probe's root branches."""
 
-    class Chain:
-        def initial(self):
-            return 6
-
-        def moves(self, n):
-            return [1] if n else []
-
-        def play(self, n, k):
-            return n - k
-
-        def outcome(self, n):
-            return None
-
-    r = search(Chain())
+    r = search(Countdown(6))
     assert r.exact and r.branching == r.probes and r.nodes > r.probes
 
 
