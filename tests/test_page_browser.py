@@ -288,3 +288,49 @@ def test_every_wait_shows_its_loading_state(page):
     assert ["1", "true", "Loading the position …", "none"] in seen, seen
     assert page.text_content(f"{sec} .loading") == ""
     assert page.get_attribute(sec, "aria-busy") is None
+
+
+def _seed_play(page, row: str, side: str = "0") -> None:
+    page.click("button[data-tab=coins]")
+    page.fill("#coins-row", row)
+    page.select_option("#coins-side", side)
+    page.click("#coins-play")
+    page.wait_for_selector("#coins-game h3")
+    page.wait_for_selector("#coins-game:not([data-loading])")
+
+
+def _seed_plies(page, n: int) -> None:
+    page.wait_for_function("(n) => { const g = document.querySelector('#coins-game'); "
+                           "return !g.dataset.loading && g.querySelector('.typed') && "
+                           "g.querySelector('.typed').value.split(', ').filter((x) => x)"
+                           ".length === n; }", arg=n)
+
+
+def test_coins_last_coin_is_clicked_and_the_seed_tab_redoes_shares_and_pastes(page):
+    _seed_play(page, "1 2 3")
+    page.click("#coins-game .coinrow button[data-index='2']")  # R(3); the computer answers
+    _seed_plies(page, 2)
+    last = page.query_selector_all("#coins-game .coinrow button:not([disabled])")
+    assert len(last) == 1  # the last coin: both ends, clickable
+    assert "v-" in last[0].get_attribute("class")  # in its value's colour
+    last[0].click()
+    page.wait_for_selector("#coins-game .verdict")
+    assert "first player 4" in page.inner_text("#coins-game .verdict")
+    page.click("#coins-game .undo")  # back to before the human's last coin
+    _seed_plies(page, 2)
+    page.click("#coins-game .redo")
+    _seed_plies(page, 3)
+    assert page.query_selector("#coins-game .verdict")
+    assert "#seed=coins&input=1%202%203&side=0&moves=" in page.url
+    shared = page.url
+    page.goto("about:blank")
+    page.goto(shared)
+    page.wait_for_selector("body[data-ready='1']")
+    _seed_plies(page, 3)
+    assert page.query_selector("#tab-coins.active #coins-game .verdict")
+    page.fill("#coins-game .typed", "L(1)")  # a pasted line: the computer answers it
+    page.click("#coins-game .go")
+    _seed_plies(page, 2)
+    items = page.query_selector_all("#coins-game ol.moves li")
+    assert items and all("v-" in (li.get_attribute("class") or "") for li in items)
+    assert all(li.query_selector(".mark") for li in items)

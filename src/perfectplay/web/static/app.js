@@ -208,34 +208,122 @@ function editor(game, board) {
 }
 
 // -- play: one controller for every game -------------------------------------------------------
+// A seed game's value as a colour word: a word (win, lose, ...) as it is; a number (Coins'
+// margin over the rest) by the board code's finalValue(d, mv) when it has one (the points
+// so far counted, so the colour agrees with the verdict), else none.
+function seedValue(d, mv, board) {
+  if (typeof mv.value === "string") return mv.value.toLowerCase();
+  return board.finalValue ? board.finalValue(d, mv) : null;
+}
+
 class Play {
-  constructor(game, holder, instance, humans, strength, board) {
-    Object.assign(this, {game, holder, instance, humans, strength, board});
+  constructor(game, holder, instance, humans, strength, board, code = {}) {
+    Object.assign(this, {game, holder, instance, humans, strength, board, code});
     this.moves = [];
+    this.redo = [];
+    this.better = {};
   }
 
+  body(moves, humans = this.humans) {
+    return {...this.instance, moves, humans, strength: this.strength, seed: 1};
+  }
+
+  // The position after this.moves, drawn; the tab is busy (data-loading, its words) while
+  // the server answers, and its board takes no click meanwhile.
   async refresh() {
+    this.busy(true);
     try {
-      this.data = await api(this.game, "play", {...this.instance, moves: this.moves,
-        humans: this.humans, strength: this.strength, seed: 1});
+      this.data = await api(this.game, "play", this.body(this.moves));
       this.moves = this.data.history.map((h) => h.name);
       showError(this.game, "");
       this.render();
+      saveSeedHash(this);
     } catch (error) { showError(this.game, error); }
+    this.busy(false);
   }
 
-  play(name) { this.moves.push(name); this.refresh(); }
+  busy(on) {
+    const note = $(`${this.game}-loading`);
+    if (on) {
+      this.holder.dataset.loading = "1";
+      this.holder.setAttribute("aria-busy", "true");
+      if (note) note.textContent = "Loading the position …";
+    } else {
+      delete this.holder.dataset.loading;
+      this.holder.removeAttribute("aria-busy");
+      if (note) note.textContent = "";
+    }
+  }
+
+  play(name) {
+    if (this.redo.length && this.redo[this.redo.length - 1] === name) this.redo.pop();
+    else this.redo = [];
+    this.moves.push(name);
+    this.refresh();
+  }
 
   undo() {
-    const history = this.data ? this.data.history : [];
-    while (history.length && history[history.length - 1].by === "computer") history.pop();
-    history.pop();
+    const history = this.data ? [...this.data.history] : [];
+    const popped = [];
+    while (history.length && history[history.length - 1].by === "computer") {
+      popped.push(history.pop().name);
+    }
+    if (history.length) popped.push(history.pop().name);
+    this.redo.push(...popped);
     this.moves = history.map((h) => h.name);
     this.refresh();
   }
 
+  redoMove() {
+    if (!this.redo.length) return;
+    this.moves = [...this.moves, this.redo.pop()];
+    this.refresh();
+  }
+
+  // moves typed by their names, comma- or space-separated, from the start
+  paste(text) {
+    this.moves = text.split(/[\s,]+/).filter((x) => x !== "");
+    this.redo = [];
+    this.refresh();
+  }
+
+  // Why a marked mistake was one: the value before and after it, and the better move
+  // (fetched once: the position before it, with both sides human so nothing is answered).
+  why(k, p) {
+    const key = this.data.history.slice(0, k).map((h) => h.name).join(",");
+    if (!(key in this.better)) {
+      this.better[key] = null;
+      const moves = key ? key.split(",") : [];
+      api(this.game, "play", this.body(moves, [0, 1])).then((answer) => {
+        this.better[key] = answer.moves.filter((m) => m.best).map((m) => m.name).slice(0, 3);
+        this.render();
+      }).catch(() => { this.better[key] = []; });
+    }
+    const better = this.better[key];
+    return ` — why: it turned "${p.before}" into "${p.after}"${better && better.length
+      ? `; ${better.join(" or ")} would keep "${p.before}"` : ""}`;
+  }
+
+  moveItem(d, mv) {
+    const value = seedValue(d, mv, this.code);
+    const li = el("li", {class: mv.best ? "best" : "", title: mv.describe, tabindex: "0",
+      "data-move": mv.name}, `${mv.name}: ${mv.describe}`);
+    const colours = value && window.perfectplay.valueColours
+      ? window.perfectplay.valueColours(value) : null;
+    if (colours) {
+      li.classList.add(`v-${value}`);
+      li.style.background = colours.background;
+      li.style.color = colours.color;
+      li.appendChild(el("span", {class: "mark"}, ` ${colours.mark}`));
+    }
+    li.onclick = () => this.play(mv.name);
+    li.onkeydown = (e) => { if (e.key === "Enter") this.play(mv.name); };
+    return li;
+  }
+
   render() {
     const d = this.data, box = this.holder;
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
     box.replaceChildren();
     box.appendChild(el("h3", {}, d.title));
     box.appendChild(this.board(d, this));
@@ -246,24 +334,59 @@ class Play {
     if (d.over) {
       box.appendChild(el("div", {class: "verdict"}, d.verdict));
       box.appendChild(historyChart(d.history));
-      box.appendChild(historyList(d.history));
+      box.appendChild(this.historyList(d.history));
     } else {
       box.appendChild(el("p", {}, `${d.to_move} to move: ${d.describe}`));
       const list = el("ol", {class: "moves"});
-      for (const mv of d.moves) {
-        const li = el("li", {class: mv.best ? "best" : "", title: mv.describe},
-          `${mv.name}: ${mv.describe}`);
-        li.onclick = () => this.play(mv.name);
-        list.appendChild(li);
-      }
+      for (const mv of d.moves) list.appendChild(this.moveItem(d, mv));
       box.appendChild(list);
+      if (d.history.length) box.appendChild(this.historyList(d.history));
+    }
+    if (window.perfectplay.legend) {
+      box.appendChild(window.perfectplay.legend(typeof (d.moves[0] || {}).value === "number"));
     }
     const bar = el("p");
     bar.appendChild(el("button", {class: "undo", onclick: () => this.undo()}, "Undo"));
+    bar.appendChild(el("button", {class: "redo", onclick: () => this.redoMove()}, "Redo"));
     bar.appendChild(el("button", {class: "restart", onclick: () => {
-      this.moves = []; this.refresh(); }}, "Restart"));
+      this.moves = []; this.redo = []; this.refresh(); }}, "Restart"));
     box.appendChild(bar);
+    const typed = el("p", {class: "paste"});
+    const input = el("input", {class: "typed", size: 30, "aria-label": "moves by name",
+      placeholder: "moves by name, comma-separated"});
+    input.value = this.moves.join(", ");
+    typed.append(input, el("button", {class: "go", onclick: () => this.paste(input.value)},
+      "Go to"));
+    box.appendChild(typed);
+    if (focused) {  // the focus kept: the same move, else the first one
+      const again = focused.dataset && focused.dataset.move
+        ? [...box.querySelectorAll("[data-move]")].find((x) => x.dataset.move ===
+          focused.dataset.move) : null;
+      const first = box.querySelector("ol.moves li, .coinrow button:not([disabled])");
+      if (again || first) (again || first).focus({preventScroll: true});
+    }
   }
+
+  historyList(history) {
+    const list = el("ol", {class: "history"});
+    history.forEach((p, k) => {
+      const li = el("li", {class: p.mistake ? "mistake" : ""},
+        `${p.mover} ${p.name}: ${p.before} -> ${p.after}${p.mistake ? "  (mistake)" : ""}`);
+      if (p.mistake) li.appendChild(el("span", {class: "why"}, this.why(k, p)));
+      list.appendChild(li);
+    });
+    return list;
+  }
+}
+
+// The seed tab's game as the page's URL (#seed=GAME&input=...&moves=a,b&side=0), so a
+// position is shared by its address.
+function saveSeedHash(play) {
+  const input = "row" in play.instance ? play.instance.row.join(" ") : play.instance.text;
+  const parts = [`seed=${encodeURIComponent(play.game)}`,
+    `input=${encodeURIComponent(input || "")}`, `side=${play.humans[0]}`];
+  if (play.moves.length) parts.push(`moves=${encodeURIComponent(play.moves.join(","))}`);
+  history.replaceState(null, "", `#${parts.join("&")}`);
 }
 
 // The value history as an SVG chart: each ply's value for the first player before the move;
@@ -303,18 +426,18 @@ function historyChart(history) {
   return svg;
 }
 
-function historyList(history) {
-  const list = el("ol", {class: "history"});
-  for (const p of history) {
-    list.appendChild(el("li", {class: p.mistake ? "mistake" : ""},
-      `${p.mover} ${p.name}: ${p.before} -> ${p.after}${p.mistake ? "  (mistake)" : ""}`));
-  }
-  return list;
+// -- analyze -------------------------------------------------------------------------------------
+// A seed tab's wait shown in words (its loading line, the tab marked busy); null: done.
+function waiting(name, words) {
+  const note = $(`${name}-loading`), sec = $(`tab-${name}`);
+  if (note) note.textContent = words || "";
+  if (!sec) return;
+  if (words) sec.setAttribute("aria-busy", "true"); else sec.removeAttribute("aria-busy");
 }
 
-// -- analyze -------------------------------------------------------------------------------------
 async function analyze(game) {
   const name = game.name, board = boards[name] || {};
+  waiting(name, "Solving …");
   try {
     let body = {...startOptions(game), ...inputBody(game), ...controlsBody(game)};
     if (board.analyzeBody) body = board.analyzeBody(body, game);
@@ -324,6 +447,7 @@ async function analyze(game) {
       : el("pre", {class: "drawing"}, d.drawing));
     $(`${name}-explain`).textContent = (board.head ? board.head(d) : "") + d.explanation;
   } catch (error) { showError(name, error); }
+  waiting(name, null);
 }
 
 // -- the seed's own method, step by step ---------------------------------------------------------
@@ -378,6 +502,7 @@ class Stepper {
 
 async function seedTrace(game) {
   const name = game.name;
+  waiting(name, "Running the seed's method …");
   try {
     const d = await api(name, "analyze", {method: "seed", trace: true, ...inputBody(game),
       ...controlsBody(game)});
@@ -387,15 +512,38 @@ async function seedTrace(game) {
     if (stepper.seed.steps.length) stepper.render();
     else $(`${name}-trace`).replaceChildren(el("p", {}, stepper.seed.cost));
   } catch (error) { showError(name, error); }
+  waiting(name, null);
 }
 
-function startPlay(game) {
-  const name = game.name, board = (boards[name] || {}).board || textBoard;
+function startPlay(game, moves = []) {
+  const name = game.name, code = boards[name] || {}, board = code.board || textBoard;
   const instance = {...inputBody(game), ...controlsBody(game)};
   const play = new Play(name, $(`${name}-game`), instance, [Number($(`${name}-side`).value)],
-    Number($(`${name}-strength`).value), board);
+    Number($(`${name}-strength`).value), board, code);
+  play.moves = moves;
   window.currentPlay = play;
   play.refresh();
+}
+
+// A shared seed position (#seed=GAME&input=...&side=0&moves=a,b): its tab opened, its
+// input filled and its moves played.
+function openSeedHash(games) {
+  const want = {};
+  for (const part of location.hash.replace(/^#/, "").split("&")) {
+    const k = part.indexOf("=");
+    if (k > 0) want[part.slice(0, k)] = decodeURIComponent(part.slice(k + 1));
+  }
+  const game = games.find((g) => g.name === want.seed);
+  if (!game || !game.play) return false;
+  document.querySelector(`#tabs button[data-tab="${game.name}"]`).click();
+  if (want.input !== undefined) {
+    const input = $(game.page.values ? `${game.name}-row` : `${game.name}-text`);
+    input.value = want.input;
+    input.dispatchEvent(new Event("input"));
+  }
+  if (want.side === "0" || want.side === "1") $(`${game.name}-side`).value = want.side;
+  startPlay(game, (want.moves || "").split(",").filter((x) => x));
+  return true;
 }
 
 // -- a tab per game ------------------------------------------------------------------------------
@@ -452,6 +600,8 @@ function section(game) {
     left.appendChild(play);
   }
   right.appendChild(el("div", {id: `${name}-error`, class: "error"}));
+  right.appendChild(el("p", {id: `${name}-loading`, class: "loading", role: "status",
+    "aria-live": "polite"}));
   right.appendChild(el("div", {id: `${name}-map`, class: "map"}));
   right.appendChild(el("pre", {id: `${name}-explain`}));
   right.appendChild(el("div", {id: `${name}-trace`, class: "trace"}));
@@ -489,7 +639,7 @@ async function main() {
       tab.classList.add("active");
       sec.classList.add("active");
     };
-    if (k === 0 && !/^#play=/.test(location.hash)) {  // explore.js opens a #play= URL
+    if (k === 0 && !/^#(play|seed)=/.test(location.hash)) {  // explore.js opens #play=
       tab.classList.add("active"); sec.classList.add("active");
     }
     tabs.appendChild(tab);
@@ -497,6 +647,7 @@ async function main() {
     const board = boards[game.name] || {};
     if (board.paint && !game.page.values) editor(game.name, board);
   });
+  if (/^#seed=/.test(location.hash)) openSeedHash(games);
   document.body.dataset.ready = "1";
 }
 
