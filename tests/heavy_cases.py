@@ -32,3 +32,16 @@ def sleepy(game: str, body: dict[str, object]) -> dict[str, object]:
     """A request that works ``body['seconds']`` (a live search, say), then answers."""
     time.sleep(float(str(body["seconds"])))
     return {"slept": body["seconds"]}
+
+
+def until_stopped(game: str, body: Mapping[str, object], stop: threading.Event
+                  ) -> Iterator[dict[str, object]]:
+    """A search that runs until it is stopped (at most ``body['seconds']``, default 600):
+    it says it started, then, once stopped, writes ``body['flag']`` (a file's path, when
+    given) so a test sees the stop reach the worker."""
+    yield {"started": True}
+    stop.wait(float(str(body.get("seconds", 600))))
+    if body.get("flag"):
+        with open(str(body["flag"]), "w", encoding="utf-8") as f:
+            f.write("stopped" if stop.is_set() else "timed out")
+    yield {"stopped": stop.is_set()}

@@ -71,21 +71,28 @@ def test_a_stream_cancelled_before_its_turn_stops_as_it_starts():
     """Cancel 2 reaches the worker while stream 1 runs: stream 2 starts stopped."""
     w = worker._Worker()
     try:
-        got: dict[int, list[object]] = {1: [], 2: []}
-        threads = [threading.Thread(target=w.stream, args=(
-            k, fn, "g", body, got[k].append, threading.Event()))
-            for k, fn, body in [(1, stubborn, {"seconds": 1.0}), (2, stopped_at_start, {})]]
-        threads[0].start()
-        while not got[1]:
+        got: dict[int, list[tuple[object, ...]]] = {1: [], 2: []}
+        ended = {k: threading.Event() for k in got}
+
+        def handler(k: int):
+            def handle(message: tuple[object, ...]) -> None:
+                got[k].append(message)
+                if message[0] in ("end", "gone"):
+                    ended[k].set()
+            return handle
+
+        w.submit("stream", 1, stubborn, "g", {"seconds": 1.0}, handler(1))
+        while not any(m[0] == "item" for m in got[1]):
             time.sleep(0.01)  # stream 1 runs
+        w.submit("stream", 2, stopped_at_start, "g", {}, handler(2))
         w.cancel(2)
-        threads[1].start()
-        for t in threads:
-            t.join(60)
+        for k in got:
+            assert ended[k].wait(60)
         items = [json.loads(m[1]) for m in got[2] if m[0] == "item"]
         assert items == [{"stopped": True}]
         assert [json.loads(m[1]) for m in got[1] if m[0] == "item"] == [
             {"started": True}, {"stopped": False}]
+        assert [m[0] for m in got[2]] == ["start", "item", "end"]  # begun after stream 1
     finally:
         w.stop()
 

@@ -37,7 +37,7 @@ import json
 import re
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Any, Literal, cast
 
@@ -58,7 +58,7 @@ from ..engine.solved.solution import Solved, json_value, value_json
 from ..errors import PerfectplayError
 from ..play import GameState, Policy, Table
 from ..registry import GameSpec, option_fields
-from . import explore, gamescrafters
+from . import explore, gamescrafters, live
 from .answers import (
     ANSWERS,
     AnalyzeAnswer,
@@ -702,7 +702,8 @@ def create_app(heavy_slots: int = HEAVY_SLOTS, heavy_seconds: float = HEAVY_SECO
     (``perfectplay serve`` asks for it).
     ``live_stores``: solved stores (an opening book, an endgame store) the live analysis of
     a game too big for the page reads before it searches (:mod:`.live`)."""
-    heavy = HeavyPool(heavy_slots, heavy_seconds)
+    heavy = HeavyPool(heavy_slots, heavy_seconds,
+                      live_warm=partial(live.warm_live, tuple(live_stores)))
     serving = None if gamesman is None else explore.served(gamesman, gamesman_id)
 
     async def _games(_request: Request) -> Response:

@@ -482,7 +482,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             checked, answered_live = await run_in_threadpool(checked_target, target)
             if answered_live:
                 answer = await heavy.run(live.live_position, checked.call, dict(query),
-                                         seconds=live.LIVE_SECONDS)
+                                         seconds=live.LIVE_SECONDS, lane="live")
             else:
                 answer = await heavy.run(catalog_answer, checked.call, dict(query),
                                          seconds=SOLVE_SECONDS, lane="small")
@@ -507,11 +507,12 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             points = request.query_params.get("points")
             checked = await run_in_threadpool(checked_live, target)
             await heavy.run(live.live_position, checked.call, dict(query),
-                            seconds=live.LIVE_SECONDS)
+                            seconds=live.LIVE_SECONDS, lane="live")
         except REFUSED as exc:
             return _refused(exc)
         body = {**query, "stores": list(live_stores), "points": points}
-        lines = heavy.stream(lines_of, checked.call, body, seconds=live.LIVE_SECONDS)
+        lines = heavy.stream(lines_of, checked.call, body, seconds=live.LIVE_SECONDS,
+                             lane="live")
 
         async def ndjson() -> AsyncGenerator[bytes, None]:
             try:
@@ -547,7 +548,7 @@ def routes(heavy: HeavyPool, serving: Served | None, live_stores: Sequence[str] 
             checked, answered_live = await run_in_threadpool(checked_target, target)
             answer = await heavy.run(catalog_paste, checked.call, {"text": text},
                                      seconds=SOLVE_SECONDS,
-                                     lane="heavy" if answered_live else "small")
+                                     lane="live" if answered_live else "small")
             return Response(answer, media_type="application/json")
         except REFUSED as exc:
             return _refused(exc)

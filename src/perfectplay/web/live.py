@@ -12,11 +12,16 @@ server's worker as each is proven.
   holds at once), then one ``{"kind": "done", ...}`` with the position's value and
   summary (and the computer's move when ``strength`` is given), or ``{"kind": "error"}``.
 
-The search runs in the server's heavy worker (:mod:`.worker`), within
-:data:`ANALYSIS_SECONDS` (the stream then ends with the bounds proven so far). A client that
-goes away, or asks for a new position (the page aborts the old request), cancels the
-search: the worker's stop event is set, and a worker that has not stopped within
-:data:`.worker.CANCEL_SECONDS` is replaced.
+The search runs in the server's live worker (:mod:`.worker`, its "live" lane: a process
+apart from the server's event loop, at a lower CPU priority, up to
+:data:`.worker.LIVE_SEARCHES` searches side by side), within :data:`ANALYSIS_SECONDS` (the
+stream then ends with the bounds proven so far); a board or a paste of a live game is
+answered there beside the searches, never behind them. A client that goes away, or asks
+for a new position (the page aborts the old request), cancels the search: the worker's stop
+event is set, and a worker that has not stopped within :data:`.worker.CANCEL_SECONDS` is
+replaced (once the other searches beside it have answered). ``perfectplay serve`` warms
+the live worker at start-up (:func:`warm_live`: each live game built, its stores opened and
+its search kernels loaded), so the first live answer pays no compiling.
 
 The value history: the worker remembers every exact analysis it finished (the last
 :data:`PROVEN_POSITIONS`), so a live game's history shows, for each move played from a
@@ -44,6 +49,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from functools import lru_cache
 from typing import Literal, cast
 
@@ -119,6 +125,12 @@ HISTORY_SECONDS = 20.0
 #: (target, position key) -> each move's (value, remoteness) for the player making it.
 Proven = dict[str, tuple[Worth, int | None]]
 _proven: OrderedDict[tuple[str, str], Proven] = OrderedDict()
+#: Searches run side by side in the live worker: one writer of :data:`_proven` at a time.
+_proven_lock = threading.Lock()
+#: Plies of first moves played from a live game's start to the position :func:`warm_live`
+#: analyses (deep in the game, so its search is short), and that analysis' time limit.
+WARM_PLIES = 24
+WARM_SECONDS = 2.0
 
 
 def live_limit(entry: CatalogGame) -> str:
@@ -238,6 +250,45 @@ def stores_for(call: str, paths: Sequence[str]
         elif not manifest.get("roots") and book is None:
             book = _open(path, call)
     return book if book is not None else shipped_book(call), endgame
+
+
+def warm_live(paths: Sequence[str] = ()) -> list[str]:
+    """Ready the live worker for its first request (``perfectplay serve`` runs it at the
+    worker's start-up): each live game's standard instance built, its stores (``paths``,
+    else the shipped book) opened, and one short analysis of a position deep in the game,
+    which loads every search kernel (numba's disk cache, or a compile the first time).
+    The calls warmed. A failing game is left cold: its own requests say what is wrong.
+
+    >>> "connect4(width=7, height=6)" in warm_live()  # doctest: +SKIP
+    True
+    """
+    warmed = []
+    for entry in registry.catalog():
+        if entry.live is None:
+            continue
+        call = entry.call(entry.live.standard)
+        with suppress(Exception):
+            _warm_one(call, paths)
+            warmed.append(call)
+    return warmed
+
+
+def _warm_one(call: str, paths: Sequence[str]) -> None:
+    """One live instance warmed (see :func:`warm_live`)."""
+    game = live_game(call)[0]
+    book, endgame = stores_for(call, list(paths))
+    pos = game.initial()
+    for _ in range(WARM_PLIES):
+        legal = list(game.moves(pos)) if game.outcome(pos) is None else []
+        child = next((game.play(pos, m) for m in legal
+                      if game.outcome(game.play(pos, m)) is None), None)
+        if child is None:
+            break
+        pos = child
+    warm_up(game, pos, endgame)
+    for _report in analyze_moves(game, pos, limits=LIVE_LIMITS.replace(
+            time_limit=WARM_SECONDS), book=book, endgame=endgame):
+        pass
 
 
 def _as_query(body: Mapping[str, object]) -> Query:
@@ -402,10 +453,11 @@ def _remember(call: str, key: str, reports: Mapping[str, MoveReport]) -> None:
     for name, r in reports.items():
         assert r.value is not None  # every report is exact
         moves[name] = (r.value, r.remoteness)
-    _proven[(call, key)] = moves
-    _proven.move_to_end((call, key))
-    while len(_proven) > PROVEN_POSITIONS:
-        _proven.popitem(last=False)
+    with _proven_lock:
+        _proven[(call, key)] = moves
+        _proven.move_to_end((call, key))
+        while len(_proven) > PROVEN_POSITIONS:
+            _proven.popitem(last=False)
 
 
 def _history_ply(name: str, mover: int | None, known: Proven | None, points: float,

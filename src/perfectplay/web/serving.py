@@ -150,7 +150,7 @@ def run_until_stopped(app: Starlette, host: str, port: int) -> int | None:
     in the main thread (signals are delivered there)."""
     server = StoppingServer(uvicorn.Config(app, host=host, port=port, log_level="warning"),
                             on_stop=app.state.heavy.stop)
-    app.state.heavy.start(every_lane=True)  # both workers import the games at once
+    app.state.heavy.start(every_lane=True)  # every lane's worker starts, the live one warmed
     show_warnings()
     before = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
     try:

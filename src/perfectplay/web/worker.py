@@ -37,6 +37,7 @@ import asyncio
 import itertools
 import json
 import multiprocessing
+import os
 import pickle
 import queue
 import signal
@@ -200,24 +201,55 @@ def stream_call(fn: Streamer, game: str, body: Mapping[str, object], stop: threa
         yield "end", False, carried(exc)
 
 
-def serve_requests(conn: Connection) -> None:
-    """The worker's life: ignore SIGINT, warm up, say so, then answer each request the
-    server sends until the server closes the pipe (or stops the worker).
+def renice(increment: int) -> None:
+    """Lower this process' CPU priority by ``increment`` (a search yields the cores to the
+    server and the small lane; nothing where the system refuses)."""
+    if increment > 0:
+        with suppress(AttributeError, OSError):
+            os.nice(increment)
 
-    A reader thread takes every message off the pipe: a request goes to the queue this
-    (main) thread answers in order, a ``("cancel", id)`` sets the stop event of stream
-    ``id`` if it is the one running (a cancel that arrives after its stream ended is
-    dropped; one that arrives before its stream starts stops it at its start), so a search
-    the page abandoned stops within its next check of the event."""
+
+def serve_requests(conn: Connection, warmers: tuple[Callable[[], object], ...] = (warm,),
+                   concurrent: bool = False, nice: int = 0) -> None:
+    """The worker's life: ignore SIGINT, lower its priority by ``nice``, warm up (each of
+    ``warmers``: the seed games' demos, :func:`warm`, for the heavy and small lanes; the
+    live games' kernels for the live lane of ``perfectplay serve``), say so, then answer
+    each request the server sends until the server closes the pipe (or stops the worker).
+
+    Every message carries its request's number, so requests share the pipe: a reader
+    thread takes each message off it; a request says ``("start", id)`` when it begins,
+    then its answer (``("answer", id, ok, payload)``) or its stream (``("item", id,
+    bytes)`` ..., ``("end", id, ok, error)``). ``concurrent``: each request runs in a
+    thread of its own as soon as it arrives (the live lane: the server's slots bound
+    them); else one at a time, in order. A ``("cancel", id)`` sets stream ``id``'s stop
+    event (one registered when the request arrived, so a stream cancelled before its turn
+    stops at its start), and a search the page abandoned stops within its next check."""
     ignore_sigint()
-    with suppress(Exception):  # a failing demo is that game's requests' problem
-        warm()
-    conn.send(True)
+    renice(nice)
+    for warmer in warmers:
+        with suppress(Exception):  # a failing demo is that game's requests' problem
+            warmer()
+    sending = threading.Lock()
+
+    def send(message: object) -> None:
+        with sending, suppress(OSError):  # the server is gone: the reader ends the worker
+            conn.send(message)
+
+    send(True)
     jobs: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
-    running: dict[int, threading.Event] = {}
-    early: set[int] = set()  # streams cancelled while still on their way
-    last = [0]  # the last stream started (a later cancel for an older one is dropped)
-    lock = threading.Lock()
+    stops: dict[int, threading.Event] = {}
+
+    def answer(job: tuple[Any, ...]) -> None:
+        kind, ident, fn, game, body = job
+        send(("start", ident))
+        try:
+            if kind == "call":
+                send(("answer", ident, *call(fn, game, body)))
+                return
+            for message in stream_call(fn, game, body, stops[ident]):
+                send((message[0], ident, *message[1:]))
+        finally:
+            stops.pop(ident, None)
 
     def read() -> None:
         while True:
@@ -227,108 +259,110 @@ def serve_requests(conn: Connection) -> None:
                 jobs.put(None)  # the server is gone
                 return
             if message[0] == "cancel":
-                with lock:
-                    stop = running.get(message[1])
-                    if stop is None and message[1] > last[0]:
-                        early.add(message[1])  # cancelled before it started
+                stop = stops.get(message[1])
                 if stop is not None:
                     stop.set()
+                continue
+            stops[message[1]] = threading.Event()
+            if concurrent:
+                threading.Thread(target=answer, args=(message,), daemon=True,
+                                 name=f"perfectplay-request-{message[1]}").start()
             else:
                 jobs.put(message)
 
     threading.Thread(target=read, daemon=True, name="perfectplay-heavy-reader").start()
     while (job := jobs.get()) is not None:
-        if job[0] == "call":
-            conn.send(call(*job[1:]))
-            continue
-        _, ident, fn, game, body = job
-        stop = threading.Event()
-        with lock:
-            running[ident] = stop
-            last[0] = ident
-            if ident in early:
-                early.discard(ident)
-                stop.set()  # it ends at its first check, with what it has (nothing)
-        try:
-            for message in stream_call(fn, game, body, stop):
-                conn.send(message)
-        finally:
-            with lock:
-                del running[ident]
+        answer(job)
+
+
+#: A request's messages as its handler gets them: ("start",), ("answer", ok, payload),
+#: ("item", bytes), ("end", ok, error), or ("gone",) when the worker ended first.
+Handler = Callable[[Message], None]
 
 
 class _Worker:
-    """One worker process and the server's end of its pipe: one request on the pipe at a
-    time, asked from a thread (the server's event loop never blocks on it)."""
+    """One worker process and the server's end of its pipe. Requests share the pipe, each
+    known by its number: a dispatcher thread reads every message and hands it to its
+    request's handler (so the server's event loop never blocks on the pipe); when the
+    worker ends, every request still waiting gets ``("gone",)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, warmers: tuple[Callable[[], object], ...] = (warm,),
+                 concurrent: bool = False, nice: int = 0) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=serve_requests, args=(child,), daemon=True,
-                                   name="perfectplay-heavy")
+        self.process = ctx.Process(target=serve_requests, args=(child, warmers, concurrent,
+                                                                nice),
+                                   daemon=True, name="perfectplay-heavy")
         with sigint_ignored():
             self.process.start()
         child.close()  # the worker's end lives in the worker only: its death is our EOF
         self.ready = threading.Event()  # set once the warm-up is over (or the worker gone)
-        self.turn = threading.Lock()  # one request on the pipe at a time
-        self.sending = threading.Lock()  # a cancel is sent while a stream holds the turn
-        self.closed = threading.Event()  # set by stop(): no request is sent to it after
-        threading.Thread(target=self._wait_ready, daemon=True,
-                         name="perfectplay-heavy-ready").start()
+        self.lock = threading.Lock()  # the handlers, and one message on the pipe at a time
+        self.handlers: dict[int, Handler] = {}
+        self.started: set[int] = set()  # requests the worker has begun
+        self.closed = threading.Event()  # set by stop(), or when the worker ended
+        self.stopped = False  # stopped by the server (not killed from outside)
+        self.retiring = False  # replaced: stopped once its last started request ends
+        threading.Thread(target=self._dispatch, daemon=True,
+                         name="perfectplay-heavy-dispatch").start()
 
-    def _wait_ready(self) -> None:
+    def _dispatch(self) -> None:
+        """Hand each message to its request's handler until the pipe closes, then tell
+        every request still waiting that the worker is gone."""
         with suppress(EOFError, OSError):  # the worker died while warming up
             self.conn.recv()
+            self.ready.set()
+            while True:
+                message: Message = self.conn.recv()
+                ident = message[1]
+                assert isinstance(ident, int)
+                with self.lock:
+                    handler = self.handlers.get(ident)
+                    if message[0] == "start" and handler is not None:
+                        self.started.add(ident)
+                if handler is not None:
+                    handler((message[0], *message[2:]))
+                if message[0] in ("answer", "end") and self.forget(ident):
+                    self.stop_soon()  # retiring, and that was its last request
         self.ready.set()
+        with self.lock:
+            self.closed.set()
+            left, self.handlers = list(self.handlers.values()), {}
+        for handler in left:
+            handler(("gone",))
 
-    def _send(self, request: tuple[object, ...], sent: threading.Event) -> None:
-        """Send ``request`` (the caller holds the turn) and set ``sent``; :class:`WorkerGone`
-        without ``sent`` if the worker was stopped while the caller waited for its turn
-        (the request was never sent: the pool gives it to the next worker)."""
-        if self.closed.is_set():
-            raise WorkerGone
-        with self.sending:
-            self.conn.send(request)
-        sent.set()
-
-    def ask(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
-            body: dict[str, Any], sent: threading.Event) -> tuple[bool, Any]:
-        """``call(fn, game, body)`` in the worker (blocking: run it in a thread); ``sent``
-        is set when the request goes on the pipe (its turn came)."""
-        self.ready.wait()
-        with self.turn:
+    def submit(self, kind: str, ident: int, fn: Callable[..., Any], game: str,
+               body: Mapping[str, object], handler: Handler) -> None:
+        """Send request ``ident`` (``kind`` "call" or "stream"), its messages to
+        ``handler``; :class:`WorkerGone` if the worker is already stopped (the request was
+        never sent: the pool gives it to the next worker)."""
+        with self.lock:
+            if self.closed.is_set():
+                raise WorkerGone
+            self.handlers[ident] = handler
             try:
-                self._send(("call", fn, game, body), sent)
-                answer: tuple[bool, Any] = self.conn.recv()
-            except (EOFError, OSError):
+                self.conn.send((kind, ident, fn, game, body))
+            except OSError:
+                del self.handlers[ident]
                 raise WorkerGone from None
-            return answer
 
-    def stream(self, ident: int, fn: Streamer, game: str, body: Mapping[str, object],
-               push: Callable[[Message], None], sent: threading.Event) -> None:
-        """:func:`stream_call` in the worker, each message handed to ``push`` as it comes
-        (blocking: run it in a thread); ``("gone",)`` if the worker ends first, ``sent``
-        set when the request goes on the pipe."""
-        self.ready.wait()
-        with self.turn:
-            try:
-                self._send(("stream", ident, fn, game, body), sent)
-                while True:
-                    message: Message = self.conn.recv()
-                    push(message)
-                    if message[0] == "end":
-                        return
-            except (EOFError, OSError):
-                push(("gone",))
+    def forget(self, ident: int) -> bool:
+        """Request ``ident`` ended (or was given up): drop its handler; whether the worker,
+        retiring, has no started request left (then stop it)."""
+        with self.lock:
+            self.handlers.pop(ident, None)
+            self.started.discard(ident)
+            return self.retiring and not (self.started & set(self.handlers))
 
     def cancel(self, ident: int) -> None:
         """Ask the worker to stop stream ``ident`` (dropped there if it has ended)."""
-        with suppress(OSError), self.sending:
+        with suppress(OSError), self.lock:
             self.conn.send(("cancel", ident))
 
     def stop(self) -> None:
         """End the worker: SIGTERM (it dies at once, even inside a compiled kernel), SIGKILL
-        if it lingers; the threads waiting on its pipe then see it closed."""
+        if it lingers; the requests waiting on it then get ``("gone",)``."""
+        self.stopped = True
         self.closed.set()
         if self.process.is_alive():
             self.process.terminate()
@@ -337,52 +371,93 @@ class _Worker:
                 self.process.kill()
         self.process.join()
 
+    def stop_soon(self) -> None:
+        """:meth:`stop` from a thread of its own: the event loop never waits for a process
+        to end."""
+        self.stopped = True
+        self.closed.set()
+        threading.Thread(target=self.stop, daemon=True, name="perfectplay-heavy-stop").start()
 
-#: The lanes of requests, each with a worker process and slots of its own: "heavy" (large
-#: boards, exact and live searches) and "small" (the page's catalog games within their
-#: budget, a live game's board without its search), so a small request never waits behind
-#: a search, nor is refused because searches hold every slot.
-Lane = Literal["heavy", "small"]
+
+#: The lanes of requests, each with a worker process and slots of its own: "heavy" (the
+#: seed problems' large boards and exact searches, one at a time), "small" (the page's
+#: catalog games within their budget, one at a time, each a few milliseconds once solved)
+#: and "live" (the live games: a board, a paste, and the searches, run side by side), so a
+#: small request never waits behind a search, nor is refused because searches hold every
+#: slot.
+Lane = Literal["heavy", "small", "live"]
 #: Small requests in flight at once on their own worker (one runs, the others wait their
 #: turn, each a few milliseconds once its instance is solved); one more gets 503.
 SMALL_SLOTS = 8
+#: Live searches (an analysis, a history) in flight at once, side by side in the live
+#: worker, each within its own time limit; one more gets 503. A live board or paste (a few
+#: milliseconds) is never held behind them: :data:`LIVE_SLOTS` in all.
+LIVE_SEARCHES = 4
+#: Live requests in flight at once, the searches among them.
+LIVE_SLOTS = 16
+#: How much each lane's worker lowers its CPU priority (``nice``): the searches yield the
+#: cores to the server's event loop and the small lane, which answer in milliseconds.
+LANE_NICE: dict[Lane, int] = {"heavy": 5, "small": 0, "live": 10}
+#: Times a request is sent to a worker: a worker that dies (killed from outside, out of
+#: memory) while it holds a request has it asked again of its replacement, once.
+ATTEMPTS = 2
 
 
 class HeavyPool:
     """One worker process for heavy requests, ``slots`` in flight, ``seconds`` each; and
-    :attr:`small`, a pool of its own for the small lane (``small_slots`` in flight, its
-    worker started with its first request, or by :meth:`start` with ``every_lane``)."""
+    a pool of its own for each other lane (:meth:`lane`): "small" (``small_slots`` in
+    flight) and "live" (:data:`LIVE_SLOTS`, :data:`LIVE_SEARCHES` searches among them, run
+    side by side). Each lane's worker starts with its first request, or with :meth:`start`
+    (``every_lane``: the server's start-up, where the live worker also runs ``live_warm``,
+    loading the live games' kernels, so the first live answer pays no compiling)."""
 
     def __init__(self, slots: int, seconds: float, small_slots: int = SMALL_SLOTS,
-                 what: str = "large") -> None:
+                 what: str = "large", live_warm: Callable[[], object] | None = None,
+                 *, kind: Lane = "heavy", searches: int | None = None) -> None:
         self.slots = slots
         self.seconds = seconds
         self.busy = 0
+        self.searching = 0
+        self.searches = searches
         self.stopping = False
         self.what = what
+        self.kind = kind
+        #: What the lane's worker does before its first request (the live lane: nothing,
+        #: or the live games' warm-up once :meth:`start` gave it).
+        self.warmers: tuple[Callable[[], object], ...] = () if kind == "live" else (warm,)
+        self.live_warm = live_warm
         self._worker: _Worker | None = None
         self._ids = itertools.count(1)
         self.small = None if small_slots <= 0 else HeavyPool(small_slots, seconds, 0,
-                                                              what="small")
+                                                              what="small", kind="small")
+        self.live = None if kind != "heavy" else HeavyPool(
+            LIVE_SLOTS, seconds, 0, what="live", kind="live", searches=LIVE_SEARCHES)
 
     def lane(self, lane: Lane) -> HeavyPool:
         """The pool of ``lane`` (this one for "heavy")."""
-        return self.small if lane == "small" and self.small is not None else self
+        other = {"small": self.small, "live": self.live}.get(lane)
+        return other if other is not None else self
 
     def start(self, every_lane: bool = False) -> None:
         """Start the worker now (the server's start-up) and let it import the games; with
-        ``every_lane``, the small lane's worker too (``perfectplay serve``; a test's app
-        starts it with its first small request)."""
+        ``every_lane``, the other lanes' workers too, the live one warmed with
+        ``live_warm`` (the live games' kernels): ``perfectplay serve``. A test's app
+        starts a lane with its first request, unwarmed."""
         self._ensure()
-        if every_lane and self.small is not None:
+        if not every_lane:
+            return
+        if self.small is not None:
             self.small.start()
+        if self.live is not None:
+            self.live.warmers = () if self.live_warm is None else (self.live_warm,)
+            self.live.start()
 
     def _ensure(self) -> _Worker:
         self._refuse_if_stopping()
         if self._worker is None or not self._worker.process.is_alive():
             if self._worker is not None:
-                self._worker.stop()  # killed from outside: reap it
-            self._worker = _Worker()
+                self._retire(self._worker)  # killed from outside: reap it
+            self._worker = _Worker(self.warmers, self.kind == "live", LANE_NICE[self.kind])
         return self._worker
 
     async def _started(self) -> _Worker:
@@ -396,64 +471,121 @@ class HeavyPool:
         return worker
 
     def close(self) -> None:
-        """Stop the worker (an overrun); the small lane's too at the server's shut-down."""
+        """Stop the worker (an overrun); the other lanes' too at the server's shut-down."""
         self._close_worker()
-        if self.small is not None:
-            self.small.close()
+        for other in (self.small, self.live):
+            if other is not None:
+                other.close()
 
     def _close_worker(self) -> None:
-        """Stop this lane's worker (a new one starts with the next request)."""
+        """Stop this lane's worker now (a new one starts with the next request)."""
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.stop()
 
+    def _retire(self, worker: _Worker, ident: int | None = None) -> None:
+        """Replace ``worker``, which overran request ``ident`` (or died): the next request
+        starts a new one; it is stopped at once if it runs no other request (one waiting
+        for its turn is sent again to the new worker), else as soon as the last of them
+        ends, so a stuck search never costs the others beside it their answers."""
+        if self._worker is worker:
+            self._worker = None
+        worker.retiring = True
+        if ident is None or worker.forget(ident) or not worker.started:
+            worker.stop_soon()
+
+    def _ended(self, worker: _Worker, ident: int) -> None:
+        """Request ``ident`` ended: stop its worker if it was retiring and this was the
+        last request it ran."""
+        if worker.forget(ident):
+            worker.stop_soon()
+
     def stop(self) -> None:
-        """The server is stopping: stop the worker now, so the heavy requests in flight are
+        """The server is stopping: stop the workers now, so the requests in flight are
         answered (503) at once instead of holding the shut-down for their whole budget, and
         start no other."""
         self.stopping = True
-        if self.small is not None:
-            self.small.stop()
+        for other in (self.small, self.live):
+            if other is not None:
+                other.stop()
         self.close()
 
     def _refuse_if_stopping(self) -> None:
         if self.stopping:
             raise Busy("the server is stopping; try again when it is back", retry_after=10)
 
-    def _admit(self, seconds: float | None) -> float:
+    def _admit(self, seconds: float | None, search: bool = False) -> float:
         """Take a slot for one request (or refuse it: the server stopping, every slot
-        taken) and return its time budget; the caller gives the slot back."""
+        taken, or every search slot for a search) and return its time budget; the caller
+        gives the slot back (:meth:`_release`)."""
         self._refuse_if_stopping()
         if self.busy >= self.slots:
             raise Busy(f"the server is busy with {self.busy} {self.what} requests; try "
                        "again in a few seconds", retry_after=5)
+        if search and self.searches is not None and self.searching >= self.searches:
+            raise Busy(f"the server is busy with {self.searching} live searches; try "
+                       "again in a few seconds", retry_after=5)
         self.busy += 1
+        self.searching += search
         return self.seconds if seconds is None else seconds
 
-    async def _sent(self, start: Callable[[_Worker, threading.Event], asyncio.Future[T]]
-                    ) -> tuple[_Worker, asyncio.Future[T]]:
-        """Start a request on the worker (``start(worker, sent)`` runs it in a thread) and
-        wait for its turn on the pipe: the worker and the request's future.
+    def _release(self, search: bool) -> None:
+        self.busy -= 1
+        self.searching -= search
 
-        The wait is not the request's time: the request before it ends within its own
-        budget, a cancelled stream within :data:`CANCEL_SECONDS` (then its worker is
-        replaced). A request whose worker was stopped while it waited was never sent: it
-        goes to the next worker (so a paste after an abandoned search is answered, not
-        refused). Polled, so a shut-down cancels the wait at once."""
+    async def _submit(self, kind: str, fn: Callable[..., Any], game: str,
+                      body: Mapping[str, object]
+                      ) -> tuple[_Worker, int, asyncio.Queue[Message]]:
+        """Send a request to the lane's worker (started if need be): the worker, the
+        request's number and the queue its messages arrive on."""
+        loop = asyncio.get_running_loop()
         for _ in range(3):
             worker = await self._started()
             self._refuse_if_stopping()
-            sent = threading.Event()
-            job = start(worker, sent)
-            while not sent.is_set() and not job.done():
-                await asyncio.sleep(0.02)
-            if sent.is_set() or not isinstance(job.exception(), WorkerGone):
-                return worker, job
-            if self._worker is worker:
-                self._close_worker()
+            ident = next(self._ids)
+            messages: asyncio.Queue[Message] = asyncio.Queue()
+
+            def handle(message: Message, q: asyncio.Queue[Message] = messages) -> None:
+                loop.call_soon_threadsafe(q.put_nowait, message)
+
+            try:
+                worker.submit(kind, ident, fn, game, body, handle)
+            except WorkerGone:
+                self._retire(worker)
+                continue
+            return worker, ident, messages
         self._refuse_if_stopping()
-        raise Busy("the worker for large requests keeps stopping; try again in a few "
-                   "seconds", retry_after=5)
+        raise Busy(f"the worker for {self.what} requests keeps stopping; try again in a "
+                   "few seconds", retry_after=5)
+
+    async def _turn(self, worker: _Worker, messages: asyncio.Queue[Message]) -> bool:
+        """Wait for the request's turn on ``worker`` (its ``start``): False when the worker
+        ended first (the request was never begun: it goes to the next worker). The wait is
+        not the request's time: the request before it ends within its own budget, a
+        cancelled stream within :data:`CANCEL_SECONDS` (then its worker is replaced)."""
+        first = await messages.get()
+        if first[0] == "gone":
+            self._refuse_if_stopping()
+            self._retire(worker)
+            return False
+        return True
+
+    def _lost(self, worker: _Worker, attempt: int) -> None:
+        """The worker ended while it ran the request: the next attempt if it was killed
+        from outside (its replacement is asked once), else a 503."""
+        self._refuse_if_stopping()
+        ours = worker.stopped  # stopped by the server: an overrun, a shut-down
+        self._retire(worker)
+        if ours or attempt + 1 >= ATTEMPTS:
+            raise Busy(f"the worker for {self.what} requests stopped before it answered "
+                       "(it is being restarted); try again in a few seconds", retry_after=5)
+
+    def _overrun(self, worker: _Worker, ident: int, budget: float) -> Busy:
+        """The request overran its budget: its worker is replaced (see :meth:`_retire`)."""
+        worker.cancel(ident)
+        self._retire(worker, ident)
+        return Busy(f"the request took longer than {budget:g} s, the page's limit for one "
+                    "request (the command line has none)", retry_after=10)
 
     async def run(self, fn: Callable[[str, dict[str, Any]], Any], game: str,
                   body: dict[str, Any], seconds: float | None = None,
@@ -465,99 +597,91 @@ class HeavyPool:
             return await self.lane(lane).run(fn, game, body, seconds)
         budget = self._admit(seconds)
         try:
-            loop = asyncio.get_running_loop()
-            worker, job = await self._sent(
-                lambda w, sent: loop.run_in_executor(None, w.ask, fn, game, body, sent))
-            try:
-                ok, answer = await asyncio.wait_for(job, budget)
-            except TimeoutError:
-                if self._worker is worker:
-                    self._close_worker()  # the worker may run for hours: replace it
-                raise Busy(f"the request took longer than {budget:g} s, the page's "
-                           "limit for one request (the command line has none)",
-                           retry_after=10) from None
-            except WorkerGone:
-                self._refuse_if_stopping()
-                if self._worker is worker:
-                    self._close_worker()
-                raise Busy("the worker for large requests stopped before it answered "
-                           "(it is being restarted); try again in a few seconds",
-                           retry_after=5) from None
-            if not ok:
-                raise answer  # the worker's error, as itself: the same answer as here
-            return answer
+            attempt = 0
+            while True:
+                worker, ident, messages = await self._submit("call", fn, game, body)
+                try:
+                    if not await self._turn(worker, messages):
+                        continue
+                    try:
+                        message = await asyncio.wait_for(messages.get(), budget)
+                    except TimeoutError:
+                        raise self._overrun(worker, ident, budget) from None
+                    if message[0] == "gone":
+                        self._lost(worker, attempt)
+                        attempt += 1
+                        continue
+                finally:
+                    self._ended(worker, ident)
+                _, ok, answer = message
+                if not ok:
+                    assert isinstance(answer, Exception)
+                    raise answer  # the worker's error, as itself: the same answer as here
+                return answer
         finally:
-            self.busy -= 1
+            self._release(False)
 
     async def stream(self, fn: Streamer, game: str, body: Mapping[str, object],
                      seconds: float | None = None, lane: Lane = "heavy"
                      ) -> AsyncGenerator[bytes, None]:
         """``fn(game, body, stop)`` in the worker, each thing it yields as JSON bytes as
-        soon as the worker sends it, within the cap and the time budget. Leaving the loop
-        early (the client went away, a new position was asked) cancels the stream: the
-        worker's ``stop`` event is set, and a worker that has not stopped within
-        :data:`CANCEL_SECONDS` is killed and replaced, so an abandoned search never holds
-        it. ``lane``: as for :meth:`run`."""
+        soon as the worker sends it, within the cap (a search's slot) and the time budget.
+        Leaving the loop early (the client went away, a new position was asked) cancels the
+        stream: the worker's ``stop`` event is set, and a worker that has not stopped it
+        within :data:`CANCEL_SECONDS` is replaced (:meth:`_retire`), so an abandoned search
+        never holds it. A stream whose worker dies is run again once by the new worker (its
+        lines from the start again). ``lane``: as for :meth:`run`."""
         if self.lane(lane) is not self:
             async for item in self.lane(lane).stream(fn, game, body, seconds):
                 yield item
             return
-        budget = self._admit(seconds)
+        budget = self._admit(seconds, search=True)
         try:
-            loop = asyncio.get_running_loop()
-            messages: asyncio.Queue[Message] = asyncio.Queue()
-            ident = next(self._ids)
-
-            def push(message: Message) -> None:
-                loop.call_soon_threadsafe(messages.put_nowait, message)
-
-            started: list[tuple[_Worker, asyncio.Future[None]]] = []
-
-            def start(w: _Worker, sent: threading.Event) -> asyncio.Future[None]:
-                started[:] = [(w, loop.run_in_executor(None, w.stream, ident, fn, game,
-                                                       body, push, sent))]
-                return started[0][1]
-
-            ended = False
-            try:
-                worker, job = await self._sent(start)
-                deadline = time.monotonic() + budget
-                while True:
-                    try:
-                        message = await asyncio.wait_for(
-                            messages.get(), max(0.0, deadline - time.monotonic()))
-                    except TimeoutError:
+            attempt = 0
+            while True:
+                worker, ident, messages = await self._submit("stream", fn, game, body)
+                ended = False
+                try:
+                    if not await self._turn(worker, messages):
                         ended = True
-                        if self._worker is worker:
-                            self._close_worker()
-                        raise Busy(f"the request took longer than {budget:g} s, the page's "
-                                   "limit for one request", retry_after=10) from None
-                    if message[0] == "item":
+                        continue
+                    deadline = time.monotonic() + budget
+                    while True:
+                        try:
+                            message = await asyncio.wait_for(
+                                messages.get(), max(0.0, deadline - time.monotonic()))
+                        except TimeoutError:
+                            ended = True
+                            raise self._overrun(worker, ident, budget) from None
+                        if message[0] != "item":
+                            break
                         assert isinstance(message[1], bytes)
                         yield message[1]
-                        continue
                     ended = True
                     if message[0] == "gone":
-                        self._refuse_if_stopping()
-                        if self._worker is worker:
-                            self._close_worker()
-                        raise Busy("the worker for large requests stopped before it "
-                                   "answered (it is being restarted); try again in a few "
-                                   "seconds", retry_after=5)
+                        self._lost(worker, attempt)
+                        attempt += 1
+                        continue
                     _, ok, error = message
                     if not ok:
                         assert isinstance(error, Exception)
                         raise error  # the worker's error, as itself
                     return
-            finally:
-                if not ended and started:  # abandoned (perhaps before its turn): stop
-                    worker, job = started[0]  # the search, and make sure it stops
-                    worker.cancel(ident)
-                    loop.call_later(CANCEL_SECONDS, self._reap, worker, job)
+                finally:
+                    if ended:
+                        self._ended(worker, ident)
+                    else:  # abandoned (perhaps before its turn): stop the search, and
+                        worker.cancel(ident)  # make sure it stops
+                        asyncio.get_running_loop().call_later(
+                            CANCEL_SECONDS, self._reap, worker, ident)
         finally:
-            self.busy -= 1
+            self._release(True)
 
-    def _reap(self, worker: _Worker, job: asyncio.Future[None]) -> None:
-        """A cancelled stream that is still running in ``worker``: kill and replace it."""
-        if not job.done() and self._worker is worker:
-            self._close_worker()
+    def _reap(self, worker: _Worker, ident: int) -> None:
+        """A cancelled stream: replace its worker if it is still running it."""
+        with worker.lock:
+            running = ident in worker.handlers and not worker.closed.is_set()
+        if running:
+            self._retire(worker, ident)
+        else:
+            self._ended(worker, ident)
