@@ -208,3 +208,61 @@ def test_the_default_check_refuses_an_outcome_after_that_disagrees_with_outcome(
     with pytest.raises(GameError, match=r"outcome_after\(\(1,\), 1, \(0,\)\) returned None, "
                                         r"not outcome\(\(0,\)\) = <Value.TIE: 'tie'>"):
         solve(Wrong())
+
+
+class Layered:
+    """A random acyclic game with tuple positions (layer, k) and many transpositions (each
+    move goes one or two layers down to one of a few positions there): the search's table,
+    its cut-offs by a child's entry and its cycle check all meet it. With ``after`` it also
+    answers ``outcome_after`` (from the child, as ``outcome`` does)."""
+
+    def __init__(self, seed: int, width: int) -> None:
+        self.seed, self.width = seed, width
+
+    def _rng(self, *salt: object) -> random.Random:
+        return random.Random(hash((self.seed, *salt)))
+
+    def initial(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def moves(self, pos: tuple[int, int]) -> list[int]:
+        return [] if pos[0] >= 7 else list(range(self._rng(pos, 1).randint(0, 3)))
+
+    def play(self, pos: tuple[int, int], move: int) -> tuple[int, int]:
+        rng = self._rng(pos, move, 2)
+        return (pos[0] + 1 + rng.randint(0, 1), rng.randrange(self.width))
+
+    def outcome(self, pos: tuple[int, int]) -> Value | None:
+        rng = self._rng(pos, 3)
+        return rng.choice(TERMINALS) if pos[0] > 0 and rng.random() < 0.2 else None
+
+
+class LayeredAfter(Layered):
+    def outcome_after(self, pos: tuple[int, int], move: int,
+                      child: tuple[int, int]) -> Value | None:
+        return self.outcome(child)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), width=st.integers(1, 4),
+       kind=st.sampled_from([Layered, LayeredAfter]))
+def test_search_of_a_python_game_equals_solve_at_every_position(seed, width, kind):
+    from perfectplay import search
+    game = kind(seed, width)
+    s = solve(game, check=False)
+    for pos in s.positions():
+        r = search(game, pos, analyze=True, check=False)
+        assert (r.value, r.remoteness) == (s.value(pos), s.remoteness(pos)), pos
+        assert sorted((m.move, m.value, m.remoteness) for m in r.moves) == \
+            sorted((m.move, m.value, m.remoteness) for m in s.move_values(pos)), pos
+        assert search(game, pos, value_only=True, check=False).value is s.value(pos)
+
+
+def test_the_search_asks_outcome_after_of_new_children_and_outcome_of_the_start_only():
+    from perfectplay import search
+    plain, after = Subtraction(), SubtractionAfter()
+    a = search(plain, value_only=True, check=False)
+    b = search(after, value_only=True, check=False)
+    assert a.value is b.value is Value.TIE and a.nodes == b.nodes == 19
+    assert plain.asked == {"outcome": 14, "outcome_after": 0}
+    assert after.asked == {"outcome": 2, "outcome_after": 12}  # the start (driver, probe)

@@ -418,6 +418,7 @@ class PythonBackend:
         self.line: list[Position] = []  # the positions above the node searched
         self.on_line: set[Position] = set()  # the same, for a cycle check without a scan
         self.plain = self.caps.player is None and self.caps.payoff is None  # turns alternate
+        self.after = self.caps.outcome_after  # asked of a new child instead of outcome
 
     def warm(self, pos: Position, walk: bool) -> float:
         """Nothing to compile: Python runs as it is."""
@@ -460,8 +461,12 @@ class PythonBackend:
             sys.setrecursionlimit(limit)
 
     def _moves(self, pos: Position) -> list[Move]:
+        """The moves of ``pos`` in the order to try them, as a list of the search's own (it
+        puts the table's move first): ``search_moves`` when the game has it, else ``moves``
+        (a list is taken as it is, copied; anything else is checked first)."""
         if self.order is None:
-            return legal_moves(self.game, pos)
+            moves = self.game.moves(pos)
+            return moves.copy() if type(moves) is list else legal_moves(self.game, pos)
         moves = self.order(pos)
         if not is_move_list(moves):
             raise GameError(f"search_moves({show(pos)}) returned {show(moves)}: expected an "
@@ -471,45 +476,29 @@ class PythonBackend:
             raise GameError(f"search_moves({show(pos)}) listed no move where moves has some")
         return moves
 
-    def _node(self, pos: Position, alpha: SearchScore,
-              beta: SearchScore) -> tuple[SearchScore, Move | None]:
+    def _node(self, pos: Position, alpha: SearchScore, beta: SearchScore,
+              asked: bool = False) -> tuple[SearchScore, Move | None]:
+        """The fail-soft score of ``pos`` in the window (alpha, beta) and its best move
+        (None where none was searched). The table is looked at before the rules: a position
+        in it has not ended, so its ``outcome`` is not asked (nor when ``asked``: the parent
+        asked ``outcome_after``)."""
         budget = self.budget
         budget.nodes += 1
         if budget.nodes & 1023 == 0:
             budget.check()
-        result = self.game.outcome(pos)
-        if result is not None:
-            return end_score(pos, result, self.scored), None
+        entry = self.table.get(pos)
+        if entry is None and not asked:
+            result = self.game.outcome(pos)
+            if result is not None:
+                return end_score(pos, result, self.scored), None
         if not self.scored and beta > MATE - 1:
             beta = MATE - 1
             if alpha >= beta:
                 return beta, None
         if self.bounds is not None:
-            known = self.bounds(pos)
-            if not self.scored and known & (sk.WINS_IN_1 | sk.LOSES_IN_2):  # exact at once
-                return int(sk.exact_score(known)), None
-            if not self.scored and known & sk.NOT_SOONER:  # a win takes 3 plies, a loss 4
-                beta = min(beta, MATE - 3)
-                alpha = max(alpha, -(MATE - 4))
-                if alpha >= beta:
-                    return (beta if beta == MATE - 3 else alpha), None
-            if known & sk.CANNOT_WIN and beta > 0:
-                beta = 0
-                if alpha >= beta:
-                    return beta, None
-            if known & sk.CANNOT_LOSE and alpha < 0:
-                alpha = 0
-                if alpha >= beta:
-                    return alpha, None
-            if known & sk.MUST_LOSE and not self.scored:  # a loss within the horizon
-                # (margins here may be fractions: "below 0" is no bound a null window takes)
-                cap = -(MATE - self.horizon(pos)) if self.horizon is not None \
-                    else -(MATE - LIMIT)
-                if beta > cap:
-                    beta = cap
-                    if alpha >= beta:
-                        return beta, None
-        entry = self.table.get(pos)
+            alpha, beta, cut = self._bounded(pos, alpha, beta)
+            if cut is not None:
+                return cut, None
         hint = None
         if entry is not None:
             t_lo, t_hi, hint = entry
@@ -532,40 +521,121 @@ class PythonBackend:
             raise LimitError(f"a line deeper than {self.max_depth:,} plies; raise max_depth")
         self.line.append(pos)
         self.on_line.add(pos)
-        alpha0, best, best_move = alpha, None, None
-        play, plain, on_line = self.game.play, self.plain, self.on_line
-        pay: SearchScore
+        try:
+            best, best_move = self._children(pos, moves, alpha, beta)
+        finally:
+            self.line.pop()
+            self.on_line.discard(pos)
+        self._store(pos, entry, best, best_move, alpha, beta)
+        return best, best_move
+
+    def _bounded(self, pos: Position, alpha: SearchScore, beta: SearchScore
+                 ) -> tuple[SearchScore, SearchScore, SearchScore | None]:
+        """The window narrowed by the game's ``static_bounds``, and the score when they
+        settle it (else None)."""
+        known = self.bounds(pos)  # type: ignore[misc]
+        if not self.scored and known & (sk.WINS_IN_1 | sk.LOSES_IN_2):  # exact at once
+            return alpha, beta, int(sk.exact_score(known))
+        if not self.scored and known & sk.NOT_SOONER:  # a win takes 3 plies, a loss 4
+            beta = min(beta, MATE - 3)
+            alpha = max(alpha, -(MATE - 4))
+            if alpha >= beta:
+                return alpha, beta, (beta if beta == MATE - 3 else alpha)
+        if known & sk.CANNOT_WIN and beta > 0:
+            beta = 0
+            if alpha >= beta:
+                return alpha, beta, beta
+        if known & sk.CANNOT_LOSE and alpha < 0:
+            alpha = 0
+            if alpha >= beta:
+                return alpha, beta, alpha
+        if known & sk.MUST_LOSE and not self.scored:  # a loss within the horizon
+            # (margins here may be fractions: "below 0" is no bound a null window takes)
+            cap = -(MATE - self.horizon(pos)) if self.horizon is not None \
+                else -(MATE - LIMIT)
+            if beta > cap:
+                beta = cap
+                if alpha >= beta:
+                    return alpha, beta, beta
+        return alpha, beta, None
+
+    def _edges(self, pos: Position, moves: list[Move]
+               ) -> list[tuple[Move, Position, bool, SearchScore]]:
+        """(move, child, passes, pay) of each move (:func:`edge`; a game without player or
+        payoff hooks has ``play`` called directly: the turn passes, nothing is paid)."""
+        if not self.plain:
+            return [(move, *edge(self.game, self.caps, pos, move)) for move in moves]
+        play = self.game.play
+        out: list[tuple[Move, Position, bool, SearchScore]] = []
         for move in moves:
-            if plain:  # edge() without its hooks: the turn passes, nothing paid
-                child, passes, pay = play(pos, move), True, 0
-                if child is None:
-                    child, passes, pay = edge(self.game, self.caps, pos, move)  # its error
+            child = play(pos, move)
+            if child is None:
+                edge(self.game, self.caps, pos, move)  # its error
+            out.append((move, child, True, 0))
+        return out
+
+    def _children(self, pos: Position, moves: list[Move], alpha: SearchScore,
+                  beta: SearchScore) -> tuple[SearchScore, Move | None]:
+        """The best score of ``pos``'s moves in the window and its move. First each child
+        is looked up in the table: one whose proven bound already refutes the window ends
+        the node with no search (an enhanced transposition cutoff, Plaat et al. 1996);
+        then the children are searched in order, a game's ``outcome_after`` asked of each
+        child not in the table on the way (so the child need not ask ``outcome``)."""
+        scored, table, after = self.scored, self.table, self.after
+        check_cycles, on_line = not self.tiered, self.on_line
+        edges = self._edges(pos, moves)
+        for move, child, passes, pay in edges:
+            if check_cycles and child in on_line:  # (an entry of a position on the line
+                raise cycle_error(child)  # holds no proof for this line)
+            known = table.get(child)
+            if known is not None:
+                s = parent_score(known[1] if passes else known[0], passes, pay, scored)
+                if s >= beta:
+                    return s, move
+        best: SearchScore | None = None
+        best_move = None
+        for move, child, passes, pay in edges:
+            if passes and not scored:  # child_bound's two calls, inline: (-beta, -alpha)
+                lo_c = 1 - beta if beta < 0 else -1 - beta if beta > 0 else 0  # a ply away
+                hi_c = 1 - alpha if alpha < 0 else -1 - alpha if alpha > 0 else 0
             else:
-                child, passes, pay = edge(self.game, self.caps, pos, move)
-            if not self.tiered and child in on_line:
-                raise cycle_error(child)
-            lo_c = child_bound(beta, passes, pay, self.scored)
-            hi_c = child_bound(alpha, passes, pay, self.scored)
-            if lo_c > hi_c:
-                lo_c, hi_c = hi_c, lo_c
-            s, _ = self._node(child, lo_c, hi_c)
-            s = parent_score(s, passes, pay, self.scored)
+                lo_c = child_bound(beta, passes, pay, scored)
+                hi_c = child_bound(alpha, passes, pay, scored)
+                if lo_c > hi_c:
+                    lo_c, hi_c = hi_c, lo_c
+            result = None
+            if after is not None and child not in table:
+                result = after(pos, move, child)
+            if result is not None:
+                self.budget.nodes += 1
+                s = end_score(child, result, scored)
+            else:
+                s, _ = self._node(child, lo_c, hi_c, after is not None)
+            if passes and not scored:  # parent_score, inline: -s, a ply nearer
+                s = -s - 1 if s < 0 else 1 - s if s > 0 else 0
+            else:
+                s = parent_score(s, passes, pay, scored)
             if best is None or s > best:
                 best, best_move = s, move
             if s > alpha:
                 alpha = s
                 if alpha >= beta:
                     break
-        self.line.pop()
-        on_line.discard(pos)
         assert best is not None  # moves is not empty
+        return best, best_move
+
+    def _store(self, pos: Position, entry: tuple[SearchScore, SearchScore, Move | None] | None,
+               best: SearchScore, best_move: Move | None, alpha: SearchScore,
+               beta: SearchScore) -> None:
+        """Keep what the search of ``pos`` in (alpha, beta) proved: ``best`` is exact inside
+        the window, a lower bound at or above beta, an upper bound at or below alpha; within
+        the bounds the table held already, when they agree."""
         neg, pos_inf = (-math.inf, math.inf) if self.scored else (-INF, INF)
-        lo = best if best > alpha0 else neg
+        lo = best if best > alpha else neg
         hi = best if best < beta else pos_inf
         if entry is not None and max(lo, entry[0]) <= min(hi, entry[1]):
             lo, hi = max(lo, entry[0]), min(hi, entry[1])
         self.table[pos] = (lo, hi, best_move)
-        return best, best_move
 
 
 _LAST_TABLE: list[Any] = []  # [weak reference to the game, its size in MB, the table]

@@ -52,10 +52,12 @@ minimax algorithms" (MTD(f)); Pascal Pons, "Solving Connect 4" (2019).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import sys
 import time
+import types
 from collections.abc import Callable
 from typing import Protocol, cast
 
@@ -83,16 +85,7 @@ from .backends import (
     prepare_table,
 )
 from .limits import MAX_TABLE_MB, Limits
-from .plan import (
-    new_plan,
-    plan_bounds,
-    plan_next,
-    plan_result,
-    plan_start,
-    plan_value,
-    quick_left,
-    score_top,
-)
+from .plan import new_plan, plan_bounds
 from .result import SearchResult, SearchScore, score_words, value_of
 
 __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "Limits", "SearchResult", "clear_table",
@@ -119,6 +112,9 @@ class SearchRun:
         #: the score's sign is proven (:func:`~perfectplay.engine.proof.plan.plan_value`)
         self.value_only = False
         self.no_tie = cannot_tie(game)
+        #: the plan's functions: compiled for a compiled game, plain Python for a Python
+        #: game (whose search then never calls into numba: :func:`python_plan`)
+        self.plan = pinplan if isinstance(game, CompiledGame) else python_plan()
         self.horizon = self.caps.horizon
         #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
         #: best moves found with an exact score (what :meth:`pin` gives with it)
@@ -161,7 +157,7 @@ class SearchRun:
                 bound = int(self.game.rules.margin_bound(np.int64(cast(int, pos))))
         else:
             bound = 0
-        top = int(score_top(self.scored, bound))  # the kernel's own rule (start_plan)
+        top = int(self.plan.score_top(self.scored, bound))  # the kernel's own rule (start_plan)
         return -top, top
 
     def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None,
@@ -220,12 +216,13 @@ class SearchRun:
         left = 0
         sign = self.value_only and not self.scored  # the value alone: no quick probes
         if known is None and self.horizon is not None and not sign:
-            left = int(quick_left(self.scored, int(self.horizon(pos))))
+            left = int(self.plan.quick_left(self.scored, int(self.horizon(pos))))
         st = new_plan()
-        plan_start(st, int(lo), int(hi), int(base[0]), int(base[1]), left, int(self.scored))
+        self.plan.plan_start(st, int(lo), int(hi), int(base[0]), int(base[1]), left,
+                             int(self.scored))
         if sign or self.no_tie:
             gap = MATE - int(self.horizon(pos)) if self.horizon is not None else MATE - LIMIT
-            plan_value(st, int(sign), int(self.no_tie), gap)
+            self.plan.plan_value(st, int(sign), int(self.no_tie), gap)
         return st
 
     def _follow(self, pos: Position, st: np.ndarray, want_best: bool) -> Move | None:
@@ -235,19 +232,20 @@ class SearchRun:
         ``self.partial`` follows what is proven, for a search stopped on the way."""
         integer_moves = isinstance(self.game, CompiledGame)
         named = int(st[pinplan.BEST]) if integer_moves and st[pinplan.BEST] >= 0 else None
-        self.partial = _partial(st, named)  # (a plan carried on may have named one)
+        bounds = self.plan.plan_bounds
+        self.partial = _partial(st, named, bounds)  # (a plan carried on may have named one)
         self.backend.pin_quick(pos, st, want_best, self.budget)
         best: Move | None = int(st[pinplan.BEST]) if st[pinplan.BEST] >= 0 else None
-        self.partial = _partial(st, best)
+        self.partial = _partial(st, best, bounds)
         while True:
-            x = int(plan_next(st))
+            x = int(self.plan.plan_next(st))
             if st[pinplan.PHASE] not in (pinplan.QUICK, pinplan.MAIN):
                 return best
             s, move = self.backend.probe(pos, x - 1, x, self.budget)
             if s >= x and move is not None:
                 best = move
-            plan_result(st, s, move if integer_moves and move is not None else -1)
-            self.partial = _partial(st, best)
+            self.plan.plan_result(st, s, move if integer_moves and move is not None else -1)
+            self.partial = _partial(st, best, bounds)
 
     def equals(self, pos: Position, target: SearchScore) -> bool:
         """Is the exact score of ``pos`` ``target``? Two null windows (one full search for
@@ -492,13 +490,34 @@ def run_search(run: SearchRun, game: Game, position: Position, analyze: bool,
         stopped=budget.stopped, note=note)
 
 
-def _partial(st: np.ndarray, best: Move | None) -> tuple[SearchScore, SearchScore,
-                                                        Move | None]:
+def _partial(st: np.ndarray, best: Move | None,
+             bounds: Callable[[np.ndarray], tuple[int, int, int]] = plan_bounds
+             ) -> tuple[SearchScore, SearchScore, Move | None]:
     """(lo, hi, best move) a plan has proven so far (:func:`.plan.plan_bounds`; a move
     named by the quick probes only once it is proven to win)."""
-    lo, hi, _ = plan_bounds(st)
+    lo, hi, _ = bounds(st)
     named = st[pinplan.PHASE] != pinplan.QUICK or st[pinplan.LO_C] > 0
     return lo, hi, best if named else None
+
+
+@functools.cache
+def python_plan() -> types.SimpleNamespace:
+    """The functions of :mod:`~perfectplay.engine.proof.plan` as plain Python, calling one
+    another as plain Python: the same code numba compiles (each function's ``py_func``),
+    for the search of a Python game, which makes a few probes and never needs numba: the
+    first call into numba in a process costs 0.2-0.3 s of its set-up (a third of Connect
+    Four 4x5's root value). Made once. (With numba's jit disabled they are plain already.)
+
+    >>> python_plan().score_top(0, 0) == MATE - 1
+    True
+    """
+    env = dict(vars(pinplan))
+    for name, f in list(env.items()):
+        py = getattr(f, "py_func", None)
+        if py is not None:
+            env[name] = types.FunctionType(py.__code__, env, name, py.__defaults__,
+                                           py.__closure__)
+    return types.SimpleNamespace(**env)
 
 
 def warm_up(backend: SearchBackend, game: Game, position: Position, walk: bool,
