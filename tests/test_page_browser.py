@@ -334,3 +334,17 @@ def test_coins_last_coin_is_clicked_and_the_seed_tab_redoes_shares_and_pastes(pa
     items = page.query_selector_all("#coins-game ol.moves li")
     assert items and all("v-" in (li.get_attribute("class") or "") for li in items)
     assert all(li.query_selector(".mark") for li in items)
+
+
+def test_a_seed_game_is_played_by_keys(page):
+    _seed_play(page, "1 2 3")
+    first = page.get_attribute("#coins-game ol.moves li >> nth=0", "data-move")
+    assert page.text_content("#coins-game ol.moves li >> nth=0 >> kbd") == "1"
+    page.focus("#coins-game")
+    page.keyboard.press("1")  # the first listed move; the computer answers
+    _seed_plies(page, 2)
+    assert page.input_value("#coins-game .typed").startswith(first)
+    page.keyboard.press("ArrowLeft")
+    _seed_plies(page, 0)
+    page.keyboard.press("ArrowRight")
+    _seed_plies(page, 2)

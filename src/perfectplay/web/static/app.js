@@ -262,14 +262,12 @@ class Play {
     this.refresh();
   }
 
+  // Back to the human's last move (the computer's replies after it undone too); redo
+  // plays the human's move again and the computer answers it anew.
   undo() {
     const history = this.data ? [...this.data.history] : [];
-    const popped = [];
-    while (history.length && history[history.length - 1].by === "computer") {
-      popped.push(history.pop().name);
-    }
-    if (history.length) popped.push(history.pop().name);
-    this.redo.push(...popped);
+    while (history.length && history[history.length - 1].by === "computer") history.pop();
+    if (history.length) this.redo.push(history.pop().name);
     this.moves = history.map((h) => h.name);
     this.refresh();
   }
@@ -304,10 +302,11 @@ class Play {
       ? `; ${better.join(" or ")} would keep "${p.before}"` : ""}`;
   }
 
-  moveItem(d, mv) {
+  moveItem(d, mv, key = "") {
     const value = seedValue(d, mv, this.code);
     const li = el("li", {class: mv.best ? "best" : "", title: mv.describe, tabindex: "0",
       "data-move": mv.name}, `${mv.name}: ${mv.describe}`);
+    if (key) li.append(" ", el("kbd", {class: "key", title: `key ${key}`}, key));
     const colours = value && window.perfectplay.valueColours
       ? window.perfectplay.valueColours(value) : null;
     if (colours) {
@@ -338,7 +337,9 @@ class Play {
     } else {
       box.appendChild(el("p", {}, `${d.to_move} to move: ${d.describe}`));
       const list = el("ol", {class: "moves"});
-      for (const mv of d.moves) list.appendChild(this.moveItem(d, mv));
+      const keys = window.perfectplay.keyMap ? window.perfectplay.keyMap(d.moves) : {};
+      const keyOf = Object.fromEntries(Object.entries(keys).map(([k, name]) => [name, k]));
+      for (const mv of d.moves) list.appendChild(this.moveItem(d, mv, keyOf[mv.name] || ""));
       box.appendChild(list);
       if (d.history.length) box.appendChild(this.historyList(d.history));
     }
@@ -522,7 +523,31 @@ function startPlay(game, moves = []) {
     Number($(`${name}-strength`).value), board, code);
   play.moves = moves;
   window.currentPlay = play;
+  plays[name] = play;
   play.refresh();
+}
+
+// The seed games' plays by game, for their keys.
+const plays = {};
+
+// A key on a seed tab in play: a move's key plays it (the keys explore.js gives a
+// position's moves: each name when all are one letter, else 1..9), the arrows step through
+// the history; typing in a box is left alone.
+function seedKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (/^(INPUT|TEXTAREA|SELECT)$/.test((event.target || {}).tagName || "")) return;
+  const sec = document.querySelector(".tab.active[data-game]");
+  const play = sec && plays[sec.dataset.game];
+  if (!play || !play.data || play.holder.dataset.loading) return;
+  if (event.key === "ArrowLeft") play.undo();
+  else if (event.key === "ArrowRight") play.redoMove();
+  else {
+    const keys = play.data.over ? {} : window.perfectplay.keyMap(play.data.moves);
+    const name = keys[event.key.toLowerCase()];
+    if (!name) return;
+    play.play(name);
+  }
+  event.preventDefault();
 }
 
 // A shared seed position (#seed=GAME&input=...&side=0&moves=a,b): its tab opened, its
@@ -648,6 +673,7 @@ async function main() {
     if (board.paint && !game.page.values) editor(game.name, board);
   });
   if (/^#seed=/.test(location.hash)) openSeedHash(games);
+  document.addEventListener("keydown", seedKey);
   document.body.dataset.ready = "1";
 }
 

@@ -5,16 +5,27 @@
 // explored through GET /api/games/TARGET/position?moves=... . The server solves and
 // answers; this file draws the answer and keeps the moves.
 //
-// A tab shows the board (the game's own board code when its entry has a script, page.js in
-// its package, served at /page/NAME.js and loaded by app.js, which registers
-// perfectplay.boards[NAME] = {board(d, tab) -> element}; else the game's drawing), one
-// button a legal move named by
-// the game, coloured by its value for the mover as GamesmanUni colours them (win green, lose
-// dark red, tie and draw yellow), faded by how much slower than the best move of its value
-// it is, with its remoteness or margin; the line "Player 1 should win in 13"; undo, redo,
-// restart; the perfect computer or two people with hints; the value history chart with the
-// mistakes marked; the position as the page's URL (#play=TARGET&moves=a,b) and as a typed
-// list of moves.
+// A tab shows the board, drawn by the game's own board code (its entry's script, page.js
+// in its package, served at /page/NAME.js and loaded by app.js, which registers
+// perfectplay.boards[NAME] = {board(d, tab, hints) -> element}; else the game's drawing),
+// one button a legal move named by the game, coloured by its value for the mover as
+// GamesmanUni colours them (win green, lose dark red, tie and draw yellow) with a mark
+// (W, L, T, D: colour is never the only signal), faded towards white by how much slower
+// than the best move of its value it is (the text black or white, whichever keeps WCAG AA
+// contrast), with its remoteness or, in a scored game, the mover's final margin (the
+// colour and mark follow that margin, as the headline does); a legend of the colours,
+// marks and numbers; the line "Player 1 should win in 13"; undo, redo, restart; keys (a
+// move's key where the position has few moves, the arrows through the history, the focus
+// kept on a move); a loading line for every wait; the perfect computer or two people with
+// hints; the value history chart with the mistakes marked and why each was one; the
+// position as the page's URL (#play=TARGET&moves=a,b) and as a typed list of moves.
+//
+// Board code draws with the helpers this file puts in window.perfectplay: svg (an SVG
+// element), svgBadge (a move's value label on a board), svgMove (a board's click target
+// for a move), readCells (a drawing of lettered columns and numbered rows read back),
+// pieceBoard (an SVG board of cells: drops, a piece then its target, or anchored moves),
+// cellGrid (an HTML grid), paintValue, valueColours, shownValue, shownWords, moveLabel,
+// moveFade, movesByName, keyMap, legend.
 
 (() => {
   const {el, boards} = window.perfectplay;
@@ -581,11 +592,13 @@
       const error = this.section.querySelector(".error");
       const searching = this.live;
       if (searching) { searching.abort(); this.live = null; }
+      this.busy("Reading the pasted position …");
       try {
         const read = await getJson(this.target, "read", {text});
         error.textContent = "";
         await this.open(this.target, read.moves, read.key);
       } catch (e) {
+        this.busy(null);
         error.textContent = String(e.message || e);
         if (searching && this.data) this.analyse(this.data);  // back to the position's
       }
