@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -14,7 +15,7 @@ from typing import Any
 
 import click
 
-from ..engine import check_game, search_many
+from ..engine import advice, check_game, search_many
 from ..engine import search as engine_search
 from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
@@ -24,7 +25,7 @@ from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
 from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
-from ..engine.target import LoadedGame, is_catalog_target
+from ..engine.target import LoadedGame
 from ..errors import InputError, LimitError
 from ..openspiel import solve_openspiel
 from ..plot import position_picture
@@ -171,14 +172,15 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
                 click.echo(start[0])
         return
     _compiling_notice(game)
+    hint = _hint_later(advice.solve_hint(game, target))  # a long Python solve: search is there
     try:
         solution = game_call("rules", engine_solve, game, max_positions=max_positions,
                              check=False)  # checked as it was loaded
     except LimitError as exc:
-        if not is_catalog_target(target):
-            raise
-        fail(f"{exc}; or search one position instead: perfectplay search {target!r}")
+        fail(f"{exc}; or search one position instead: perfectplay search "
+             f"{shlex.quote(target)}")
     finally:
+        hint.cancel()
         if before is not None:
             signal.signal(signal.SIGINT, before)
     shown = solution if position is None else _Position(solution, position)
@@ -250,6 +252,17 @@ def _refuse_too_big(target: str, game: LoadedGame, max_positions: int | None) ->
         refuse_too_big(caps, solve_path(caps, isinstance(game, CompiledGame)), max_positions)
     except LimitError as exc:
         fail(f"{target} is too big to solve whole: {exc}")
+
+
+def _hint_later(line: str | None) -> threading.Timer:
+    """A timer that prints ``line`` on stderr once the solve has run
+    :data:`~perfectplay.engine.advice.SOLVE_HINT_SECONDS` (cancel it when the solve ends;
+    nothing is printed for None)."""
+    timer = threading.Timer(advice.SOLVE_HINT_SECONDS, lambda: click.echo(line, err=True))
+    timer.daemon = True
+    if line is not None:
+        timer.start()
+    return timer
 
 
 def _store_start(store: Path, game: Game) -> tuple[str, dict[str, object]]:
@@ -401,6 +414,9 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                        check=False)  # checked as it was loaded
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
+    tip = game_call("rules", advice.search_hint, game, target) if result.exact else None
+    if tip is not None:  # a small Python game: one solve answers every position
+        click.echo(tip, err=True)
     if png is not None:
         plies = len([t for t in (moves or "").split(",") if t.strip()])
         game_call("plot or draw", _save_picture, game, position, png, result.describe(),
