@@ -174,7 +174,7 @@ CONTRASTS = """(sec) => {
   const out = [];
   const root = document.querySelector(sec);
   for (const e of root.querySelectorAll("*")) {
-    if (!e.getClientRects().length) continue;
+    if (!e.getClientRects().length || getComputedStyle(e).visibility !== "visible") continue;
     const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own) continue;
     let fg, bg;
@@ -348,3 +348,25 @@ def test_a_seed_game_is_played_by_keys(page):
     _seed_plies(page, 0)
     page.keyboard.press("ArrowRight")
     _seed_plies(page, 2)
+
+
+def test_the_seed_tabs_labels_read_at_aa_contrast(page):
+    """The seed tabs' maps and boards: Coins' heat map and row in play, The Rock's value
+    map, the Portal's safe and cut cells, No's pieces and start."""
+    base = page.url.split("#")[0]
+    page.goto(base)
+    page.wait_for_selector("body[data-ready='1']")
+    _seed_play(page, "3 2 2 3 1 2")
+    page.click("#coins-analyze")
+    page.wait_for_selector("#coins-table table")
+    checked = 0
+    for game in ("coins", "rock", "portal", "no"):
+        page.click(f"button[data-tab={game}]")
+        if game != "coins":
+            page.click(f"#{game}-analyze")
+            page.wait_for_selector(f"#{game}-map table")
+        seen = page.evaluate(CONTRASTS, f"#tab-{game}")
+        low = [x for x in seen if x["ratio"] < 4.5 or x["opacity"] < 1]
+        assert not low, (game, low)
+        checked += len(seen)
+    assert checked > 50

@@ -4,7 +4,7 @@
 // row of coins to click in play (the last coin too), each move coloured by the mover's
 // final margin.
 (() => {
-  const {el, viridis, legalByName} = window.perfectplay;
+  const {el, viridis, viridisInk, legalByName} = window.perfectplay;
 
   // The P/m table is asked for when it is small enough to read (60 coins).
   const analyzeBody = (body) => ({...body, table: body.row.length <= 60});
@@ -30,6 +30,7 @@
         const td = el("td", {title: `P(${r + 1},${c + 1}) = ${P[r][c]}, take coin ${m[r][c]}`},
           `${P[r][c]} ${m[r][c]}`);
         td.style.background = viridis(P[r][c] / top);
+        td.style.color = viridisInk(P[r][c] / top);
         if (onLine.has(`${r},${c}`)) td.style.outline = "3px solid #ff8f00";
         tr.appendChild(td);
       }

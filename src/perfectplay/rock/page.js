@@ -3,7 +3,7 @@
 // registry): the maze editor's brush, the value map with the route and the rock's block, and
 // the maze to click in play.
 (() => {
-  const {el, gridTable, gridBoard, viridis, cellName} = window.perfectplay;
+  const {el, gridTable, gridBoard, viridis, viridisInk, cellName} = window.perfectplay;
 
   function tools() {
     const label = el("label", {}, "Brush ");
@@ -31,7 +31,7 @@
       if (key === blocked) return {text: "R", cls: "block", title: "the rock's block"};
       const text = ch === "E" || ch === "X" ? ch : f === null ? "∞" : String(f);
       return {text, cls: route.has(key) ? "route" : "",
-        style: f === null ? "" : `background:${viridis(f / top)};color:#fff`,
+        style: f === null ? "" : `background:${viridis(f / top)};color:${viridisInk(f / top)}`,
         title: f === null ? "the walker never arrives" : `${cellName(r, c)}: ${f} steps`};
     });
   }

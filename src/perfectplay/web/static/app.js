@@ -63,6 +63,16 @@ function viridis(t) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
+// The text colour that reads best on a viridis colour (black on its light end, white on
+// its dark one): WCAG's relative luminance against the 0.179 that splits the two.
+function viridisInk(t) {
+  const [r, g, b] = viridis(t).match(/\d+/g).map(Number).map((v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? "#000" : "#fff";
+}
+
 // A board as a table with column letters and row numbers; cell(r, c) -> {text, cls, title,
 // onclick}.
 function gridTable(rows, cols, cell, colName = letters) {
@@ -76,7 +86,11 @@ function gridTable(rows, cols, cell, colName = letters) {
     tr.appendChild(el("th", {}, String(r + 1)));
     for (let c = 0; c < cols; c++) {
       const spec = cell(r, c);
-      const td = el("td", {class: spec.cls || "", "data-cell": cellName(r, c)}, spec.text || "");
+      // a wall is its dark colour alone (no character drawn in it, unreadable there)
+      const wall = /\bwall\b/.test(spec.cls || "");
+      const td = el("td", {class: spec.cls || "", "data-cell": cellName(r, c)},
+        wall ? "" : spec.text || "");
+      if (wall && !spec.title) td.title = `${cellName(r, c)}: a wall`;
       if (spec.title) td.title = spec.title;
       if (spec.onclick) td.onclick = spec.onclick;
       if (spec.style) td.setAttribute("style", spec.style);
@@ -647,7 +661,8 @@ function loadScript(src) {
 }
 
 const boards = {};
-window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, cellName, letters,
+window.perfectplay = {boards, el, gridTable, gridBoard, textBoard, viridis, viridisInk, cellName,
+  letters,
   lines, legalByName, boardRows, historyChart, loadScript};
 
 async function main() {
