@@ -370,3 +370,16 @@ def test_the_seed_tabs_labels_read_at_aa_contrast(page):
         assert not low, (game, low)
         checked += len(seen)
     assert checked > 50
+
+
+def test_a_board_is_played_by_tab_and_enter(page):
+    """Hexapawn's pawns by keys alone: Tab to a pawn, Enter picks it, the focus moves to
+    its first target, Enter plays there."""
+    sec = _open(page, SMALL["hexapawn"], mode="both")
+    page.focus(f"{sec} svg.hexapawn [data-pick='b1']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{sec} svg.hexapawn .selected")
+    assert page.evaluate("() => document.activeElement.dataset.move") == "b1-b2"
+    page.keyboard.press("Enter")
+    _after(page, sec, 0)
+    assert page.query_selector(f"{sec} svg.hexapawn g[data-cell='b2'].piece-W")

@@ -236,6 +236,19 @@
     node.classList.add("legal");
     node.setAttribute("role", "button");
     node.addEventListener("click", () => tab.play(mv.name));
+    focusable(node, () => tab.play(mv.name));
+    return node;
+  }
+
+  // A board's target reached by Tab and pressed by Enter or Space, as a button is.
+  function focusable(node, press) {
+    node.setAttribute("tabindex", "0");
+    node.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      event.stopPropagation();
+      press();
+    });
     return node;
   }
   window.perfectplay.svgMove = svgMove;
@@ -395,10 +408,12 @@
             y: y + 3, width: size - 6, height: size - 6, rx: 6, fill: "none",
             stroke: "#ff6f00", "stroke-width": 4}));
           g.appendChild(svg("title", {}, `${name}: pick this piece, then where it goes`));
-          g.addEventListener("click", () => {
+          const pick = () => {
             tab.picked = name === picked ? null : {key: d.key, cell: name};
             tab.render();
-          });
+          };
+          g.addEventListener("click", pick);
+          focusable(g, pick);
         }
         pic.appendChild(g);
       });
@@ -806,8 +821,11 @@
       const sec = this.section, name = before.move;
       const same = name && [...sec.querySelectorAll(`${before.tag}[data-move]`)]
         .find((x) => x.dataset.move === name && !x.disabled);
+      // a piece just picked: its first target on the board (or the piece, dropped again)
+      const picked = before.pick ? sec.querySelector(".board-holder .legal[data-move]") ||
+        sec.querySelector(`.board-holder [data-pick="${before.pick}"]`) : null;
       const first = sec.querySelector(".movebtn:not(:disabled)");
-      const target = same || first || sec.querySelector(".board-holder");
+      const target = same || picked || first || sec.querySelector(".board-holder");
       if (target) target.focus({preventScroll: true});
     }
 
@@ -815,6 +833,7 @@
       const focused = document.activeElement, sec0 = this.section;
       const before = {inTab: sec0.contains(focused) && focused !== sec0, node: focused,
         move: focused && focused.dataset ? focused.dataset.move : null,
+        pick: focused && focused.dataset ? focused.dataset.pick : null,
         tag: focused ? focused.tagName.toLowerCase() : "",
         fallback: focused && focused.classList.contains("board-holder")};
       this.draw();
