@@ -45,3 +45,22 @@ def until_stopped(game: str, body: Mapping[str, object], stop: threading.Event
         with open(str(body["flag"]), "w", encoding="utf-8") as f:
             f.write("stopped" if stop.is_set() else "timed out")
     yield {"stopped": stop.is_set()}
+
+
+def niceness(game: str, body: dict[str, object]) -> dict[str, object]:
+    """The calling thread's nice value (a request answered at once)."""
+    import os
+
+    return {"nice": os.getpriority(os.PRIO_PROCESS, 0)}
+
+
+def niceness_stream(game: str, body: Mapping[str, object], stop: threading.Event
+                    ) -> Iterator[dict[str, object]]:
+    """The nice value of a stream's thread and of a thread it starts (a search's)."""
+    import os
+
+    seen: list[int] = []
+    t = threading.Thread(target=lambda: seen.append(os.getpriority(os.PRIO_PROCESS, 0)))
+    t.start()
+    t.join()
+    yield {"nice": os.getpriority(os.PRIO_PROCESS, 0), "its_threads": seen[0]}

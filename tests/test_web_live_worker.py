@@ -171,3 +171,25 @@ def test_a_worker_killed_from_outside_is_replaced_and_its_request_answered():
 
     answer, replaced = asyncio.run(main())
     assert answer == {"slept": 1.0} and replaced
+
+
+@pytest.mark.skipif(not worker.NICE_PER_THREAD, reason="nice is per thread on Linux only")
+def test_live_searches_run_at_a_lower_priority_than_a_board_beside_them():
+    """The live worker's searches (and the threads they start) yield the CPU: their nice
+    value is LANE_NICE["live"] above that of a board answered in the same worker."""
+    from heavy_cases import niceness, niceness_stream
+
+    async def main() -> tuple[object, list[object]]:
+        pool = HeavyPool(slots=1, seconds=PATIENCE)
+        try:
+            board = json.loads(await pool.run(niceness, "g", {}, lane="live"))
+            lines = [json.loads(line) async for line in pool.stream(
+                niceness_stream, "g", {}, lane="live")]
+            return board, lines
+        finally:
+            pool.close()
+
+    board, lines = asyncio.run(main())
+    step = worker.LANE_NICE["live"]
+    base = board["nice"]
+    assert lines == [{"nice": min(19, base + step), "its_threads": min(19, base + step)}]

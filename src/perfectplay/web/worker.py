@@ -1,30 +1,36 @@
-"""The web page's worker process for heavy requests: a cap on how many are in flight, a time
-budget, and a fresh worker when a request overruns it.
+"""The web page's worker processes for heavy requests: a cap on how many are in flight, a
+time budget, and a fresh worker when a request overruns it.
 
 A heavy request (a large board, an exact search, an O(n^2) option on a long row) runs in
 one separate process, so its work never holds the server's interpreter: small requests keep
 their latency while it runs. At most :attr:`HeavyPool.slots` heavy requests are in flight
 (one runs, the others wait their turn); one more is refused at once (503 with
 Retry-After). A request that takes longer than :attr:`HeavyPool.seconds` is answered 503
-and its worker is killed and replaced, so no request can hold the worker for ever. The
-budget counts from the request's turn on the worker, not its wait behind the one before
-(which ends within that one's own budget): a request waiting behind an abandoned search
-that is still compiling is answered, by the same worker or by the one that replaced it.
+and its worker is replaced, so no request can hold the worker for ever. The budget counts
+from the request's turn on the worker, not its wait behind the one before (which ends
+within that one's own budget): a request waiting behind an abandoned search that is still
+compiling is answered, by the same worker or by the one that replaced it.
 
-Small requests (the page's catalog games within their budget, a paste) have a lane of their
-own (:attr:`HeavyPool.small`: its own worker process and :data:`SMALL_SLOTS` slots), so they
-never wait behind a live search nor are refused because searches hold the heavy slots. An
-error the worker raises crosses the pipe as itself (:func:`carried`): a bad request is the
-same 4xx with the same message whichever process found it.
+Three lanes, each with a worker process and slots of its own (:meth:`HeavyPool.lane`):
+"heavy" (the seed problems' large requests), "small" (the page's catalog games within their
+budget: :data:`SMALL_SLOTS`) and "live" (the live games: their boards, pastes and searches,
+:data:`LIVE_SEARCHES` searches side by side among :data:`LIVE_SLOTS` requests), so a small
+request never waits behind a search, nor is refused because searches hold every slot. The
+workers that search yield the CPU (:data:`LANE_NICE`): the server's event loop and the
+small lane keep their latency beside four live searches. An error the worker raises
+crosses the pipe as itself (:func:`carried`): a bad request is the same 4xx with the same
+message whichever process found it.
 
-The worker is one spawned process and a pipe that only it and the server use (not a
+A worker is one spawned process and a pipe that only it and the server use (not a
 ``multiprocessing.Pool``, whose shared queue lock, held by an idle worker, is never freed
-when that worker is killed from outside, and then hangs the server's shut-down). It ignores
-SIGINT from its first instruction: Ctrl-C in a terminal reaches every process of the
-foreground group, and only the server answers it, by stopping the worker
-(:meth:`HeavyPool.close`) as it shuts down, so no worker prints a traceback. A worker killed
-from outside (SIGTERM to the whole group, the kernel's out-of-memory killer) fails only the
-requests it held (503) and is replaced by the next one.
+when that worker is killed from outside, and then hangs the server's shut-down); requests
+share the pipe, each message carrying its request's number. It ignores SIGINT from its
+first instruction: Ctrl-C in a terminal reaches every process of the foreground group, and
+only the server answers it, by stopping the worker (:meth:`HeavyPool.close`) as it shuts
+down, so no worker prints a traceback. A worker replaced because one request overran (a
+search that ignores its stop event) is stopped once the requests running beside it have
+answered; a worker killed from outside (the kernel's out-of-memory killer) has the requests
+it held asked again of its replacement, once, then 503.
 
 >>> pool = HeavyPool(slots=2, seconds=30.0)
 >>> pool.busy, pool.slots, pool.lane("small").slots
@@ -41,6 +47,7 @@ import os
 import pickle
 import queue
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -201,20 +208,35 @@ def stream_call(fn: Streamer, game: str, body: Mapping[str, object], stop: threa
         yield "end", False, carried(exc)
 
 
+#: Whether ``nice`` lowers the calling thread alone (and the threads it starts later), as
+#: on Linux, rather than the whole process.
+NICE_PER_THREAD = sys.platform == "linux"
+
+
 def renice(increment: int) -> None:
-    """Lower this process' CPU priority by ``increment`` (a search yields the cores to the
-    server and the small lane; nothing where the system refuses)."""
+    """Lower the CPU priority by ``increment``: this thread's and those it starts later
+    on Linux, the process' elsewhere (a search yields the cores to the server and the
+    small lane; nothing where the system refuses)."""
     if increment > 0:
         with suppress(AttributeError, OSError):
             os.nice(increment)
 
 
+def warm_up(warmers: tuple[Callable[[], object], ...]) -> None:
+    """Run each of ``warmers``; a failing one is its game's requests' problem."""
+    for warmer in warmers:
+        with suppress(Exception):
+            warmer()
+
+
 def serve_requests(conn: Connection, warmers: tuple[Callable[[], object], ...] = (warm,),
                    concurrent: bool = False, nice: int = 0) -> None:
-    """The worker's life: ignore SIGINT, lower its priority by ``nice``, warm up (each of
-    ``warmers``: the seed games' demos, :func:`warm`, for the heavy and small lanes; the
-    live games' kernels for the live lane of ``perfectplay serve``), say so, then answer
-    each request the server sends until the server closes the pipe (or stops the worker).
+    """The worker's life: ignore SIGINT, lower its priority by ``nice`` (on Linux, with
+    ``concurrent``: its searches' threads only, so a board asked beside the searches keeps
+    the server's priority), warm up (each of ``warmers``: the seed games' demos,
+    :func:`warm`, for the heavy and small lanes; the live games' kernels for the live lane
+    of ``perfectplay serve``), say so, then answer each request the server sends until the
+    server closes the pipe (or stops the worker).
 
     Every message carries its request's number, so requests share the pipe: a reader
     thread takes each message off it; a request says ``("start", id)`` when it begins,
@@ -225,10 +247,10 @@ def serve_requests(conn: Connection, warmers: tuple[Callable[[], object], ...] =
     event (one registered when the request arrived, so a stream cancelled before its turn
     stops at its start), and a search the page abandoned stops within its next check."""
     ignore_sigint()
-    renice(nice)
-    for warmer in warmers:
-        with suppress(Exception):  # a failing demo is that game's requests' problem
-            warmer()
+    searches_alone = concurrent and NICE_PER_THREAD
+    if not searches_alone:
+        renice(nice)  # the whole worker
+    warm_up(warmers)
     sending = threading.Lock()
 
     def send(message: object) -> None:
@@ -246,6 +268,8 @@ def serve_requests(conn: Connection, warmers: tuple[Callable[[], object], ...] =
             if kind == "call":
                 send(("answer", ident, *call(fn, game, body)))
                 return
+            if searches_alone:
+                renice(nice)  # this search and its threads; a board beside it is not
             for message in stream_call(fn, game, body, stops[ident]):
                 send((message[0], ident, *message[1:]))
         finally:
@@ -441,8 +465,8 @@ class HeavyPool:
     def start(self, every_lane: bool = False) -> None:
         """Start the worker now (the server's start-up) and let it import the games; with
         ``every_lane``, the other lanes' workers too, the live one warmed with
-        ``live_warm`` (the live games' kernels): ``perfectplay serve``. A test's app
-        starts a lane with its first request, unwarmed."""
+        ``live_warm`` before its first request (the live games' kernels): ``perfectplay
+        serve``. A test's app starts a lane with its first request, unwarmed."""
         self._ensure()
         if not every_lane:
             return
