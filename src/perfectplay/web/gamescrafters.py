@@ -4,14 +4,20 @@ middleware their front end (GamesmanUni) reads: ``perfectplay serve --store DIR`
 pointed at ``http://HOST:PORT/gamesman/`` (and ``serve --cors`` naming the client's origin),
 plays it unchanged.
 
-- ``GET /gamesman/``: the games served (``id``, ``name``, ``type``, ``gui``): the
-  ``--store``/``--game`` one, and under plain ``perfectplay serve`` every catalog game too
-  (:func:`catalog_listing`: its small variants, each solved on its first position);
+- ``GET /gamesman/``: the games served (``id``, ``name``, ``type``, ``gui``: ``v2`` for a
+  game drawn by the client's image AutoGUI, ``v0`` for one shown as text): the
+  ``--store``/``--game`` one, and under plain ``perfectplay serve`` every two-player seed
+  game at its bundled example (:func:`seed_listing`, the variant ``demo``) and every
+  catalog game (:func:`catalog_listing`: its small variants), each solved on its first
+  position;
 - ``GET /gamesman/{id}/``: the game and its variants (the served game's one is
   ``standard``, a catalog game's are named by their parameters, ``houses2_seeds3``), each
   titled by the game's name and parameters (``Kalah(3, 3)``);
 - ``GET /gamesman/{id}/standard/``: the variant and its start position
-  (``startPosition``, ``autoguiStartPosition``; ``imageAutoGUIData`` null: no image board);
+  (``startPosition``, ``autoguiStartPosition``) and its board, ``imageAutoGUIData``
+  (:mod:`.autogui`; null for a game without one, whose moves the client lists);
+- ``GET /gamesman/images/PATH``: the boards' SVG images (the client draws the copies it
+  ships under the same paths; see :mod:`.autogui`);
 - ``GET /gamesman/{id}/standard/positions/?p=POSITION``: the position's ``positionValue``
   (``win``, ``lose``, ``tie``, ``draw``), ``remoteness`` (-200 for a draw, -100 when not
   known) and ``moves``, each with ``moveValue`` (what the mover gets), ``deltaRemoteness``
@@ -39,7 +45,9 @@ ours never take that path and show the game's own picture and move names instead
 
 **Positions** are strings ``PICTURE~KEY`` (:class:`PositionCodec`): ``PICTURE`` is the
 game's ``draw`` text on one line (its lines joined by `` | ``; the repr of the position for a
-game without ``draw``), what GamesmanUni shows as "Current Position"; ``KEY`` is the
+game without ``draw``; a board's own picture where the draw leaves something out or is
+ambiguous on one line: Kalah's stores, Dots and Boxes' free lines and score), what
+GamesmanUni shows as "Current Position"; ``KEY`` is the
 position itself: the game's integer code for a game with ``encode``/``decode`` (compiled
 games, stores), else the URL-safe base64 (RFC 4648 section 5, no padding) of the position's
 Python literal (read back with :func:`ast.literal_eval`, never executed). GamesmanUni puts
@@ -48,17 +56,19 @@ the string into ``?p=`` as it is, unescaped, so a string holds no ``# & + % / ? 
 only the key is read back (after the last ``~``; a bare key is accepted too), so a picture
 mangled on the way (spaces as ``+``, a browser's escapes) does no harm.
 ``autoguiPosition`` is ``1_KEY`` or ``2_KEY`` (UWAPI's whose-turn marker: the first or second
-player to move), always: GamesmanUni takes whose turn the start is from the first character
+player to move; for a game with a board, the board's characters instead of the key,
+``1_--x-o``), always: GamesmanUni takes whose turn the start is from the first character
 of its AutoGUI string (a Restart only gives the first player the move when it is ``1``). A
 game whose ``player`` hook says who moves (extra turns) is marked by the hook; for any other
 game the turns alternate from the first player's at the start, so the position string
 carries the marker too (``PICTURE~2_KEY``, unambiguous: codes hold no ``_`` and a literal's
 base64 never starts with ``1`` or ``2``) and each child's is the other one. A key typed bare
 (no marker) is the first player's turn at the start and unmarked elsewhere. A move is
-named by the game's ``move_name`` in both ``move`` and ``autoguiMove`` (the client's list of
-moves sends ``move`` back as the ``autoguiMove`` it looks up), one line, a ``:`` (the
-separator of the client's move history) and the other unsafe characters as the pictures'
-look-alikes.
+named by the game's ``move_name`` in ``move`` and, for a game without a board, in
+``autoguiMove`` too (the client's list of moves sends ``move`` back as the ``autoguiMove``
+it looks up; on a board ``autoguiMove`` is the move's button, ``A_-_4``), one line, a
+``:`` (the separator of the client's move history) and the other unsafe characters as the
+pictures' look-alikes.
 
 Each position costs one look-up and one per move.
 """
@@ -69,6 +79,7 @@ import ast
 import asyncio
 import base64
 import binascii
+import functools
 import inspect
 import re
 import threading
@@ -76,7 +87,8 @@ import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from functools import partial
-from typing import Any, TypeVar, cast
+from importlib import resources
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -87,8 +99,13 @@ from ..engine.protocol import Game, Position, Value, capabilities
 from ..engine.solved.solution import Solved, game_picture
 from ..engine.strong import solve
 from ..errors import InputError, PerfectplayError
-from ..registry import catalog, get_catalog
+from ..registry import BUILTIN, GameSpec, catalog, get, get_catalog
+from ..registry import games as every_game
+from . import autogui
 from .worker import Busy
+
+if TYPE_CHECKING:
+    from ..play.state import Table
 
 #: What a look-up gives.
 T = TypeVar("T")
@@ -177,8 +194,8 @@ class PositionCodec:
     ``PICTURE~KEY``, :meth:`read` reads the key back (an :class:`InputError` for a string
     that is not one), :meth:`autogui` writes UWAPI's ``autoguiPosition``."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
-        self.game = game
+    def __init__(self, game: Game[Any, Any], gui: autogui.Board | None = None) -> None:
+        self.game, self.gui = game, gui
         caps = capabilities(game)
         self.coded = caps.codec
         self._encode, self._decode, self._player = caps.encode, caps.decode, caps.player
@@ -191,8 +208,12 @@ class PositionCodec:
         literal = repr(_plain(pos)).encode("utf-8")
         return base64.urlsafe_b64encode(literal).decode("ascii").rstrip("=")
 
-    def picture(self, pos: Any) -> str:
-        """The game's ``draw`` of the position on one line (its repr without ``draw``)."""
+    def picture(self, pos: Any, score: int = 0) -> str:
+        """The game's ``draw`` of the position on one line (its repr without ``draw``), or
+        its board's own picture (:attr:`.autogui.Board.picture`: Kalah's stores, Dots and
+        Boxes' free lines and score)."""
+        if self.gui is not None and self.gui.picture is not None:
+            return one_line(self.gui.picture(pos, score)) or "position"
         return one_line(game_picture(self.game, pos) or repr(_plain(pos))) or "position"
 
     def marker(self, pos: Position, turn: int | None) -> str:
@@ -209,7 +230,7 @@ class PositionCodec:
         before that (``PICTURE~s3~2_KEY``)."""
         mark = self.marker(pos, turn) if self._player is None else ""
         held = "" if score is None else f"{SCORE_MARK}{int(score)}{KEY_MARK}"
-        return f"{self.picture(pos)}{KEY_MARK}{held}{mark}{self.key(pos)}"
+        return f"{self.picture(pos, score or 0)}{KEY_MARK}{held}{mark}{self.key(pos)}"
 
     @staticmethod
     def score_of(text: str | None) -> int:
@@ -223,10 +244,19 @@ class PositionCodec:
         held = _SCORE.fullmatch(parts[-2].strip()) if len(parts) >= 2 else None
         return int(held.group(1)) if held else 0
 
-    def autogui(self, pos: Any, turn: int | None = None) -> str:
+    def autogui(self, pos: Any, turn: int | None = None, score: int = 0) -> str:
         """UWAPI's AutoGUI string: ``1_KEY``/``2_KEY`` (who moves: the ``player`` hook's, else
-        ``turn``'s), or ``KEY`` when neither is known."""
-        return f"{self.marker(pos, turn)}{self.key(pos)}"
+        ``turn``'s), or ``KEY`` when neither is known; for a game with a board
+        (:mod:`.autogui`) the board's characters instead of the key (``1_--x-o~3``), the
+        running ``score`` filling a scored game's stores."""
+        body = self.key(pos) if self.gui is None else self.gui.entities(pos, score)
+        return f"{self.marker(pos, turn)}{body}"
+
+    def move(self, pos: Position, move: object, name: str) -> str:
+        """UWAPI's ``autoguiMove``: the board's button for the move (a click, a line, an
+        arrow), else its ``name`` (the client lists it under the board)."""
+        found = None if self.gui is None else self.gui.move(pos, move)
+        return name if found is None else found
 
     def turn_of(self, text: str) -> int | None:
         """The turn a position string's marker names (0 the first player), None without."""
@@ -324,7 +354,7 @@ def _entry(solved: Solved, codec: PositionCodec, pos: Any, turn: int | None,
     word = value_word(value, solved.scored)
     out: dict[str, Any] = {"position": codec.text(pos, turn,
                                                   score if solved.scored else None),
-                           "autoguiPosition": codec.autogui(pos, turn),
+                           "autoguiPosition": codec.autogui(pos, turn, score),
                            "positionValue": word, "remoteness": remoteness_code(word, rem)}
     if solved.scored:  # the winner's margin: who wins is positionValue (see module doc)
         out["winby"] = abs(final)
@@ -369,7 +399,7 @@ def position_response(solved: Solved, pos: Any, codec: PositionCodec | None = No
         word = value_word(worth, solved.scored)
         name = _move_name(game, mv.move)
         moves.append({**_entry(solved, codec, child, after, child_score), "move": name,
-                      "autoguiMove": name, "moveValue": word})
+                      "autoguiMove": codec.move(pos, mv.move, name), "moveValue": word})
     out["moves"] = wrangle_moves(moves)
     return out
 
@@ -433,10 +463,21 @@ def catalog_of(game: object) -> CatalogGame | None:
     return None
 
 
+def seed_of(game: object) -> GameSpec | None:
+    """The built-in seed game ``game`` is the engine rules of (its class lives in that
+    game's package, ``perfectplay.coins.rules``), or None."""
+    parts = type(game).__module__.split(".")
+    if len(parts) >= 3 and ".".join(parts[:2]) in BUILTIN:
+        with suppress(PerfectplayError):
+            found = get(parts[1])
+            return found if isinstance(found, GameSpec) else None
+    return None
+
+
 def rules_of(game: object, name: str) -> tuple[str, str]:
     """A served game's title and rules: a catalog game's own, else its class's docstring (or
     its module's; "" when there is none) under ``name``."""
-    entry = catalog_of(game)
+    entry = catalog_of(game) or seed_of(game)
     if entry is not None:
         return entry.title, entry.rules
     home = inspect.getmodule(type(game))  # its own docstring, not one inherited
@@ -539,11 +580,15 @@ def lookups_of(solved: Solved) -> LookUps:
 
 class Variant:
     """One variant served under ``/gamesman``: its id, its title and its game, solved on
-    its first look-up (in the look-up's thread, within its budget) unless given solved."""
+    its first look-up (in the look-up's thread, within its budget) unless given solved,
+    by ``solver`` when given (a seed game's own oracle), else by the engine. ``board``:
+    whether the game has an image AutoGUI (:mod:`.autogui`), said before it is built."""
 
     def __init__(self, vid: str, title: str, make: Callable[[], Any],
-                 solved: Solved | None = None) -> None:
+                 solved: Solved | None = None, board: bool = False,
+                 solver: Callable[[], Solved] | None = None) -> None:
         self.id, self.title, self._make, self._solved = vid, title, make, solved
+        self.board, self._solver = board, solver
         self._game: Any = None if solved is None else solved.game
         self._codec: PositionCodec | None = None
         self._lock = threading.Lock()
@@ -560,8 +605,13 @@ class Variant:
     @property
     def codec(self) -> PositionCodec:
         if self._codec is None:
-            self._codec = PositionCodec(self.game)
+            self._codec = PositionCodec(self.game, autogui.board_for(self.game))
         return self._codec
+
+    @property
+    def gui(self) -> str:
+        """UWAPI's GUI category: ``v2`` (an image AutoGUI) or ``v0`` (text)."""
+        return "v2" if self.board else "v0"
 
     @property
     def start(self) -> Any:
@@ -579,7 +629,8 @@ class Variant:
         game = self.game
         with self._lock:
             if self._solved is None:
-                self._solved = cast(Solved, solve(game, check=False))
+                self._solved = self._solver() if self._solver is not None else \
+                    cast(Solved, solve(game, check=False))
             return self._solved
 
 
@@ -595,6 +646,11 @@ class Listed:
     @property
     def scored(self) -> bool:
         return any(v.scored for v in self.variants[:1])
+
+    @property
+    def gui(self) -> str:
+        """``v2`` when a variant has an image AutoGUI, else ``v0``."""
+        return "v2" if any(v.board for v in self.variants) else "v0"
 
 
 def variant_id(values: dict[str, Any]) -> str:
@@ -618,9 +674,81 @@ def catalog_listing() -> list[Listed]:
         for values in sizes:
             full = entry.arguments((), values)
             variants.append(Variant(variant_id(values), entry.call(full),
-                                    partial(entry.build, **values)))
+                                    partial(entry.build, **values),
+                                    board=entry.name in autogui.BOARDS))
         listed.append(Listed(entry.name, entry.title, variants))
     return listed
+
+
+#: The variant id of a seed game's one variant, its bundled instance.
+DEMO = "demo"
+
+
+def seed_listing() -> list[Listed]:
+    """Every two-player seed game (one with a play table) at its bundled instance (the
+    variant ``demo``, titled by what it is), built and solved by its own play table (the
+    game's engine rules and its oracle) only when asked for."""
+    listed = []
+    for entry in every_game():
+        if entry.kind != "seed":
+            continue
+        spec = cast(GameSpec, entry)
+        if spec.play is None or not spec.demo:
+            continue
+        listed.append(Listed(spec.name, spec.title, [_seed_variant(spec)]))
+    return listed
+
+
+def _seed_variant(spec: GameSpec) -> Variant:
+    """A seed game's one variant, its bundled instance: its play table built once, on the
+    first request that needs its game."""
+    table = functools.cache(partial(_seed_table, spec))
+
+    def game() -> object:
+        return table().game
+
+    def oracle() -> Solved:
+        return table().oracle
+
+    return Variant(DEMO, f"{spec.title}, {spec.demo_title or 'its example'}", game,
+                   solver=oracle)
+
+
+def _seed_table(spec: GameSpec) -> Table:
+    """A seed game's play table at its bundled instance (its rules and its oracle)."""
+    assert spec.play is not None
+    options = spec.make_options(dict(spec.demo_options))
+    return spec.play(spec.parse(spec.demo, options), options)
+
+
+def variant_response(v: Variant) -> dict[str, object]:
+    """UWAPI's answer for a variant: its start (``startPosition``, its AutoGUI string as
+    both ``autoguiStartPosition`` and ``autoguiPosition``) and its ``imageAutoGUIData``
+    (None: the client shows the position's text). Builds the game (not solved)."""
+    start = v.start
+    text = v.codec.text(start, 0, 0 if v.scored else None)
+    auto = v.codec.autogui(start, 0)
+    board = v.codec.gui
+    # the README lists the start's AutoGUI string as autoguiPosition, its example and
+    # server.py (which GamesmanUni reads) as autoguiStartPosition: both are given
+    return {"id": v.id, "name": v.title, "gui": "v2" if board else "v0",
+            "startPosition": text, "autoguiStartPosition": auto, "autoguiPosition": auto,
+            "imageAutoGUIData": None if board is None else board.data}
+
+
+#: Where the boards' images live (package data), served at ``/gamesman/images/PATH``.
+IMAGES = ("static", "gamesman")
+_IMAGE_PATH = re.compile(r"[a-z0-9_]+(/[a-z0-9_]+)*\.svg", re.IGNORECASE)
+
+
+def image_file(path: str) -> bytes | None:
+    """The SVG image ``path`` names (``general/red_circle.svg``) among the boards' images,
+    or None (a path with anything but letters, digits, ``_`` and ``/``, ending ``.svg``,
+    is refused before any file is looked at)."""
+    if not _IMAGE_PATH.fullmatch(path):
+        return None
+    found = resources.files("perfectplay.web").joinpath(*IMAGES, *path.split("/"))
+    return found.read_bytes() if found.is_file() else None
 
 
 def routes(solved: Solved | None, game_id: str, name: str,
@@ -633,18 +761,20 @@ def routes(solved: Solved | None, game_id: str, name: str,
     listed: list[Listed] = []
     if solved is not None:
         title = variant_title(str(capabilities(solved.game).name or name))
+        board = autogui.board_for(solved.game) is not None
         listed.append(Listed(game_id, name, [Variant(VARIANT, title, lambda: solved.game,
-                                                     solved)]))
+                                                     solved, board=board)]))
     by_id = {g.id: g for g in listed}
     pending = [catalog]  # the catalog is listed on the first request (its imports wait)
     listing_lock = threading.Lock()
 
-    def listing() -> None:
-        with listing_lock:
+    def listing() -> None:  # done once; a request meanwhile waits for it, and a failure
+        with listing_lock:  # leaves it to the next request
             if pending[0]:
-                pending[0] = False
-                listed.extend(g for g in catalog_listing() if g.id not in by_id)
+                listed.extend(g for g in seed_listing() + catalog_listing()
+                              if g.id not in by_id)
                 by_id.update((g.id, g) for g in listed)
+                pending[0] = False
 
     def missing(what: str) -> Response:
         return JSONResponse({"error": what}, status_code=404)
@@ -657,7 +787,7 @@ def routes(solved: Solved | None, game_id: str, name: str,
     async def games(_request: Request) -> Response:
         if pending[0]:
             await asyncio.to_thread(listing)
-        return JSONResponse([{"id": g.id, "name": g.name, "type": "twoPlayer", "gui": "v0"}
+        return JSONResponse([{"id": g.id, "name": g.name, "type": "twoPlayer", "gui": g.gui}
                              for g in listed])
 
     async def game(request: Request) -> Response:
@@ -666,9 +796,10 @@ def routes(solved: Solved | None, game_id: str, name: str,
         g = by_id.get(request.path_params["game"])
         if g is None:
             return no_game(request)
+        scored = await asyncio.to_thread(lambda: g.scored)  # builds its first variant
         return JSONResponse({"id": g.id, "name": g.name, "allowCustomVariantCreation": False,
-                             "supportsWinBy": g.scored,
-                             "variants": [{"id": v.id, "name": v.title, "gui": "v0"}
+                             "supportsWinBy": scored,
+                             "variants": [{"id": v.id, "name": v.title, "gui": v.gui}
                                           for v in g.variants]})
 
     async def _find(request: Request) -> Variant | Response:
@@ -687,13 +818,7 @@ def routes(solved: Solved | None, game_id: str, name: str,
         v = await _find(request)
         if isinstance(v, Response):
             return v
-        start = v.start
-        text, auto = v.codec.text(start, 0, 0 if v.scored else None), v.codec.autogui(start, 0)
-        # the README lists the start's AutoGUI string as autoguiPosition, its example and
-        # server.py (which GamesmanUni reads) as autoguiStartPosition: both are given
-        return JSONResponse({"id": v.id, "name": v.title, "gui": "v0",
-                             "startPosition": text, "autoguiStartPosition": auto,
-                             "autoguiPosition": auto, "imageAutoGUIData": None})
+        return JSONResponse(await asyncio.to_thread(variant_response, v))
 
     def answer(v: Variant, text: str | None) -> dict[str, Any]:
         solved_v = v.solved()
@@ -719,14 +844,24 @@ def routes(solved: Solved | None, game_id: str, name: str,
         except PerfectplayError as exc:  # a damaged store file: said, not a 500
             return JSONResponse({"error": str(exc)}, status_code=422)
 
+    async def image(request: Request) -> Response:
+        found = image_file(request.path_params["path"])
+        if found is None:
+            return missing(f"no image {_cut(request.path_params['path'])!r}")
+        return Response(found, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
     async def rules(request: Request) -> Response:
         v = await _find(request)
         if isinstance(v, Response):
             return v
         g = by_id[request.path_params["game"]]
-        return JSONResponse({"instructions": instructions(v.game, g.name)})
+        game_of = v  # built off the event loop (a catalog game's kernels, a seed's table)
+        text = await asyncio.to_thread(lambda: instructions(game_of.game, g.name))
+        return JSONResponse({"instructions": text})
 
-    return [Route("/gamesman/", games), Route("/gamesman/{game}/", game),
+    return [Route("/gamesman/images/{path:path}", image),
+            Route("/gamesman/", games), Route("/gamesman/{game}/", game),
             Route("/gamesman/{game}/{variant}/", variant),
             Route("/gamesman/{game}/{variant}/positions/", position),
             Route("/gamesman/{game}/{variant}/instructions/", rules)]
