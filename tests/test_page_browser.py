@@ -234,6 +234,11 @@ def test_a_scored_moves_colour_follows_the_final_margin(page):
     assert "lose by 2 at the end" in page.get_attribute(button, "title")
     house = f"{sec} svg.kalah g[data-move='b'] text.vlabel"
     assert page.text_content(f"{house} >> nth=1") == "L-2"
+    # the history in the headline's terms too: the final margins, the points counted
+    lines = [li.text_content() for li in page.query_selector_all(f"{sec} .history li")]
+    # (south's a ends in its store: south moves again)
+    assert lines == ["Player 1 a: win by 2 at the end -> win by 2 at the end",
+                     "Player 1 b: win by 2 at the end -> win by 2 at the end"], lines
 
 
 def test_connect4_is_played_by_keys_with_the_focus_kept(page):

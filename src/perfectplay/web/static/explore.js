@@ -484,6 +484,19 @@
   }
   window.perfectplay.cellGrid = cellGrid;
 
+  // A history move's value before and after it, for its mover, as the page words it: in a
+  // scored game the final margins (the points so far counted, as the headline and the
+  // chart count them: "lose by 2 at the end"), else the solver's words; null: not known.
+  function plyWords(d, p) {
+    if (!p.before) return null;
+    if (typeof d.margin !== "number" || p.chart_before === null || p.chart_after === null ||
+      p.chart_before === undefined) return {before: p.before, after: p.after};
+    const sign = p.turn === "second" ? -1 : 1;
+    const end = (v) => (v === 0 ? "tie" : `${v > 0 ? "win" : "lose"} by ${Math.abs(v)}`);
+    return {before: `${end(sign * p.chart_before)} at the end`,
+      after: `${end(sign * p.chart_after)} at the end`};
+  }
+
   // The keys of a position's moves, key -> move name: each move's own name when every name
   // is one character (Connect Four's columns, Kalah's houses), else 1..9 in the list's
   // order when there are at most nine moves; none for more.
@@ -885,10 +898,11 @@
         side.appendChild(window.perfectplay.historyChart(d.history));
         const list = el("ol", {class: "history"});
         d.history.forEach((p, k) => {
+          const w = plyWords(d, p);
           const li = el("li", {class: p.mistake ? "mistake" : ""},
-            `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}${p.before ? `: ${
-              p.before} -> ${p.after}` : ""}${p.mistake ? " (mistake)" : ""}`);
-          if (p.mistake && p.before) li.appendChild(el("span", {class: "why"}, this.why(d, k, p)));
+            `${p.turn === "second" ? "Player 2" : "Player 1"} ${p.name}${w ? `: ${
+              w.before} -> ${w.after}` : ""}${p.mistake ? " (mistake)" : ""}`);
+          if (p.mistake && w) li.appendChild(el("span", {class: "why"}, this.why(d, k, w)));
           list.appendChild(li);
         });
         side.appendChild(list);
