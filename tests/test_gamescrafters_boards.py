@@ -81,7 +81,8 @@ def test_every_game_is_listed_with_its_variants(served):
     assert all(g["id"].startswith("perfectplay-") and g["id"] not in THEIRS for g in listed)
     guis = {g["id"].removeprefix("perfectplay-"): g["gui"] for g in listed}
     assert all(guis[name] == "v2" for name in BOARDS)  # drawn by the image AutoGUI
-    assert all(guis[e.name] == "v0" for e in seeds)  # their text, their moves listed
+    assert guis["coins"] == "v2"  # a row of coins
+    assert guis["rock"] == guis["portal"] == "v0"  # their text, their moves listed
     for entry in catalog():
         game = client.get(f"/gamesman/perfectplay-{entry.name.replace('_', '')}/").json()
         want_ids = [gamescrafters.variant_id(dict(v)) for v in entry.small] or ["standard"]
@@ -307,7 +308,8 @@ def test_kalah_shows_its_stores_and_seeds():
 CHEAP = {"tictactoe": {}, "connect4": {"width": 4, "height": 3}, "nim": {"heaps": (2, 3, 4)},
          "othello": {"size": 4, "opening": ""}, "kalah": {"houses": 2, "seeds": 3},
          "dots_and_boxes": {"rows": 2, "cols": 2}, "domineering": {"rows": 3, "cols": 4},
-         "hexapawn": {"width": 3, "height": 3}, "teeko": {"size": 3, "pieces": 3}}
+         "hexapawn": {"width": 3, "height": 3}, "teeko": {"size": 3, "pieces": 3},
+         "coins": {"coins": [7, 9, 2, 6, 4, 3]}}
 
 
 @pytest.mark.parametrize("name", sorted(CHEAP))
@@ -317,9 +319,11 @@ def test_each_button_is_where_its_move_happens(name):
     a house's button in Kalah), an arrow from the piece that steps to where it lands, a
     domino's line over the two squares it covers, a Dots and Boxes line between the dots
     it joins (one more bar drawn)."""
+    from perfectplay.coins import CoinsGame
     from perfectplay.registry import get_catalog
 
-    game = get_catalog(name).build(**CHEAP[name])
+    game = CoinsGame(**CHEAP[name]) if name == "coins" else \
+        get_catalog(name).build(**CHEAP[name])
     gui = autogui.board_for(game)
     assert gui is not None and name in autogui.BOARDS
     centers = gui.data["themes"][autogui.THEME]["centers"]
@@ -363,3 +367,17 @@ def test_each_button_is_where_its_move_happens(name):
                     assert name == "dots_and_boxes"
                     assert after.count("k") == before.count("k") + autogui.SEGMENTS
             pos = game.play(pos, rng.choice(moves))
+
+
+def test_coins_show_the_row_left_and_the_totals():
+    """Coins in a line: the coins left with their values, both totals from the running
+    score, in the board and the picture; a variant of other moves (UVa 10891's) has none."""
+    from perfectplay.coins import CoinsGame, GameOfSumGame
+
+    game = CoinsGame([7, 9, 2, 6, 4, 3])
+    gui = autogui.board_for(game)
+    pos, score = (1, 5), 4  # A took 7, B took 3: A to move, 4 ahead
+    board, *texts = gui.entities(pos, score).split("~")
+    assert board[:12] == "-cccc--....-" and texts == ["9", "2", "6", "4", "A", "7", "B", "3"]
+    assert gui.picture(pos, score) == "coins left 9 2 6 4\nA 7, B 3; A to move"
+    assert autogui.board_for(GameOfSumGame([1, 2])) is None

@@ -455,25 +455,75 @@ def domineering_board(game: Drawn) -> Board:
     return grid_board(game, {"d": ("domineering/X.svg", 0.96)}, link="L")
 
 
+# -- coins in a line (a seed game) ------------------------------------------------------
+class Row(Protocol):
+    """Coins in a line: the row (a position ``(i, j)`` holds coins ``i..j-1``)."""
+
+    coins: tuple[int, ...]
+
+
+def coins_board(game: Row) -> Board:
+    """Coins in a line: the coins left as gold discs with their values, the totals (A the
+    first player) under them; a click on an end coin takes it. Its picture gives the coins
+    left, the totals and who moves (the position alone is two numbers)."""
+    row = tuple(int(c) for c in game.coins)
+    n = len(row)
+    spots = [(0.6 + 1.1 * i, 0.7) for i in range(n)]
+    labels = [(0.6, 1.9), (1.5, 1.9), (2.7, 1.9), (3.6, 1.9)]
+    data = theme((1.1 * n + 0.1, 2.4), spots + spots + labels,
+                 {"c": ("general/yellow_circle.svg", 1.0)}, circleButtonRadius=0.12,
+                 textEntityFontSize=0.4)
+
+    def state(pos: Pos, held: int) -> tuple[int, int, int, int, int]:
+        i, j = cast(tuple[int, int], pos)
+        mover = (n - (j - i)) % 2
+        taken = sum(row[:i]) + sum(row[j:])
+        a = (taken + (held if mover == 0 else -held)) // 2
+        return i, j, mover, a, taken - a
+
+    def entities(pos: Pos, held: int = 0) -> str:
+        i, j, _, a, b = state(pos, held)
+        left = range(i, j)
+        board = "".join("c" if k in left else "-" for k in range(n)) + \
+            "".join("." if k in left else "-" for k in range(n))
+        return _texts(board + "....", [str(row[k]) for k in left] + ["A", str(a), "B", str(b)])
+
+    def move(pos: Pos, mv: Pos) -> str | None:
+        i, j = cast(tuple[int, int], pos)
+        return f"A_{CLICK}_{i if mv == 'L' else j - 1}" if mv in ("L", "R") else None
+
+    def picture(pos: Pos, held: int) -> str:
+        i, j, mover, a, b = state(pos, held)
+        left = " ".join(str(c) for c in row[i:j]) or "none"
+        return f"coins left {left}\nA {a}, B {b}; {'AB'[mover]} to move"
+
+    return Board(data, entities, move, picture)
+
+
 #: Each catalog game's board, by its name (each reads its own game's face).
 BOARDS: dict[str, Callable[..., Board]] = {
     "tictactoe": tictactoe_board, "connect4": connect4_board, "othello": othello_board,
     "kalah": kalah_board, "dots_and_boxes": dots_board, "domineering": domineering_board,
     "nim": nim_board, "hexapawn": hexapawn_board, "teeko": teeko_board,
+    "coins": coins_board,
 }
+#: The seed games' engine rules that have a board (a subclass with other moves has none).
+SEED_BOARDS = {"perfectplay.coins.rules.CoinsGame": "coins"}
 
 
 def catalog_name(game: object) -> str | None:
-    """The catalog package ``game``'s class lives in (``connect4``), or None."""
+    """The catalog package ``game``'s class lives in (``connect4``), or the seed game it is
+    the rules of (``coins``, :data:`SEED_BOARDS`), or None."""
     module = type(game).__module__
     if module.startswith("perfectplay.catalog.") and module.count(".") >= 2:
         return module.split(".")[2]
-    return None
+    return SEED_BOARDS.get(f"{module}.{type(game).__qualname__}")
 
 
 def board_for(game: object) -> Board | None:
-    """The image AutoGUI of a catalog game (None for any other game, or when the game's
-    board cannot be read: the client then shows the position's text)."""
+    """The image AutoGUI of a catalog game or of coins in a line (None for any other
+    game, or when the game's board cannot be read: the client then shows the position's
+    text)."""
     make = BOARDS.get(catalog_name(game) or "")
     if make is None:
         return None

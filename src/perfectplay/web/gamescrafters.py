@@ -711,7 +711,7 @@ def _seed_variant(spec: GameSpec) -> Variant:
         return table().oracle
 
     return Variant(DEMO, f"{spec.title}, {spec.demo_title or 'its example'}", game,
-                   solver=oracle)
+                   solver=oracle, board=spec.name in autogui.BOARDS)
 
 
 def _seed_table(spec: GameSpec) -> Table:
