@@ -728,6 +728,7 @@ class _Hooks:
         self.step: Callable[[Position, Move], Any] | None = None
         self.rank: Callable[[Position], int] | None = None
         self.unrank: Callable[[int, int], Position] | None = None
+        self.endgame: Callable[[Position, int, int], tuple[int, int]] | None = None
         if compiled:
             self._compiled_hooks(cast("CompiledGame", game))
 
@@ -750,6 +751,9 @@ class _Hooks:
         if game.has_step:
             self.step = lambda pos, m: tuple(int(x) for x in r.step(i64(cast(int, pos)),
                                                                    i64(m)))
+        if game.has_endgame:
+            self.endgame = lambda pos, a, b: (lambda s, n: (int(s), int(n)))(
+                *r.endgame(i64(cast(int, pos)), i64(a), i64(b)))
         if game.has_rank:
             rk = game.ranking
             self.rank = lambda pos: int(rk.rank(i64(cast(int, pos))))
@@ -1134,7 +1138,8 @@ class _Hooks:
             ("search_moves", getattr(self, "listed", None)),
             ("static_bounds", getattr(self, "flags", None)),
             ("cannot_tie", self.no_tie and not self.caps.scored),
-            ("margin_bound", self.margin_bound)) if on]
+            ("margin_bound", self.margin_bound),
+            ("endgame", self.endgame)) if on]
         if not wanted:
             return
         solved = self.solved(" and ".join([", ".join(wanted[:-1]), wanted[-1]]
@@ -1161,6 +1166,31 @@ class _Hooks:
                 if b is not _FAILED and v is not None and not -b <= v <= b:
                     self.problem("margin_bound", f"margin_bound({show(pos)}) is {b}, but the "
                                                  f"mover's margin there is {show(v)}")
+        if self.endgame is not None and self.caps.scored:
+            self.endgame_holds(solved)
+
+    def endgame_holds(self, solved: Solved) -> None:
+        """Each sampled position's ``endgame`` answer, in windows around its margin v and
+        off it, is a fail-soft score (<= a: v <= it; >= b: v >= it; else v) with nodes
+        >= 1, or (0, 0): left to the engine."""
+        assert self.endgame is not None
+        for pos in self.sample:
+            worth = solved.get(pos)
+            if worth is None or isinstance(worth, Value):
+                continue
+            v = int(worth)
+            for a, b in ((v - 1, v + 1), (v, v + 1), (v - 1, v), (v + 2, v + 4),
+                         (v - 4, v - 2)):
+                got = self.call("endgame", self.endgame, pos, a, b)
+                if got is _FAILED or got == (0, 0):
+                    continue
+                s, n = got
+                holds = (v <= s) if s <= a else (v >= s) if s >= b else (v == s)
+                if n < 1 or not holds:
+                    self.problem("endgame", f"endgame({show(pos)}, {a}, {b}) is ({s}, {n}), "
+                                            f"but the mover's margin there is {v} (a "
+                                            "fail-soft score and nodes >= 1, or (0, 0))")
+                    break
 
     def solved(self, hooks: str) -> Solved | None:
         """The engine's solution of the game (its plain view for a Python game, the

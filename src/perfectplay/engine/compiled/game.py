@@ -50,6 +50,14 @@ The functions (plain Python functions are compiled with ``numba.njit`` for you):
                               the rank of its houses, :mod:`perfectplay.catalog.kalah.dense`),
                               which the search then reads instead of searching; called only
                               at or below the gate
+``endgame(pos, a, b)``        *optional, scored games, for proof search*: ``(score, nodes)``,
+                              the mover's margin of a position near the end searched by the
+                              game itself, fail-soft in the window (a, b) (a score <= a
+                              bounds the margin from above, >= b from below,
+                              else it is the margin), and the nodes that cost (>= 1); or
+                              ``(0, 0)`` where the game leaves the position to the engine
+                              (Othello: the last 10 empty squares on bitboards, with no
+                              table, symmetry or decoding)
 ``horizon(pos) -> int``       *optional, for proof search*: every game from ``pos`` ends within
                               this many plies, and a game that ends level ends after exactly
                               this many (Connect Four: the empty cells). Search then knows a
@@ -142,6 +150,7 @@ class Rules(NamedTuple):
     margin_bound: Kernel
     step: Kernel
     dense_index: Kernel
+    endgame: Kernel
 
 
 class Ranking(NamedTuple):
@@ -170,6 +179,11 @@ def _minus1(pos):
 @njit(cache=True)
 def _no_step(pos, move):
     return pos, 0
+
+
+@njit(cache=True)
+def _no_endgame(pos, alpha, beta):
+    return np.int64(0), np.int64(0)
 
 
 @njit(cache=True)
@@ -229,13 +243,14 @@ class CompiledGame:
     :param margin_bound: the bound of a scored game's margin from a position on.
     :param step: ``(play, payoff)`` from one piece of work (scored games).
     :param dense_index: a position's entry in a dense endgame table (with margin_bound).
+    :param endgame: ``(score, nodes)`` of a position the game searches itself near the end.
     :param rank: a dense number of a position inside its tier (for stores; with tier).
     :param unrank: the code of a rank in a tier (with rank).
     :param valid: non-zero when a code names a position of the game.
     :param name: the game's name (None: the class's).
     :raises GameError: a start code or ``max_moves`` out of range, or hooks that do not
         go together (rank without unrank or tier, step or margin_bound without payoff,
-        dense_index without margin_bound).
+        dense_index without margin_bound, endgame without payoff).
     """
 
     def __init__(self, initial: int, moves: Callable[..., int], play: Callable[..., int],
@@ -251,6 +266,7 @@ class CompiledGame:
                  margin_bound: Callable[..., int] | None = None,
                  step: Callable[..., Any] | None = None,
                  dense_index: Callable[..., int] | None = None,
+                 endgame: Callable[..., Any] | None = None,
                  rank: Callable[..., int] | None = None,
                  unrank: Callable[..., int] | None = None,
                  valid: Callable[..., int] | None = None,
@@ -279,7 +295,8 @@ class CompiledGame:
             static_bounds=_jit(static_bounds, "static_bounds") or _zero1,
             margin_bound=_jit(margin_bound, "margin_bound") or _zero1,
             step=_jit(step, "step") or _no_step,
-            dense_index=_jit(dense_index, "dense_index") or _minus1)
+            dense_index=_jit(dense_index, "dense_index") or _minus1,
+            endgame=_jit(endgame, "endgame") or _no_endgame)
         self.ranking = Ranking(_jit(rank, "rank") or _zero1, _jit(unrank, "unrank") or _zero2)
         if (rank is None) != (unrank is None) or rank is not None and tier is None:
             raise GameError("rank and unrank come together, and only with tier")
@@ -293,6 +310,9 @@ class CompiledGame:
         self.has_margin_bound = margin_bound is not None
         self.has_step = step is not None
         self.has_dense_index = dense_index is not None
+        self.has_endgame = endgame is not None
+        if endgame is not None and payoff is None:
+            raise GameError("endgame is for scored games (with payoff)")
         if dense_index is not None and margin_bound is None:
             raise GameError("dense_index needs margin_bound (the gate of a dense table)")
         if step is not None and payoff is None:

@@ -179,7 +179,8 @@ class CompiledBackend:
                             acyclic=game.tiered, max_moves=game.max_moves,
                             parallel=workers > 1, ordered=game.has_search_moves,
                             bounded=game.has_margin_bound, with_leaf=leaf is not None,
-                            stepped=game.has_step)
+                            stepped=game.has_step,
+                            with_endgame=game.has_endgame)
         # what the types of its kernels' arguments depend on besides the rules (_call)
         self.types_key = _leaf_types(self.leaf, self.kind)
         self._pool: cf.ThreadPoolExecutor | None = None  # made when a call outgrows QUICK_NODES

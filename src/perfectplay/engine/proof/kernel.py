@@ -43,6 +43,12 @@ Steininger's c4 evaluates every child statically before it searches any (10 % fe
 counted); a child that is entered reuses the move made and the bounds read (with them, 9 %
 less CPU).
 
+**The game's endgame.** A scored game's ``endgame`` hook may take a position below the root
+whole: it returns the position's fail-soft score in the window and the nodes it searched,
+which are counted as the search's (Othello: the last 10 empty squares on bitboards, with no
+table, symmetry or decoding, as mame's o66 searches them); it answers (0, 0) to leave the
+position to the kernel.
+
 **Threads.** Several threads run the same probe over the shared table; where subtrees are
 big each marks the node it is expanding in a small ``busy`` table, and a thread that meets
 a child another thread is searching takes its other moves first and comes back to that one
@@ -124,6 +130,7 @@ class Kind(NamedTuple):
     bounded: bool = False  # margin_bound() is the game's (scored games)
     with_leaf: bool = False  # a solved store of the game's last tiers answers at the leaves
     stepped: bool = False  # step() gives child and payoff in one call (scored games)
+    with_endgame: bool = False  # endgame() searches positions near the end (scored games)
 
 
 class Leaf(NamedTuple):
@@ -585,6 +592,12 @@ def probe(root, alpha, beta, rules, kind, leaf, shared, ws, node_limit, thread):
                     if a >= b:
                         ret = a
                         continue
+            if kind.with_endgame and d > 0:  # the game's own endgame search (module doc)
+                s_end, n_end = rules.endgame(p, a, b)
+                if n_end > 0:
+                    nodes += n_end - 1  # this node is counted already
+                    ret = s_end
+                    continue
             if not scored and b > top:  # a win takes at least one ply
                 b = top
                 if a >= b:
