@@ -2,7 +2,8 @@
 // Teeko's board on perfectplay's page (this game's board code, found through its registry
 // entry's script, served at /page/teeko.js, shared by every tab that shows Teeko): John
 // Scarne's board, points joined by lines across, down and diagonally (a marker moves
-// along them), Black's markers black (X in the game's drawing) and Red's red (O). A drop
+// along them), Black's markers black (X in the game's drawing) and White's white (O), as
+// the game names its players (Scarne's set was black and red). A drop
 // is a click on a free point; in the moving phase a click on a marker picks it and a click
 // on a neighbouring point moves it there. Each target shows its move's value.
 (() => {
@@ -21,7 +22,7 @@
   function piece(x, y, ch) {
     if (ch !== "X" && ch !== "O") return null;
     return svg("circle", {class: `marker piece-${ch}`, cx: x, cy: y, r: CELL * 0.36,
-      fill: ch === "X" ? "#111" : "#c62828", stroke: "#000", "stroke-width": 2});
+      fill: ch === "X" ? "#111" : "#fafafa", stroke: "#000", "stroke-width": 2});
   }
 
   // The lattice under the points: each point joined to its eight neighbours.
