@@ -18,10 +18,11 @@ Published results reproduced or aimed at:
   championships!", British Othello Federation newsletter, July 1993; his perfect line is
   on www.maths.nottingham.ac.uk/plp/pmzjff/Othello/6x6sol.html). Every position on a
   perfect line has the same value, so positions on his line are searched: -4 for Black
-  after 22, 12 and 8 of his moves (10, 20, 24 empty squares: 0.2 s, 2 s and 41 s of one
-  core here, 2026-11-26). After 6 moves, 900 s proved only "at most -4"; the start is a
-  goal (a 2-hour search, 2 x 10^9 nodes with a 2 GB table, proved nothing: the machine's
-  two cores were shared by a dozen processes).
+  after 22, 12, 8 and 6 of his moves (10, 20, 24 and 26 empty squares: 0.2 s, 2 s, 41 s
+  and 135 s of one core here, 2026-11-26; 9.2 s and 30 s for the last two since 2026-12-06,
+  the last 10 empty squares searched on bitboards by the ``endgame`` hook). The start is a
+  goal (a 2-hour search, 2 x 10^9 nodes with a 2 GB table, proved nothing on 2026-11-26:
+  the machine's two cores were shared by a dozen processes).
 - 8x8: a draw (Hiroki Takizawa 2023, "Othello is solved", arXiv:2310.19387): a goal far
   beyond this machine; a position on his drawn line with few empty squares is searched.
 
@@ -115,8 +116,13 @@ GAME = CatalogGame(
                   method="search", seconds=2.0,
                   note="his line after 12 moves (20 empty squares)"),
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 8)}, FEINSTEIN, value=-4,
-                  method="search", seconds=41.0,
-                  note="his line after 8 moves (24 empty squares): 5.4 x 10^7 nodes"),
+                  method="search", seconds=12.0,
+                  note="his line after 8 moves (24 empty squares): 1.3 x 10^8 nodes, 9.2 s "
+                       "CPU (2026-12-06; 41 s before the endgame hook)"),
+        Published({"size": 6, "opening": first(FEINSTEIN_LINE, 6)}, FEINSTEIN, value=-4,
+                  method="search", seconds=30.0,
+                  note="his line after 6 moves (26 empty squares): 3.6 x 10^8 nodes, 30 s "
+                       "CPU (2026-12-06; mame's o66: 6.3 x 10^7 nodes, 3.9 s)"),
         Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=7200.0,
                   goal=True,
                   note="White wins 16-20; 2 CPU-weeks in 1993. Not reached here: 2 h, "
