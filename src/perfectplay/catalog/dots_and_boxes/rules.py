@@ -25,9 +25,19 @@ lines (5 x 5 has 60) get the same rules bound to their own tables (``own_kernels
 The tier is the number of lines drawn. ``canonical`` is the least line set among the
 board's images under its symmetries (4 for a rectangle, 8 for a square board), with the
 player bit cleared (the value does not depend on it). ``margin_bound`` is the number of
-boxes still open. ``search_moves`` lists captures first, then the moves that give nothing
-away (no box left with three sides), then the sacrifices, fewest boxes offered first, and on
-a symmetric board one move of each mirrored pair.
+boxes still open.
+
+``search_moves`` is Berlekamp's chain rule, as Barker & Korf (2012) search with it
+(:func:`capture_moves`): where a box can be taken, the search tries taking it, alone when
+it hangs on the border, on a box it takes with it or on a junction, and declining (the
+double-dealing move) only at the last two boxes of a chain or the last four of an opened
+loop, once nothing else can be taken. Elsewhere (:func:`search_order`) it leaves out the
+lines :func:`equivalent_lines` shows to be worth no more than another (all but one line of
+a chain or a loop, the end lines of an offered pair) and tries the moves that give nothing
+away first (those touching boxes with more sides drawn first), then the sacrifices, fewest
+boxes offered first, one move of each pair a symmetry of a symmetric position swaps. Each
+rule keeps a best move of every position, checked at every set of lines of seven boards up
+to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and samples).
 
 >>> game = DotsAndBoxes(1, 1)
 >>> [game.move_name(m) for m in game.moves(game.initial())]
@@ -241,15 +251,17 @@ def canonical_of(lines, n, syms, perms):
 
 
 @njit(cache=True)
-def ordered_moves(lines, out, n, sides, syms, perms):
-    """Captures first, then moves that leave no box with three sides, then sacrifices,
-    fewest boxes offered first; one move of each pair a symmetry of the board swaps."""
+def ordered_moves(lines, out, n, sides, syms, perms, skip=0):
+    """Captures first, then moves that leave no box with three sides (those whose boxes
+    then have more sides first: 1.6x fewer nodes on 3 x 3, 2.2x on 3 x 4), then sacrifices,
+    fewest boxes offered first; one move of each pair a symmetry of the board swaps; none
+    of the lines in ``skip`` (code bits)."""
     fixed = 0
     plain = lines & ~np.int64(1)
     for s in range(1, syms):
         if image(lines, perms[s], n) == plain:
             fixed |= 1 << s
-    free = ~lines & (((np.int64(1) << n) - 1) << 1)
+    free = ~lines & (((np.int64(1) << n) - 1) << 1) & ~np.int64(skip)
     k = 0
     while free:
         e = lowest_bit(free) - 1
@@ -264,15 +276,17 @@ def ordered_moves(lines, out, n, sides, syms, perms):
         after = lines | (np.int64(1) << (e + 1))
         done = 0
         offered = 0
+        touched = 0
         for j in range(2):
             m = sides[e, j]
             if m != 0:
                 have = popcount(after & m)
+                touched += have
                 if have == 4:
                     done += 1
                 elif have == 3:
                     offered += 1
-        score = 8 + done if done else 4 - offered
+        score = (8 + done if done else 4 - offered) * 8 + (0 if done else touched)
         j = k
         while j > 0 and (out[j - 1] >> 8) < score:
             out[j] = out[j - 1]
@@ -282,6 +296,157 @@ def ordered_moves(lines, out, n, sides, syms, perms):
     for i in range(k):
         out[i] &= 255
     return k
+
+
+@njit(cache=True)
+def _across(sides, e, box):
+    """The box on the other side of line ``e`` from ``box`` (masks), 0 for the border."""
+    first = sides[e, 0]
+    return sides[e, 1] if first == box else first
+
+
+@njit(cache=True)
+def _other_free(lines, box, e):
+    """The free line of ``box`` (a mask) other than ``e``, for a box with two free lines."""
+    return lowest_bit(box & ~lines & ~(np.int64(1) << (e + 1))) - 1
+
+
+@njit(cache=True)
+def chain_reply(lines, box, sides, out):
+    """The moves that keep the value when ``box`` (a mask) can be taken: its free line ``e``
+    alone, or ``e`` and the double-dealing line, written into ``out``; their count.
+
+    Strings and coins (Berlekamp 2000, ch. 4-5): the box is a coin of degree 1. Taking it
+    keeps the value unless it begins a chain whose last boxes can be declined. When the box
+    across ``e`` is the border, has three sides (one line takes both) or at most one (a
+    junction), ``e`` alone. When that box ``d`` has two sides the chain is followed through
+    boxes of two sides: ending on the border or a junction after ``d`` (two boxes), the
+    choice is taking or the double-dealing move, ``d``'s other line, which hands both boxes
+    over and keeps control ("all but two"); ending on a box that can be taken too (an
+    opened loop or a chain opened in its middle) after four boxes, taking or the middle
+    line, which hands two pairs over ("all but four"); any other length, take ``e`` (the
+    choice comes at the chain's end). O(length of the chain)."""
+    e = lowest_bit(box & ~lines) - 1
+    out[0] = e
+    d = _across(sides, e, box)
+    if d == 0 or popcount(lines & d) != 2:
+        return 1
+    f = _other_free(lines, d, e)
+    x = _across(sides, f, d)
+    if x == 0 or popcount(lines & x) <= 1:
+        out[1] = f  # two boxes, then the border or a junction: take both or deal them
+        return 2
+    at, came, length = x, f, 3
+    while popcount(lines & at) == 2:
+        g = _other_free(lines, at, came)
+        y = _across(sides, g, at)
+        if y == 0 or popcount(lines & y) <= 1:
+            return 1  # a chain of three or more, open at its end: take the first box
+        if popcount(lines & y) == 3:
+            if length == 3:  # c, d, x, y: both ends can be taken, four boxes
+                out[1] = f
+                return 2
+            return 1
+        at, came, length = y, g, length + 1
+    return 1  # x can be taken too: three boxes, take them all
+
+
+@njit(cache=True)
+def capture_moves(lines, out, sides, masks, boxes):
+    """The chain rule at a position where a box can be taken; 0 when no box has three
+    sides. One move when some takeable box needs only its own line (:func:`chain_reply`):
+    a forced move. Else every takeable box begins a chain whose end can be declined: one
+    such chain (its boxes' declining lines are one line) gives its two moves, taking or
+    declining; several give only their taking moves, one a box, since declining one chain
+    while another can be taken hands that one over too, where taking it first and then
+    declining keeps it (the double-dealing move is the last of a turn). O(boxes x chain)."""
+    k = 0
+    deal = np.int64(-1)
+    several = False
+    for b in range(boxes):
+        m = masks[b]
+        if popcount(lines & m) == 3:
+            if chain_reply(lines, m, sides, out[k:]) == 1:  # its moves at out[k], k + 1
+                out[0] = out[k]
+                return 1
+            if deal >= 0 and out[k + 1] != deal:
+                several = True
+            deal = out[k + 1]
+            k += 1
+    if k and not several:
+        out[1] = deal  # one chain: take its first box or decline it
+        return 2
+    return k
+
+
+@njit(cache=True)
+def _walk(lines, box, e, sides):
+    """Follow a chain from ``box`` (two sides drawn) out through its free line ``e`` while
+    the boxes met have two sides: (the lines passed, code bits, ``e`` and each box's other
+    free line; the boxes met; the end: 0 the border, else the box of another count of
+    sides met, or ``box`` itself once round a loop)."""
+    seen = np.int64(1) << (e + 1)
+    at, line, met = box, e, 0
+    while True:
+        y = _across(sides, line, at)
+        if y == 0 or y == box or popcount(lines & y) != 2:
+            return seen, met, y
+        line = _other_free(lines, y, line)
+        seen |= np.int64(1) << (line + 1)
+        at = y
+        met += 1
+
+
+@njit(cache=True)
+def equivalent_lines(lines, sides, masks, boxes):
+    """Lines the search need not try at a position where no box can be taken, as code bits:
+    of each chain of boxes with two sides between two different ends (the border, or a
+    box of at most one side), all lines but one when it has one box or three or more, the
+    two end lines when it has two; of each loop, all lines but one.
+
+    Why (Berlekamp 2000, ch. 4-5, with the chain rule of :func:`capture_moves`): whichever
+    line opens a chain of three or more, the taker's choice is to take all or all but two,
+    and either way every line of the chain ends drawn with the same boxes to each player,
+    so the lines are worth the same (a loop: all, or all but four); a lone box's two lines
+    likewise. A pair offered by its middle line (the hard-hearted handout) can only be
+    taken, by an end line also declined, so the ends are worth no more to the one who
+    offers. Ends that are one box are left alone: a line at one end gives that box a side
+    before the other end is reached. O(lines)."""
+    skip = np.int64(0)
+    done = np.int64(0)
+    for b in range(boxes):
+        c = masks[b]
+        if popcount(lines & c) != 2 or (c & ~lines & done):
+            continue
+        e1 = lowest_bit(c & ~lines) - 1
+        e2 = _other_free(lines, c, e1)
+        seen1, met1, end1 = _walk(lines, c, e1, sides)
+        if end1 == c:  # a loop
+            done |= seen1
+            skip |= seen1 & (seen1 - 1)  # all but its lowest line
+            continue
+        seen2, met2, end2 = _walk(lines, c, e2, sides)
+        chain = seen1 | seen2
+        done |= chain
+        if end1 != 0 and end1 == end2:
+            continue
+        if met1 + met2 == 1:  # a pair: its two end lines, not its middle (on the side met)
+            skip |= chain & ~(np.int64(1) << ((e1 if met1 == 1 else e2) + 1))
+        else:
+            skip |= chain & (chain - 1)
+    return skip
+
+
+@njit(cache=True)
+def search_order(lines, out, n, sides, masks, boxes, syms, perms):
+    """The moves proof search tries: the chain rule's one or two when a box can be taken
+    (:func:`capture_moves`), else every move but the lines :func:`equivalent_lines` leaves
+    out, in :func:`ordered_moves`' order."""
+    k = capture_moves(lines, out, sides, masks, boxes)
+    if k:
+        return k
+    return ordered_moves(lines, out, n, sides, syms, perms,
+                         equivalent_lines(lines, sides, masks, boxes))
 
 
 # -- the shared rules: the board's shape in bits 55-62 ---------------------------------------
@@ -346,7 +511,8 @@ def shared_margin_bound(code):
 @njit(cache=True)
 def shared_search_moves(code, out):
     s = _shape(code)
-    return ordered_moves(code & _LINES, out, NUMBERS[s, 0], SIDES[s], NUMBERS[s, 2], PERMS[s])
+    return search_order(code & _LINES, out, NUMBERS[s, 0], SIDES[s], MASKS[s], NUMBERS[s, 1],
+                        NUMBERS[s, 2], PERMS[s])
 
 
 class Kernels(NamedTuple):
@@ -378,7 +544,8 @@ def own_kernels(board: Board) -> Kernels:
     return Kernels(bind(moves_of, n), bind(play_of, sides), bind(outcome_of, n),
                    shared_score, bind(completed, sides), shared_player, lines_drawn,
                    bind(canonical_of, n, syms, perms), bind(open_boxes, boxes, masks),
-                   bind(ordered_moves, n, sides, syms, perms), bind(step_of, sides))
+                   bind(search_order, n, sides, masks, boxes, syms, perms),
+                   bind(step_of, sides))
 
 
 class DotsAndBoxes(CompiledGame):
