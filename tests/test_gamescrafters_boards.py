@@ -347,6 +347,9 @@ def test_each_button_is_where_its_move_happens(name):
                                                for k in changed)
                     elif name == "kalah":
                         assert len(before) <= i < len(centers)
+                    elif name == "coins":  # under the coin taken
+                        taken = [k for k in changed if before[k] == "c"]
+                        assert len(taken) == 1 and centers[i][0] == centers[taken[0]][0]
                     elif name == "nim":  # the counter left standing at the heap's height
                         size, left = mv  # (heaps are kept sorted: the columns may move)
                         top = max(game.initial())

@@ -464,13 +464,14 @@ class Row(Protocol):
 
 def coins_board(game: Row) -> Board:
     """Coins in a line: the coins left as gold discs with their values, the totals (A the
-    first player) under them; a click on an end coin takes it. Its picture gives the coins
-    left, the totals and who moves (the position alone is two numbers)."""
+    first player) under them; a click under an end coin takes it. Its picture gives the
+    coins left, the totals and who moves (the position alone is two numbers)."""
     row = tuple(int(c) for c in game.coins)
     n = len(row)
     spots = [(0.6 + 1.1 * i, 0.7) for i in range(n)]
-    labels = [(0.6, 1.9), (1.5, 1.9), (2.7, 1.9), (3.6, 1.9)]
-    data = theme((1.1 * n + 0.1, 2.4), spots + spots + labels,
+    buttons = [(x, 1.45) for x, _ in spots]
+    labels = [(0.6, 2.2), (1.5, 2.2), (2.7, 2.2), (3.6, 2.2)]
+    data = theme((1.1 * n + 0.1, 2.7), spots + spots + labels + buttons,
                  {"c": ("general/yellow_circle.svg", 1.0)}, circleButtonRadius=0.12,
                  textEntityFontSize=0.4)
 
@@ -490,7 +491,8 @@ def coins_board(game: Row) -> Board:
 
     def move(pos: Pos, mv: Pos) -> str | None:
         i, j = cast(tuple[int, int], pos)
-        return f"A_{CLICK}_{i if mv == 'L' else j - 1}" if mv in ("L", "R") else None
+        at = 2 * n + len(labels) + (i if mv == "L" else j - 1)
+        return f"A_{CLICK}_{at}" if mv in ("L", "R") else None
 
     def picture(pos: Pos, held: int) -> str:
         i, j, mover, a, b = state(pos, held)
