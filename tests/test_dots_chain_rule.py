@@ -42,11 +42,8 @@ def exact(game: DotsAndBoxes) -> Callable[[int], int]:
     (2 ** free line sets at most)."""
     @functools.cache
     def value(lines: int) -> int:
-        code = lines
-        moves = game.moves(code)
-        if not moves:
-            return 0
-        return max(move_value(game, code, m, value) for m in moves)
+        moves = game.moves(lines)  # none once every line is drawn: nothing left to gain
+        return max((move_value(game, lines, m, value) for m in moves), default=0)
     return lambda code: value(code & ~1)
 
 
