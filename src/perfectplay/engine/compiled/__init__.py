@@ -11,6 +11,7 @@ open-addressing code tables (:mod:`.codetable`), one compiled function for every
 from .codetable import (
     EMPTY,
     capacity_for,
+    home_slot,
     id_find,
     id_intern,
     id_rehash,
@@ -19,6 +20,7 @@ from .codetable import (
     key_rebuild,
     mix,
     new_keys,
+    prefetch,
     probe,
     unmix,
 )
@@ -61,6 +63,7 @@ __all__ = [
     "bind",
     "bfs_parity",
     "capacity_for",
+    "home_slot",
     "discover_cached",
     "discover_compiled",
     "ended",
@@ -76,6 +79,7 @@ __all__ = [
     "mix",
     "negamax_int64",
     "new_keys",
+    "prefetch",
     "probe",
     "retrograde",
     "reverse_csr",

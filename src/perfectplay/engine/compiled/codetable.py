@@ -19,7 +19,10 @@ a = 0.8. Every kernel runs as plain Python under ``NUMBA_DISABLE_JIT=1``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 #: The one int64 that cannot be a position code (marks an empty slot).
 EMPTY = np.int64(-(2**63))
@@ -56,6 +59,50 @@ def unmix(key):
     z = z * _I1
     z = z ^ (z >> _S30) ^ (z >> _S60)
     return np.int64(z)
+
+
+def prefetch(a: np.ndarray, i: int) -> None:
+    """Ask the processor to start loading the cache line of ``a[i]`` (a hint: nothing else
+    changes, and an index out of range is harmless). Probing a table much larger than the
+    cache waits on memory at each look-up; asked for a few codes ahead, those waits overlap
+    (Connect Four 5x5's tables are 100 MB). Compiled code emits one ``prefetch``
+    instruction (see the overload below); plain Python does nothing.
+
+    >>> prefetch(np.zeros(4), 2)
+    """
+
+
+@intrinsic
+def _prefetch(typingctx, a, i):
+    """LLVM's ``llvm.prefetch`` of ``&a[i]``: a read, kept in every cache level."""
+    if not (isinstance(a, types.Array) and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        array = context.make_array(aty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aty, array, [args[1]],
+                                       wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0),
+                          ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(a, i), codegen
+
+
+@overload(prefetch)
+def _prefetch_compiled(a, i):
+    if isinstance(a, types.Array) and isinstance(i, types.Integer):
+        return lambda a, i: _prefetch(a, i)  # type: ignore[call-arg]  # numba passes typingctx
+    return None
+
+
+#: How many codes ahead an insertion loop asks for its slot (:func:`prefetch`).
+AHEAD = 8
 
 
 @njit(cache=True)
@@ -141,10 +188,26 @@ PARALLEL_CODES = 1 << 14
 
 
 @njit(cache=True)
+def home_slot(code, cap):
+    """The slot where probing for ``code`` starts in a table of ``cap`` slots."""
+    s, _, _ = _home(code, cap)
+    return s
+
+
+@njit(cache=True)
+def prefetch_home(keys, code):
+    """:func:`prefetch` the slot where probing for ``code`` starts."""
+    prefetch(keys, home_slot(code, keys.size))
+
+
+@njit(cache=True)
 def _insert_serial(keys, codes):
-    """Insert ``codes`` on this thread; returns the number new."""
+    """Insert ``codes`` on this thread, each slot asked for :data:`AHEAD` codes before its
+    turn; returns the number new."""
     n = 0
     for i in range(codes.size):
+        if i + AHEAD < codes.size:
+            prefetch_home(keys, codes[i + AHEAD])
         _, new = key_insert(keys, codes[i])
         if new:
             n += 1
@@ -167,10 +230,17 @@ def _insert_parts(keys, codes):
     added = np.zeros(parts, np.int64)
     for p in prange(parts):
         n = 0
+        ahead = np.empty(AHEAD, np.int64)  # the parts of the next AHEAD codes, a ring
+        for i in range(min(AHEAD, codes.size)):
+            ahead[i] = _part_of(codes[i], keys.size)
         for i in range(codes.size):
-            code = codes[i]
-            if _part_of(code, keys.size) == p:
-                _, new = key_insert(keys, code)
+            mine = ahead[i % AHEAD] == p
+            if i + AHEAD < codes.size:  # its part goes where codes[i]'s was
+                ahead[i % AHEAD] = _part_of(codes[i + AHEAD], keys.size)
+                if ahead[i % AHEAD] == p:
+                    prefetch_home(keys, codes[i + AHEAD])
+            if mine:
+                _, new = key_insert(keys, codes[i])
                 if new:
                     n += 1
         added[p] = n

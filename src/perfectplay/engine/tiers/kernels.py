@@ -34,8 +34,10 @@ from ..compiled import (
     WIN,
     better_margin,
     ended,
+    home_slot,
     margin_of_move,
     mix,
+    prefetch,
     probe,
     unmix,
 )
@@ -231,6 +233,19 @@ def find_slot(arena: Arena, ti: int, child: int) -> int:
     return int(sorted_find(arena, ti, child) if _sorted(arena) else hashed_find(arena, ti, child))
 
 
+def asks(arena: Arena) -> bool:
+    """Does :func:`ask_child` do anything for this arena (its keys in hash tables)?"""
+    return not _sorted(arena)
+
+
+def ask_child(arena: Arena, ti: int, child: int) -> None:
+    """Ask the processor for the cache lines where :func:`find_slot` will look for
+    ``child`` in tier ``ti`` (:func:`~perfectplay.engine.compiled.codetable.prefetch`: the
+    code's first slot and its value and remoteness there), so that the look-ups of one
+    position's children wait on memory together instead of one after another. A hint
+    only; nothing for a store's sorted keys (their bucket is found by reading the index)."""
+
+
 def _keys_are_mixed(arena: types.NamedTuple) -> bool:
     """Does the numba type of an :class:`Arena` hold a store's mixed keys (uint64)?"""
     fields = dict(zip(arena.fields, arena.types, strict=True))
@@ -249,6 +264,25 @@ def _find_slot_compiled(arena, ti, child):
         else (lambda arena, ti, child: hashed_find(arena, ti, child))
 
 
+@overload(asks)
+def _asks_compiled(arena):
+    return (lambda arena: False) if _keys_are_mixed(arena) else (lambda arena: True)
+
+
+@overload(ask_child)
+def _ask_child_compiled(arena, ti, child):
+    if _keys_are_mixed(arena):
+        return lambda arena, ti, child: None
+
+    def ask(arena, ti, child):
+        first = arena.base[ti]
+        s = first + home_slot(child, arena.base[ti + 1] - first)
+        prefetch(arena.keys, s)
+        prefetch(arena.vals, s)
+        prefetch(arena.rems, s)
+    return ask
+
+
 @njit(nogil=True)
 def solve_range(rules, shape, arena, ti, lo, hi, best, inside):
     """Values of the positions in arena slots ``lo..hi-1`` of tier ``ti``, every child
@@ -261,6 +295,7 @@ def solve_range(rules, shape, arena, ti, lo, hi, best, inside):
     ``inside`` says the tier's values are final. Returns (status, code, positions left
     open). O(moves of the range), each child generated again and looked up once."""
     buf = np.empty(shape.max_moves + 1, np.int64)
+    kids = np.empty(shape.max_moves + 1, np.int64)
     guess = 0
     left = 0
     keep_best = best.size > 0
@@ -278,12 +313,18 @@ def solve_range(rules, shape, arena, ti, lo, hi, best, inside):
             return status, code, left
         if k < 0:
             continue
+        for j in range(k):  # every child first, its slots asked for (ask_child)
+            kids[j] = rules.play(code, buf[j])
+            if asks(arena) and kids[j] != EMPTY and not shape.canon:
+                cti = tier_index(arena.numbers, rules.tier(kids[j]), guess)
+                if cti >= 0:
+                    ask_child(arena, cti, kids[j])
         best_v = 0  # win/lose: the mover's value code; scored: the margin
         best_r = 0
         have = False
         open_ = False
         for j in range(k):
-            child = rules.play(code, buf[j])
+            child = kids[j]
             if child == EMPTY:
                 return BAD_CODE, code, left
             passes = True

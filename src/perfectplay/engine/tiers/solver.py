@@ -12,14 +12,17 @@ board; Kalah: seeds stored, then how far the seeds have travelled) is solved in 
    theirs with the engine's tie-breaks (win quickly, lose slowly, tie quickly; margins: more
    points, then the winner hurries and the loser delays).
 
-Memory is the codes and values of every tier at load 0.8: 8 + 1 + 2 bytes a slot for a
-win/lose game (16 bytes a position measured on Connect Four 5x5, everything included), 8
+Memory is the codes and values of every tier at load 0.8: 8 + 1 + 1 bytes a slot for a
+win/lose game of at most 100 tiers (a remoteness in one byte, :func:`remoteness_type`), 8
 more for a margin, plus the children of one chunk while the forward sweep runs. Large
 tables are two halves filled by two threads; the backward sweep moves the tiers into one
 flat arena and solves each tier's slots in parallel blocks. Time is O(moves) expected,
-each move generated twice and looked up once. This is the tier solver of GamesCrafters'
-GamesmanOne in spirit, held in memory; the out-of-core store is
-:mod:`perfectplay.store`.
+each move generated twice and looked up once; the tables of a large game are far larger
+than the cache, so both sweeps mostly wait on memory, and each asks for its slots ahead
+(:func:`~perfectplay.engine.compiled.codetable.prefetch`: a few codes ahead when inserting,
+all of a position's children before looking any of them up), which overlaps those waits.
+This is the tier solver of GamesCrafters' GamesmanOne in spirit, held in memory; the
+out-of-core store is :mod:`perfectplay.store`.
 """
 
 from __future__ import annotations
@@ -271,7 +274,7 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     pages only when they are written) and each tier's table is copied in and freed just
     before the tier is solved, so the peak stays at one copy of the codes."""
     n = len(tiers.keys)
-    rem_type = np.int16 if n < 2**15 else np.int64  # remoteness < number of tiers
+    rem_type = remoteness_type(n)
     caps = np.array([k.size for k in tiers.keys], np.int64)
     base = np.zeros(n + 1, np.int64)
     np.cumsum(caps, out=base[1:])
@@ -305,6 +308,20 @@ def solve_tiers(game: CompiledGame, tiers: Tiers, progress: bool | None = None) 
     tiers.margins = [margins_all[base[i]:base[i + 1]] if game.scored else margins_all
                      for i in range(n)]
     return tiers
+
+
+def remoteness_type(tiers: int) -> type[np.generic]:
+    """The smallest integer type that holds every remoteness of a game of ``tiers`` tiers:
+    each move rises a tier, so a remoteness is below the number of tiers (and -1 for a
+    draw). int8 up to 100 tiers (Connect Four up to 7x6: one byte a slot instead of two,
+    and fewer cache lines read per child looked up), int16 up to 2**15 - 1.
+
+    >>> [remoteness_type(n).__name__ for n in (26, 101, 40_000)]
+    ['int8', 'int16', 'int64']
+    """
+    if tiers <= 100:
+        return np.int8
+    return np.int16 if tiers < 2**15 else np.int64
 
 
 def _trim_heap() -> None:
