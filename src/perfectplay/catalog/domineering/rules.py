@@ -31,27 +31,40 @@ Uiterwijk 2014 builds his knowledge rules on counts of such move types). That gi
 search two bounds (``static_bounds``): the mover cannot win (and, as no game of Domineering
 ends level, ``cannot_tie``, must lose) when the opponent's safe dominoes answer every domino
 the mover has left, and cannot lose when its own safe dominoes outlast every domino the
-opponent has left. ``search_moves`` puts unsafe moves first (a safe domino keeps) and orders
-them by 4 x (safe dominoes, the mover's minus the opponent's) + (the most dominoes each can
-still place, likewise) after the move, ties broken by :func:`positional` (Bullock's
+opponent has left. ``search_moves`` never lists a safe move while an unsafe one is left
+(a safe domino keeps: Bullock 2002) and orders the moves by 4 x (safe dominoes, the
+mover's minus the opponent's) + (the most dominoes each can still place, likewise) after
+the move, ties broken by :func:`positional` (Bullock's
 positional values, in our own form): on 6 x 7 a value proof took 0.47 million nodes with
 the counts alone, 1.2 million ordered by the places taken from the opponent, 16.7 million
 with the engine's history heuristic instead. With one null window (``search(value_only=True)``)
 and MUST_LOSE, 7 x 7 took 685,324 nodes; with the positional tie-break 386,559 (6 x 6:
 26,211 and 9,407; 7 x 6: 420,477 and 191,664; 2026-12-06).
 
-**Vulnerable dominoes** (Bullock 2002) sharpen both bounds (:func:`bounds_of`): a player's
-dominoes whose two cells the opponent can still cover, packed so that no domino of the
-opponent meets two of them (:func:`vulnerable_of`). Answering each one the opponent spoils
-by taking another, the owner gets at least half of them besides its safe dominoes; and
-every domino the opponent places uses two cells it can cover, of which the owner's takes
-leave two fewer each. So the owner, to move, never runs out first if its safe dominoes
-plus half its vulnerable ones outnumber the opponent's most, or if twice its safe ones
-plus four times half its vulnerable ones outnumber the cells the opponent can cover (the
-opponent's side: one domino more, as it moves second). Checked against the strong solution
-at every position of 18 boards up to 5 x 5 and 6 x 4 (no wrong claim); 7 x 7 then took
-202,271 nodes, 8 x 7 915,284 (1,545,278 before). Bullock's protective areas (2 x 2 squares
-walled across the owner's direction) were tried the same way and saved under 1 %.
+**Bullock's packing** (2002) sharpens both bounds (:func:`bounds_of`, our own derivation
+and code). Each player's free cells are packed, none shared (:func:`side_of`): its safe
+dominoes; its *protective areas*, 2 x 2 free squares walled across its direction on at
+least one side (covered cells or the edge): the owner, playing the line away from the wall
+first, keeps the other line as a safe domino, and every opposing domino that meets
+the square lies inside it or crosses its open side (:func:`areas_of`); its *vulnerable*
+dominoes, with one or two cells the opponent can cover, packed either so that no opposing
+domino meets two of them (:func:`items_of`) or only so as not to overlap, those an
+opposing domino may meet two at a time set apart (:func:`grouped_of`). The player moving
+second answers each thing the opponent spoils with another of its kind: two moves a pair
+of areas (an odd one counts as a vulnerable domino), one a pair of lone vulnerable
+dominoes, and what the small game :func:`kept_items` solves for the rest
+(:func:`second_of`); the mover first opens an odd area, walls an area's open side, or takes
+a domino (:func:`first_wins`). What the opponent can still make is at most its most
+dominoes less two a pair of the keeper's areas, and at most half the cells it can cover
+less those the keeper's moves take (:func:`outlasts`). The mover must lose when the
+opponent keeps as many moves as it can make, and cannot lose when it keeps more than the
+opponent can make. Every claim was checked against the strong solution at every position
+of 38 boards up to 5 x 5, 6 x 4 and 12 x 2 (no wrong claim; tests/test_domineering_bounds.py
+keeps six). Value-only nodes (2026-12-06): 7 x 7 202,271 (vulnerable dominoes with two
+coverable cells, the earlier bound) -> 92,090 (areas walled on both sides, one-cell dominoes) ->
+64,492 (one wall enough, the grouped packing) -> 58,110 (no safe move searched); 8 x 7
+915,284 -> 612,372 -> 77,204 -> 74,840; 8 x 8 53,015,175 -> 14,874,832 -> 12,627,415.
+Obsequi (Bullock's program) needs 13,874, 30,625 and 2,022,294.
 
 The tier is the number of covered cells. ``canonical`` is the least code among the board and
 its mirror images left-right, top-bottom and both (each keeps each player's orientation; the
@@ -280,60 +293,275 @@ def counts_of(cells, g):
 
 
 @njit(cache=True)
-def _pairs(usable, d_me, d_them, start, them_start, them_after):
-    """How many of ``who``'s vulnerable dominoes (along ``d_me``, both cells in ``usable``,
-    the cells the opponent can still cover) are packed greedily so that no domino of the
-    opponent (along ``d_them``) meets two of them. O(cells)."""
-    cand = usable & (usable >> d_me) & start
-    blocked = np.int64(0)
-    n = 0
+def packed(cells, d, start):
+    """The first cells of the dominoes along ``d`` that :func:`disjoint` packs in ``cells``
+    (the same greedy choice, as a set of cells). O(longest run)."""
+    out = np.int64(0)
+    while True:
+        first = cells & ~((cells & start) << d)
+        take = first & (cells >> d) & start
+        if take == 0:
+            return out
+        out |= take
+        cells &= ~(take | (take << d))
+
+
+@njit(cache=True)
+def areas_of(free, d_me, s_me, d_th, s_th, a_th):
+    """(The cells of the owner's protective areas, the free cells just beyond their open
+    sides, how many areas have a domino of the owner there, which would wall them): 2 x 2
+    free squares walled (covered cells or the board's edge) on at least one side across
+    the owner's direction (Bullock 2002), packed greedily without sharing a cell or
+    touching another's open side. The owner who plays the line away from a wall
+    first keeps the other line as a safe domino; every domino of the opponent that meets
+    the square lies inside it or crosses its open side. O(cells)."""
+    square = free & (free >> d_me) & s_me
+    square = square & (square >> d_th) & s_th  # base: the square's first cell
+    before = ~((free << d_th) & a_th)  # no free cell before it along d_th
+    after = ~((free >> d_th) & s_th)  # no free cell after it
+    low = before & (before >> d_me)  # the square's first line walled before it
+    high = after & (after >> d_me)  # the line beyond the base walled after it
+    cand = square & (low | (high >> d_th))
+    used = np.int64(0)
+    beyond = np.int64(0)
+    caps = 0
     while cand:
-        x = lowest_bit(cand)
-        bit = np.int64(1) << x
+        bit = np.int64(1) << lowest_bit(cand)
+        cand &= cand - 1
+        line = bit | (bit << d_me)
+        four = line | (line << d_th)
+        out = np.int64(0)
+        if (low & bit) == 0:  # walled after only: open before the base line
+            out = ((line >> d_th) & free) if line & a_th else np.int64(0)
+        elif ((high >> d_th) & bit) == 0:  # walled before only: open after the far line
+            far = line << d_th
+            out = ((far << d_th) & free) if far & s_th else np.int64(0)
+        if (four & (used | beyond)) == 0 and (out & used) == 0:
+            used |= four
+            beyond |= out
+            caps += popcount(out) == 2
+    return used, beyond, caps
+
+
+@njit(cache=True)
+def items_of(cand, d_me, cover_th, d_th, s_th, a_th):
+    """The owner's vulnerable dominoes (first cells in ``cand``; at least one cell the
+    opponent can cover, ``cover_th``), packed greedily so that no domino of the opponent
+    meets two of them: (those with one such cell, those with two). O(cells)."""
+    blocked = np.int64(0)
+    one = two = 0
+    while cand:
+        bit = np.int64(1) << lowest_bit(cand)
         cand &= cand - 1
         pair = bit | (bit << d_me)
         if pair & blocked:
             continue
-        n += 1
-        blocked |= pair | ((pair >> d_them) & them_start) | ((pair << d_them) & them_after)
-    return n
+        if (pair & cover_th) == pair:
+            two += 1
+        else:
+            one += 1
+        blocked |= pair | ((pair >> d_th) & s_th) | ((pair << d_th) & a_th)
+    return one, two
 
 
 @njit(cache=True)
-def vulnerable_of(cells, g):
-    """(Vertical's vulnerable dominoes, Horizontal's, the cells Horizontal can still cover,
-    Vertical's): :func:`_pairs` of each, and the free cells with a free neighbour along the
-    other's direction (a cell that has none never gets one back)."""
-    cols, v_start, h_start, h_after, v_after = g[1], g[3], g[4], g[5], g[6]
-    free = ~cells & g[2]
-    usable_h = free & (((free >> 1) & h_start) | ((free << 1) & h_after))
-    usable_v = free & (((free >> cols) & v_start) | ((free << cols) & v_after))
-    return (_pairs(usable_h, cols, 1, v_start, h_start, h_after),
-            _pairs(usable_v, 1, cols, h_start, v_start, v_after),
-            popcount(usable_h), popcount(usable_v))
+def grouped_of(cand, d_me, cover_th, d_th, s_th, a_th):
+    """The owner's vulnerable dominoes packed greedily only so as not to overlap: (those no
+    domino of the opponent meets with another, with one and with two coverable cells; the
+    rest, which the opponent may spoil two at a time, and how many of those have one
+    coverable cell). O(cells)."""
+    used = np.int64(0)
+    firsts = np.int64(0)
+    while cand:
+        bit = np.int64(1) << lowest_bit(cand)
+        cand &= cand - 1
+        pair = bit | (bit << d_me)
+        if (pair & used) == 0:
+            used |= pair
+            firsts |= bit
+    one = two = many = many_one = 0
+    while firsts:
+        bit = np.int64(1) << lowest_bit(firsts)
+        firsts &= firsts - 1
+        pair = bit | (bit << d_me)
+        near = ((pair >> d_th) & s_th) | ((pair << d_th) & a_th)
+        single = (pair & cover_th) != pair
+        if near & used:
+            many += 1
+            many_one += single
+        elif single:
+            one += 1
+        else:
+            two += 1
+    return one, two, many, many_one
+
+
+class Side(NamedTuple):
+    """What one player keeps (:func:`side_of`)."""
+
+    safe: int  # safe dominoes
+    areas: int  # protective areas
+    caps: int  # areas with the owner's domino just beyond their open side
+    one: int  # vulnerable dominoes, no two met by one opposing domino: one coverable cell
+    two: int  # ... two coverable cells
+    g_one: int  # the same, packed only not to overlap: those met alone, one cell
+    g_two: int  # ... two cells
+    many: int  # those an opposing domino may meet with another
+    many_one: int  # ... of which with one coverable cell
+    most: int  # the most dominoes it can still place
+    cover: int  # the cells it can cover
+
+
+@njit(cache=True)
+def side_of(free, d_me, s_me, a_me, d_th, s_th, a_th):
+    """What one player keeps of ``free`` (:class:`Side`). The safe dominoes, the areas and
+    each packing of vulnerable dominoes share no cell. O(cells)."""
+    cover_me = free & (((free >> d_me) & s_me) | ((free << d_me) & a_me))
+    cover_th = free & (((free >> d_th) & s_th) | ((free << d_th) & a_th))
+    safe = packed(free & ~cover_th, d_me, s_me)
+    areas, beyond, caps = areas_of(free, d_me, s_me, d_th, s_th, a_th)
+    left = free & ~(areas | beyond | safe | (safe << d_me))
+    cand = left & (left >> d_me) & s_me & (cover_th | (cover_th >> d_me))
+    one, two = items_of(cand, d_me, cover_th, d_th, s_th, a_th)
+    g_one, g_two, many, many_one = grouped_of(cand, d_me, cover_th, d_th, s_th, a_th)
+    return Side(popcount(safe), popcount(areas) >> 2, caps, one, two, g_one, g_two, many,
+                many_one, disjoint(free, d_me, s_me), popcount(cover_me))
+
+
+@njit(cache=True)
+def paired_cells(one, two):
+    """The cells the owner surely takes from vulnerable dominoes with one and with two
+    coverable cells, paired (one kind with its own kind first) so that it gets one of each
+    pair, the lesser when the opponent chooses; an odd one out gets nothing."""
+    if (one + two) & 1:
+        if one:
+            one -= 1
+        else:
+            two -= 1
+    return one // 2 + (one & 1) + 2 * ((two - (one & 1)) // 2)
+
+
+def kept_items(most: int = 40) -> np.ndarray:
+    """``kept[a, b]``: the vulnerable dominoes the player moving second surely gets of ``a``
+    that no domino of the opponent meets with another and ``b`` that one may meet two of
+    (at most two of them), answering every spoiling move by taking one, when the opponent
+    spoils one lone domino, or one or two of the others, at each move: a small game
+    solved backwards. ``kept[a, 0]`` is ``a // 2``; ``kept[0, b]`` is ``b // 3``.
+
+    >>> kept = kept_items(8)
+    >>> int(kept[3, 0]), int(kept[0, 6]), int(kept[1, 1]), int(kept[1, 4])
+    (1, 2, 1, 2)
+    """
+    kept = np.zeros((most + 1, most + 1), np.int64)
+
+    def answer(a: int, b: int) -> int:  # the keeper takes one, then it is the other's turn
+        options = [1 + kept[a - 1, b]] if a else []
+        options += [1 + kept[a, b - 1]] if b else []
+        return max(options, default=0)
+
+    for total in range(1, 2 * most + 1):
+        for a in range(max(0, total - most), min(total, most) + 1):
+            b = total - a
+            spoils = [(a - 1, b)] if a else []
+            spoils += [(a, b - 1)] if b else []
+            spoils += [(a, b - 2)] if b >= 2 else []
+            kept[a, b] = min(answer(x, y) for x, y in spoils)
+    return kept
+
+
+#: :func:`kept_items` up to 40 of each kind (a board of 64 cells holds at most 32 dominoes)
+KEPT = kept_items()
+
+
+@njit(cache=True)
+def second_of(safe, areas, one, two, many, many_one):
+    """(moves, cells, areas' toll) the player who moves second keeps by answering each
+    thing the opponent spoils (module doc): its safe dominoes, two moves per pair of
+    protective areas, what :data:`KEPT` says of its vulnerable dominoes (an odd area counts
+    as one of the lone ones); the coverable cells those take from the opponent; and how
+    many fewer dominoes the opponent then places in the areas than its count says."""
+    even = areas - (areas & 1)
+    two += areas & 1
+    if many == 0:
+        return safe + even + (one + two) // 2, 2 * even + paired_cells(one, two), even
+    items = KEPT[one + two, many]
+    cells = items if one or many_one else 2 * items
+    return safe + even + items, 2 * even + cells, even
+
+
+@njit(cache=True)
+def outlasts(moves, cells, toll, most, cover):
+    """Whether ``moves`` kept are more than the opponent can make: at most ``most`` less
+    the areas' ``toll``, and at most half the ``cover`` cells it can cover less the
+    ``cells`` the keeper takes from them."""
+    return moves > min(most - toll, (cover - cells) // 2)
+
+
+@njit(cache=True)
+def first_wins(safe, areas, caps, one, two, many, many_one, most, cover):
+    """Whether the mover, keeping ``safe``, ``areas``, ``one``, ``two``, ``many``
+    (:func:`second_of`), outlasts an opponent that can place at most ``most`` dominoes on
+    ``cover`` cells: it first opens an odd protective area (two moves, four cells, the
+    opponent's two dominoes there gone), or walls an area's open side with its domino there
+    (``caps``), or takes a vulnerable domino or a safe one, then answers as the second
+    player does. O(1)."""
+    if areas & 1:
+        moves, cells, toll = second_of(safe, areas - 1, one, two, many, many_one)
+        if outlasts(moves + 2, cells + 4, toll + 2, most, cover):
+            return True
+    if caps:
+        moves, cells, toll = second_of(safe, areas, one, two, many, many_one)
+        if outlasts(moves + 1, cells + 2, toll, most, cover):
+            return True
+    if one:
+        moves, cells, toll = second_of(safe, areas, one - 1, two, many, many_one)
+        if outlasts(moves + 1, cells + 1, toll, most, cover):
+            return True
+    if two:
+        moves, cells, toll = second_of(safe, areas, one, two - 1, many, many_one)
+        if outlasts(moves + 1, cells + 2, toll, most, cover):
+            return True
+    if many:
+        two_left = many - many_one  # take one with two cells if there is one
+        took = 2 if two_left else 1
+        moves, cells, toll = second_of(safe, areas, one, two, many - 1,
+                                       many_one - (took == 1))
+        if outlasts(moves + 1, cells + took, toll, most, cover):
+            return True
+    if safe:
+        moves, cells, toll = second_of(safe - 1, areas, one, two, many, many_one)
+        if outlasts(moves + 1, cells, toll, most, cover):
+            return True
+    return False
 
 
 @njit(cache=True)
 def bounds_of(cells, g):
-    """CANNOT_WIN (and MUST_LOSE) when the opponent's safe dominoes and half its vulnerable
-    ones answer every domino the mover has left, or the cells they need leave the mover too
-    few; CANNOT_LOSE when the mover's likewise outlast the opponent's (module doc)."""
-    most_v, safe_v, most_h, safe_h = counts_of(cells, g)
-    if mover_of(cells) == VERTICAL:
-        mine, my_safe, theirs, their_safe = most_v, safe_v, most_h, safe_h
-    else:
-        mine, my_safe, theirs, their_safe = most_h, safe_h, most_v, safe_v
-    vul_v, vul_h, cover_h, cover_v = vulnerable_of(cells, g)
-    if mover_of(cells) == VERTICAL:
-        my_vul, their_vul, their_cells, my_cells = vul_v, vul_h, cover_h, cover_v
-    else:
-        my_vul, their_vul, their_cells, my_cells = vul_h, vul_v, cover_v, cover_h
-    my_half, their_half = my_vul // 2, their_vul // 2
+    """CANNOT_WIN (and MUST_LOSE) when the opponent, moving second, keeps as many moves as
+    the mover can still make; CANNOT_LOSE when the mover, moving first, keeps more than the
+    opponent can make: what each keeps from its safe dominoes, protective areas and
+    vulnerable dominoes, either packing of them (:func:`side_of`, :func:`second_of`,
+    :func:`first_wins`), what each can make bounded by its most dominoes and by the cells
+    it can cover, less the other's toll (module doc)."""
+    cols, v_start, h_start, h_after, v_after = g[1], g[3], g[4], g[5], g[6]
+    free = ~cells & g[2]
+    v = side_of(free, cols, v_start, v_after, 1, h_start, h_after)
+    h = side_of(free, 1, h_start, h_after, cols, v_start, v_after)
+    me, them = (v, h) if mover_of(cells) == VERTICAL else (h, v)
     known = 0
-    if (their_safe + their_half >= mine
-            or 2 * their_safe + 2 + 4 * their_half > my_cells):
-        known |= CANNOT_WIN | MUST_LOSE  # no tie: not a win is a loss
-    if my_safe + my_half > theirs or 2 * my_safe + 4 * my_half > their_cells:
+    for grouped in range(2):
+        if grouped:
+            moves, taken, toll = second_of(them.safe, them.areas, them.g_one, them.g_two,
+                                           them.many, them.many_one)
+        else:
+            moves, taken, toll = second_of(them.safe, them.areas, them.one, them.two, 0, 0)
+        if moves >= min(me.most - toll, (me.cover - taken) // 2):
+            known |= CANNOT_WIN | MUST_LOSE  # no tie: not a win is a loss
+            break
+    if first_wins(me.safe, me.areas, me.caps, me.one, me.two, 0, 0, them.most,
+                  them.cover) or \
+            first_wins(me.safe, me.areas, me.caps, me.g_one, me.g_two, me.many,
+                       me.many_one, them.most, them.cover):
         known |= CANNOT_LOSE
     return known
 
@@ -349,11 +577,13 @@ def horizon_of(cells, g):
 
 @njit(cache=True)
 def ordered_moves(cells, out, g, pv):
-    """Every move, best first: unsafe moves before safe ones (a safe domino keeps, so it is
-    played last, as Bullock 2002 does), then by what the board is worth to the mover after
-    the move, 4 x (its safe dominoes - the opponent's) + (the most dominoes it can still
-    place - the opponent's), the counts of :func:`counts_of`, ties broken by ``pv``, the
-    board's :func:`positional` ranks. On a board symmetric under a
+    """The moves worth searching, best first: no safe move while an unsafe one is left (a
+    safe domino keeps, so Bullock 2002 never searches one; checked against the strong
+    solution, which always had an unsafe move as good, value and remoteness, at every won
+    position of seven boards up to 4 x 5 and 5 x 4), ordered by what the board is worth to
+    the mover after the move, 4 x (its safe dominoes - the opponent's) + (the most
+    dominoes it can still place - the opponent's), the counts of :func:`counts_of`, ties
+    broken by ``pv``, the board's :func:`positional` ranks. On a board symmetric under a
     mirror, one move of each mirrored pair only (the two lead to mirror images, of one value
     and remoteness). O(moves x cells)."""
     cols, h_start, h_after, v_start, v_after = g[1], g[4], g[5], g[3], g[6]
@@ -370,7 +600,9 @@ def ordered_moves(cells, out, g, pv):
     fixed = (1 if lr == cells else 0) | (2 if ud == cells else 0) | \
         (4 if both == cells else 0)
     k = 0
-    p = mine
+    p = mine & (across | (across >> d_me))  # a cell the opponent can cover: not safe
+    if p == 0:
+        p = mine  # only safe moves: the bounds decide such a position before it is searched
     while p:
         cell = lowest_bit(p)
         p &= p - 1
