@@ -74,6 +74,13 @@ LAZY_ALLOWED = {
     "table: int positions past SMALL_CODES",
     ("perfectplay.engine.solved.solution", "perfectplay.engine.compiled"): "numba: "
     "Solution.cyclic, when asked",
+    # the search of a Python game loads no numba: batches, live analysis, the compiled
+    # backend, its kernel and plan load when a compiled game is searched
+    **{("perfectplay.engine.proof", f"perfectplay.engine.proof.{m}"): "the search's face "
+       "loads batches and live analysis on first use" for m in ("batch", "live")},
+    **{("perfectplay.engine.proof.driver", f"perfectplay.engine.{m}"): "numba: a compiled "
+       "game's search only" for m in ("compiled", "proof.backends", "proof.kernel",
+                                      "proof.plan")},
 }
 
 #: The one upward arrow, by design: ``registry.games()`` and ``registry.get(name)`` import

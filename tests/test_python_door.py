@@ -266,3 +266,38 @@ def test_the_search_asks_outcome_after_of_new_children_and_outcome_of_the_start_
     assert a.value is b.value is Value.TIE and a.nodes == b.nodes == 19
     assert plain.asked == {"outcome": 14, "outcome_after": 0}
     assert after.asked == {"outcome": 2, "outcome_after": 12}  # the start (driver, probe)
+
+
+def test_the_search_of_a_python_game_loads_no_numba():
+    code = ("import sys, perfectplay\n"
+            "class Subtract:\n"
+            "    def initial(self): return 7\n"
+            "    def moves(self, n): return [k for k in (1, 2) if k <= n]\n"
+            "    def play(self, n, k): return n - k\n"
+            "    def outcome(self, n): return None\n"
+            "r = perfectplay.search(Subtract(), analyze=True)\n"
+            "print(r.describe(), r.best_move, [m.describe() for m in r.moves],"
+            " 'numba' in sys.modules, sep='|')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().split("|") == ["win in 5", "1", "['win in 5', 'lose in 4']",
+                                             "False"]
+
+
+def test_the_python_search_keeps_the_kernels_scores_and_plan():
+    from perfectplay.engine.proof import driver, kernel, plan, pysearch
+    assert (pysearch.MATE, pysearch.LIMIT, pysearch.INF) == (kernel.MATE, kernel.LIMIT,
+                                                             kernel.INF)
+    plain = driver.python_plan()  # plan.py run with numba's jit as the identity
+    assert plain.plan_next is not plan.plan_next and not hasattr(plain.plan_next, "py_func")
+    top = pysearch.MATE - 1
+    st_a, st_b = plain.new_plan(), plan.new_plan()
+    plain.plan_start(st_a, -top, top, -top, top, 12, 0)  # quick probes first (a horizon)
+    plan.plan_start(st_b, -top, top, -top, top, 12, 0)
+    for answer in (top - 8, -3, top - 8, top - 10, top - 9):  # the same probes, step by step
+        assert plain.plan_next(st_a) == plan.plan_next(st_b)
+        plain.plan_result(st_a, answer, -1)
+        plan.plan_result(st_b, answer, -1)
+        assert st_a.tolist() == st_b.tolist()
+        assert plain.plan_bounds(st_a) == plan.plan_bounds(st_b)

@@ -8,11 +8,23 @@ what a search may spend (:class:`Limits`, :mod:`.limits`).
 >>> from perfectplay.engine.proof import search, SearchResult, Limits
 """
 
-from .batch import SearchBatch, search_many
+from typing import TYPE_CHECKING
+
+from ...lazy import lazy_names
 from .driver import search
 from .limits import Limits
-from .live import LiveOracle, MoveReport, analyze_moves
 from .result import SearchResult, SearchScore, score_words, value_of
+
+if TYPE_CHECKING:
+    from .batch import SearchBatch, search_many
+    from .live import LiveOracle, MoveReport, analyze_moves
+
+#: batches and live analysis (numba's kernel), read on first use: the search of a Python
+#: game loads no numba
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(("SearchBatch", "search_many"), "perfectplay.engine.proof.batch"),
+    **dict.fromkeys(("LiveOracle", "MoveReport", "analyze_moves"),
+                    "perfectplay.engine.proof.live")}, globals())
 
 __all__ = [
     "Limits",

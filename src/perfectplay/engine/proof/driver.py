@@ -52,46 +52,62 @@ minimax algorithms" (MTD(f)); Pascal Pons, "Solving Connect 4" (2019).
 
 from __future__ import annotations
 
+import builtins
 import functools
+import importlib.util
 import logging
 import math
 import sys
 import time
 import types
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
 from ...errors import GameError, show
+from ...lazy import lazy_names
 from ..check import precheck
-from ..compiled import CompiledGame
-from ..protocol import Game, Move, Position, Value, Worth, cannot_tie, capabilities
+from ..protocol import (
+    Game,
+    Move,
+    Position,
+    Value,
+    Worth,
+    cannot_tie,
+    capabilities,
+    is_compiled,
+)
 from ..values import MoveValue
-from . import kernel as sk
-from . import plan as pinplan
-from .backends import (
+from .limits import MAX_TABLE_MB, Limits
+from .pysearch import (
+    INF,
+    LIMIT,
+    MATE,
     Budget,
-    CompiledBackend,
     PythonBackend,
     SearchBackend,
     Stopped,
     child_bound,
-    clear_table,
     edge,
     end_score,
     legal_moves,
     parent_score,
-    prepare_table,
 )
-from .limits import MAX_TABLE_MB, Limits
-from .plan import new_plan, plan_bounds
 from .result import SearchResult, SearchScore, score_words, value_of
+
+if TYPE_CHECKING:
+    from ..compiled import CompiledGame
+    from . import kernel as sk
+    from .backends import clear_table, prepare_table
 
 __all__ = ["INF", "LIMIT", "MATE", "MAX_TABLE_MB", "Limits", "SearchResult", "clear_table",
            "prepare_table", "search"]
-
-MATE, LIMIT, INF = sk.MATE, sk.LIMIT, sk.INF
+#: the compiled door's table, read from :mod:`.backends` on first use (a Python game's
+#: search loads no numba)
+__getattr__, __dir__ = lazy_names(__name__, {
+    "clear_table": "perfectplay.engine.proof.backends",
+    "prepare_table": "perfectplay.engine.proof.backends"}, globals())
 _log = logging.getLogger("perfectplay.search")  # a line when a search starts and ends, at INFO
 
 
@@ -114,7 +130,7 @@ class SearchRun:
         self.no_tie = cannot_tie(game)
         #: the plan's functions: compiled for a compiled game, plain Python for a Python
         #: game (whose search then never calls into numba: :func:`python_plan`)
-        self.plan = pinplan if isinstance(game, CompiledGame) else python_plan()
+        self.plan = compiled_plan() if is_compiled(game) else pinplan
         self.horizon = self.caps.horizon
         #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
         #: best moves found with an exact score (what :meth:`pin` gives with it)
@@ -153,8 +169,9 @@ class SearchRun:
             if not self.integral:
                 return -math.inf, math.inf
             bound = LIMIT
-            if self.caps.has_margin_bound and isinstance(self.game, CompiledGame):
-                bound = int(self.game.rules.margin_bound(np.int64(cast(int, pos))))
+            if self.caps.has_margin_bound and is_compiled(self.game):
+                rules = cast("CompiledGame", self.game).rules
+                bound = int(rules.margin_bound(np.int64(cast(int, pos))))
         else:
             bound = 0
         top = int(self.plan.score_top(self.scored, bound))  # the kernel's own rule (start_plan)
@@ -217,7 +234,7 @@ class SearchRun:
         sign = self.value_only and not self.scored  # the value alone: no quick probes
         if known is None and self.horizon is not None and not sign:
             left = int(self.plan.quick_left(self.scored, int(self.horizon(pos))))
-        st = new_plan()
+        st = pinplan.new_plan()
         self.plan.plan_start(st, int(lo), int(hi), int(base[0]), int(base[1]), left,
                              int(self.scored))
         if sign or self.no_tie:
@@ -230,7 +247,7 @@ class SearchRun:
         backend's quick call first (the compiled kernel makes every probe of a small search
         in one call), then a probe at a time; the best move a probe proved (None: none).
         ``self.partial`` follows what is proven, for a search stopped on the way."""
-        integer_moves = isinstance(self.game, CompiledGame)
+        integer_moves = is_compiled(self.game)
         named = int(st[pinplan.BEST]) if integer_moves and st[pinplan.BEST] >= 0 else None
         bounds = self.plan.plan_bounds
         self.partial = _partial(st, named, bounds)  # (a plan carried on may have named one)
@@ -411,7 +428,10 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     if progress is True:
         progress = stderr_line
     backend: SearchBackend
-    if isinstance(game, CompiledGame):
+    if is_compiled(game):
+        from ..compiled import CompiledGame  # numba: the compiled door only
+        from .backends import CompiledBackend
+        assert isinstance(game, CompiledGame)
         if isinstance(position, bool) or not isinstance(position, int | np.integer):
             raise GameError(f"a position of {game.name} is an int code, not {show(position)}")
         problem = game.code_problem(position)
@@ -491,40 +511,68 @@ def run_search(run: SearchRun, game: Game, position: Position, analyze: bool,
 
 
 def _partial(st: np.ndarray, best: Move | None,
-             bounds: Callable[[np.ndarray], tuple[int, int, int]] = plan_bounds
+             bounds: Callable[[np.ndarray], tuple[int, int, int]] | None = None
              ) -> tuple[SearchScore, SearchScore, Move | None]:
     """(lo, hi, best move) a plan has proven so far (:func:`.plan.plan_bounds`; a move
     named by the quick probes only once it is proven to win)."""
-    lo, hi, _ = bounds(st)
+    lo, hi, _ = (bounds or pinplan.plan_bounds)(st)
     named = st[pinplan.PHASE] != pinplan.QUICK or st[pinplan.LO_C] > 0
     return lo, hi, best if named else None
 
 
 @functools.cache
 def python_plan() -> types.SimpleNamespace:
-    """The functions of :mod:`~perfectplay.engine.proof.plan` as plain Python, calling one
-    another as plain Python: the same code numba compiles (each function's ``py_func``),
-    for the search of a Python game, which makes a few probes and never needs numba: the
-    first call into numba in a process costs 0.2-0.3 s of its set-up (a third of Connect
-    Four 4x5's root value). Made once. (With numba's jit disabled they are plain already.)
+    """The names of :mod:`~perfectplay.engine.proof.plan` with its functions as plain Python,
+    calling one another as plain Python: the module's code run with numba's ``njit`` as
+    the identity (what ``NUMBA_DISABLE_JIT`` does), for the search of a Python game, which
+    makes a few probes and never needs numba: importing numba and its first call cost
+    0.5-0.8 s of a process, a third of Connect Four 4x5's root value. Made once.
 
     >>> python_plan().score_top(0, 0) == MATE - 1
     True
     """
-    env = dict(vars(pinplan))
-    for name, f in list(env.items()):
-        py = getattr(f, "py_func", None)
-        if py is not None:
-            env[name] = types.FunctionType(py.__code__, env, name, py.__defaults__,
-                                           py.__closure__)
+    spec = importlib.util.find_spec(f"{__package__}.plan")
+    assert spec is not None and spec.loader is not None and spec.origin is not None
+    source = spec.loader.get_source(spec.name)  # type: ignore[attr-defined]
+    env: dict[str, Any] = {"__name__": spec.name, "__package__": __package__,
+                           "__file__": spec.origin,
+                           "__builtins__": {**vars(builtins), "__import__": _without_numba}}
+    exec(compile(source, spec.origin, "exec"), env)  # noqa: S102 - the package's own file
     return types.SimpleNamespace(**env)
+
+
+def _without_numba(name: str, *args: Any, **kwargs: Any) -> Any:
+    """``__import__`` for :func:`python_plan`: numba is a stand-in whose ``njit`` leaves a
+    function as it is; any other module is imported as usual."""
+    if name == "numba":
+        return types.SimpleNamespace(njit=_no_jit)
+    return builtins.__import__(name, *args, **kwargs)
+
+
+def _no_jit(*args: Any, **kwargs: Any) -> Any:
+    """``njit`` as the identity: ``@njit`` and ``@njit(cache=True)`` alike."""
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return lambda f: f
+
+
+def compiled_plan() -> types.ModuleType:
+    """:mod:`~perfectplay.engine.proof.plan` itself (numba's compiled functions, which the
+    search kernel runs too), for a compiled game's search."""
+    from . import plan  # numba: the compiled door only
+    return plan
+
+
+#: the plan's names (its phases and fields for any search; its functions for a Python
+#: game's)
+pinplan = python_plan()
 
 
 def warm_up(backend: SearchBackend, game: Game, position: Position, walk: bool,
           progress: Callable[[str], None] | None) -> float:
     """Compile the backend's kernels before the clock starts (a notice first, as it can
     take seconds): the seconds it took, 0 for a backend with nothing to compile."""
-    if not isinstance(game, CompiledGame):
+    if not is_compiled(game):
         return backend.warm(position, walk)
     if progress is not None:
         progress(f"compiling the search for {capabilities(game).name} (numba: the first "
@@ -543,7 +591,10 @@ def check_endgame(game: Game, endgame: object) -> None:
     >>> from perfectplay.games import tictactoe
     >>> check_endgame(tictactoe(), None)
     """
-    if endgame is None or isinstance(endgame, sk.Leaf):
+    if endgame is None:
+        return
+    from . import kernel  # numba: an endgame helps compiled games only
+    if isinstance(endgame, kernel.Leaf):
         return
     name, mine = getattr(endgame, "game_name", None), capabilities(game).name
     if name is not None and name != mine:
@@ -557,7 +608,8 @@ def leaf_of(endgame: sk.Leaf | LeafSource | None, game: CompiledGame) -> sk.Leaf
     """The :class:`~.kernel.Leaf` of an ``endgame`` argument: a Leaf, or anything with ``leaf()``
     (a store of this game, :func:`check_endgame`)."""
     check_endgame(game, endgame)
-    if endgame is None or isinstance(endgame, sk.Leaf):
+    from . import kernel  # numba: a compiled game's search
+    if endgame is None or isinstance(endgame, kernel.Leaf):
         return endgame
     return endgame.leaf()
 

@@ -23,11 +23,7 @@ from ...notebook import HTMLView
 from ..protocol import Game, Move, Position, Value, Worth, capabilities
 from ..solved import game_picture, move_lines, position_json
 from ..values import MoveValue, describe
-from .kernel import INF, MATE
-
-#: A search score: an int (a kernel's, or a Python game's win/lose or integer margin) or a
-#: float (a Python game's margins that need not be integers; +-inf for "no bound").
-SearchScore = int | float
+from .pysearch import INF, MATE, SearchScore
 
 
 @dataclass
