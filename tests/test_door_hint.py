@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from perfectplay.cli import engine as commands
 from perfectplay.cli import main
 from perfectplay.engine import advice
 
@@ -39,9 +40,10 @@ class Subtract:
 
 
 @pytest.fixture
-def subtract(tmp_path: Path) -> str:
+def subtract(tmp_path: Path, monkeypatch) -> str:
     path = tmp_path / "subtract.py"
     path.write_text(SUBTRACT)
+    monkeypatch.setattr(commands, "_person_reads", lambda as_json: not as_json)  # a terminal
     return str(path)
 
 
@@ -56,9 +58,21 @@ def test_a_search_of_a_small_python_game_points_to_solve(subtract):
 
 def test_a_search_of_a_bigger_game_says_nothing_more(subtract, monkeypatch):
     monkeypatch.setattr(advice, "SMALL_GAME", 7)  # the game has 8 positions
-    result = CliRunner().invoke(main, ["search", f"{subtract}:Subtract", "--json"])
+    result = CliRunner().invoke(main, ["search", f"{subtract}:Subtract"])
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
+
+
+def test_a_script_gets_no_hint(subtract, monkeypatch):
+    monkeypatch.setattr(advice, "SOLVE_HINT_SECONDS", 0.01)
+    for args in (["search", f"{subtract}:Subtract", "--json"],
+                 ["solve", f"{subtract}:Subtract(7, 0.02)", "--json"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+    monkeypatch.undo()  # stderr not a terminal (CliRunner's): no hint either
+    result = CliRunner().invoke(main, ["search", f"{subtract}:Subtract"])
+    assert result.exit_code == 0 and result.stderr == ""
 
 
 def test_a_long_solve_of_a_python_game_points_to_search(subtract, monkeypatch):

@@ -172,7 +172,7 @@ def solve(target: str, as_json: bool, check: bool | None, max_positions: int | N
                 click.echo(start[0])
         return
     _compiling_notice(game)
-    hint = _hint_later(advice.solve_hint(game, target))  # a long Python solve: search is there
+    hint = _hint_later(advice.solve_hint(game, target) if _person_reads(as_json) else None)
     try:
         solution = game_call("rules", engine_solve, game, max_positions=max_positions,
                              check=False)  # checked as it was loaded
@@ -252,6 +252,12 @@ def _refuse_too_big(target: str, game: LoadedGame, max_positions: int | None) ->
         refuse_too_big(caps, solve_path(caps, isinstance(game, CompiledGame)), max_positions)
     except LimitError as exc:
         fail(f"{target} is too big to solve whole: {exc}")
+
+
+def _person_reads(as_json: bool) -> bool:
+    """Whether a hint on which door to take goes to stderr: a person at a terminal, not
+    a script (``--json``, or stderr not a terminal)."""
+    return not as_json and sys.stderr.isatty()
 
 
 def _hint_later(line: str | None) -> threading.Timer:
@@ -414,7 +420,8 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                        check=False)  # checked as it was loaded
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
-    tip = game_call("rules", advice.search_hint, game, target) if result.exact else None
+    tip = game_call("rules", advice.search_hint, game, target) \
+        if result.exact and _person_reads(as_json) else None
     if tip is not None:  # a small Python game: one solve answers every position
         click.echo(tip, err=True)
     if png is not None:
