@@ -18,6 +18,25 @@
         --positions 40 --max-plies 20 --moves 0     # Kalah(6, 4) live, a dense table read
     python benchmarks/web_latency.py --json
 
+Beside live searches (``--beside N``), on a fresh ``perfectplay serve`` (a subprocess, its
+workers warmed at start-up as a user's server is), numba's disk cache filled first by a
+process of its own (what a server's first start compiles, once):
+
+4. **the first live answer after start-up**: once the server has settled (``--settle``
+   seconds: its live worker warmed), the first analyses of standard Connect Four (a
+   25-ply position, then one just past the opening book; target <= 2 s past compiling);
+5. **every catalog game's first answer**: its default position, never asked before, its
+   solve included (target <= 1 s);
+6. **small requests beside N live searches**: N load generators (processes at ``nice
+   10``, each analysing random 7x6 positions past the book, 8-16 plies, one after the
+   other) keep N searches running while this process times small requests one after
+   the other for ``--small-seconds``: the list of games (``/api/games``, and
+   GamesmanUni's ``/gamesman/``), a tic-tac-toe position, a coins analysis, a 7x6 live
+   board (its position route, no search); p50 and p99 each and in all (target p99 <
+   250 ms with N = 4).
+
+    python benchmarks/web_latency.py --beside 4 --small-seconds 60
+
 The server is the real one (uvicorn, the heavy worker process) on a free local port; the
 7x6 search kernels are compiled by a first analysis before anything is timed. Random play:
 uniform among the legal moves, seeded (``--seed``), to a number of plies drawn uniformly in
@@ -29,11 +48,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -177,6 +200,180 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
+# -- beside live searches, on a fresh `perfectplay serve` -------------------------------------
+#: Where the first live answers are asked (columns from 0): a 25-ply position (the one
+#: main() compiles with) and one just past the book.
+FIRST_LIVE = ("4443113222123400653304004", "3344322")
+#: The kinds of small request timed beside the searches: (name, method, path, body).
+SMALL = [("games", "GET", "/api/games", None),
+         ("gamesman", "GET", "/gamesman/", None),
+         ("tictactoe", "GET", "/api/games/tictactoe/position?moves=b2,a1", None),
+         ("coins", "POST", "/api/games/coins/analyze", {"row": [3, 1, 4, 1, 5, 9, 2, 6]}),
+         ("live board", "GET", f"/api/games/{quote(C7)}/position?moves=4,4,5,3,3,3,2,6",
+          None)]
+
+
+def _spawn_server(port: int) -> subprocess.Popen[bytes]:
+    """``perfectplay serve`` on ``port``, its output dropped."""
+    return subprocess.Popen([sys.executable, "-m", "perfectplay", "serve", "--port",
+                             str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_up(base: str, seconds: float = 120) -> float:
+    """Seconds until the server answers ``/api/games``."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        try:
+            _get(f"{base}/api/games", timeout=5)
+            return time.perf_counter() - began
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start within 120 s")
+
+
+def _request(base: str, method: str, path: str, body: object) -> int:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def first_answers(base: str) -> dict[str, object]:
+    """The first live analyses (moves as columns from 0), then each catalog game's first
+    position (its default instance, its solve included), on a server that settled."""
+    live = []
+    for digits in FIRST_LIVE:
+        first, total, done = analyse(base, [str(int(c) + 1) for c in digits])
+        live.append({"plies": len(digits), "first": round(first, 3), "total": round(total, 3),
+                     "exact": bool(done.get("exact"))})
+    catalog = {}
+    for g in _explored(base):
+        began = time.perf_counter()
+        _get(f"{base}/api/games/{quote(g['explore']['default'])}/position")
+        catalog[g["name"]] = round(time.perf_counter() - began, 3)
+    return {"live": live, "catalog": catalog}
+
+
+def load_generator(base: str, seed: int) -> None:
+    """One live search after another (random 7x6 positions past the book, 8-16 plies), as
+    a user of the page asks them, until killed; a line per analysis on stdout."""
+    lines = random_positions(500, 8, 16, seed)
+    print(json.dumps({"ready": True}), flush=True)
+    for moves in lines:
+        try:
+            _first, total, done = analyse(base, moves)
+            print(json.dumps({"total": round(total, 3), "exact": bool(done.get("exact"))}),
+                  flush=True)
+        except urllib.error.HTTPError as exc:
+            print(json.dumps({"status": exc.code}), flush=True)
+            time.sleep(2)
+
+
+def small_beside(base: str, searches: int, seconds: float) -> dict[str, object]:
+    """Small requests timed one after the other for ``seconds`` while ``searches`` load
+    generators (niced processes) keep live searches running."""
+    script = os.path.abspath(__file__)
+    gens = [subprocess.Popen(["nice", "-n", "10", sys.executable, script, "--load", base,
+                              "--seed", str(k)], stdout=subprocess.PIPE, text=True)
+            for k in range(searches)]
+    times: dict[str, list[float]] = {name: [] for name, *_ in SMALL}
+    codes: dict[int, int] = {}
+    try:
+        for g in gens:  # each generator has started (its imports take a while, niced)
+            assert g.stdout is not None and "ready" in g.stdout.readline()
+        time.sleep(3)  # the searches are running
+        began = time.perf_counter()
+        k = 0
+        while time.perf_counter() - began < seconds:
+            name, method, path, body = SMALL[k % len(SMALL)]
+            t = time.perf_counter()
+            code = _request(base, method, path, body)
+            times[name].append(time.perf_counter() - t)
+            codes[code] = codes.get(code, 0) + 1
+            k += 1
+    finally:
+        for g in gens:
+            g.kill()
+    analyses = [json.loads(line) for g in gens for line in g.communicate()[0].splitlines()
+                if "ready" not in line]
+    every = [t for ts in times.values() for t in ts]
+    return {"searches": searches, "requests": len(every), "codes": codes,
+            "p50_ms": round(statistics.median(every) * 1000, 1),
+            "p99_ms": round(_pct(every, 0.99) * 1000, 1),
+            "max_ms": round(max(every) * 1000, 1),
+            "by_kind": {name: {"p50_ms": round(statistics.median(ts) * 1000, 1),
+                               "p99_ms": round(_pct(ts, 0.99) * 1000, 1)}
+                        for name, ts in times.items() if ts},
+            "analyses": {"done": sum("total" in a for a in analyses),
+                         "exact": sum(bool(a.get("exact")) for a in analyses),
+                         "refused": sum("status" in a for a in analyses)}}
+
+
+def fill_cache() -> None:
+    """Compile what a server's first answers run into numba's disk cache (the live games'
+    warm-up, each catalog game's default instance solved), as any server's first start
+    does once: the first answers are then timed past compiling."""
+    from perfectplay import registry
+    from perfectplay.web import explore
+    from perfectplay.web.live import warm_live
+
+    warm_live()
+    for entry in registry.catalog():
+        explore.catalog_answer(entry.call(explore.budget(entry).default), {"p": None})
+
+
+def beside(searches: int, seconds: float, settle: float) -> dict[str, object]:
+    """Items 4-6 of the module doc on a fresh ``perfectplay serve``, numba's disk cache
+    filled first by a process of its own (:func:`fill_cache`)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    began = time.perf_counter()
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--fill-cache"], check=True)
+    compiled = time.perf_counter() - began
+    began = time.perf_counter()
+    server = _spawn_server(port)
+    try:
+        up = _wait_up(base)
+        time.sleep(settle)
+        report: dict[str, object] = {"fill_cache_seconds": round(compiled, 1),
+                                     "server_up_seconds": round(up, 1), "settle": settle,
+                                     "load": os.getloadavg()[0]}
+        report.update(first_answers(base))
+        report["since_spawn_seconds"] = round(time.perf_counter() - began, 1)
+        report["small"] = [small_beside(base, n, seconds) for n in (0, searches)]
+        return report
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def print_beside(report: dict[str, Any]) -> None:
+    print(f"numba's cache filled first in {report['fill_cache_seconds']} s (compiling "
+          "where it was stale)")
+    print(f"fresh `perfectplay serve`: up in {report['server_up_seconds']} s, asked after "
+          f"{report['settle']} s more (load average {report['load']:.1f} at the start)")
+    for row in report["live"]:
+        print(f"  first live 7x6 answer, {row['plies']} plies: {row['total']} s (first "
+              f"move {row['first']} s, exact {row['exact']})")
+    print("  each catalog game's first answer (solve included): " + ", ".join(
+        f"{k} {v:.3f} s" for k, v in report["catalog"].items()))
+    for small in report["small"]:
+        print(f"small requests beside {small['searches']} live searches: {small['requests']} "
+              f"requests, p50 {small['p50_ms']} ms, p99 {small['p99_ms']} ms, max "
+              f"{small['max_ms']} ms; status {small['codes']}; searches "
+              f"{small['analyses']}")
+        print("  " + ", ".join(f"{k} p50 {v['p50_ms']} / p99 {v['p99_ms']} ms"
+                               for k, v in small["by_kind"].items()))
+
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=40)
@@ -189,8 +386,30 @@ def main() -> None:
                     "book ...), an endgame store or a dense table; repeatable")
     ap.add_argument("--moves", type=int, default=200,
                     help="answers to a move timed in each other catalog game")
+    ap.add_argument("--beside", type=int, default=0, metavar="N",
+                    help="time the first answers of a fresh `perfectplay serve` and small "
+                    "requests beside N live searches (items 4-6), instead of items 1-3")
+    ap.add_argument("--small-seconds", type=float, default=60.0,
+                    help="seconds of small requests timed, with no search and beside N")
+    ap.add_argument("--settle", type=float, default=20.0,
+                    help="seconds a fresh server is left to warm up before it is asked")
+    ap.add_argument("--load", metavar="URL", help=argparse.SUPPRESS)  # a load generator
+    ap.add_argument("--fill-cache", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.fill_cache:
+        fill_cache()
+        return
+    if args.load:
+        load_generator(args.load, args.seed)
+        return
+    if args.beside:
+        found = beside(args.beside, args.small_seconds, args.settle)
+        if args.json:
+            print(json.dumps(found, indent=1))
+        else:
+            print_beside(found)
+        return
     base, server, thread = _serve(args.book)
     try:
         began = time.perf_counter()

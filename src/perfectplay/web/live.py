@@ -88,9 +88,9 @@ from .positions import (
     valued_ply,
 )
 
-#: Seconds one live analysis may search (the page then shows the bounds proven): less
-#: than the page's budget for the seed games' heavy requests (``app.HEAVY_SECONDS``, 30 s),
-#: which may wait behind it in the one worker and would otherwise replace it.
+#: Seconds one live analysis may search (the page then shows the bounds proven): a user
+#: waits no longer, and a search slot of the live worker (:data:`.worker.LIVE_SEARCHES`)
+#: is free again within it.
 ANALYSIS_SECONDS = 20.0
 #: Seconds the worker may take for a live request in all: the analysis, the kernels'
 #: compilation on the first request of an instance (not counted in the analysis' time) and

@@ -54,7 +54,7 @@ import traceback
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, cast
 
 from pydantic import ValidationError
 
@@ -186,12 +186,15 @@ def sigint_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, handler)
 
 
-#: What a request's future gives (the worker's answer, or None for a stream).
-T = TypeVar("T")
 #: A streaming request's function: (game, body, stop) -> the JSON-ready things it yields.
 Streamer = Callable[[str, Mapping[str, object], threading.Event], Iterator[object]]
 #: A message of a stream on the pipe: ("item", bytes), ("end", ok, error) or ("gone",).
 Message = tuple[object, ...]
+#: A request's function: (game, body) -> its JSON-ready answer.
+Caller = Callable[[str, dict[str, Any]], Any]
+#: A request as the worker receives it: (kind "call" or "stream", its number, the function,
+#: the game, the body).
+Job = tuple[str, int, Callable[..., object], str, Mapping[str, object]]
 
 
 def stream_call(fn: Streamer, game: str, body: Mapping[str, object], stop: threading.Event
@@ -258,19 +261,19 @@ def serve_requests(conn: Connection, warmers: tuple[Callable[[], object], ...] =
             conn.send(message)
 
     send(True)
-    jobs: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
+    jobs: queue.Queue[Job | None] = queue.Queue()
     stops: dict[int, threading.Event] = {}
 
-    def answer(job: tuple[Any, ...]) -> None:
+    def answer(job: Job) -> None:
         kind, ident, fn, game, body = job
         send(("start", ident))
         try:
             if kind == "call":
-                send(("answer", ident, *call(fn, game, body)))
+                send(("answer", ident, *call(cast(Caller, fn), game, dict(body))))
                 return
             if searches_alone:
                 renice(nice)  # this search and its threads; a board beside it is not
-            for message in stream_call(fn, game, body, stops[ident]):
+            for message in stream_call(cast(Streamer, fn), game, body, stops[ident]):
                 send((message[0], ident, *message[1:]))
         finally:
             stops.pop(ident, None)
@@ -355,7 +358,7 @@ class _Worker:
         for handler in left:
             handler(("gone",))
 
-    def submit(self, kind: str, ident: int, fn: Callable[..., Any], game: str,
+    def submit(self, kind: str, ident: int, fn: Callable[..., object], game: str,
                body: Mapping[str, object], handler: Handler) -> None:
         """Send request ``ident`` (``kind`` "call" or "stream"), its messages to
         ``handler``; :class:`WorkerGone` if the worker is already stopped (the request was
@@ -557,7 +560,7 @@ class HeavyPool:
         self.busy -= 1
         self.searching -= search
 
-    async def _submit(self, kind: str, fn: Callable[..., Any], game: str,
+    async def _submit(self, kind: str, fn: Callable[..., object], game: str,
                       body: Mapping[str, object]
                       ) -> tuple[_Worker, int, asyncio.Queue[Message]]:
         """Send a request to the lane's worker (started if need be): the worker, the
