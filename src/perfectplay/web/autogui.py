@@ -104,6 +104,12 @@ class Boxes(Protocol):
     def owners(self, lines: set[int], /) -> list[bool]: ...
 
 
+class Squared(Drawn, Protocol):
+    """Othello: the board's side."""
+
+    size: int
+
+
 class Columns(Drawn, Protocol):
     """Connect Four: its width and height."""
 
@@ -254,12 +260,12 @@ def tictactoe_board(game: Drawn) -> Board:
                       background="ttt/3x3grid.svg")
 
 
-def othello_board(game: Drawn) -> Board:
+def othello_board(game: Squared) -> Board:
     """Othello: black and white discs; the 4 x 4 board on GamesCrafters' green grid (a
     strip under it for ``pass``), larger ones on grey tiles."""
     discs = {"x": ("general/blackpiece.svg", 0.9), "o": ("general/whitepiece.svg", 0.9),
              "P": ("othello/P.svg", 0.9)}
-    if getattr(game, "size", 0) == 4:  # the client's grid: 40.12 x 50 units of 10 a cell
+    if game.size == 4:  # the client's grid: 40.12 x 50 units of 10 a cell
         return grid_board(game, discs, tile=None, background="othello/grid.svg",
                           extra_rows=1.0)
     return grid_board(game, discs, extra_rows=1.0)
