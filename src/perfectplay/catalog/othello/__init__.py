@@ -20,9 +20,10 @@ Published results reproduced or aimed at:
   perfect line has the same value, so positions on his line are searched: -4 for Black
   after 22, 12, 8 and 6 of his moves (10, 20, 24 and 26 empty squares: 0.2 s, 2 s, 41 s
   and 135 s of one core here, 2026-11-26; 9.2 s and 30 s for the last two since 2026-12-06,
-  the last 10 empty squares searched on bitboards by the ``endgame`` hook). The start is a
-  goal (a 2-hour search, 2 x 10^9 nodes with a 2 GB table, proved nothing on 2026-11-26:
-  the machine's two cores were shared by a dozen processes).
+  the last 10 empty squares searched on bitboards by the ``endgame`` hook). The start:
+  -4, proven by search on 2026-12-06 (1.6 x 10^10 nodes, 1,221 s of one core, a 512 MB
+  table; a 2-hour search on 2026-11-26 had proved nothing); every first move is worth -4
+  too, the four being images of each other under the start's symmetries.
 - 8x8: a draw (Hiroki Takizawa 2023, "Othello is solved", arXiv:2310.19387): a goal far
   beyond this machine; a position on his drawn line with few empty squares is searched.
 
@@ -123,10 +124,10 @@ GAME = CatalogGame(
                   method="search", seconds=30.0,
                   note="his line after 6 moves (26 empty squares): 3.6 x 10^8 nodes, 30 s "
                        "CPU (2026-12-06; mame's o66: 6.3 x 10^7 nodes, 3.9 s)"),
-        Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=7200.0,
-                  goal=True,
-                  note="White wins 16-20; 2 CPU-weeks in 1993. Not reached here: 2 h, "
-                       "2.0 x 10^9 nodes, still in the first null window (2026-11-26)"),
+        Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=1221.0,
+                  note="White wins 16-20; 2 CPU-weeks in 1993. Here 1.6 x 10^10 nodes, "
+                       "1,221 s CPU with a 512 MB table (2026-12-06; mame's o66: 1.07 x "
+                       "10^9 nodes, 74 s)"),
         Published({"size": 8, "opening": first(TAKIZAWA_LINE, 50)}, TAKIZAWA, value=0,
                   method="search", seconds=0.5,
                   note="his drawn line after 50 moves (10 empty squares), the Python door"),
