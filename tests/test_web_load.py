@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -46,6 +47,18 @@ def _post(port: int, path: str, body: dict, timeout: float = 60) -> tuple[int, f
     return status, time.perf_counter() - t
 
 
+def _get_all(port: int, path: str, timeout: float = 180) -> int:
+    """GET ``path`` and read the whole answer (a streamed analysis to its end): the status."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
 def _rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -74,6 +87,10 @@ def server():
         for path, body in (("/api/games/rock/analyze", {"text": rock}),
                            ("/api/games/portal/analyze", {"text": portal})):
             assert _post(port, path, body)[0] == 200  # numba's kernels loaded
+        for live_game in ("connect4(width=7, height=6)",
+                          "kalah(houses=6, seeds=4, empty_capture=True)"):
+            assert _get_all(port, f"/api/games/{quote(live_game)}/analysis") == 200  # the
+            # live worker's start-up warm-up is over (it would share the cores with the run)
         yield port, proc
     finally:
         proc.terminate()
