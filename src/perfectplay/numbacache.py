@@ -135,7 +135,7 @@ def _reach(value: object, modules: set[str], seen: set[int]) -> None:
     if not _ours(py.__module__):
         return
     modules.add(py.__module__)
-    for name in _names(py.__code__):
+    for name in global_names(py.__code__):
         if name in py.__globals__:
             _reach(py.__globals__[name], modules, seen)
     for cell in py.__closure__ or ():
@@ -143,12 +143,17 @@ def _reach(value: object, modules: set[str], seen: set[int]) -> None:
             _reach(cell.cell_contents, modules, seen)
 
 
-def _names(code: pytypes.CodeType) -> set[str]:
-    """The global names ``code`` and the code nested in it read."""
+def global_names(code: pytypes.CodeType) -> set[str]:
+    """The global names ``code`` and the code nested in it read (with attribute names: a
+    superset, filtered by the caller against the function's globals). O(size of the code).
+
+    >>> sorted(global_names((lambda x: abs(len(x))).__code__))
+    ['abs', 'len']
+    """
     out = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, pytypes.CodeType):
-            out |= _names(const)
+            out |= global_names(const)
     return out
 
 

@@ -59,6 +59,8 @@ from numba.core.extending import (
 from numba.core.registry import CPUDispatcher
 from numba.core.typing.templates import AttributeTemplate
 
+from ...numbacache import global_names
+
 #: The modules whose kernels are compiled into a cached kernel: their text is part of every
 #: digest (numba itself checks only the date of the kernel's own file).
 ENGINE_MODULES = tuple(f"perfectplay.engine.{name}" for name in (
@@ -239,7 +241,7 @@ def _function(fn: object, h: Add, seen: set[int]) -> None:
         _value(cell.cell_contents, h, seen)
     for value in py.__defaults__ or ():
         _value(value, h, seen)
-    for name in sorted(_names(py.__code__)):
+    for name in sorted(global_names(py.__code__)):
         if name in py.__globals__:
             _global(py.__globals__[name], h, seen)
 
@@ -257,15 +259,6 @@ def _code(code: pytypes.CodeType, h: Add) -> None:
             h(f"c frozenset {sorted(map(repr, const))!r}".encode())
         else:
             h(f"c {type(const).__name__} {const!r}".encode())
-
-
-def _names(code: pytypes.CodeType) -> set[str]:
-    """The global names ``code`` and the code nested in it read."""
-    out = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, pytypes.CodeType):
-            out |= _names(const)
-    return out
 
 
 def _global(value: object, h: Add, seen: set[int]) -> None:
