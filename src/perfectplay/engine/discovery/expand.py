@@ -194,7 +194,6 @@ def expand_objects(batch: list[Position], rules: Rules, store: ObjectStore, kids
     outcome, moves_of, play = rules.outcome, rules.moves, rules.play
     add_kid, add_term, add_off = kids.append, into.terminal.append, into.offsets.append
     number, add_position = store.index.setdefault, store.objects.append
-    lose, tie, win = Value.LOSE, Value.TIE, Value.WIN
     n = store.n
     listed: type | None = None
     try:
@@ -217,14 +216,8 @@ def expand_objects(batch: list[Position], rules: Rules, store: ObjectStore, kids
                         add_position(child)
                         n += 1
                     add_kid(cid)
-            elif result is lose:
-                add_term(LOSE_CODE)
-            elif result is tie:
-                add_term(TIE_CODE)
-            elif result is win:
-                add_term(WIN_CODE)
             else:
-                add_term(terminal_code(result, pos, False, None))  # says what is wrong
+                add_term(_end_code(result, pos))
             add_off(base + len(kids))
     finally:
         store.n = n
@@ -240,7 +233,6 @@ def _expand_objects_after(batch: list[Position], rules: Rules, store: ObjectStor
     known = store.known
     add_kid, add_term, add_off = kids.append, into.terminal.append, into.offsets.append
     number, add_position, add_known = store.index.setdefault, store.objects.append, known.append
-    lose, tie, win = Value.LOSE, Value.TIE, Value.WIN
     n = store.n
     listed: type | None = None
     try:
@@ -267,17 +259,24 @@ def _expand_objects_after(batch: list[Position], rules: Rules, store: ObjectStor
                         add_known(after(pos, move, child))
                         n += 1
                     add_kid(cid)
-            elif result is lose:
-                add_term(LOSE_CODE)
-            elif result is tie:
-                add_term(TIE_CODE)
-            elif result is win:
-                add_term(WIN_CODE)
             else:
-                add_term(terminal_code(result, pos, False, None))  # says what is wrong
+                add_term(_end_code(result, pos))
             add_off(base + len(kids))
     finally:
         store.n = n
+
+
+def _end_code(result: Outcome, pos: Position) -> int:
+    """The terminal code of a win/lose/tie ``result`` at ``pos``, the Values compared by
+    identity (an Enum's hash is Python code); anything else goes to :func:`terminal_code`,
+    which says what is wrong. Called once an ended position, never a child."""
+    if result is Value.LOSE:
+        return LOSE_CODE
+    if result is Value.TIE:
+        return TIE_CODE
+    if result is Value.WIN:
+        return WIN_CODE
+    return terminal_code(result, pos, False, None)
 
 
 def _checked_moves(moves: object, pos: Position) -> type:
@@ -309,21 +308,14 @@ def expand_ints(batch: list[Position], rules: Rules, kids: Kids, into: Found, ba
     TypeError or OverflowError, and the caller starts again keeping objects)."""
     outcome, moves_of, play = rules.outcome, rules.moves, rules.play
     add_kid, add_term, add_off = kids.append, into.terminal.append, into.offsets.append
-    lose, tie, win = Value.LOSE, Value.TIE, Value.WIN  # by identity: Enum hashing is Python
     for pos in batch:
         result = outcome(pos)
         if result is None:
             add_term(UNKNOWN)
             for move in moves_of(pos):
                 add_kid(play(pos, move))  # type: ignore[arg-type]
-        elif result is lose:
-            add_term(LOSE_CODE)
-        elif result is tie:
-            add_term(TIE_CODE)
-        elif result is win:
-            add_term(WIN_CODE)
         else:
-            add_term(terminal_code(result, pos, False, None))  # says what is wrong
+            add_term(_end_code(result, pos))
         add_off(base + len(kids))
 
 
