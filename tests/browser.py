@@ -119,3 +119,30 @@ def cli_page(*serve_args: str, wait: float = 240) -> Iterator[Any]:
             proc.kill()
             out, _ = proc.communicate()
     assert proc.returncode == 0, out
+
+
+@contextlib.contextmanager
+def catalog_page() -> Iterator[Any]:
+    """:func:`served_page` once the catalog's tabs are ready, with a 120 s default timeout
+    (a first compile of a game's kernels may take that long on a cold cache)."""
+    with served_page() as page:
+        page.set_default_timeout(120_000)
+        page.wait_for_selector("body[data-catalog-ready='1']")
+        yield page
+
+
+def open_catalog_game(page: Any, target: str, moves: str = "", mode: str = "first") -> str:
+    """Open the catalog game ``target`` after ``moves`` (by name, comma-separated) with the
+    computer playing ``mode``, by the page's own URL, and wait for its tab to show that
+    ply with nothing loading. The tab's CSS selector."""
+    from urllib.parse import quote
+
+    name = target.split("(")[0]
+    base = page.url.split("#")[0]
+    page.goto(f"{base}#play={quote(target)}&moves={quote(moves)}&mode={mode}")
+    page.reload()
+    page.wait_for_selector("body[data-catalog-ready='1']")
+    sec = f"#tab-cat-{name}"
+    plies = len([m for m in moves.split(",") if m])
+    page.wait_for_selector(f"{sec}.active[data-ply='{plies}']:not([data-loading])")
+    return sec

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
-from browser import served_page
+from browser import catalog_page, open_catalog_game
 from perfectplay.engine.target import load_catalog_target
 
 pytestmark = pytest.mark.browser
@@ -28,22 +28,12 @@ OTHELLO = "othello(size=4, opening='')"
 
 @pytest.fixture(scope="module")
 def page():
-    with served_page() as p:
-        p.set_default_timeout(120_000)
-        p.wait_for_selector("body[data-catalog-ready='1']")
+    with catalog_page() as p:
         yield p
 
 
 def _open(page, target: str, moves: str = "", mode: str = "both") -> str:
-    name = target.split("(")[0]
-    base = page.url.split("#")[0]
-    page.goto(f"{base}#play={quote(target)}&moves={quote(moves)}&mode={mode}")
-    page.reload()
-    page.wait_for_selector("body[data-catalog-ready='1']")
-    sec = f"#tab-cat-{name}"
-    plies = len([m for m in moves.split(",") if m])
-    page.wait_for_selector(f"{sec}.active[data-ply='{plies}']")
-    return sec
+    return open_catalog_game(page, target, moves, mode)
 
 
 def _api(page, target: str, moves: str) -> dict:
