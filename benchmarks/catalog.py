@@ -5,6 +5,7 @@ seconds), goals searched under a time limit and reported with how far they got.
     python benchmarks/catalog.py                  # every result (goals get --goal-seconds)
     python benchmarks/catalog.py connect4 kalah   # only these games
     python benchmarks/catalog.py --markdown       # the table for the docs
+    python benchmarks/catalog.py domineering --instance 'domineering(rows=8, cols=8)'
 
 The time of a result is the solve or search alone: each game's kernels are compiled first,
 on its smallest instance, and that time is printed apart (numba compiles once a process, or
@@ -55,6 +56,9 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=None,
                         help="skip results whose recorded cost is above this")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--instance", action="append", default=[],
+                        help="only this result, as the command line writes the instance "
+                             "(repeatable)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     entries = [get_catalog(n) for n in args.games] if args.games else catalog()
@@ -63,6 +67,8 @@ def main() -> None:
         compiling = warm(entry)
         print(f"# {entry.name}: compiled and warmed in {compiling:.1f} s", flush=True)
         for p in entry.published:
+            if args.instance and entry.call(entry.arguments((), p.args)) not in args.instance:
+                continue
             if args.max_seconds is not None and not p.goal and p.seconds > args.max_seconds:
                 print(f"  skipped {entry.call(p.args)} (about {p.seconds:,.0f} s)")
                 continue

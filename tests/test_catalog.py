@@ -203,6 +203,8 @@ def test_the_tables_count_every_result_once_and_mark_the_goals() -> None:
     assert len(results) == sum(len(e.published) for e in catalog())
     goals = sum(p.goal for e in catalog() for p in e.published)
     assert sum("a goal" in row for row in results) == goals
+    slow = sum(not p.goal and not p.live for e in catalog() for p in e.published)
+    assert sum("not answered live" in row for row in results) == slow
     summary = summary_table(catalog()).splitlines()[2:]
     assert [row.split("|")[1].strip(" `") for row in summary] == list(catalog_names())
 
@@ -225,3 +227,25 @@ def test_a_search_proves_the_remoteness_only_when_the_source_claims_one(monkeypa
     assert asked == [False]
     nim = get_catalog("nim")
     assert reproduce(nim, nim.published[0]).agrees and asked == [False]  # a solve: no search
+
+
+def test_a_result_reproduced_but_too_slow_to_play_is_not_a_goal() -> None:
+    """Domineering 8x8 (Breuker, Uiterwijk & van den Herik 2000) is reproduced by the
+    benchmark's search, so the tables count it as reproduced with its time, and refused by
+    ``play`` (its first answer would take that long) as a goal is
+    (tests/test_cli_too_big.py plays it); Othello 8x8 stays a goal."""
+    from perfectplay.catalog.entry import Listing
+    from perfectplay.catalog.table import results_table, summary_table
+
+    domineering = get_catalog("domineering")
+    [p] = [p for p in domineering.published if p.args == {"rows": 8, "cols": 8}]
+    assert (p.goal, p.live, p.answered_live, p.value) == (False, False, False, "win")
+    row = next(r for r in results_table([domineering]).splitlines()
+               if "rows=8, cols=8" in r)
+    assert "reproduced, 26 s (" in row and "12,627,415 nodes" in row and "goal" not in row
+    assert "rows=8, cols=8" not in summary_table([domineering])  # not among the goals
+    [listed] = [r for r in Listing.of(domineering).results if "rows=8, cols=8" in r]
+    assert listed.endswith("(reproduced here by search, 26.4 s; too slow to answer live)")
+    othello = get_catalog("othello")
+    [big] = [p for p in othello.published if p.args == {"size": 8}]
+    assert big.goal and big.live and not big.answered_live

@@ -435,8 +435,10 @@ class Published:
     catalog reproduces it; ``seconds`` is about what that takes on a 2-core machine, so the
     suite runs only the results it can afford
     (:data:`perfectplay.catalog.entry.SUITE_SECONDS`) and the benchmark all.
-    ``goal`` marks a result beyond the suite and perhaps beyond this machine: the benchmark
-    reports how far it got.
+    ``goal`` marks a result beyond the benchmark's limits on this machine: the benchmark
+    reports how far it got. ``live`` False marks an instance whose start is too slow to
+    answer live (a result reproduced here, in ``seconds``, but not at a person's pace):
+    ``play`` and ``serve`` refuse it as they refuse a goal, unless asked for ``--live``.
     """
 
     args: Mapping[str, Any]
@@ -447,7 +449,14 @@ class Published:
     method: Method = "solve"
     seconds: float = 1.0
     goal: bool = False
+    live: bool = True
     note: str = ""
+
+    @property
+    def answered_live(self) -> bool:
+        """Whether ``play`` and ``serve`` answer this instance's start live: neither a goal
+        nor marked too slow for a person's pace."""
+        return self.live and not self.goal
 
     def claim(self) -> str:
         """The result in words: ``a tie in 16 plies``, ``+10 for the first player``."""

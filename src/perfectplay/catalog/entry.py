@@ -109,6 +109,17 @@ def reproduce(entry: CatalogGame, published: Published, *, time_limit: float | N
                       positions, True, time.perf_counter() - start)
 
 
+def _mark(p: Published) -> str:
+    """What ``perfectplay games`` adds to a result: nothing when the suite or the
+    benchmark reproduces it and ``play`` answers it live, ``(a goal)`` beyond the
+    benchmark, the recorded time when it is reproduced but too slow to answer live."""
+    if p.goal:
+        return " (a goal)"
+    if not p.live:
+        return f" (reproduced here by {p.method}, {p.seconds:,.1f} s; too slow to answer live)"
+    return ""
+
+
 @dataclass(frozen=True)
 class Listing:
     """One game as ``perfectplay games`` shows it: its parameters, its published results
@@ -129,7 +140,7 @@ class Listing:
             if p.source not in sources:
                 sources.append(p.source)
             results.append(f"{entry.call(entry.arguments((), p.args))}: {p.claim()} "
-                           f"[{sources.index(p.source) + 1}]" + (" (a goal)" if p.goal else ""))
+                           f"[{sources.index(p.source) + 1}]" + _mark(p))
         return cls(entry.name, entry.title, entry.rules,
                    [p.describe() for p in entry.params], results,
                    [f"[{k}] {s}" for k, s in enumerate(sources, 1)])

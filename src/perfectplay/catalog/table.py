@@ -16,6 +16,7 @@ nothing here runs a solve, so the tables cost microseconds.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .entry import SUITE_SECONDS, CatalogGame, Published
@@ -40,22 +41,42 @@ def seconds_words(seconds: float) -> str:
 
 
 def _how(p: Published) -> str:
-    """How the catalog reproduces a result, and whether the suite does."""
+    """How the catalog reproduces a result, whether the suite does, and whether ``play``
+    answers its start live."""
     method = "strong solve" if p.method == "solve" else "proof search"
     if p.goal:
         return f"{method}, a goal"
-    return method + (" (in the suite)" if p.seconds <= SUITE_SECONDS else "")
+    return method + (" (in the suite)" if p.seconds <= SUITE_SECONDS else "") + (
+        "" if p.live else "; not answered live")
 
 
 def _status(p: Published) -> str:
-    """What happened here: the recorded time, or how far a goal got."""
+    """What happened here: the recorded time (with the record's note, where and how it was
+    measured, for a result too slow to answer live), or how far a goal got.
+
+    >>> from perfectplay.registry import Published
+    >>> _status(Published({}, "S", seconds=26.4, live=False, note="1 GB table"))
+    'reproduced, 26 s (1 GB table)'
+    """
     if p.goal:
         return p.note or "not reached here"
-    return f"reproduced, {seconds_words(p.seconds)}"
+    return f"reproduced, {seconds_words(p.seconds)}" + (
+        f" ({p.note})" if not p.live and p.note else "")
 
 
 def _source_tag(p: Published) -> str:
-    """The source's authors and year, the part before its first comma or quote."""
+    """The source's authors and year: the text up to its first year when that is a short
+    list of names (``Breuker, Uiterwijk & van den Herik 2000``), else the part before its
+    first comma or quote.
+
+    >>> from perfectplay.registry import Published
+    >>> [_source_tag(Published({}, s)) for s in ("Lachmann, Moore & Rapaport 2002, 'Who'",
+    ...                                         "David Wilson, 'Dots', 2012")]
+    ['Lachmann, Moore & Rapaport 2002', 'David Wilson']
+    """
+    names = re.match(r"([^'(]*?\b(?:1[5-9]|20)\d\d)\b", p.source)
+    if names is not None and len(names.group(1)) <= 50:
+        return names.group(1)
     return p.source.split(",")[0].split("'")[0].strip().rstrip(".")
 
 

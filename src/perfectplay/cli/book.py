@@ -112,8 +112,8 @@ def live_book(target: str, game: Game, live: bool) -> tuple[bool, Store | None]:
     """Whether ``target`` is answered live, and from which book: (False, None) solve it
     whole; (True, None) live, every answer searched; (True, book) live from the game's
     shipped book. Refuses (one line, exit 1) an instance whose start the catalog lists as a
-    goal not reached here (Othello 8x8, Domineering 8x8), unless a book holds its start or
-    ``live`` asks for the search anyway."""
+    goal not reached here (Othello 8x8) or as too slow to answer live (Domineering 8x8),
+    unless a book holds its start or ``live`` asks for the search anyway."""
     compiled = game if isinstance(game, CompiledGame) else None
     searchable = compiled is not None and compiled.tiered
     if live and not searchable:
@@ -130,10 +130,11 @@ def live_book(target: str, game: Game, live: bool) -> tuple[bool, Store | None]:
 
 def _goal(target: str) -> str | None:
     """Why the catalog's instance ``target`` cannot be answered live here (its start is a
-    published result the catalog's search has not reached), else None."""
+    published result the catalog's search has not reached, or reached too slowly for a
+    person's pace), else None."""
     instance = _catalog_instance(target)
     published = None if instance is None else _published(*instance)
-    if instance is None or published is None or not published.goal:
+    if instance is None or published is None or published.answered_live:
         return None
     entry = instance[0]
     smaller = ", ".join(entry.call(dict(small)) for small in entry.small[:2])
