@@ -68,7 +68,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 import numpy as np
 from numba import njit
@@ -478,7 +478,7 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
     problem = game.code_problem(position)
     if problem is not None:
         raise GameError(problem)
-    code = int(position)
+    code = int(cast(int, position))
     kernel, rules = kernel_door(game.rules, dfpn, dfpn_cached)
     kind = Kind(scored=False, with_player=game.has_player, with_horizon=game.has_horizon,
                 symmetric=game.symmetric, acyclic=game.tiered, max_moves=game.max_moves,
@@ -538,7 +538,7 @@ def _timed(run: Any, ask: int, limit: int, stop: np.ndarray, time_limit: float |
     """``run(ask, limit)``, in a thread when there is a clock to watch: ``stop`` is set
     when ``time_limit`` seconds since ``began`` have passed."""
     if time_limit is None:
-        return run(ask, limit)  # type: ignore[no-any-return]
+        return run(ask, limit)
     out: list[tuple[int, int, int, int]] = []
     worker = threading.Thread(target=lambda: out.append(run(ask, limit)), daemon=True)
     worker.start()
