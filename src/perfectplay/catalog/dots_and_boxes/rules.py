@@ -39,6 +39,12 @@ boxes offered first, one move of each pair a symmetry of a symmetric position sw
 rule keeps a best move of every position, checked at every set of lines of seven boards up
 to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and samples).
 
+``endgame`` (:func:`loony_endgame`) gives the exact margin where every open box has two
+sides or more: the takeable parts taken by the chain rule, the rest a simple loony endgame
+of chains and loops valued by a small recursion over their lengths (Berlekamp 2000;
+Buzzard & Ciere 2014), so the search never enters those positions (3 x 4: 8 % fewer
+nodes).
+
 >>> game = DotsAndBoxes(1, 1)
 >>> [game.move_name(m) for m in game.moves(game.initial())]
 ['a1-b1', 'a2-b2', 'a1-a2', 'b1-b2']
@@ -54,7 +60,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -449,6 +455,129 @@ def search_order(lines, out, n, sides, masks, boxes, syms, perms):
                          equivalent_lines(lines, sides, masks, boxes))
 
 
+@njit(cache=True)
+def loony_parts(lines, sides, masks, boxes, chains, loops, done):
+    """The chains and loops of the boxes with two sides whose free lines are not in
+    ``done`` (code bits), counted by length into ``chains`` and ``loops`` (zeroed first);
+    their number. For a position where every open box has two or more sides.
+
+    When every open box has two sides, every free line joins two of them or one and the
+    border, so the open boxes fall apart into chains (border to border) and loops
+    (Berlekamp 2000, ch. 4: strings and coins of degree 2). O(boxes + lines)."""
+    for i in range(chains.size):
+        chains[i] = 0
+        loops[i] = 0
+    parts = 0
+    for b in range(boxes):
+        c = masks[b]
+        if popcount(lines & c) != 2 or (c & ~lines & done):
+            continue
+        e1 = lowest_bit(c & ~lines) - 1
+        seen1, met1, end1 = _walk(lines, c, e1, sides)
+        if end1 == c:
+            done |= seen1
+            loops[met1 + 1] += 1
+        else:
+            seen2, met2, _ = _walk(lines, c, _other_free(lines, c, e1), sides)
+            done |= seen1 | seen2
+            chains[met1 + met2 + 1] += 1
+        parts += 1
+    return parts
+
+
+@njit(cache=True)
+def loony_value(chains, loops, parts):
+    """The margin the mover can still gain in a simple loony endgame of ``parts`` chains
+    and loops (counted by length, as :func:`loony_parts` gives them), where the mover must
+    open one and no other line is left.
+
+    The opener of a part of n boxes, the rest worth r to whoever moves in it: a chain of
+    one or two boxes (a pair offered by its middle line, the hard-hearted handout) is
+    taken, -n - r; a longer chain is taken whole, -n - r, or all but its last two, which
+    the taker declines by the double-dealing move so that the opener must move next,
+    4 - n + r; a loop is taken whole or all but four, 8 - n + r. The taker picks the
+    smaller, the opener the best part (Berlekamp 2000, ch. 4-5, the chain rule as
+    :func:`capture_moves` searches it; Buzzard & Ciere 2014, "Playing simple loony dots
+    and boxes endgames optimally", prove the same recursion). O(orders of the distinct
+    parts), a few hundred steps on 4 x 4."""
+    if parts == 0:
+        return 0
+    best = -1000
+    for n in range(1, chains.size):
+        if chains[n] == 0:
+            continue
+        chains[n] -= 1
+        r = loony_value(chains, loops, parts - 1)
+        chains[n] += 1
+        v = -n - r
+        if n >= 3 and 4 - n + r < v:
+            v = 4 - n + r
+        if v > best:
+            best = v
+    for n in range(4, loops.size):
+        if loops[n] == 0:
+            continue
+        loops[n] -= 1
+        r = loony_value(chains, loops, parts - 1)
+        loops[n] += 1
+        v = min(-n - r, 8 - n + r)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def loony_endgame(lines, alpha, beta, sides, masks, boxes):
+    """The ``endgame`` hook: (exact margin, 1) where every open box has two sides or more,
+    else (0, 0), the position left to the search. O(boxes) where it does not apply.
+
+    The boxes of three sides begin the parts that can be taken: a chain hanging on the
+    border (one box, or more through boxes of two sides), or a path with both ends
+    takeable (an opened loop). By the chain rule (:func:`capture_moves`) the mover takes
+    all of them, T boxes, but may decline the last: a chain of two or more boxes by its
+    last two (handed over, T - 4 - r: the opponent must open the rest, worth r to whoever
+    moves in it), else a path of four or more by its last four (T - 8 - r), or takes all
+    and moves on (T + r). The rest is a simple loony endgame (:func:`loony_parts`,
+    :func:`loony_value`). Checked against exact values at every such position of boards
+    up to 2 x 3 and 1 x 6 and samples of 3 x 3, 2 x 4, 2 x 5 and 3 x 4
+    (tests/test_dots_loony.py)."""
+    takeable = 0
+    for b in range(boxes):
+        have = popcount(lines & masks[b])
+        if have < 2:
+            return np.int64(0), np.int64(0)
+        if have == 3:
+            takeable += 1
+    done = np.int64(0)
+    total = 0
+    deal = 0  # the boxes the last declined part hands over: 2, 4, or 0 (none can be)
+    if takeable:
+        for b in range(boxes):
+            c = masks[b]
+            if popcount(lines & c) != 3 or (c & ~lines & done):
+                continue
+            seen, met, end = _walk(lines, c, lowest_bit(c & ~lines) - 1, sides)
+            done |= seen
+            if end == 0:  # a chain hanging on the border
+                total += met + 1
+                if met >= 1:
+                    deal = 2
+            else:  # both ends takeable
+                total += met + 2
+                if met >= 2 and deal == 0:
+                    deal = 4
+    chains = np.zeros(boxes + 1, np.int64)
+    loops = np.zeros(boxes + 1, np.int64)
+    parts = loony_parts(lines, sides, masks, boxes, chains, loops, done)
+    r = loony_value(chains, loops, parts)
+    if not takeable:
+        return np.int64(r), np.int64(1)
+    v = total + r
+    if deal and total - 2 * deal - r > v:
+        v = total - 2 * deal - r
+    return np.int64(v), np.int64(1)
+
+
 # -- the shared rules: the board's shape in bits 55-62 ---------------------------------------
 @njit(cache=True)
 def _shape(code):
@@ -509,6 +638,12 @@ def shared_margin_bound(code):
 
 
 @njit(cache=True)
+def shared_endgame(code, alpha, beta):
+    s = _shape(code)
+    return loony_endgame(code & _LINES, alpha, beta, SIDES[s], MASKS[s], NUMBERS[s, 1])
+
+
+@njit(cache=True)
 def shared_search_moves(code, out):
     s = _shape(code)
     return search_order(code & _LINES, out, NUMBERS[s, 0], SIDES[s], MASKS[s], NUMBERS[s, 1],
@@ -529,11 +664,12 @@ class Kernels(NamedTuple):
     margin_bound: Callable[..., int]
     search_moves: Callable[..., int]
     step: Callable[..., tuple[int, int]]
+    endgame: Callable[..., tuple[int, int]]
 
 
 SHARED = Kernels(shared_moves, shared_play, shared_outcome, shared_score, shared_payoff,
                  shared_player, shared_tier, shared_canonical, shared_margin_bound,
-                 shared_search_moves, shared_step)
+                 shared_search_moves, shared_step, shared_endgame)
 
 
 def own_kernels(board: Board) -> Kernels:
@@ -545,7 +681,16 @@ def own_kernels(board: Board) -> Kernels:
                    shared_score, bind(completed, sides), shared_player, lines_drawn,
                    bind(canonical_of, n, syms, perms), bind(open_boxes, boxes, masks),
                    bind(search_order, n, sides, masks, boxes, syms, perms),
-                   bind(step_of, sides))
+                   bind(step_of, sides), _own_endgame(sides, masks, boxes))
+
+
+def _own_endgame(sides: np.ndarray, masks: np.ndarray, boxes: int) -> Callable[..., Any]:
+    """:func:`loony_endgame` bound to a board's tables (``bind`` binds one or two
+    arguments; the hook has three)."""
+    @njit
+    def endgame(code, alpha, beta):
+        return loony_endgame(code, alpha, beta, sides, masks, boxes)
+    return endgame
 
 
 class DotsAndBoxes(CompiledGame):
