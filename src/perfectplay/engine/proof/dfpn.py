@@ -86,6 +86,7 @@ from ..protocol import (
     Position,
     Value,
     cannot_tie,
+    capabilities,
     is_compiled,
     is_scored,
 )
@@ -93,6 +94,7 @@ from ..protocol import LOSE_CODE as LOSE
 from ..protocol import TIE_CODE as TIE
 from ..protocol import UNKNOWN as ONGOING
 from ..protocol import WIN_CODE as WIN
+from ..solved import game_picture, move_lines, position_json
 from ..status import ABORTED, BAD_OUTCOME, BAD_SEARCH_MOVES, OK, TOO_DEEP, status_error
 from .kernel import Kind, make_move
 from .limits import Limits
@@ -205,13 +207,14 @@ class Space(NamedTuple):
     c_pass: np.ndarray  # 1 when the move passes the turn
     c_prove: np.ndarray  # its cost to prove the parent's question (delta, or phi: same turn)
     c_refute: np.ndarray  # its cost to refute it (phi, or delta)
+    scratch: np.ndarray  # a child's moves, counted (mobility)
 
 
 def new_space(max_depth: int, max_moves: int) -> Space:
     """The stack of a search of lines up to ``max_depth`` plies."""
     rows = [np.zeros(max_depth + 1, np.int64) for _ in range(8)]
     kids = [np.zeros((max_depth + 1) * (max_moves + 1), np.int64) for _ in range(6)]
-    return Space(*rows, *kids)
+    return Space._make([*rows, *kids, np.zeros(max_moves + 1, np.int64)])
 
 
 @njit(inline="always")
@@ -243,7 +246,7 @@ def _answer(o, known, ask, tie_free):
 
 @njit(nogil=True)
 def dfpn(root, root_ask, rules, kind, tie_free, table, space, node_limit, stop, eps_num,
-         eps_den, always, counts):
+         eps_den, always, mobility, weak, counts):
     """df-pn of ``root`` asked ``root_ask`` (module doc): (status, phi, delta, move).
     OK: phi 0 (the question proven; ``move`` a root move that proves it, or -1 when the
     root was settled without one), delta 0 (refuted) or, neither, the node budget or
@@ -314,9 +317,12 @@ def dfpn(root, root_ask, rules, kind, tie_free, table, space, node_limit, stop, 
                 status, phi, delta = _answer(o, known, c_ask, tie_free)
                 if status != OK:
                     return status, c, np.int64(0), np.int64(-1)
-                ck = canonical(c) if symmetric else c
-                if phi < 0:
-                    _, phi, delta = tt_get(table, ck, c_ask)
+                ck = c
+                if phi < 0:  # not settled: the table's numbers, else first ones
+                    ck = canonical(c) if symmetric else c
+                    found, phi, delta = tt_get(table, ck, c_ask)
+                    if not found and mobility:  # one move proves it, all must be refuted
+                        delta = max(np.int64(1), smoves(c, space.scratch))
                 c_pos[i] = c
                 c_key[i] = ck
                 c_pass[i] = 1 if passes else 0
@@ -345,6 +351,8 @@ def dfpn(root, root_ask, rules, kind, tie_free, table, space, node_limit, stop, 
             first = INF + 1
             second = INF + 1
             total = np.int64(0)
+            most = np.int64(0)
+            open_kids = 0
             for i in range(base, base + k):
                 a = c_prove[i]
                 if a < first:
@@ -353,7 +361,13 @@ def dfpn(root, root_ask, rules, kind, tie_free, table, space, node_limit, stop, 
                     best = i
                 elif a < second:
                     second = a
-                total += c_refute[i]
+                b = c_refute[i]
+                total += b
+                if b > 0:
+                    open_kids += 1
+                    most = max(most, b)
+            if weak and open_kids > 0:  # Ueda et al.: the most, plus one a sibling
+                total = most + open_kids - 1 if most < INF else INF
             phi = first
             delta = INF if total >= INF else total
             if phi >= INF:
@@ -374,7 +388,10 @@ def dfpn(root, root_ask, rules, kind, tie_free, table, space, node_limit, stop, 
                 second = INF
             grow = second + (second * eps_num) // eps_den
             lim_prove = min(th_phi[d], max(second + 1, grow))
-            lim_refute = th_delta[d] - delta + c_refute[best]
+            if weak:
+                lim_refute = th_delta[d] - (open_kids - 1)
+            else:
+                lim_refute = th_delta[d] - delta + c_refute[best]
             if lim_refute > INF:
                 lim_refute = INF
             if d + 1 > max_depth:
@@ -401,8 +418,8 @@ class ProofResult:
     stopped it first), the root move that proves a win or a tie (None for a loss, or when
     the root was settled with no move searched), the expansions (``nodes``: df-pn's nodes,
     each a visit that made a node's children), the children made and looked up
-    (``evaluated``), the questions asked (one for a win or a game that cannot tie, two
-    otherwise), the seconds searched and those compiling took."""
+    (``evaluated``), the questions asked with their answers and nodes (one for a win or a
+    game that cannot tie, two otherwise), the seconds searched and those compiling took."""
 
     value: Value | None
     best_move: int | None
@@ -413,6 +430,10 @@ class ProofResult:
     compile_seconds: float = 0.0
     stopped: str | None = None
     answers: list[tuple[str, bool | None, int]] = field(default_factory=list)
+    game: Any = None
+    position: int = 0
+    #: where the position comes from, for the header (the command line fills it in)
+    where: str = ""
 
     @property
     def exact(self) -> bool:
@@ -422,8 +443,40 @@ class ProofResult:
         """The value in words ("win", "lose", "tie") or what was proven when stopped."""
         if self.value is not None:
             return self.value.value
-        known = [f"{q}: {'yes' if a else 'no'}" for q, a, _ in self.answers if a is not None]
+        known = [f"{q} {'yes' if a else 'no'}" for q, a, _ in self.answers if a is not None]
         return "not proven" + (f" ({', '.join(known)})" if known else "")
+
+    def explain(self) -> str:
+        """The value, the proving move, the questions and the work, in words."""
+        name = capabilities(self.game).name
+        lines = [f"df-pn: {name}, {self.where or f'position {show(self.position)}'}",
+                 f"value: {self.describe()} (remoteness not searched)"
+                 + ("" if self.exact else "  [NOT EXACT]")]
+        if self.stopped:
+            lines.append(f"stopped by: {self.stopped} (nothing is claimed)")
+        if self.best_move is not None:
+            lines += move_lines(self.game, self.best_move, [])
+        asked = ", ".join(f"{q} {'not answered' if a is None else 'yes' if a else 'no'} "
+                          f"({n:,} nodes)" for q, a, n in self.answers)
+        lines.append(f"questions: {asked or 'none (the position is settled as it is)'}")
+        lines.append(f"nodes: {self.nodes:,} expanded, {self.evaluated:,} children made and "
+                     f"looked up, in {self.seconds:.2f} s")
+        if self.compile_seconds >= 0.05:
+            lines.append(f"compiling: {self.compile_seconds:.2f} s before the search")
+        return "\n".join(lines)
+
+    def draw(self, style: bool = False) -> str:
+        """The game's picture of the position (its ``draw`` hook), or ""."""
+        return game_picture(self.game, self.position, style)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as JSON-ready data (the value, the proving move, the work)."""
+        data = position_json(self.game, self.position, self.value, None, self.best_move, [])
+        return {**data, "algorithm": "dfpn", "exact": self.exact, "nodes": self.nodes,
+                "evaluated": self.evaluated, "seconds": round(self.seconds, 4),
+                "questions": [{"question": q, "answer": a, "nodes": n}
+                              for q, a, n in self.answers],
+                "stopped": self.stopped, "compile_seconds": round(self.compile_seconds, 4)}
 
 
 _WARM: set[tuple[Any, ...]] = set()
@@ -432,7 +485,9 @@ _WARM: set[tuple[Any, ...]] = set()
 def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
           node_limit: int | None = None, time_limit: float | None = None,
           max_depth: int = 10_000, epsilon: float = 0.25,
-          replace: Literal["work", "always"] = "work", check: bool = True) -> ProofResult:
+          replace: Literal["work", "always"] = "work",
+          init: Literal["one", "mobility"] = "mobility",
+          disproof: Literal["sum", "weak"] = "sum", check: bool = True) -> ProofResult:
     """Prove who wins ``position`` (default: the start) of a compiled win/lose/tie game by
     df-pn (module doc): "does the mover win?", then, when that is refuted and the game can
     tie, "does the mover not lose?". The value is the engine's (:func:`~perfectplay.engine.solve`'s)
@@ -452,6 +507,12 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
     :param epsilon: Pawlewicz and Lew's epsilon (0: Nagai's df-pn).
     :param replace: the table's rule when a bucket is full: ``"work"`` (the entry whose
         subtree cost less goes) or ``"always"`` (the older entry goes).
+    :param init: a new child's first numbers: ``"mobility"`` (phi 1, delta its count of
+        ``search_moves``: one move proves it, every one must be refuted; Winands et al.
+        2004's mobility) or ``"one"`` (both 1, Nagai's).
+    :param disproof: a node's delta from its children's: ``"sum"`` (Nagai's) or ``"weak"``
+        (the largest plus one a further open child, Ueda et al. 2008: less double counting
+        where many lines meet in one position).
     :param check: run the bounded check of the game first.
     :returns: a :class:`ProofResult` (``value`` None when a limit stopped the search).
     :raises GameError: a Python game, a scored game, a position not of the game, or rules
@@ -490,10 +551,13 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
     counts = np.zeros(2, np.int64)
     num, den = int(round(epsilon * 1024)), 1024
     always = replace == "always"
+    mobility = init == "mobility"
+    weak = disproof == "weak"
 
     def run(ask: int, limit: int) -> tuple[int, int, int, int]:
         out = kernel(np.int64(code), np.int64(ask), rules, kind, tie_free, table, space,
-                     np.int64(limit), stop, np.int64(num), np.int64(den), always, counts)
+                     np.int64(limit), stop, np.int64(num), np.int64(den), always, mobility,
+                     weak, counts)
         return int(out[0]), int(out[1]), int(out[2]), int(out[3])
 
     compiling = 0.0
@@ -504,7 +568,7 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
         compiling = time.perf_counter() - began
         table.meta[:] = 0
         _WARM.add(warm_key)
-    result = ProofResult(None, None, 0, 0, 0, 0.0, compiling)
+    result = ProofResult(None, None, 0, 0, 0, 0.0, compiling, game=game, position=code)
     began = time.perf_counter()
     budget = node_limit if node_limit is not None else 2**62
     for ask, words in ((ASK_WIN, "win?"), (ASK_NOT_LOSE, "not lose?")):
