@@ -1,6 +1,6 @@
-"""Domineering's packing bounds (protective areas, vulnerable dominoes, the opponent's most
-dominoes and coverable cells) against the strong solution at every position of small
-boards, on positions they decide, and a false bound caught by check_game."""
+"""Domineering's packing bounds (protective areas, vulnerable dominoes, options, the
+opponent's most dominoes and coverable cells) against the strong solution at every position
+of small boards, on positions they decide, and false bounds caught by check_game."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from perfectplay.catalog.domineering.rules import (
     geometry,
     kept_items,
     mover_of,
+    option_cells,
     second_of,
     side_of,
 )
@@ -64,7 +65,7 @@ def test_two_protective_areas_walled_on_one_side_decide() -> None:
     code = game.position("c2-c3")
     v, h = sides(game, code)
     assert h[:3] == (0, 2, 2)  # no safe domino, two areas, both with a domino below them
-    assert v[9:] == (4, 12)  # Vertical: four dominoes at most, 12 cells it can cover
+    assert v[9:11] == (4, 12)  # Vertical: four dominoes at most, 12 cells it can cover
     assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_LOSE
     assert solution.value(code) is Value.WIN
 
@@ -76,6 +77,34 @@ def test_what_the_second_player_keeps_of_paired_areas() -> None:
     assert tuple(second_of(0, 2, 0, 0, 0, 0)) == (2, 4, 2)
     assert tuple(second_of(1, 3, 0, 1, 0, 0)) == (4, 6, 2)  # the odd area pairs with it
     assert tuple(second_of(0, 0, 1, 1, 0, 0)) == (1, 1, 0)  # the opponent leaves the lesser
+
+
+def test_an_option_decides_where_the_safe_dominoes_alone_do_not() -> None:
+    """4 x 4 with c2, c3, c4 and d4 free, Vertical to move: c2-c3 is Vertical's safe
+    domino and Horizontal has c4-d4 alone. Counting moves, Vertical plays, Horizontal
+    answers, Vertical is out of moves; but c4 is an option (just above the safe domino,
+    coverable by Horizontal, with d4 a dead end beside it): Vertical plays c3-c4 and takes
+    both cells from Horizontal, which cannot move. The strong solution agrees. A lone option
+    is no use to the player moving second (the opponent spoils it first)."""
+    game, solution = solved(4, 4)
+    free = {(1, 2), (2, 2), (3, 2), (3, 3)}
+    code = game.code_of(sum(1 << (4 * r + c) for r in range(4) for c in range(4)
+                            if (r, c) not in free))
+    assert game.to_move(code) == 0  # Vertical
+    v, h = sides(game, code)
+    assert v[0] == 1 and v[11:] == (0, 2, 0, 2)  # one safe domino; its option: two cells
+    assert (h[9], h[10]) == (1, 2)  # Horizontal: one domino, two cells it can cover
+    assert int(game.rules.static_bounds(np.int64(code))) == CANNOT_LOSE
+    assert solution.value(code) is Value.WIN
+
+
+def test_options_are_kept_one_in_each_pair() -> None:
+    """The player moving second keeps the lesser option of each pair (largest first): the
+    opponent spoils the other."""
+    assert option_cells(0, 2, 0) == 2 and option_cells(2, 0, 0) == 1
+    assert option_cells(0, 0, 3) == 3  # one pair kept, the odd one spoilt
+    assert option_cells(1, 1, 1) == 2 + 0  # 3 pairs with 2; the lone 1 is spoilt
+    assert option_cells(1, 0, 1) == 1 and option_cells(0, 0, 1) == 0
 
 
 def test_the_kept_table_solves_its_small_game() -> None:
@@ -118,5 +147,39 @@ def test_a_false_area_count_is_caught_by_check_game() -> None:
                           max_moves=game.max_moves, tier=r.tier, canonical=r.canonical,
                           horizon=r.horizon, search_moves=r.search_moves,
                           static_bounds=_every_area_twice, name="Domineering(3, 4) (mutant)")
+    report = check_game(mutant)
+    assert any("claims MUST_LOSE" in p or "claims CANNOT_WIN" in p for p in report.problems)
+
+
+_G44 = tuple(np.int64(x) for x in geometry(4, 4))
+
+
+@njit
+def _best_option_first(pos):
+    """A false bound: the player moving second counted as if it played its best option
+    first (the opponent spoils it first), with its safe dominoes as its moves."""
+    cells = pos & _SHARED
+    g = _G44
+    free = ~cells & g[2]
+    v = side_of(free, g[1], g[3], g[6], 1, g[4], g[5])
+    h = side_of(free, 1, g[4], g[5], g[1], g[3], g[6])
+    me, them = (v, h) if mover_of(cells) == 0 else (h, v)
+    if them[0] >= (me[10] - them[12]) // 2:
+        return CANNOT_WIN | MUST_LOSE
+    return 0
+
+
+@pytest.mark.slow
+def test_an_option_counted_unpaired_is_caught_by_check_game() -> None:
+    """The same bound with the options kept one a pair (``them[11]``) made no wrong claim
+    at any position of 4 x 4 (measured; the real bounds' every claim is checked by
+    test_every_claim_holds_at_every_position); with the best option counted as played
+    first (``them[12]``) it claims 50 losses that are wins: check_game names the hook."""
+    game = Domineering(4, 4)
+    r = game.rules
+    mutant = CompiledGame(game.start_code, r.moves, r.play, r.outcome,
+                          max_moves=game.max_moves, tier=r.tier, canonical=r.canonical,
+                          horizon=r.horizon, search_moves=r.search_moves,
+                          static_bounds=_best_option_first, name="Domineering(4, 4) (mutant)")
     report = check_game(mutant)
     assert any("claims MUST_LOSE" in p or "claims CANNOT_WIN" in p for p in report.problems)

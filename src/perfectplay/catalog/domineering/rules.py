@@ -54,17 +54,24 @@ second answers each thing the opponent spoils with another of its kind: two move
 of areas (an odd one counts as a vulnerable domino), one a pair of lone vulnerable
 dominoes, and what the small game :func:`kept_items` solves for the rest
 (:func:`second_of`); the mover first opens an odd area, walls an area's open side, or takes
-a domino (:func:`first_wins`). What the opponent can still make is at most its most
-dominoes less two a pair of the keeper's areas, and at most half the cells it can cover
-less those the keeper's moves take (:func:`outlasts`). The mover must lose when the
+a domino (:func:`first_wins`). A safe domino with a free cell just beyond it along its
+owner's direction that the opponent can cover is an *option* (:func:`options_of`): played
+shifted onto that cell it is still one move and takes the cell from the opponent, with
+every dead end beside it (1-3 cells); the opponent can spoil an option only by covering
+its cell, so the player moving second keeps the lesser of each pair (:func:`option_cells`)
+and the mover may play its best first. What the opponent can still make is at most its
+most dominoes less two a pair of the keeper's areas, and at most half the cells it can
+cover less those the keeper's moves and options take (:func:`outlasts`). The mover must lose when the
 opponent keeps as many moves as it can make, and cannot lose when it keeps more than the
 opponent can make. Every claim was checked against the strong solution at every position
 of 38 boards up to 5 x 5, 6 x 4 and 12 x 2 (no wrong claim; tests/test_domineering_bounds.py
 keeps six). Value-only nodes (2026-12-06): 7 x 7 202,271 (vulnerable dominoes with two
 coverable cells, the earlier bound) -> 92,090 (areas walled on both sides, one-cell dominoes) ->
-64,492 (one wall enough, the grouped packing) -> 58,110 (no safe move searched); 8 x 7
-915,284 -> 612,372 -> 77,204 -> 74,840; 8 x 8 53,015,175 -> 14,874,832 -> 12,627,415.
-Obsequi (Bullock's program) needs 13,874, 30,625 and 2,022,294.
+64,492 (one wall enough, the grouped packing) -> 58,110 (no safe move searched) -> 58,084
+(options, 2026-12-07); 8 x 7 915,284 -> 612,372 -> 77,204 -> 74,840 -> 73,817; 8 x 8
+53,015,175 -> 14,874,832 -> 12,627,415 -> 9,741,788. Obsequi (Bullock's program) needs
+13,874, 30,625 and 2,021,154. With options, every claim was checked again at every
+position of 18 boards up to 5 x 5, 6 x 4, 3 x 8 and 12 x 2 (no wrong claim).
 
 The tier is the number of covered cells. ``canonical`` is the least code among the board and
 its mirror images left-right, top-bottom and both (each keeps each player's orientation; the
@@ -349,6 +356,7 @@ def items_of(cand, d_me, cover_th, d_th, s_th, a_th):
     opponent can cover, ``cover_th``), packed greedily so that no domino of the opponent
     meets two of them: (those with one such cell, those with two). O(cells)."""
     blocked = np.int64(0)
+    used = np.int64(0)
     one = two = 0
     while cand:
         bit = np.int64(1) << lowest_bit(cand)
@@ -360,8 +368,9 @@ def items_of(cand, d_me, cover_th, d_th, s_th, a_th):
             two += 1
         else:
             one += 1
+        used |= pair
         blocked |= pair | ((pair >> d_th) & s_th) | ((pair << d_th) & a_th)
-    return one, two
+    return one, two, used
 
 
 @njit(cache=True)
@@ -393,7 +402,7 @@ def grouped_of(cand, d_me, cover_th, d_th, s_th, a_th):
             one += 1
         else:
             two += 1
-    return one, two, many, many_one
+    return one, two, many, many_one, used
 
 
 class Side(NamedTuple):
@@ -410,6 +419,102 @@ class Side(NamedTuple):
     many_one: int  # ... of which with one coverable cell
     most: int  # the most dominoes it can still place
     cover: int  # the cells it can cover
+    opt: int  # coverable cells its safe dominoes' options surely take, moving second
+    opt_safe: int  # the same when its first move is a safe domino
+    g_opt: int  # the same two beside the packing only not to overlap
+    g_opt_safe: int
+
+
+@njit(cache=True)
+def options_of(free, safe, used, d_me, s_me, a_me, d_th, s_th, a_th, cover_th):
+    """The owner's *options* (Bullock 2002's safe moves with an option, our own argument):
+    a safe domino (first cells ``safe``) with a free cell ``o`` just before or after it
+    along the owner's direction that the opponent can cover. Playing the domino shifted
+    onto ``o`` is still one move, and takes ``o`` from the opponent with every free cell
+    whose only free neighbour across is ``o`` (a dead end): ``k`` cells, 1-3. The cells of
+    an option (``o`` and its dead ends) meet no cell of ``used`` (the owner's other packed
+    things) nor another option's, and every free neighbour of ``o`` across lies outside
+    them too, so one opposing domino spoils at most one thing. (How many options take 1, 2,
+    3 cells; the largest k.) O(cells)."""
+    taken = used
+    counts = np.zeros(4, np.int64)
+    while safe:
+        bit = np.int64(1) << lowest_bit(safe)
+        safe &= safe - 1
+        for side in range(2):
+            if side == 0:
+                if (bit & a_me) == 0:
+                    continue
+                o = bit >> d_me
+            else:
+                second = bit << d_me
+                if (second & s_me) == 0:
+                    continue
+                o = second << d_me
+            if (o & free) == 0 or (o & taken) or (o & cover_th) == 0:
+                continue
+            k = 1
+            dead = np.int64(0)
+            ok = True
+            for way in range(2):
+                if way == 0:
+                    if (o & a_th) == 0:
+                        continue
+                    n = o >> d_th
+                    beyond = (n >> d_th) & free if n & a_th else np.int64(0)
+                else:
+                    if (o & s_th) == 0:
+                        continue
+                    n = o << d_th
+                    beyond = (n << d_th) & free if n & s_th else np.int64(0)
+                if (n & free) == 0:
+                    continue
+                if n & taken:
+                    ok = False
+                    break
+                if beyond == 0:
+                    dead |= n
+                    k += 1
+            if ok:
+                taken |= o | dead
+                counts[k] += 1
+                break
+    return counts[1], counts[2], counts[3]
+
+
+@njit(cache=True)
+def option_cells(c1, c2, c3):
+    """The cells the owner moving second surely takes with options taking 1, 2, 3 cells:
+    paired largest first, the opponent spoils the larger of each pair and the owner
+    answers by playing the other (the sum of each pair's lesser). O(1)."""
+    total = 0
+    carry = 0
+    for k in range(3, 0, -1):
+        n = c1 if k == 1 else c2 if k == 2 else c3
+        if carry and n:
+            total += k
+            n -= 1
+            carry = 0
+        total += k * (n // 2)
+        if n & 1:
+            carry = k
+    return total
+
+
+@njit(cache=True)
+def options_kept(free, safe, n_safe, used, d_me, s_me, a_me, d_th, s_th, a_th, cover_th):
+    """(The cells the owner's options surely take moving second, the same when its first
+    move is a safe domino: the best option then, the rest paired) (:func:`options_of`,
+    :func:`option_cells`). O(cells)."""
+    c1, c2, c3 = options_of(free, safe, used, d_me, s_me, a_me, d_th, s_th, a_th, cover_th)
+    opt = option_cells(c1, c2, c3)
+    if n_safe == 0 or n_safe > c1 + c2 + c3:  # a safe domino without an option first
+        return opt, opt
+    if c3:
+        return opt, 3 + option_cells(c1, c2, c3 - 1)
+    if c2:
+        return opt, 2 + option_cells(c1, c2 - 1, c3)
+    return opt, 1 + option_cells(c1 - 1, c2, c3)
 
 
 @njit(cache=True)
@@ -422,10 +527,18 @@ def side_of(free, d_me, s_me, a_me, d_th, s_th, a_th):
     areas, beyond, caps = areas_of(free, d_me, s_me, d_th, s_th, a_th)
     left = free & ~(areas | beyond | safe | (safe << d_me))
     cand = left & (left >> d_me) & s_me & (cover_th | (cover_th >> d_me))
-    one, two = items_of(cand, d_me, cover_th, d_th, s_th, a_th)
-    g_one, g_two, many, many_one = grouped_of(cand, d_me, cover_th, d_th, s_th, a_th)
-    return Side(popcount(safe), popcount(areas) >> 2, caps, one, two, g_one, g_two, many,
-                many_one, disjoint(free, d_me, s_me), popcount(cover_me))
+    one, two, single = items_of(cand, d_me, cover_th, d_th, s_th, a_th)
+    g_one, g_two, many, many_one, grouped = grouped_of(cand, d_me, cover_th, d_th, s_th,
+                                                       a_th)
+    n_safe = popcount(safe)
+    held = areas | beyond | safe | (safe << d_me)
+    opt, opt_safe = options_kept(free, safe, n_safe, held | single, d_me, s_me, a_me, d_th,
+                                 s_th, a_th, cover_th)
+    g_opt, g_opt_safe = options_kept(free, safe, n_safe, held | grouped, d_me, s_me, a_me,
+                                     d_th, s_th, a_th, cover_th)
+    return Side(n_safe, popcount(areas) >> 2, caps, one, two, g_one, g_two, many,
+                many_one, disjoint(free, d_me, s_me), popcount(cover_me), opt, opt_safe,
+                g_opt, g_opt_safe)
 
 
 @njit(cache=True)
@@ -498,7 +611,7 @@ def outlasts(moves, cells, toll, most, cover):
 
 
 @njit(cache=True)
-def first_wins(safe, areas, caps, one, two, many, many_one, most, cover):
+def first_wins(safe, areas, caps, one, two, many, many_one, most, cover, opt, opt_safe):
     """Whether the mover, keeping ``safe``, ``areas``, ``one``, ``two``, ``many``
     (:func:`second_of`), outlasts an opponent that can place at most ``most`` dominoes on
     ``cover`` cells: it first opens an odd protective area (two moves, four cells, the
@@ -507,30 +620,30 @@ def first_wins(safe, areas, caps, one, two, many, many_one, most, cover):
     player does. O(1)."""
     if areas & 1:
         moves, cells, toll = second_of(safe, areas - 1, one, two, many, many_one)
-        if outlasts(moves + 2, cells + 4, toll + 2, most, cover):
+        if outlasts(moves + 2, cells + 4 + opt, toll + 2, most, cover):
             return True
     if caps:
         moves, cells, toll = second_of(safe, areas, one, two, many, many_one)
-        if outlasts(moves + 1, cells + 2, toll, most, cover):
+        if outlasts(moves + 1, cells + 2 + opt, toll, most, cover):
             return True
     if one:
         moves, cells, toll = second_of(safe, areas, one - 1, two, many, many_one)
-        if outlasts(moves + 1, cells + 1, toll, most, cover):
+        if outlasts(moves + 1, cells + 1 + opt, toll, most, cover):
             return True
     if two:
         moves, cells, toll = second_of(safe, areas, one, two - 1, many, many_one)
-        if outlasts(moves + 1, cells + 2, toll, most, cover):
+        if outlasts(moves + 1, cells + 2 + opt, toll, most, cover):
             return True
     if many:
         two_left = many - many_one  # take one with two cells if there is one
         took = 2 if two_left else 1
         moves, cells, toll = second_of(safe, areas, one, two, many - 1,
                                        many_one - (took == 1))
-        if outlasts(moves + 1, cells + took, toll, most, cover):
+        if outlasts(moves + 1, cells + took + opt, toll, most, cover):
             return True
     if safe:
         moves, cells, toll = second_of(safe - 1, areas, one, two, many, many_one)
-        if outlasts(moves + 1, cells, toll, most, cover):
+        if outlasts(moves + 1, cells + opt_safe, toll, most, cover):
             return True
     return False
 
@@ -553,15 +666,17 @@ def bounds_of(cells, g):
         if grouped:
             moves, taken, toll = second_of(them.safe, them.areas, them.g_one, them.g_two,
                                            them.many, them.many_one)
+            taken += them.g_opt
         else:
             moves, taken, toll = second_of(them.safe, them.areas, them.one, them.two, 0, 0)
+            taken += them.opt
         if moves >= min(me.most - toll, (me.cover - taken) // 2):
             known |= CANNOT_WIN | MUST_LOSE  # no tie: not a win is a loss
             break
     if first_wins(me.safe, me.areas, me.caps, me.one, me.two, 0, 0, them.most,
-                  them.cover) or \
+                  them.cover, me.opt, me.opt_safe) or \
             first_wins(me.safe, me.areas, me.caps, me.g_one, me.g_two, me.many,
-                       me.many_one, them.most, them.cover):
+                       me.many_one, them.most, them.cover, me.g_opt, me.g_opt_safe):
         known |= CANNOT_LOSE
     return known
 
