@@ -123,3 +123,27 @@ def test_the_reached_digest_follows_the_modules_a_kernel_calls(tmp_path: Path,
     numbacache._module_digest.cache_clear()
     for name in ("caller", "callee"):
         sys.modules.pop(name, None)
+
+
+RACE = """
+import os, sys, time
+import perfectplay  # installs the safe cache before numba loads
+import numpy as np
+from caller import twice
+while not os.path.exists("go"):
+    time.sleep(0.01)
+twice(np.int64(1))
+print(sum(twice.stats.cache_misses.values()), sum(twice.stats.cache_hits.values()))
+"""
+
+
+def test_two_processes_needing_one_kernel_compile_it_once(tmp_path: Path) -> None:
+    _write(tmp_path, "callee.py", CALLEE.format(add=1))
+    _write(tmp_path, "caller.py", CALLER)
+    runs = [subprocess.Popen([sys.executable, "-c", RACE], cwd=tmp_path, env=_env(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    time.sleep(0.5)
+    (tmp_path / "go").write_text("")  # both ask for the same compile at the same moment
+    counts = sorted(_answer(p) for p in runs)
+    assert counts == ["0 1", "1 0"]  # one compiled, the other waited and read its entry

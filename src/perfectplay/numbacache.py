@@ -20,10 +20,17 @@ wrong answers:
   entry's key here also carries a digest of every module the kernel reaches through its
   globals (:func:`reached_digest`), so any edit of a callee's module is a miss.
 
-Both are installed when numba is first imported (:mod:`perfectplay.numbaboot`), for every
-cached kernel of the process (the package's and a user's game file alike). Cost: one
-``flock`` per cache read or write, and at most about a millisecond a kernel for the digest
-(module digests are computed once a process).
+* **The same compile twice.** Two processes that need one kernel for the same argument
+  types at the same moment (two test workers, a server's workers on a cold cache) both
+  missed the cache and both compiled it. A compile of a cached kernel now holds an
+  exclusive ``flock`` named after the kernel's index and its argument types
+  (:func:`_compile_lock_path`), so the second process waits for the first and then reads
+  its entry; other argument types of the same kernel still compile side by side.
+
+All three are installed when numba is first imported (:mod:`perfectplay.numbaboot`), for
+every cached kernel of the process (the package's and a user's game file alike). Cost: one
+``flock`` per cache read or write (two for a compile), and at most about a millisecond a
+kernel for the digest (module digests are computed once a process).
 
 >>> make_cache_safe()  # idempotent
 >>> make_cache_safe()
@@ -61,6 +68,11 @@ def make_cache_safe() -> None:
     if not (hasattr(files, "save") and hasattr(files, "load")
             and hasattr(cache_class, "_index_key")):
         return
+    from numba.core import dispatcher
+    compiling = dispatcher.Dispatcher
+    if not hasattr(compiling, "compile"):
+        return
+    setattr(compiling, "compile", _compiling_alone(compiling.compile))  # noqa: B010
     setattr(files, "save", _locked(files.save, fcntl.LOCK_EX))  # noqa: B010 - numba's class
     setattr(files, "load", _locked(files.load, fcntl.LOCK_SH))  # noqa: B010
     setattr(cache_class, "_index_key",  # noqa: B010
@@ -77,6 +89,51 @@ def _locked(method: Callable[..., object], mode: int) -> Callable[..., object]:
 
     run.__doc__ = method.__doc__
     return run
+
+
+#: The compile locks this process holds (a compile inside a compile takes its own only).
+_HELD: set[str] = set()
+
+
+def _compiling_alone(compile_: Callable[..., object]) -> Callable[..., object]:
+    """numba's ``Dispatcher.compile`` holding the lock of the kernel's argument types, when
+    the kernel is cached on disk and the lock is not held here already (nested compiles:
+    a kernel's callees, each under a lock of its own; the call graph has no cycles, so two
+    processes never wait on each other). O(1) besides the compile: one ``flock``."""
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    def run(self: object, sig: object) -> object:
+        path = _compile_lock_path(self, sig)
+        if path is None or path in _HELD:
+            return compile_(self, sig)
+        # numba's own lock first (reentrant; compile_ takes it too): a thread holding a
+        # file lock never waits for another thread of this process that holds numba's
+        with global_compiler_lock, _lock(path, fcntl.LOCK_EX):
+            _HELD.add(path)
+            try:
+                return compile_(self, sig)
+            finally:
+                _HELD.discard(path)
+
+    run.__doc__ = compile_.__doc__
+    return run
+
+
+def _compile_lock_path(dispatcher: object, sig: object) -> str | None:
+    """``<index>.<digest of the argument types>.compiling`` beside the kernel's numba index,
+    or None for a kernel not cached on disk (its compile is the process's own)."""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    if index is None:
+        return None
+    from numba.core import sigutils
+    try:
+        args, _ = sigutils.normalize_signature(sig)
+    except Exception:  # noqa: BLE001 - numba raises its own errors for a bad signature
+        return None
+    digest = hashlib.sha256(str(args).encode()).hexdigest()[:16]
+    return f"{index}.{digest}.compiling"
 
 
 @contextlib.contextmanager
