@@ -3,9 +3,10 @@
 For each board: alpha-beta's ``search(value_only=True)`` (the winner alone: one null window
 for a game that cannot tie, two for a tie) and, for a game that can tie, its one null
 window "does the first player win?" alone; then df-pn (:func:`perfectplay.engine.proof.dfpn.prove`)
-in three settings: Nagai's df-pn with the 1 + epsilon trick and first numbers 1 ("plain"),
-first disproof numbers from the child's moves ("mobility", the default), and that with
-Ueda et al.'s weak disproof numbers ("weak"). Each line: the value, df-pn's expansions
+in the settings asked (``--settings``): Nagai's df-pn with the 1 + epsilon trick and first
+numbers 1 ("plain"), first disproof numbers from the child's moves ("mobility", the
+default), that with Ueda et al.'s weak disproof numbers ("weak"), and mobility with only
+expanded nodes kept in the table ("made"). Each line: the value, df-pn's expansions
 (its nodes) and the children it made and looked up, the process's user CPU seconds (the
 kernels compiled first and not counted), and the ratios to alpha-beta's nodes and CPU.
 Every df-pn answer is checked against alpha-beta's (exit status 1 when one differs).
@@ -52,7 +53,8 @@ BOARDS: dict[str, Any] = {
 }
 DEFAULT = "tictactoe,hexapawn,c4x5,c5x4,c5x5,d6x6,d7x6,d7x7,d8x7,d6x9"
 SETTINGS = {"plain": {"init": "one"}, "mobility": {"init": "mobility"},
-            "weak": {"init": "mobility", "disproof": "weak"}}
+            "weak": {"init": "mobility", "disproof": "weak"},
+            "made": {"init": "mobility", "first": "made"}}
 
 
 def cpu() -> float:
@@ -97,7 +99,7 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:,.2f}x" if b else "-"
 
 
-def compare(names: list[str], table_mb: float, seconds: float) -> bool:
+def compare(names: list[str], table_mb: float, seconds: float, settings: list[str]) -> bool:
     ok = True
     print(f"table {table_mb:,g} MB, {seconds:,g} s a run at most")
     for name in names:
@@ -110,7 +112,8 @@ def compare(names: list[str], table_mb: float, seconds: float) -> bool:
             wins, n1, s1 = alphabeta_win(game, table_mb, seconds)
             print(f"{'':10} alpha-beta 'win?'      {str(wins):5} {n1:>13,} nodes "
                   f"{s1:8.2f} s", flush=True)
-        for label, options in SETTINGS.items():
+        for label in settings:
+            options = SETTINGS[label]
             v, r, s = dfpn(game, table_mb, seconds, **options)
             win_nodes = r.answers[0][2] if r.answers else 0
             print(f"{'':10} df-pn {label:9}        {str(v):5} {r.nodes:>13,} nodes "
@@ -168,6 +171,8 @@ def main() -> None:
                         help=f"comma-separated, of {', '.join(BOARDS)}")
     parser.add_argument("--table-mb", type=float, default=256)
     parser.add_argument("--time", type=float, default=300, help="seconds a run at most")
+    parser.add_argument("--settings", default="plain,mobility,weak",
+                        help=f"df-pn's settings, comma-separated, of {', '.join(SETTINGS)}")
     parser.add_argument("--replacement", action="store_true",
                         help="compare the tables' replacement rules instead")
     parser.add_argument("--small-mb", type=float, default=0.0625,
@@ -180,7 +185,10 @@ def main() -> None:
     if args.replacement:
         replacement(names, args.small_mb, args.time)
         return
-    if not compare(names, args.table_mb, args.time):
+    settings = [n.strip() for n in args.settings.split(",") if n.strip()]
+    if any(n not in SETTINGS for n in settings):
+        parser.error(f"settings: of {', '.join(SETTINGS)}")
+    if not compare(names, args.table_mb, args.time, settings):
         sys.exit(1)
 
 

@@ -5,6 +5,7 @@ rules and Nagai's epsilon 0; limits, cycles and games it refuses."""
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 
@@ -12,6 +13,7 @@ import pytest
 
 from perfectplay import GameError, LimitError, Value, solve
 from perfectplay.engine.proof.dfpn import prove
+from perfectplay.engine.solved.solution import play_moves
 from perfectplay.games import connect4, domineering, hexapawn, kalah, tictactoe
 from test_compiled import random_game
 from test_search import subtraction
@@ -136,3 +138,35 @@ def test_games_it_does_not_answer_are_refused():
         prove(tictactoe(), table_mb=0)
     with pytest.raises(LimitError, match="epsilon"):
         prove(tictactoe(), epsilon=-1)
+
+
+def cli(*args: str):
+    """The command run in this process (click's runner), on the kernels compiled here."""
+    from click.testing import CliRunner
+
+    from perfectplay.cli import main
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_search_command_with_dfpn():
+    """``search --algorithm dfpn``: the value (tic-tac-toe after b2: a tie, its proving
+    move one the strong solution says keeps it), JSON, NOT EXACT when stopped, and clear
+    refusals of what it does not answer."""
+    out = cli("search", "domineering(rows=4, cols=4)", "--algorithm", "dfpn")
+    assert out.exit_code == 0, out.output
+    assert "value: win" in out.output and "questions: win? yes" in out.output
+    data = json.loads(cli("search", "tictactoe", "--algorithm", "dfpn", "--moves", "b2",
+                          "--json").output)
+    assert (data["value"], data["exact"], data["algorithm"]) == ("tie", True, "dfpn")
+    assert [q["answer"] for q in data["questions"]] == [False, True]
+    game = tictactoe()
+    after = play_moves(game, "b2")
+    assert data["position"] == after
+    assert solved(game).value(game.play(after, data["best_move"])) is Value.TIE
+    out = cli("search", "connect4(width=5, height=5)", "--algorithm", "dfpn", "--nodes", "100")
+    assert out.exit_code == 3 and "NOT EXACT" in out.output
+    for args, words in [(["kalah(houses=2, seeds=1)"], "is scored"),
+                        (["examples/tictactoe.py:TicTacToe"], "compiled games only"),
+                        (["tictactoe", "--analyze"], "not with --analyze")]:
+        out = cli("search", *args, "--algorithm", "dfpn")
+        assert out.exit_code != 0 and words in out.output, out.output

@@ -377,11 +377,15 @@ def _endgame_roots(game: LoadedGame, k: int) -> Any:
               "written as --moves writes one (blank lines and lines from # are skipped), in "
               "one batch: --time is the whole batch's, --nodes each position's.")
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help=PNG_HELP)
+@click.option("--algorithm", type=click.Choice(["alphabeta", "dfpn"]), default="alphabeta",
+              show_default=True, help="alphabeta: the value and remoteness (the default); "
+              "dfpn: df-pn proof-number search, who wins and no more (compiled win/lose/tie "
+              "games only).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @no_check_option
 def search(target: str, moves: str | None, analyze: bool, time_limit: float | None,
            node_limit: int | None, table_mb: float, workers: int, store: str | None,
-           value_only: bool, positions_file: str | None, png: str | None,
+           value_only: bool, positions_file: str | None, png: str | None, algorithm: str,
            as_json: bool) -> None:
     """Prove one position's value and remoteness by search, without enumerating the game:
     TARGET is a catalog game or FILE.py:Class(args), as for solve.
@@ -398,10 +402,17 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
       perfectplay search 'kalah(houses=6, seeds=4)' --store eg/ --value-only
       perfectplay search 'kalah(houses=6, seeds=5)' --store dense/ --value-only
       perfectplay search 'connect4(width=7, height=6)' --positions lines.txt
+      perfectplay search 'domineering(rows=7, cols=6)' --algorithm dfpn
     """
     limits = limits_of(time_limit=time_limit, node_limit=node_limit, table_mb=table_mb,
                        workers=workers)
     picture_path(png)
+    if algorithm == "dfpn":
+        _search_dfpn(target, moves, limits, png, as_json,
+                     [flag for flag, given in (("--analyze", analyze), ("--store", store),
+                                               ("--positions", positions_file),
+                                               ("--workers", workers != 1)) if given])
+        return
     if positions_file is not None:
         clash = [flag for flag, given in (("--moves", moves), ("--analyze", analyze),
                                           ("--png", png)) if given]
@@ -424,6 +435,36 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
         if result.exact and _person_reads(as_json) else None
     if tip is not None:  # a small Python game: one solve answers every position
         click.echo(tip, err=True)
+    if png is not None:
+        plies = len([t for t in (moves or "").split(",") if t.strip()])
+        game_call("plot or draw", _save_picture, game, position, png, result.describe(),
+                  result.best_move, plies)
+    if not result.exact:
+        sys.exit(3)
+
+
+def _search_dfpn(target: str, moves: str | None, limits: Limits, png: str | None,
+                 as_json: bool, clash: list[str]) -> None:
+    """``search --algorithm dfpn``: who wins, by df-pn (:mod:`perfectplay.engine.proof.dfpn`),
+    for a compiled win/lose/tie game; exit 3 when a limit stopped it first."""
+    if clash:
+        fail(f"--algorithm dfpn proves one position's winner alone: not with "
+             f"{', '.join(clash)}")
+    game = load_game(target)
+    if not isinstance(game, CompiledGame):
+        fail(f"--algorithm dfpn searches compiled games only; {capabilities(game).name} is a "
+             "Python game (search it with the default --algorithm alphabeta)")
+    if game.scored:
+        fail(f"--algorithm dfpn answers who wins; {game.name} is scored (its value is a "
+             "margin: search it with the default --algorithm alphabeta)")
+    from ..engine.proof.dfpn import prove  # numba: the compiled door only
+
+    position = game_call("rules", play_moves, game, moves or "")
+    result = game_call("rules", prove, game, position, table_mb=limits.table_mb,
+                       node_limit=limits.node_limit, time_limit=limits.time_limit,
+                       max_depth=limits.max_depth, check=False)  # checked as it was loaded
+    result.where = game_call("player", _where, game, position, moves or "")
+    game_call("draw or move_name", render, result, as_json)
     if png is not None:
         plies = len([t for t in (moves or "").split(",") if t.strip()])
         game_call("plot or draw", _save_picture, game, position, png, result.describe(),
