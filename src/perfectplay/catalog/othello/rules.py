@@ -45,8 +45,10 @@ a disc, a pass (from a position without moves) goes to the same discs with moves
 tier rises along every move and the game is solved tier by tier. ``canonical`` is the code
 of the least (black, white) image under the 8 symmetries of the square (the start is
 symmetric under 4: the identity, the half turn and the reflections in both diagonals).
-``search_moves`` lists corners first, then by the opponent's mobility after the move
-(fewest first), squares next to an empty corner diagonally (X-squares) last.
+``search_moves`` orders the moves by a shallow search of each (1 or 2 plies below it, by
+the empty squares) with a static evaluation at its leaves: mobility, potential mobility,
+corners and X-squares (:func:`search_order`; on Feinstein's line 2.6-2.7x fewer nodes than
+the order by the opponent's mobility alone).
 ``margin_bound`` is N^2: no disc count exceeds the board. ``endgame`` takes every position
 with at most :data:`ENDGAME_EMPTIES` empty squares off the engine's hands: the code decoded
 once, then alpha-beta on the two bitboards with no table and no symmetry, moves fastest
@@ -194,6 +196,149 @@ def mobility_order(me, opp, masks, corners, xsquares, out):
     for i in range(k):
         out[i] = keys[i] & 63
     return k
+
+
+#: The evaluation that orders the search's moves above the endgame's gate (:func:`evaluate`):
+#: weights of the mobility difference, the potential mobility difference (empty squares next
+#: to the other side's discs), the corners, and the X-squares next to an empty corner.
+#: Chosen on Feinstein's line at 24 empty squares (112 M nodes with the order by the
+#: opponent's mobility; 42 M with these; corners at 30 and 100: 51 M and 53 M; potential
+#: mobility at 0, 4 and 8: 50, 51 and 58 M).
+W_MOBILITY, W_POTENTIAL, W_CORNER, W_XSQUARE = 10, 2, 60, 30
+#: An ended game in :func:`evaluate`'s units: this much a disc of the margin.
+W_DISC = 100
+#: At least this many empty squares: moves ordered by a 2-ply search, else by a 1-ply one.
+DEEP_ORDER_EMPTIES = 16
+
+
+@njit(cache=True)
+def neighbours(x, masks):
+    """The squares next to a square of ``x`` (8 directions), on the board."""
+    out = np.int64(0)
+    for k in range(8):
+        out |= shift(x, DIRECTIONS[k], masks[k])
+    return out
+
+
+@njit(cache=True)
+def evaluate(me, opp, masks, corners, xsquares):
+    """A static estimate of the position for the mover (``me`` to move), for move ordering
+    only (never a bound): W_MOBILITY x the difference of the two sides' legal move counts,
+    W_POTENTIAL x that of their potential mobility (the empty squares next to the other
+    side's discs), W_CORNER x that of their corners, less W_XSQUARE x that of their discs
+    on X-squares next to an empty corner: the features of classical Othello evaluation
+    (Rosenbloom 1982, IAGO). O(8 x 7) shifts."""
+    empty = masks[8] & ~(me | opp)
+    v = W_MOBILITY * (popcount(legal(me, opp, masks)) - popcount(legal(opp, me, masks)))
+    v += W_POTENTIAL * (popcount(empty & neighbours(opp, masks))
+                        - popcount(empty & neighbours(me, masks)))
+    v += W_CORNER * (popcount(me & corners) - popcount(opp & corners))
+    x = np.int64(0)
+    for i in range(4):
+        if xsquares[2 * i + 1] & empty:
+            x |= xsquares[2 * i]
+    return v - W_XSQUARE * (popcount(me & x) - popcount(opp & x))
+
+
+@njit(cache=True)
+def _ended(me, opp, masks):
+    """The evaluation of a position where neither side can move: the disc margin."""
+    return W_DISC * (popcount(me) - popcount(opp)) + 0 * masks[8]
+
+
+@njit(cache=True)
+def _shallow1(me, opp, alpha, beta, masks, corners, xsquares):
+    """The mover's 1-ply search value (fail-soft alpha-beta): the best move by the
+    :func:`evaluate` of the position it leaves; a pass is not a ply."""
+    if legal(me, opp, masks) == 0:
+        if legal(opp, me, masks) == 0:
+            return _ended(me, opp, masks)
+        return -_shallow1_moving(opp, me, -beta, -alpha, masks, corners, xsquares)
+    return _shallow1_moving(me, opp, alpha, beta, masks, corners, xsquares)
+
+
+@njit(cache=True)
+def _shallow1_moving(me, opp, alpha, beta, masks, corners, xsquares):
+    """:func:`_shallow1` of a mover with a move."""
+    moves = legal(me, opp, masks)
+    best = -(np.int64(1) << 40)
+    while moves != 0:
+        sq = lowest_bit(moves)
+        moves &= moves - 1
+        f = flips(me, opp, sq, masks)
+        v = -evaluate(opp & ~f, me | f | (np.int64(1) << sq), masks, corners, xsquares)
+        if v > best:
+            best = v
+            if best >= beta:
+                return best
+    return best
+
+
+@njit(cache=True)
+def search_order(me, opp, masks, corners, xsquares, out):
+    """The mover's legal moves into ``out``, best first for search, by a shallow search of
+    each move's position with :func:`evaluate` at its leaves (2 plies below the move with
+    at least DEEP_ORDER_EMPTIES empty squares, else 1; a smaller square on a tie), as
+    Othello programs order their midgame (Buro's ProbCut/Logistello and Edax sort by
+    shallow searches; mame's o66 by 0-7 plies by the empty squares); PASS alone when
+    there is no move. Returns the count. O(moves x replies (x their replies))
+    evaluations: 10-100 us a node, paid only above the endgame's gate."""
+    moves = legal(me, opp, masks)
+    if moves == 0:
+        out[0] = PASS
+        return 1
+    deep = popcount(masks[8] & ~(me | opp)) >= DEEP_ORDER_EMPTIES
+    keys = np.empty(64, np.int64)
+    k = 0
+    big = np.int64(1) << 40
+    while moves:
+        sq = lowest_bit(moves)
+        moves &= moves - 1
+        f = flips(me, opp, sq, masks)
+        c_me, c_opp = opp & ~f, me | f | (np.int64(1) << sq)  # the child, its mover first
+        if deep:
+            v = -_shallow2(c_me, c_opp, -big, big, masks, corners, xsquares)
+        else:
+            v = -_shallow1(c_me, c_opp, -big, big, masks, corners, xsquares)
+        key = (big - v) * 64 + sq
+        j = k
+        while j > 0 and keys[j - 1] > key:  # insertion sort: at most 20-odd moves
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = key
+        k += 1
+    for i in range(k):
+        out[i] = keys[i] & 63
+    return k
+
+
+@njit(cache=True)
+def _shallow2(me, opp, alpha, beta, masks, corners, xsquares):
+    """The mover's 2-ply search value (fail-soft alpha-beta over :func:`_shallow1`)."""
+    moves = legal(me, opp, masks)
+    if moves == 0:
+        if legal(opp, me, masks) == 0:
+            return _ended(me, opp, masks)
+        return -_shallow2_moving(opp, me, -beta, -alpha, masks, corners, xsquares)
+    return _shallow2_moving(me, opp, alpha, beta, masks, corners, xsquares)
+
+
+@njit(cache=True)
+def _shallow2_moving(me, opp, alpha, beta, masks, corners, xsquares):
+    """:func:`_shallow2` of a mover with a move."""
+    moves = legal(me, opp, masks)
+    best = -(np.int64(1) << 40)
+    while moves != 0:
+        sq = lowest_bit(moves)
+        moves &= moves - 1
+        f = flips(me, opp, sq, masks)
+        v = -_shallow1(opp & ~f, me | f | (np.int64(1) << sq), -beta,
+                              -max(alpha, best), masks, corners, xsquares)
+        if v > best:
+            best = v
+            if best >= beta:
+                return best
+    return best
 
 
 @njit(cache=True)
@@ -617,6 +762,11 @@ REV = reversed_bytes()
 CORNERS = np.array([corner_tables(n)[0] if n >= 3 else 0 for n in range(7)], np.int64)
 XSQUARES = np.array([corner_tables(n)[1] if n >= 3 else np.zeros(64, np.int64)
                      for n in range(7)], np.int64)
+#: Each side's four (X-square, its corner) pairs of bits, flat (:func:`evaluate`).
+XPAIRS = np.array([[b for r, c in ((0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1))
+                    for b in (1 << square(1 if r == 0 else n - 2, 1 if c == 0 else n - 2),
+                              1 << square(r, c))] if n >= 4 else [0] * 8
+                   for n in range(7)], np.int64)
 
 
 @njit(cache=True)
@@ -716,7 +866,7 @@ def canonical(code):
 @njit(cache=True)
 def search_moves(code, out):
     me, opp, n = sides(code)
-    return mobility_order(me, opp, MASKS[n], CORNERS[n], XSQUARES[n], out)
+    return search_order(me, opp, MASKS[n], CORNERS[n], XPAIRS[n], out)
 
 
 @njit(cache=True)
