@@ -61,17 +61,17 @@ every dead end beside it (1-3 cells); the opponent can spoil an option only by c
 its cell, so the player moving second keeps the lesser of each pair (:func:`option_cells`)
 and the mover may play its best first. What the opponent can still make is at most its
 most dominoes less two a pair of the keeper's areas, and at most half the cells it can
-cover less those the keeper's moves and options take (:func:`outlasts`). The mover must lose when the
-opponent keeps as many moves as it can make, and cannot lose when it keeps more than the
-opponent can make. Every claim was checked against the strong solution at every position
-of 38 boards up to 5 x 5, 6 x 4 and 12 x 2 (no wrong claim; tests/test_domineering_bounds.py
-keeps six). Value-only nodes (2026-12-06): 7 x 7 202,271 (vulnerable dominoes with two
-coverable cells, the earlier bound) -> 92,090 (areas walled on both sides, one-cell dominoes) ->
-64,492 (one wall enough, the grouped packing) -> 58,110 (no safe move searched) -> 58,084
-(options, 2026-12-07); 8 x 7 915,284 -> 612,372 -> 77,204 -> 74,840 -> 73,817; 8 x 8
-53,015,175 -> 14,874,832 -> 12,627,415 -> 9,741,788. Obsequi (Bullock's program) needs
-13,874, 30,625 and 2,021,154. With options, every claim was checked again at every
-position of 18 boards up to 5 x 5, 6 x 4, 3 x 8 and 12 x 2 (no wrong claim).
+cover less those the keeper's moves and options take (:func:`outlasts`). The mover must
+lose when the opponent keeps as many moves as it can make, and cannot lose when it keeps
+more than the opponent can make. Every claim was checked against the strong solution at
+every position of 38 boards up to 5 x 5, 6 x 4 and 12 x 2 (no wrong claim;
+tests/test_domineering_bounds.py keeps six), and with options again at every position of
+18 boards up to 5 x 5, 6 x 4, 3 x 8 and 12 x 2. Value-only nodes (2026-12-06): 7 x 7
+202,271 (vulnerable dominoes with two coverable cells, the earlier bound) -> 92,090 (areas
+walled on both sides, one-cell dominoes) -> 64,492 (one wall enough, the grouped packing)
+-> 58,110 (no safe move searched) -> 58,084 (options, 2026-12-07); 8 x 7 915,284 ->
+612,372 -> 77,204 -> 74,840 -> 73,817; 8 x 8 53,015,175 -> 14,874,832 -> 12,627,415 ->
+9,741,788. Obsequi (Bullock's program) needs 13,874, 30,625 and 2,021,154.
 
 The tier is the number of covered cells. ``canonical`` is the least code among the board and
 its mirror images left-right, top-bottom and both (each keeps each player's orientation; the
