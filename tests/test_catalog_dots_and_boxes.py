@@ -28,7 +28,7 @@ def solved(rows: int, cols: int) -> tuple[DotsAndBoxes, object]:
 def test_wilson_3x3_every_opening_loses_by_3() -> None:
     """Wilson's analysis: the 3 x 3 boxes game is -3 for the first player, whatever line
     opens it (one line of each of the four kinds the board's symmetries leave; the search
-    hook lists exactly those at the start). Value-only search: the published result gives
+    hook lists exactly those at the start, nearest the centre first). Value-only search: the published result gives
     no remoteness (test_catalog.py's reproduction, which walks the remoteness too, is
     left to the benchmark)."""
     game = GAME.build(rows=3, cols=3)
@@ -36,7 +36,7 @@ def test_wilson_3x3_every_opening_loses_by_3() -> None:
     assert found.exact and found.value == -3
     buf = np.empty(game.max_moves + 1, np.int64)
     openings = buf[:int(game.rules.search_moves(np.int64(game.initial()), buf))].tolist()
-    assert [game.move_name(m) for m in openings] == ["a2-b2", "b2-c2", "a1-b1", "b1-c1"]
+    assert [game.move_name(m) for m in openings] == ["b2-c2", "b1-c1", "a2-b2", "a1-b1"]
     for move in openings:
         after = game.play(game.initial(), move)
         reply = search(game, after, remoteness=False, table_mb=32)

@@ -34,8 +34,8 @@ double-dealing move) only at the last two boxes of a chain or the last four of a
 loop, once nothing else can be taken. Elsewhere (:func:`search_order`) it leaves out the
 lines :func:`equivalent_lines` shows to be worth no more than another (all but one line of
 a chain or a loop, the end lines of an offered pair) and tries the moves that give nothing
-away first (those touching boxes with more sides drawn first), then the sacrifices, fewest
-boxes offered first, one move of each pair a symmetry of a symmetric position swaps. Each
+away first, then the sacrifices, fewest boxes offered first, each group from the board's
+centre out (Barker & Korf 2012), one move of each pair a symmetry of a symmetric position swaps. Each
 rule keeps a best move of every position, checked at every set of lines of seven boards up
 to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and samples).
 
@@ -164,6 +164,17 @@ class Board:
             perms[s, :self.n] = perm
         return numbers, sides, masks, perms
 
+    def nearness(self) -> np.ndarray:
+        """Each line's closeness to the board's centre (62 entries, larger nearer): the
+        largest Manhattan distance of a line's midpoint from the centre, in half boxes,
+        minus its own (the Manhattan distance: 3 % fewer nodes than the Euclidean on
+        3 x 4, 14 % more on 3 x 3)."""
+        mids = [(a[0] + b[0], a[1] + b[1]) for a, b in self.dots]
+        dist = [abs(r - self.rows) + abs(c - self.cols) for r, c in mids]
+        near = np.zeros(MAX_LINES, np.int64)
+        near[:self.n] = [max(dist) - d for d in dist]
+        return near
+
 
 #: The boards of at most 54 lines, their shape numbers.
 BOARDS = Shapes([(r, c) for r in range(1, SHARED_LINES + 1) for c in range(1, SHARED_LINES + 1)
@@ -173,6 +184,7 @@ NUMBERS = BOARDS.stack(lambda size: _TABLES[size][0])
 SIDES = BOARDS.stack(lambda size: _TABLES[size][1])
 MASKS = BOARDS.stack(lambda size: _TABLES[size][2])
 PERMS = BOARDS.stack(lambda size: _TABLES[size][3], np.int16)
+NEAR = BOARDS.stack(lambda size: Board(*size).nearness())
 
 
 # -- the rules over a board's tables (module level, cached on disk) ---------------------------
@@ -257,11 +269,13 @@ def canonical_of(lines, n, syms, perms):
 
 
 @njit(cache=True)
-def ordered_moves(lines, out, n, sides, syms, perms, skip=0):
-    """Captures first, then moves that leave no box with three sides (those whose boxes
-    then have more sides first: 1.6x fewer nodes on 3 x 3, 2.2x on 3 x 4), then sacrifices,
-    fewest boxes offered first; one move of each pair a symmetry of the board swaps; none
-    of the lines in ``skip`` (code bits)."""
+def ordered_moves(lines, out, n, sides, syms, perms, near, skip=0):
+    """Captures first, then moves that leave no box with three sides, then sacrifices,
+    fewest boxes offered first; in each group the lines nearest the board's centre first
+    (``near``, :meth:`Board.nearness`), as Barker & Korf (2012) order their moves (2.25x
+    fewer nodes on 3 x 4 than the boxes' sides drawn, which had been 2.2x better than
+    none); one move of each pair a symmetry of the board swaps; none of the lines in
+    ``skip`` (code bits). O(lines x symmetries)."""
     fixed = 0
     plain = lines & ~np.int64(1)
     for s in range(1, syms):
@@ -282,17 +296,15 @@ def ordered_moves(lines, out, n, sides, syms, perms, skip=0):
         after = lines | (np.int64(1) << (e + 1))
         done = 0
         offered = 0
-        touched = 0
         for j in range(2):
             m = sides[e, j]
             if m != 0:
                 have = popcount(after & m)
-                touched += have
                 if have == 4:
                     done += 1
                 elif have == 3:
                     offered += 1
-        score = (8 + done if done else 4 - offered) * 8 + (0 if done else touched)
+        score = (8 + done if done else 4 - offered) * 4096 + near[e]
         j = k
         while j > 0 and (out[j - 1] >> 8) < score:
             out[j] = out[j - 1]
@@ -444,14 +456,14 @@ def equivalent_lines(lines, sides, masks, boxes):
 
 
 @njit(cache=True)
-def search_order(lines, out, n, sides, masks, boxes, syms, perms):
+def search_order(lines, out, n, sides, masks, boxes, syms, perms, near):
     """The moves proof search tries: the chain rule's one or two when a box can be taken
     (:func:`capture_moves`), else every move but the lines :func:`equivalent_lines` leaves
     out, in :func:`ordered_moves`' order."""
     k = capture_moves(lines, out, sides, masks, boxes)
     if k:
         return k
-    return ordered_moves(lines, out, n, sides, syms, perms,
+    return ordered_moves(lines, out, n, sides, syms, perms, near,
                          equivalent_lines(lines, sides, masks, boxes))
 
 
@@ -647,7 +659,7 @@ def shared_endgame(code, alpha, beta):
 def shared_search_moves(code, out):
     s = _shape(code)
     return search_order(code & _LINES, out, NUMBERS[s, 0], SIDES[s], MASKS[s], NUMBERS[s, 1],
-                        NUMBERS[s, 2], PERMS[s])
+                        NUMBERS[s, 2], PERMS[s], NEAR[s])
 
 
 class Kernels(NamedTuple):
@@ -680,7 +692,8 @@ def own_kernels(board: Board) -> Kernels:
     return Kernels(bind(moves_of, n), bind(play_of, sides), bind(outcome_of, n),
                    shared_score, bind(completed, sides), shared_player, lines_drawn,
                    bind(canonical_of, n, syms, perms), bind(open_boxes, boxes, masks),
-                   bind(search_order, n, sides, masks, boxes, syms, perms),
+                   bind(search_order, n, sides, masks, boxes, syms, perms,
+                        board.nearness()),
                    bind(step_of, sides), _own_endgame(sides, masks, boxes))
 
 
