@@ -28,9 +28,9 @@ def solved(rows: int, cols: int) -> tuple[DotsAndBoxes, object]:
 def test_wilson_3x3_every_opening_loses_by_3() -> None:
     """Wilson's analysis: the 3 x 3 boxes game is -3 for the first player, whatever line
     opens it (one line of each of the four kinds the board's symmetries leave; the search
-    hook lists exactly those at the start, nearest the centre first). Value-only search: the published result gives
-    no remoteness (test_catalog.py's reproduction, which walks the remoteness too, is
-    left to the benchmark)."""
+    hook lists exactly those at the start, nearest the centre first). Value-only search:
+    the published result gives no remoteness (test_catalog.py's reproduction, which walks
+    the remoteness too, is left to the benchmark)."""
     game = GAME.build(rows=3, cols=3)
     found = search(game, remoteness=False, table_mb=32)
     assert found.exact and found.value == -3

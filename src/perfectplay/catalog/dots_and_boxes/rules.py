@@ -35,9 +35,10 @@ loop, once nothing else can be taken. Elsewhere (:func:`search_order`) it leaves
 lines :func:`equivalent_lines` shows to be worth no more than another (all but one line of
 a chain or a loop, the end lines of an offered pair) and tries the moves that give nothing
 away first, then the sacrifices, fewest boxes offered first, each group from the board's
-centre out (Barker & Korf 2012), one move of each pair a symmetry of a symmetric position swaps. Each
-rule keeps a best move of every position, checked at every set of lines of seven boards up
-to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and samples).
+centre out (Barker & Korf 2012), one move of each pair a symmetry of a symmetric position
+swaps. Each rule keeps a best move of every position, checked at every set of lines of
+seven boards up to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and
+samples).
 
 ``endgame`` (:func:`loony_endgame`) gives the exact margin where every open box has two
 sides or more: the takeable parts taken by the chain rule, the rest a simple loony endgame
