@@ -135,8 +135,8 @@ def _published() -> tuple[Published, ...]:
     out.append(Published({"rows": 8, "cols": 8}, BUH, value="win", method="search",
                          seconds=20.8, live=False,
                          note="one null window, 9,741,788 nodes; 20.8 s of CPU for the "
-                              "whole command, the board's kernels compiled before (16 s, "
-                              "once); 1 GB table; this project's 2-core machine, "
+                              "whole command, the board's kernels compiled before, 16 s "
+                              "once; 1 GB table; this project's 2-core machine, "
                               "2026-12-07; Obsequi: 2,021,154 nodes, 1.6 s"))
     return tuple(out)
 
