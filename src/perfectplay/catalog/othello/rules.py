@@ -903,6 +903,16 @@ class Othello(_Board, CompiledGame):
                               margin_bound=margin_bound, endgame=endgame,
                               name=f"Othello({size}x{size})")
 
+    def first_guess(self, pos: int) -> int:
+        """Where proof search starts its probes of a margin (its first guess, MTD(f)'s f,
+        Plaat et al. 1996): 0, as mame's o66 starts. Probes above the margin are the costly
+        ones (each refutes every move), and the search's default first asks "a win?": on
+        Feinstein's line at 24 and 26 empty squares (-4) starting at 0 saved 13 % of the
+        nodes (36.3 M against 41.9 M; 117.9 M against 136.3 M). No estimate tried did
+        better: the margin at the end of the search order's own line (solved exactly from
+        10-16 empty squares) was 10-20 discs off on random positions."""
+        return 0 * pos
+
     def board(self, pos: int | Board) -> Board:
         """(black bits, white bits, turn) of a code."""
         if isinstance(pos, tuple):

@@ -132,6 +132,11 @@ class SearchRun:
         #: game (whose search then never calls into numba: :func:`python_plan`)
         self.plan = compiled_plan() if is_compiled(game) else pinplan
         self.horizon = self.caps.horizon
+        #: a scored game's ``first_guess(pos)``, an estimate of the margin (or None) its
+        #: probes start from (:func:`~perfectplay.engine.proof.plan.plan_guess`)
+        guess = getattr(game, "first_guess", None)
+        self.guess: Callable[[Position], int | None] | None = \
+            guess if callable(guess) else None
         #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
         #: best moves found with an exact score (what :meth:`pin` gives with it)
         self.plans: dict[Position, np.ndarray] = {}
@@ -178,7 +183,8 @@ class SearchRun:
         return -top, top
 
     def pin(self, pos: Position, known: tuple[SearchScore, SearchScore] | None = None,
-            want_best: bool = False) -> tuple[SearchScore, SearchScore, Move | None]:
+            want_best: bool = False, guess: int | None = None
+            ) -> tuple[SearchScore, SearchScore, Move | None]:
         """(lo, hi, best move): lo <= score <= hi; lo == hi unless the budget ran out
         (Stopped carries on up after ``self.partial`` is set). ``known``: bounds already
         proven (earlier probes, the parent's exact score from a book): the probes start
@@ -186,7 +192,8 @@ class SearchRun:
         bound is exact (a lost parent's best moves are exactly at it: one probe). The
         probes are :mod:`~perfectplay.engine.proof.plan`'s. ``want_best``: the compiled
         kernel also finds a best move when the probes name none (else :func:`_best_of`
-        does, a probe at a time)."""
+        does, a probe at a time). ``guess``: a scored score's first guess (None: the
+        game's ``first_guess``, if any), where the probes start (:func:`.plan.plan_guess`)."""
         if pos in self.exact_scores:
             return self.exact_scores[pos], self.exact_scores[pos], self.best_known.get(pos)
         st = self.plans.pop(pos, None)
@@ -203,7 +210,7 @@ class SearchRun:
                 full, best = self.backend.probe(pos, -math.inf, math.inf, self.budget)
                 self.exact_scores[pos] = full
                 return full, full, best
-            st = self._plan(pos, known)
+            st = self._plan(pos, known, guess)
         best = self._follow(pos, st, want_best)
         lo, hi = int(st[pinplan.LO]), int(st[pinplan.HI])
         if st[pinplan.PHASE] == pinplan.HORIZON_WRONG:
@@ -220,8 +227,8 @@ class SearchRun:
         self.exact_scores[pos] = lo
         return lo, hi, best
 
-    def _plan(self, pos: Position, known: tuple[SearchScore, SearchScore] | None
-              ) -> np.ndarray:
+    def _plan(self, pos: Position, known: tuple[SearchScore, SearchScore] | None,
+              guess: int | None = None) -> np.ndarray:
         """A new plan of ``pos``'s probes: its score range narrowed to ``known``, and the
         quick probes when nothing is known and the game has a ``horizon``."""
         lo, hi = base = self.bounds(pos)
@@ -240,6 +247,10 @@ class SearchRun:
         if sign or self.no_tie:
             gap = MATE - int(self.horizon(pos)) if self.horizon is not None else MATE - LIMIT
             self.plan.plan_value(st, int(sign), int(self.no_tie), gap)
+        if known is None and self.scored:
+            g = guess if guess is not None or self.guess is None else self.guess(pos)
+            if g is not None:  # MTD(f) from the game's first guess (plan.plan_guess)
+                self.plan.plan_guess(st, int(g))
         return st
 
     def _follow(self, pos: Position, st: np.ndarray, want_best: bool) -> Move | None:
@@ -318,10 +329,14 @@ class SearchRun:
 
     def move_values(self, pos: Position) -> list[MoveValue]:
         """Every legal move's exact value and remoteness for its mover, in the game's
-        order (what ``analyze`` shows)."""
+        order (what ``analyze`` shows). A scored game's child is probed first at the score
+        that keeps the parent's, when that is known: the best moves' exact score, so a
+        best move costs two null windows (MTD(f) from the right guess)."""
         out = []
+        parent = self.exact_scores.get(pos) if self.scored and self.integral else None
         for move, child, passes, pay in self.edges(pos):
-            lo, hi, _ = self.pin(child)
+            guess = None if parent is None else int(child_bound(parent, passes, pay, True))
+            lo, hi, _ = self.pin(child, guess=guess)
             if lo != hi:  # the value alone (value_only): the child's, flipped if it passes
                 sign = sign_value(lo, hi)
                 out.append(MoveValue(move, sign.flipped() if passes else sign, None))
@@ -368,6 +383,9 @@ def search(game: Game, position: Position | None = None, *, limits: Limits | Non
     lose) and ``horizon`` (plies left; a tied game lasts exactly that long). A
     :class:`CompiledGame`'s ``canonical`` shares table entries between symmetric positions,
     and its ``margin_bound`` (scored games) cuts windows to the margin still possible.
+    A scored game's method ``first_guess(pos)`` (an int, or None) is where the probes of
+    its margin start: MTD(f)'s first guess (Othello: 0; else the first probe asks "a
+    win?"); an analysis probes each move first at the score that keeps the parent's.
 
     ``endgame``: a solved store of the game's last tiers (:func:`perfectplay.store.open_store`
     of a store built with ``solve_tiered(..., roots=...)``, or its :class:`~.kernel.Leaf`): every

@@ -37,8 +37,8 @@ from numba import njit
 
 __all__ = ["BEST", "DONE", "HI", "HORIZON_WRONG", "KNOWN_WRONG", "LO", "MAIN", "ONE",
            "PHASE", "PROBES", "QUICK", "QUICK_PLIES", "VALUE", "distance_rank", "new_plan",
-           "plan_bounds", "plan_next", "plan_result", "plan_start", "plan_value", "quick_left",
-           "rank_score", "score_top"]
+           "plan_bounds", "plan_guess", "plan_next", "plan_result", "plan_start",
+           "plan_value", "quick_left", "rank_score", "score_top"]
 
 MATE = 1 << 19  # the search kernel's MATE: a win in r plies scores MATE - r
 #: the longest distance (plies to a win or a loss) the quick probes ask about before "a win
@@ -168,6 +168,35 @@ def plan_one(st, x):
     st[X] = x
     st[BEST] = -1
     st[PROBES] = 0
+
+
+@njit(cache=True)
+def plan_guess(st, g):
+    """Start a scored plan begun by :func:`plan_start` at a first guess ``g`` of the
+    score (call it right after, with nothing known: phase MAIN), as MTD(f) starts at its
+    first guess f (Plaat et al. 1996): the first probe asks "at least ``g``?" and every
+    probe after it is MTD(f)'s step from the fail-soft bound just found (at least s: is it
+    s + 1?; below: is it s?). A guess at the score needs two probes, "at least g" (cheap:
+    one move a node of the prover) and "at least g + 1" (the costly refutation), where the
+    sign probe first and the steps down from it make one refutation a point between 0
+    and a negative score (Othello 6x6, 24 empty squares: 84 M nodes from the right guess,
+    112 M from the sign). A guess below the score costs cheap probes, one above it a
+    refutation each: a guess should err low. ``g`` is clamped into the plan's range; a
+    no-op for a plan not in MAIN, or not scored. O(1).
+
+    >>> st = new_plan()
+    >>> plan_start(st, -36, 36, -36, 36, 0, 1)
+    >>> plan_guess(st, -4); plan_next(st)     # "at least -4?"
+    -4
+    >>> plan_result(st, -4, 3); plan_next(st) # yes, -4 at least: "at least -3?"
+    -3
+    >>> plan_result(st, -4, -1); _ = plan_next(st); int(st[PHASE]) == DONE, int(st[LO])
+    (True, -4)
+    """
+    if st[PHASE] != MAIN or st[SCORED] == 0 or st[LO] >= st[HI]:
+        return
+    st[X] = max(st[LO] + 1, min(st[HI], g))
+    st[STEPPED] = 1
 
 
 @njit(cache=True)
