@@ -159,6 +159,20 @@ def test_declining_waits_until_no_other_box_can_be_taken() -> None:
     assert len(wrong_at(game, [code], exact(game))) == 0
 
 
+def test_one_border_line_of_a_box_is_tried() -> None:
+    """A corner box's two border lines join it to the border alike: one is listed (the
+    lower), at the start of 2 x 3 (a1-b1 and a1-a2 at the corner a1) and after a line."""
+    game = DotsAndBoxes(2, 3)
+    for code in (game.initial(), game.position("b2-c2")):
+        moves = named(game, code)
+        for pair in (("a1-b1", "a1-a2"), ("c1-d1", "d1-d2"), ("a3-b3", "a2-a3"),
+                     ("c3-d3", "d2-d3")):
+            assert sum(name in moves for name in pair) <= 1, (pair, moves)
+        assert wrong_at(game, [code], solution_value(solved(2, 3)[1])) == []
+    one = game.position("a1-a2")  # the corner's other border line is then the only one
+    assert "a1-b1" in named(game, one)
+
+
 def test_chain_reply_names_the_middle_of_an_opened_chain_of_four() -> None:
     """Four boxes in a row, both ends takeable: take an end, or draw the middle line and
     hand two pairs over ("all but four")."""
@@ -220,6 +234,14 @@ def _is_pair_middle(game: DotsAndBoxes, code: int, move: int) -> bool:
         sum(e in lines for e in game.board.boxes[b]) == 2 for b in boxes)
 
 
+def _one_line_a_border_side(game: DotsAndBoxes, code: int) -> list[int]:
+    """Wrong: the bottom row's border lines taken as one move, as one box's are (they join
+    different boxes to the border)."""
+    moves = listed(game, code)
+    bottom = [m for m in moves if m < game.cols]
+    return [m for m in moves if m >= game.cols or m == min(bottom)]
+
+
 #: positions where a rule of the kind goes wrong: 2 x 3 (lines 735: declining the pair of
 #: the top row is worth 2, taking it -2) and 3 x 3 (lines 516039: two chains to take)
 SPOILERS = {(2, 3): 735, (3, 3): 516039}
@@ -231,7 +253,8 @@ def _spoiler(rows: int, cols: int) -> int:
     return game.code_of([e for e in range(game.board.n) if lines >> e & 1])
 
 
-@pytest.mark.parametrize("mutant", [_takes_only, _declines_at_once, _ends_of_pairs_too])
+@pytest.mark.parametrize("mutant", [_takes_only, _declines_at_once, _ends_of_pairs_too,
+                                    _one_line_a_border_side])
 def test_a_wrong_rule_is_caught(mutant: Lister) -> None:
     """Each mutant keeps fewer moves than the rule, wrongly: the check of the listed moves
     finds a position it spoils, among the two above, every 2 x 2 position and deep 3 x 3

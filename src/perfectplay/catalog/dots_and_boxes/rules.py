@@ -33,7 +33,8 @@ it hangs on the border, on a box it takes with it or on a junction, and declinin
 double-dealing move) only at the last two boxes of a chain or the last four of an opened
 loop, once nothing else can be taken. Elsewhere (:func:`search_order`) it leaves out the
 lines :func:`equivalent_lines` shows to be worth no more than another (all but one line of
-a chain or a loop, the end lines of an offered pair) and tries the moves that give nothing
+a chain or a loop, the end lines of an offered pair, all but one free border line of a
+box, :func:`border_skip`) and tries the moves that give nothing
 away first, then the sacrifices, fewest boxes offered first, each group from the board's
 centre out (Barker & Korf 2012), one move of each pair a symmetry of a symmetric position
 swaps. Each rule keeps a best move of every position, checked at every set of lines of
@@ -165,6 +166,20 @@ class Board:
             perms[s, :self.n] = perm
         return numbers, sides, masks, perms
 
+    def border_pairs(self) -> np.ndarray:
+        """The border lines of each box with two or more of them (the corners; every box of
+        a one-row board), as code-bit masks, one a box (62 entries, zeros after the last):
+        such lines join the same box to the border, so drawing one or another is the same
+        move up to a renaming of the lines."""
+        groups = np.zeros(MAX_LINES, np.int64)
+        k = 0
+        for box in self.boxes:
+            border = [e for e in box if len(self.sides[e]) == 1]
+            if len(border) >= 2:
+                groups[k] = sum(1 << (e + 1) for e in border)
+                k += 1
+        return groups
+
     def nearness(self) -> np.ndarray:
         """Each line's closeness to the board's centre (62 entries, larger nearer): the
         largest Manhattan distance of a line's midpoint from the centre, in half boxes,
@@ -186,6 +201,7 @@ SIDES = BOARDS.stack(lambda size: _TABLES[size][1])
 MASKS = BOARDS.stack(lambda size: _TABLES[size][2])
 PERMS = BOARDS.stack(lambda size: _TABLES[size][3], np.int16)
 NEAR = BOARDS.stack(lambda size: Board(*size).nearness())
+BORDER = BOARDS.stack(lambda size: Board(*size).border_pairs())
 
 
 # -- the rules over a board's tables (module level, cached on disk) ---------------------------
@@ -457,7 +473,24 @@ def equivalent_lines(lines, sides, masks, boxes):
 
 
 @njit(cache=True)
-def search_order(lines, out, n, sides, masks, boxes, syms, perms, near):
+def border_skip(lines, border):
+    """Of the free border lines of each box in ``border`` (:meth:`Board.border_pairs`),
+    all but the lowest, as code bits: the same move up to renaming the lines, so the
+    search tries one (Barker & Korf 2012's corner symmetry), and since it then never
+    draws the higher while the lower is free, its positions fall into one class the
+    table keys once. O(boxes with two border lines)."""
+    skip = np.int64(0)
+    for i in range(border.size):
+        m = border[i]
+        if m == 0:
+            break
+        free = m & ~lines
+        skip |= free & (free - 1)
+    return skip
+
+
+@njit(cache=True)
+def search_order(lines, out, n, sides, masks, boxes, syms, perms, near, border):
     """The moves proof search tries: the chain rule's one or two when a box can be taken
     (:func:`capture_moves`), else every move but the lines :func:`equivalent_lines` leaves
     out, in :func:`ordered_moves`' order."""
@@ -465,7 +498,8 @@ def search_order(lines, out, n, sides, masks, boxes, syms, perms, near):
     if k:
         return k
     return ordered_moves(lines, out, n, sides, syms, perms, near,
-                         equivalent_lines(lines, sides, masks, boxes))
+                         equivalent_lines(lines, sides, masks, boxes)
+                         | border_skip(lines, border))
 
 
 @njit(cache=True)
@@ -660,7 +694,7 @@ def shared_endgame(code, alpha, beta):
 def shared_search_moves(code, out):
     s = _shape(code)
     return search_order(code & _LINES, out, NUMBERS[s, 0], SIDES[s], MASKS[s], NUMBERS[s, 1],
-                        NUMBERS[s, 2], PERMS[s], NEAR[s])
+                        NUMBERS[s, 2], PERMS[s], NEAR[s], BORDER[s])
 
 
 class Kernels(NamedTuple):
@@ -694,7 +728,7 @@ def own_kernels(board: Board) -> Kernels:
                    shared_score, bind(completed, sides), shared_player, lines_drawn,
                    bind(canonical_of, n, syms, perms), bind(open_boxes, boxes, masks),
                    bind(search_order, n, sides, masks, boxes, syms, perms,
-                        board.nearness()),
+                        board.nearness(), board.border_pairs()),
                    bind(step_of, sides), _own_endgame(sides, masks, boxes))
 
 
