@@ -22,7 +22,7 @@ left, dot rows numbered from the bottom).
   with): the 3 x 3 boxes
   game is -3, every opening losing by 3 ("page 9 of The Dots-and-Boxes Game describes how
   player B can force a win by 1. However, player B really should win by 3"); the 4 x 4
-  boxes game is a tie.
+  boxes game is a tie (proven here by proof search too, 2026-12-07: see the catalog entry).
 - Berlekamp 2000, "The Dots and Boxes Game: Sophisticated Child's Play" (A K Peters),
   p. 9: the second player can force a win on 3 x 3 (by 1 at least; Wilson: by 3).
 - Strongly solved here: 3 x 3 has 18,015,336 positions reachable (lines drawn and the player
@@ -96,17 +96,19 @@ GAME = CatalogGame(
         Published({"rows": 3, "cols": 3}, WILSON, value=-3, method="search", seconds=5.0,
                   note="every opening loses by 3; Berlekamp 2000 (p. 9) shows how the "
                        "second player wins by 1 at least. The search proves the value in "
-                       "555,898 nodes with the chain rule (1,471,943 without; 2026-12-06)"),
+                       "170,101 nodes (1,471,943 without the game's knowledge; 2026-12-07)"),
         Published({"rows": 3, "cols": 3}, WILSON, value=-3, method="solve", seconds=826.0,
                   note="strongly solved here: 18,015,336 positions, 0.8 GB, 123 s of CPU "
                        "(826 s of wall clock on the shared machine)"),
-        Published({"rows": 4, "cols": 4}, WILSON, value=0, method="search", seconds=3600.0,
-                  goal=True, note="a tie; not proven here yet: with the chain rule the first "
-                                  "null window was still open after 3,659,540,130 nodes, "
-                                  "4,500 s on the shared machine (2026-12-06)"),
+        Published({"rows": 4, "cols": 4}, WILSON, value=0, method="search", seconds=900.0,
+                  live=False,
+                  note="a tie, proven here by search: 696,867,595 nodes, 511 s wall clock "
+                       "with 2 workers and a 4 GB table, the machine shared (2026-12-07; "
+                       "the chain rule, the endgame hook, centre-out ordering and one "
+                       "border line a corner)"),
         Published({"rows": 4, "cols": 5}, BARKER_KORF, value=0, method="search",
                   seconds=86400.0, goal=True, note="a tie; the largest board solved in 2012 "
-                                                   "(not tried here: 4x4 first)"),
+                                                   "(not proven here yet)"),
     ),
     twin=lambda rows, cols: DotsAndBoxesTwin(rows, cols),
     limit=_limit,
