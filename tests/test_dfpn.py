@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 
+from nojit import run_without_jit
 from perfectplay import GameError, LimitError, Value, solve
 from perfectplay.engine.proof.dfpn import prove
 from perfectplay.engine.solved.solution import play_moves
@@ -108,6 +109,17 @@ def test_a_node_limit_stops_with_no_claim():
 def test_a_time_limit_stops_a_long_proof():
     r = prove(domineering(rows=7, cols=7), table_mb=1, time_limit=0.3)
     assert r.value is None and r.stopped == "time"
+
+
+def test_the_kernel_runs_as_plain_python():
+    """NUMBA_DISABLE_JIT=1: the same search, interpreted (tic-tac-toe: a tie, both questions
+    asked, as compiled)."""
+    out = run_without_jit("from perfectplay.engine.proof.dfpn import prove\n"
+                          "from perfectplay.games import tictactoe\n"
+                          "r = prove(tictactoe(), table_mb=1)\n"
+                          "print(r.describe(), r.nodes, r.runs)")
+    compiled = prove(tictactoe(), table_mb=1)
+    assert out.split() == ["tie", str(compiled.nodes), "2"]
 
 
 def test_a_cycle_is_refused():
