@@ -123,40 +123,33 @@ _ENTER, _NEXT, _RETURN = range(3)
 _GOLDEN = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as an int64: the question's mix
 
 
-class Table(NamedTuple):
-    """df-pn's transposition table: slot i holds ``keys[i]`` (a canonical code), its
-    numbers ``phi[i]`` and ``delta[i]``, and ``meta[i]`` (bit 0 valid, bit 1 the question,
-    bits 2.. the log2 of the work, :func:`tt_put`). Two slots a bucket."""
-
-    keys: np.ndarray
-    phi: np.ndarray
-    delta: np.ndarray
-    meta: np.ndarray
-
-
-def new_table(table_mb: float) -> Table:
+def new_table(table_mb: float) -> np.ndarray:
     """An empty table of at most ``table_mb`` MB: a power of two of 32-byte slots (at least
-    1,024)."""
+    1,024), four int64 a slot (the canonical code, phi, delta, and the meta word: bit 0
+    valid, bit 1 the question, bits 2.. the log2 of the work, :func:`tt_put`), two slots a
+    bucket, each bucket one 64-byte cache line (one miss a look-up; four arrays side by
+    side, a first version, cost four)."""
     slots = 1 << max(10, int(table_mb * 2**20 / 32).bit_length() - 1)
-    return Table(np.zeros(slots, np.int64), np.zeros(slots, np.int64),
-                 np.zeros(slots, np.int64), np.zeros(slots, np.int64))
+    raw = np.zeros(4 * slots + 8, np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip:skip + 4 * slots]
 
 
 @njit(cache=True)
-def _bucket(keys, key, ask):
-    """The first slot of (key, ask)'s bucket of two."""
+def _bucket(table, key, ask):
+    """The first word of (key, ask)'s bucket of two slots."""
     h = np.int64(mix(key)) ^ (_GOLDEN * ask)
-    return (h & ((keys.size >> 1) - 1)) << 1
+    return (h & ((table.size >> 3) - 1)) << 3
 
 
 @njit(cache=True)
 def tt_get(table, key, ask):
     """(found, phi, delta) kept for ``key`` asked ``ask``. O(1)."""
-    b = _bucket(table.keys, key, ask)
-    for i in range(b, b + 2):
-        m = table.meta[i]
-        if m & _VALID and ((m >> 1) & 1) == ask and table.keys[i] == key:
-            return True, table.phi[i], table.delta[i]
+    b = _bucket(table, key, ask)
+    for w in range(b, b + 8, 4):
+        m = table[w + 3]
+        if m & _VALID and ((m >> 1) & 1) == ask and table[w] == key:
+            return True, table[w + 1], table[w + 2]
     return False, np.int64(1), np.int64(1)
 
 
@@ -174,32 +167,30 @@ def _work_bits(nodes):
 def tt_put(table, key, ask, phi, delta, nodes, always):
     """Keep (phi, delta) for ``key`` asked ``ask`` (see the module doc for which slot),
     its subtree having cost ``nodes`` expansions. O(1)."""
-    b = _bucket(table.keys, key, ask)
+    b = _bucket(table, key, ask)
     work = _work_bits(nodes)
     target = -1
-    for i in range(b, b + 2):
-        m = table.meta[i]
-        if m & _VALID and ((m >> 1) & 1) == ask and table.keys[i] == key:
+    for w in range(b, b + 8, 4):
+        m = table[w + 3]
+        if m & _VALID and ((m >> 1) & 1) == ask and table[w] == key:
             work = max(work, m >> 2)
-            target = i
+            target = w
             break
     if target < 0:
         if always:  # the first slot's entry moves to the second
-            table.keys[b + 1] = table.keys[b]
-            table.phi[b + 1] = table.phi[b]
-            table.delta[b + 1] = table.delta[b]
-            table.meta[b + 1] = table.meta[b]
+            for j in range(4):
+                table[b + 4 + j] = table[b + j]
             target = b
-        elif not table.meta[b] & _VALID:
+        elif not table[b + 3] & _VALID:
             target = b
-        elif not table.meta[b + 1] & _VALID:
-            target = b + 1
+        elif not table[b + 7] & _VALID:
+            target = b + 4
         else:
-            target = b if (table.meta[b] >> 2) <= (table.meta[b + 1] >> 2) else b + 1
-    table.keys[target] = key
-    table.phi[target] = phi
-    table.delta[target] = delta
-    table.meta[target] = _VALID | (ask << 1) | (work << 2)
+            target = b if (table[b + 3] >> 2) <= (table[b + 7] >> 2) else b + 4
+    table[target] = key
+    table[target + 1] = phi
+    table[target + 2] = delta
+    table[target + 3] = _VALID | (ask << 1) | (work << 2)
 
 
 class Space(NamedTuple):
@@ -593,7 +584,7 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
         began = time.perf_counter()
         run(ASK_WIN, 0)
         compiling = time.perf_counter() - began
-        table.meta[:] = 0
+        table[:] = 0
         _WARM.add(warm_key)
     result = ProofResult(None, None, 0, 0, 0, 0.0, compiling, game=game, position=code)
     began = time.perf_counter()
