@@ -33,13 +33,14 @@ it hangs on the border, on a box it takes with it or on a junction, and declinin
 double-dealing move) only at the last two boxes of a chain or the last four of an opened
 loop, once nothing else can be taken. Elsewhere (:func:`search_order`) it leaves out the
 lines :func:`equivalent_lines` shows to be worth no more than another (all but one line of
-a chain or a loop, the end lines of an offered pair, all but one free border line of a
-box, :func:`border_skip`) and tries the moves that give nothing
-away first, then the sacrifices, fewest boxes offered first, each group from the board's
-centre out (Barker & Korf 2012), one move of each pair a symmetry of a symmetric position
-swaps. Each rule keeps a best move of every position, checked at every set of lines of
-seven boards up to 3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and
-samples).
+a chain or a loop, the end lines of an offered pair; all but one free border line of a
+box, :func:`border_skip`) and tries the moves that give nothing away first, then the
+sacrifices, fewest boxes offered first, each group from the board's centre out (Barker &
+Korf 2012), one move of each pair a symmetry of a symmetric position swaps. Each rule
+keeps a best move of every position, checked at every set of lines of seven boards up to
+3 x 3 and 2 x 5 (tests/test_dots_chain_rule.py checks 2 x 2 whole and samples; the border
+rule, added later, at every position of 2 x 3, 1 x 5 and 1 x 6 and deep ones of 3 x 3,
+2 x 4 and 3 x 4).
 
 ``endgame`` (:func:`loony_endgame`) gives the exact margin where every open box has two
 sides or more: the takeable parts taken by the chain rule, the rest a simple loony endgame
@@ -195,13 +196,14 @@ class Board:
 #: The boards of at most 54 lines, their shape numbers.
 BOARDS = Shapes([(r, c) for r in range(1, SHARED_LINES + 1) for c in range(1, SHARED_LINES + 1)
                  if lines_of(r, c) <= SHARED_LINES], at=_SHAPE_AT)
-_TABLES = {size: Board(*size).tables() for size in BOARDS.ids}
+_BOARDS = {size: Board(*size) for size in BOARDS.ids}
+_TABLES = {size: board.tables() for size, board in _BOARDS.items()}
 NUMBERS = BOARDS.stack(lambda size: _TABLES[size][0])
 SIDES = BOARDS.stack(lambda size: _TABLES[size][1])
 MASKS = BOARDS.stack(lambda size: _TABLES[size][2])
 PERMS = BOARDS.stack(lambda size: _TABLES[size][3], np.int16)
-NEAR = BOARDS.stack(lambda size: Board(*size).nearness())
-BORDER = BOARDS.stack(lambda size: Board(*size).border_pairs())
+NEAR = BOARDS.stack(lambda size: _BOARDS[size].nearness())
+BORDER = BOARDS.stack(lambda size: _BOARDS[size].border_pairs())
 
 
 # -- the rules over a board's tables (module level, cached on disk) ---------------------------
