@@ -15,7 +15,8 @@ the mover win?" holds iff some move leads to a child whose mover does not avoid 
 the child is asked "does the mover not lose?" (and the other way round); a move that keeps
 the turn (``player``) keeps the question. A node's phi is the least of its children's
 numbers that prove it (a child's delta, or its phi for a move that keeps the turn), its
-delta the sum of the others (capped below "infinity"). A game that cannot tie
+delta the sum of those that refute it (a child's phi, or its delta), capped below
+"infinity". A game that cannot tie
 (``cannot_tie``: Domineering) asks "win?" everywhere, both questions being one. Ended
 children answer at once (a tie answers "win?" no and "not lose?" yes); so does the game's
 ``static_bounds``: ``WINS_IN_1`` proves both questions, ``LOSES_IN_2`` and ``MUST_LOSE``
