@@ -20,14 +20,14 @@ Published results reproduced or aimed at:
   perfect line has the same value, so positions on his line are searched: -4 for Black
   after 22, 12, 8 and 6 of his moves (10, 20, 24 and 26 empty squares: 0.2 s, 2 s, 41 s
   and 135 s of one core here, 2026-11-26; 9.2 s and 30 s for the last two on 2026-12-06,
-  the last 10 empty squares searched on bitboards by the ``endgame`` hook; 0.2 s, 4.8 s
-  and 13 s for the last three since 2026-12-07, the midgame ordered by shallow searches
+  the last 10 empty squares searched on bitboards by the ``endgame`` hook; 0.2 s, 4.7 s
+  and 10 s for the last three since 2026-12-07, the midgame ordered by shallow searches
   and the probes started at 0). The start: -4, proven by search on 2026-12-06 (1.6 x
   10^10 nodes, 1,221 s of one core, a 512 MB table; a 2-hour search on 2026-11-26 had
   proved nothing) and again on 2026-12-07 (3.3 x 10^9 nodes, 375 s, with its four first
-  moves). Every first move is worth -4 too (the four are images of each other under the
-  start's symmetries), proven one by one by ``perfectplay search 'othello(size=6)'
-  --value-only --analyze``.
+  moves; the order then 2 plies deep at most, not 3). Every first move is worth -4
+  too (the four are images of each other under the start's symmetries), proven one by
+  one by ``perfectplay search 'othello(size=6)' --value-only --analyze``.
 - 8x8: a draw (Hiroki Takizawa 2023, "Othello is solved", arXiv:2310.19387): a goal far
   beyond this machine; a position on his drawn line with few empty squares is searched.
 
@@ -122,19 +122,19 @@ GAME = CatalogGame(
                   note="his line after 12 moves (20 empty squares)"),
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 8)}, FEINSTEIN, value=-4,
                   method="search", seconds=4.0,
-                  note="his line after 8 moves (24 empty squares): 3.6 x 10^7 nodes, 4.8 s "
+                  note="his line after 8 moves (24 empty squares): 2.9 x 10^7 nodes, 4.7 s "
                        "CPU (2026-12-07, 256 MB; 1.3 x 10^8 nodes and 9.2 s on 2026-12-06, "
                        "41 s before the endgame hook)"),
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 6)}, FEINSTEIN, value=-4,
-                  method="search", seconds=12.0,
-                  note="his line after 6 moves (26 empty squares): 1.2 x 10^8 nodes, 13 s "
+                  method="search", seconds=10.5,
+                  note="his line after 6 moves (26 empty squares): 8.4 x 10^7 nodes, 10 s "
                        "CPU (2026-12-07, 256 MB; 3.6 x 10^8 nodes and 30 s on 2026-12-06; "
                        "mame's o66: 6.3 x 10^7 nodes, 3.9 s)"),
         Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=375.0,
                   note="White wins 16-20; 2 CPU-weeks in 1993. Here 3.3 x 10^9 nodes, "
-                       "375 s CPU with a 512 MB table (2026-12-07; 1.6 x 10^10 nodes "
-                       "and 1,221 s on 2026-12-06; mame's o66: 1.07 x 10^9 nodes, 74 s); "
-                       "every first move -4 (--analyze)"),
+                       "375 s CPU with a 512 MB table (2026-12-07, a 2-ply order; 1.6 x "
+                       "10^10 nodes and 1,221 s on 2026-12-06; mame's o66: 1.07 x 10^9 "
+                       "nodes, 74 s); every first move -4 (--analyze)"),
         Published({"size": 8, "opening": first(TAKIZAWA_LINE, 50)}, TAKIZAWA, value=0,
                   method="search", seconds=0.5,
                   note="his drawn line after 50 moves (10 empty squares), the Python door"),
