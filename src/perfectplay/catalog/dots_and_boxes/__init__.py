@@ -100,12 +100,12 @@ GAME = CatalogGame(
         Published({"rows": 3, "cols": 3}, WILSON, value=-3, method="solve", seconds=826.0,
                   note="strongly solved here: 18,015,336 positions, 0.8 GB, 123 s of CPU "
                        "(826 s of wall clock on the shared machine)"),
-        Published({"rows": 4, "cols": 4}, WILSON, value=0, method="search", seconds=900.0,
+        Published({"rows": 4, "cols": 4}, WILSON, value=0, method="search", seconds=480.0,
                   live=False,
-                  note="a tie, proven here by search: 696,867,595 nodes, 511 s wall clock "
-                       "with 2 workers and a 4 GB table, the machine shared (2026-12-07; "
-                       "the chain rule, the endgame hook, centre-out ordering and one "
-                       "border line a corner)"),
+                  note="a tie, proven here by search: 687,520,809 nodes, 469 s wall clock "
+                       "with one worker and a 4 GB table on the shared 2-core machine "
+                       "(2026-12-07; the chain rule, the endgame hook, centre-out ordering "
+                       "and one border line a corner)"),
         Published({"rows": 4, "cols": 5}, BARKER_KORF, value=0, method="search",
                   seconds=86400.0, goal=True, note="a tie; the largest board solved in 2012 "
                                                    "(not proven here yet)"),
