@@ -2,7 +2,9 @@
 two sides or more (simple loony endgames, Berlekamp 2000; Buzzard & Ciere 2014), checked
 against the strong solution at every such position of 2 x 2 and 1 x 4 and a sample of
 2 x 3, against plain negamax at random such positions of 3 x 3, 2 x 4 and 2 x 5, by hand
-on a few positions, and a wrong rule of the same kind caught by ``check_game``."""
+on a few positions; a wrong rule of the same kind (loops declined as chains are) is caught
+by the same comparison, and ``check_game`` passes the hook (its endgame check catching
+wrong answers is tested with Othello's hook)."""
 
 from __future__ import annotations
 
