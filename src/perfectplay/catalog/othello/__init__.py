@@ -20,8 +20,8 @@ Published results reproduced or aimed at:
   perfect line has the same value, so positions on his line are searched: -4 for Black
   after 22, 12, 8 and 6 of his moves (10, 20, 24 and 26 empty squares: 0.2 s, 2 s, 41 s
   and 135 s of one core here, 2026-11-26; 9.2 s and 30 s for the last two on 2026-12-06,
-  the last 10 empty squares searched on bitboards by the ``endgame`` hook; 0.2 s, 4.7 s
-  and 10 s for the last three since 2026-12-07, the midgame ordered by shallow searches
+  the last 10 empty squares searched on bitboards by the ``endgame`` hook; 0.2 s, 3.4 s
+  and 9 s for the last three since 2026-12-07, the midgame ordered by shallow searches
   and the probes started at 0). The start: -4, proven by search on 2026-12-06 (1.6 x
   10^10 nodes, 1,221 s of one core, a 512 MB table; a 2-hour search on 2026-11-26 had
   proved nothing) and again on 2026-12-07 (3.3 x 10^9 nodes, 375 s, with its four first
@@ -122,12 +122,12 @@ GAME = CatalogGame(
                   note="his line after 12 moves (20 empty squares)"),
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 8)}, FEINSTEIN, value=-4,
                   method="search", seconds=4.0,
-                  note="his line after 8 moves (24 empty squares): 2.9 x 10^7 nodes, 4.7 s "
+                  note="his line after 8 moves (24 empty squares): 2.5 x 10^7 nodes, 3.4 s "
                        "CPU (2026-12-07, 256 MB; 1.3 x 10^8 nodes and 9.2 s on 2026-12-06, "
                        "41 s before the endgame hook)"),
         Published({"size": 6, "opening": first(FEINSTEIN_LINE, 6)}, FEINSTEIN, value=-4,
-                  method="search", seconds=10.5,
-                  note="his line after 6 moves (26 empty squares): 8.4 x 10^7 nodes, 10 s "
+                  method="search", seconds=14.5,
+                  note="his line after 6 moves (26 empty squares): 6.9 x 10^7 nodes, 8.9 s "
                        "CPU (2026-12-07, 256 MB; 3.6 x 10^8 nodes and 30 s on 2026-12-06; "
                        "mame's o66: 6.3 x 10^7 nodes, 3.9 s)"),
         Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=375.0,
