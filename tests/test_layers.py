@@ -77,7 +77,10 @@ LAZY_ALLOWED = {
     # the search of a Python game loads no numba: batches, live analysis, the compiled
     # backend, its kernel and plan load when a compiled game is searched
     **{("perfectplay.engine.proof", f"perfectplay.engine.proof.{m}"): "the search's face "
-       "loads batches and live analysis on first use" for m in ("batch", "live")},
+       "loads batches, live analysis and df-pn on first use" for m in ("batch", "live",
+                                                                      "dfpn")},
+    ("perfectplay.cli.engine", "perfectplay.engine.proof.dfpn"): "df-pn's module (50 ms) "
+    "loads only when search --algorithm dfpn is asked",
     **{("perfectplay.engine.proof.driver", f"perfectplay.engine.{m}"): "numba: a compiled "
        "game's search only" for m in ("compiled", "proof.backends", "proof.kernel",
                                       "proof.plan")},

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,6 +21,7 @@ from ..engine import solve as engine_solve
 from ..engine.compiled.game import CompiledGame
 from ..engine.discovery import refuse_too_big, solve_path
 from ..engine.proof.limits import MAX_TABLE_MB, MAX_WORKERS, Limits
+from ..engine.proof.result import SearchResult
 from ..engine.protocol import Game, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
@@ -47,6 +48,9 @@ from .base import (
     terminal_progress,
     writable,
 )
+
+if TYPE_CHECKING:
+    from ..engine.proof.dfpn import ProofResult
 
 #: The search's defaults, shown in ``search --help``.
 SEARCH_LIMITS = Limits()
@@ -429,18 +433,9 @@ def search(target: str, moves: str | None, analyze: bool, time_limit: float | No
                        progress=terminal_progress(), endgame=endgame,
                        remoteness=not value_only, value_only=value_only,
                        check=False)  # checked as it was loaded
-    result.where = game_call("player", _where, game, position, moves or "")
-    game_call("draw or move_name", render, result, as_json)
     tip = game_call("rules", advice.search_hint, game, target) \
         if result.exact and _person_reads(as_json) else None
-    if tip is not None:  # a small Python game: one solve answers every position
-        click.echo(tip, err=True)
-    if png is not None:
-        plies = len([t for t in (moves or "").split(",") if t.strip()])
-        game_call("plot or draw", _save_picture, game, position, png, result.describe(),
-                  result.best_move, plies)
-    if not result.exact:
-        sys.exit(3)
+    _show_search(game, position, moves, result, as_json, png, tip)
 
 
 def _search_dfpn(target: str, moves: str | None, limits: Limits, png: str | None,
@@ -463,8 +458,18 @@ def _search_dfpn(target: str, moves: str | None, limits: Limits, png: str | None
     result = game_call("rules", prove, game, position, table_mb=limits.table_mb,
                        node_limit=limits.node_limit, time_limit=limits.time_limit,
                        max_depth=limits.max_depth, check=False)  # checked as it was loaded
+    _show_search(game, position, moves, result, as_json, png, None)
+
+
+def _show_search(game: LoadedGame, position: Any, moves: str | None,
+                 result: SearchResult | ProofResult, as_json: bool, png: str | None,
+                 tip: str | None) -> None:
+    """Print a search's answer (either algorithm's result) where it was asked, then the
+    tip, the picture; exit 3 when a limit stopped the search before a proof."""
     result.where = game_call("player", _where, game, position, moves or "")
     game_call("draw or move_name", render, result, as_json)
+    if tip is not None:  # a small Python game: one solve answers every position
+        click.echo(tip, err=True)
     if png is not None:
         plies = len([t for t in (moves or "").split(",") if t.strip()])
         game_call("plot or draw", _save_picture, game, position, png, result.describe(),

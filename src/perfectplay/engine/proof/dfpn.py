@@ -110,7 +110,7 @@ from ..protocol import UNKNOWN as ONGOING
 from ..protocol import WIN_CODE as WIN
 from ..solved import game_picture, move_lines, position_json
 from ..status import ABORTED, BAD_OUTCOME, BAD_SEARCH_MOVES, OK, TOO_DEEP, status_error
-from .kernel import Kind, make_move
+from .kernel import Kind, log2_work, make_move
 from .limits import Limits
 
 __all__ = ["ProofResult", "prove"]
@@ -155,21 +155,11 @@ def tt_get(table, key, ask):
 
 
 @njit(cache=True)
-def _work_bits(nodes):
-    """floor(log2(nodes)), 0 for one node: the work a result cost, as the table keeps it."""
-    w = 0
-    while nodes > 1 and w < 63:
-        nodes >>= 1
-        w += 1
-    return w
-
-
-@njit(cache=True)
 def tt_put(table, key, ask, phi, delta, nodes, always):
     """Keep (phi, delta) for ``key`` asked ``ask`` (see the module doc for which slot),
     its subtree having cost ``nodes`` expansions. O(1)."""
     b = _bucket(table, key, ask)
-    work = _work_bits(nodes)
+    work = log2_work(nodes)
     target = -1
     for w in range(b, b + 8, 4):
         m = table[w + 3]
