@@ -275,7 +275,7 @@ def _rank(value: Worth) -> tuple[float, bool]:
 HOOKS = ("payoff", "step", "outcome_after", "player", "encode", "decode", "tier", "canonical",
          "move_name", "parse_move", "draw", "plot", "search_moves", "static_bounds", "horizon",
          "endgame_positions", "dense_endgame", "dense_endgame_fits", "build_dense_endgame",
-         "positions_bound")
+         "positions_bound", "first_guess")
 
 
 @dataclass(frozen=True)
@@ -341,6 +341,7 @@ class Capabilities:
     dense_endgame_fits: Callable[..., Any] | None
     build_dense_endgame: Callable[..., Any] | None
     positions_bound: Callable[..., Any] | None  # positions_bound() -> PositionCount or None
+    first_guess: Callable[..., Any] | None  # a scored game's margin estimate: probes start there
     tiered: bool  # a compiled game's tiers: every move rises (solved tier by tier)
     symmetric: bool  # positions are keyed by a canonical form
     has_margin_bound: bool

@@ -134,9 +134,7 @@ class SearchRun:
         self.horizon = self.caps.horizon
         #: a scored game's ``first_guess(pos)``, an estimate of the margin (or None) its
         #: probes start from (:func:`~perfectplay.engine.proof.plan.plan_guess`)
-        guess = getattr(game, "first_guess", None)
-        self.guess: Callable[[Position], int | None] | None = \
-            guess if callable(guess) else None
+        self.guess: Callable[[Position], int | None] | None = self.caps.first_guess
         #: plans begun elsewhere (a batch's kernel pass), carried on by :meth:`pin`, and
         #: best moves found with an exact score (what :meth:`pin` gives with it)
         self.plans: dict[Position, np.ndarray] = {}
