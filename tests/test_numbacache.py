@@ -147,3 +147,23 @@ def test_two_processes_needing_one_kernel_compile_it_once(tmp_path: Path) -> Non
     (tmp_path / "go").write_text("")  # both ask for the same compile at the same moment
     counts = sorted(_answer(p) for p in runs)
     assert counts == ["0 1", "1 0"]  # one compiled, the other waited and read its entry
+
+
+class Gone:
+    """A class an index names, then removed (as an upgrade or an edit removes one)."""
+
+
+def test_an_index_naming_a_class_that_is_gone_reads_as_a_miss(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    from numba.core.caching import IndexDataCacheFile
+
+    from perfectplay.numbacache import make_cache_safe
+
+    make_cache_safe()
+    files = IndexDataCacheFile(str(tmp_path), "kernel", source_stamp=(0.0, 0))
+    files.save(("old", Gone()), b"old code")  # the index pickles the key, naming Gone
+    monkeypatch.delattr(sys.modules[__name__], "Gone")
+    assert files.load(("new",)) is None  # numba alone: AttributeError out of the index
+    files.save(("new",), b"new code")
+    assert files.load(("new",)) == b"new code"

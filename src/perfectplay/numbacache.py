@@ -27,7 +27,13 @@ wrong answers:
   (:func:`_compile_lock_path`), so the second process waits for the first and then reads
   its entry; other argument types of the same kernel still compile side by side.
 
-All three are installed when numba is first imported (:mod:`perfectplay.numbaboot`), for
+* **An index naming code that is gone.** numba unpickles a kernel's whole index before it
+  checks the index is fresh, so an index that names a class or function since removed or
+  renamed (an upgrade, a pull, an edit) raised ``AttributeError`` out of the kernel's first
+  call. Such an index now reads as empty: a miss, and the next save writes a new one
+  (:func:`_forgiving`).
+
+All four are installed when numba is first imported (:mod:`perfectplay.numbaboot`), for
 every cached kernel of the process (the package's and a user's game file alike). Cost: one
 ``flock`` per cache read or write (two for a compile), and at most about a millisecond a
 kernel for the digest (module digests are computed once a process).
@@ -42,6 +48,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import pickle
 import sys
 import types as pytypes
 from collections.abc import Callable, Iterator
@@ -66,13 +73,14 @@ def make_cache_safe() -> None:
     if getattr(files, _INSTALLED, False):
         return
     if not (hasattr(files, "save") and hasattr(files, "load")
-            and hasattr(cache_class, "_index_key")):
+            and hasattr(files, "_load_index") and hasattr(cache_class, "_index_key")):
         return
     from numba.core import dispatcher
     compiling = dispatcher.Dispatcher
     if not hasattr(compiling, "compile"):
         return
     setattr(compiling, "compile", _compiling_alone(compiling.compile))  # noqa: B010
+    setattr(files, "_load_index", _forgiving(files._load_index))  # noqa: B010
     setattr(files, "save", _locked(files.save, fcntl.LOCK_EX))  # noqa: B010 - numba's class
     setattr(files, "load", _locked(files.load, fcntl.LOCK_SH))  # noqa: B010
     setattr(cache_class, "_index_key",  # noqa: B010
@@ -88,6 +96,22 @@ def _locked(method: Callable[..., object], mode: int) -> Callable[..., object]:
             return method(self, *args)
 
     run.__doc__ = method.__doc__
+    return run
+
+
+def _forgiving(load_index: Callable[..., dict[object, object]]
+               ) -> Callable[..., dict[object, object]]:
+    """numba's ``IndexDataCacheFile._load_index``, an index that cannot be unpickled (it
+    names a module, class or function that is gone, or it is cut short) read as empty."""
+
+    def run(self: object) -> dict[object, object]:
+        try:
+            return load_index(self)
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError,
+                ValueError):
+            return {}
+
+    run.__doc__ = load_index.__doc__
     return run
 
 

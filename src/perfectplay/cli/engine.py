@@ -22,7 +22,7 @@ from ..engine.compiled.game import CompiledGame
 from ..engine.discovery import refuse_too_big, solve_path
 from ..engine.proof.limits import MAX_TABLE_MB, MAX_WORKERS, Limits
 from ..engine.proof.result import SearchResult
-from ..engine.protocol import Game, capabilities
+from ..engine.protocol import Game, Position, capabilities
 from ..engine.solved.saved import save as save_solution
 from ..engine.solved.savefile import portable_target
 from ..engine.solved.solution import describe, game_picture, move_name, play_moves, turn_words
@@ -461,7 +461,7 @@ def _search_dfpn(target: str, moves: str | None, limits: Limits, png: str | None
     _show_search(game, position, moves, result, as_json, png, None)
 
 
-def _show_search(game: LoadedGame, position: Any, moves: str | None,
+def _show_search(game: LoadedGame, position: Position, moves: str | None,
                  result: SearchResult | ProofResult, as_json: bool, png: str | None,
                  tip: str | None) -> None:
     """Print a search's answer (either algorithm's result) where it was asked, then the

@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, cast
 
@@ -97,6 +98,7 @@ from ..protocol import (
     LOSES_IN_2,
     MUST_LOSE,
     WINS_IN_1,
+    Game,
     Position,
     Value,
     cannot_tie,
@@ -483,7 +485,7 @@ class ProofResult:
 _WARM: set[tuple[Any, ...]] = set()
 
 
-def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
+def prove(game: Game, position: Position | None = None, *, table_mb: float = 64,
           node_limit: int | None = None, time_limit: float | None = None,
           max_depth: int = 10_000, epsilon: float = 0.25,
           replace: Literal["work", "always"] = "work",
@@ -606,7 +608,8 @@ def prove(game: Any, position: Position | None = None, *, table_mb: float = 64,
     return result
 
 
-def _timed(run: Any, ask: int, limit: int, stop: np.ndarray, time_limit: float | None,
+def _timed(run: Callable[[int, int], tuple[int, int, int, int]], ask: int, limit: int,
+           stop: np.ndarray, time_limit: float | None,
            began: float) -> tuple[int, int, int, int]:
     """``run(ask, limit)``, in a thread when there is a clock to watch: ``stop`` is set
     when ``time_limit`` seconds since ``began`` have passed."""
