@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -734,7 +734,8 @@ def own_kernels(board: Board) -> Kernels:
                    bind(step_of, sides), _own_endgame(sides, masks, boxes))
 
 
-def _own_endgame(sides: np.ndarray, masks: np.ndarray, boxes: int) -> Callable[..., Any]:
+def _own_endgame(sides: np.ndarray, masks: np.ndarray, boxes: int
+                 ) -> Callable[[int, int, int], tuple[int, int]]:
     """:func:`loony_endgame` bound to a board's tables (``bind`` binds one or two
     arguments; the hook has three)."""
     @njit
