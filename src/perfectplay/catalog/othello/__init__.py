@@ -131,6 +131,7 @@ GAME = CatalogGame(
                        "CPU (2026-12-07, 256 MB; 3.6 x 10^8 nodes and 30 s on 2026-12-06; "
                        "mame's o66: 6.3 x 10^7 nodes, 3.9 s)"),
         Published({"size": 6}, FEINSTEIN, value=-4, method="search", seconds=375.0,
+                  live=False,
                   note="White wins 16-20; 2 CPU-weeks in 1993. Here 3.3 x 10^9 nodes, "
                        "375 s CPU with a 512 MB table (2026-12-07, a 2-ply order; 1.6 x "
                        "10^10 nodes and 1,221 s on 2026-12-06; mame's o66: 1.07 x 10^9 "
