@@ -260,26 +260,24 @@ def _ended(me, opp, masks):
 
 
 @njit(cache=True)
-def _shallow1(me, opp, alpha, beta, masks, corners, xsquares):
-    """The mover's 1-ply search value (fail-soft alpha-beta): the best move by the
-    :func:`evaluate` of the position it leaves; a pass is not a ply."""
+def _shallow(me, opp, alpha, beta, depth, masks, corners, xsquares):
+    """The mover's ``depth``-ply search value (fail-soft alpha-beta, :func:`evaluate` at
+    depth 0; a pass is not a ply, an ended game is its disc margin). O(moves^depth)
+    evaluations."""
+    if depth == 0:
+        return evaluate(me, opp, masks, corners, xsquares)
     if legal(me, opp, masks) == 0:
         if legal(opp, me, masks) == 0:
             return _ended(me, opp, masks)
-        return -_shallow1_moving(opp, me, -beta, -alpha, masks, corners, xsquares)
-    return _shallow1_moving(me, opp, alpha, beta, masks, corners, xsquares)
-
-
-@njit(cache=True)
-def _shallow1_moving(me, opp, alpha, beta, masks, corners, xsquares):
-    """:func:`_shallow1` of a mover with a move."""
+        return -_shallow(opp, me, -beta, -alpha, depth, masks, corners, xsquares)
     moves = legal(me, opp, masks)
     best = -(np.int64(1) << 40)
     while moves != 0:
         sq = lowest_bit(moves)
         moves &= moves - 1
         f = flips(me, opp, sq, masks)
-        v = -evaluate(opp & ~f, me | f | (np.int64(1) << sq), masks, corners, xsquares)
+        v = -_shallow(opp & ~f, me | f | (np.int64(1) << sq), -beta, -max(alpha, best),
+                      depth - 1, masks, corners, xsquares)
         if v > best:
             best = v
             if best >= beta:
@@ -311,12 +309,7 @@ def search_order(me, opp, masks, corners, xsquares, out):
         moves &= moves - 1
         f = flips(me, opp, sq, masks)
         c_me, c_opp = opp & ~f, me | f | (np.int64(1) << sq)  # the child, its mover first
-        if depth == 3:
-            v = -_shallow3(c_me, c_opp, -big, big, masks, corners, xsquares)
-        elif depth == 2:
-            v = -_shallow2(c_me, c_opp, -big, big, masks, corners, xsquares)
-        else:
-            v = -_shallow1(c_me, c_opp, -big, big, masks, corners, xsquares)
+        v = -_shallow(c_me, c_opp, -big, big, depth, masks, corners, xsquares)
         key = (big - v) * 64 + sq
         j = k
         while j > 0 and keys[j - 1] > key:  # insertion sort: at most 20-odd moves
@@ -327,63 +320,6 @@ def search_order(me, opp, masks, corners, xsquares, out):
     for i in range(k):
         out[i] = keys[i] & 63
     return k
-
-
-@njit(cache=True)
-def _shallow2(me, opp, alpha, beta, masks, corners, xsquares):
-    """The mover's 2-ply search value (fail-soft alpha-beta over :func:`_shallow1`)."""
-    moves = legal(me, opp, masks)
-    if moves == 0:
-        if legal(opp, me, masks) == 0:
-            return _ended(me, opp, masks)
-        return -_shallow2_moving(opp, me, -beta, -alpha, masks, corners, xsquares)
-    return _shallow2_moving(me, opp, alpha, beta, masks, corners, xsquares)
-
-
-@njit(cache=True)
-def _shallow2_moving(me, opp, alpha, beta, masks, corners, xsquares):
-    """:func:`_shallow2` of a mover with a move."""
-    moves = legal(me, opp, masks)
-    best = -(np.int64(1) << 40)
-    while moves != 0:
-        sq = lowest_bit(moves)
-        moves &= moves - 1
-        f = flips(me, opp, sq, masks)
-        v = -_shallow1(opp & ~f, me | f | (np.int64(1) << sq), -beta,
-                              -max(alpha, best), masks, corners, xsquares)
-        if v > best:
-            best = v
-            if best >= beta:
-                return best
-    return best
-
-
-@njit(cache=True)
-def _shallow3(me, opp, alpha, beta, masks, corners, xsquares):
-    """The mover's 3-ply search value (fail-soft alpha-beta over :func:`_shallow2`)."""
-    if legal(me, opp, masks) == 0:
-        if legal(opp, me, masks) == 0:
-            return _ended(me, opp, masks)
-        return -_shallow3_moving(opp, me, -beta, -alpha, masks, corners, xsquares)
-    return _shallow3_moving(me, opp, alpha, beta, masks, corners, xsquares)
-
-
-@njit(cache=True)
-def _shallow3_moving(me, opp, alpha, beta, masks, corners, xsquares):
-    """:func:`_shallow3` of a mover with a move."""
-    moves = legal(me, opp, masks)
-    best = -(np.int64(1) << 40)
-    while moves != 0:
-        sq = lowest_bit(moves)
-        moves &= moves - 1
-        f = flips(me, opp, sq, masks)
-        v = -_shallow2(opp & ~f, me | f | (np.int64(1) << sq), -beta, -max(alpha, best),
-                       masks, corners, xsquares)
-        if v > best:
-            best = v
-            if best >= beta:
-                return best
-    return best
 
 
 @njit(cache=True)
