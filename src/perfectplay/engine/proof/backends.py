@@ -386,8 +386,7 @@ def _table_for(game: CompiledGame, table_mb: float) -> np.ndarray:
     if _LAST_TABLE and _LAST_TABLE[0]() is game and _LAST_TABLE[1] == table_mb:
         return _LAST_TABLE[2]
     _LAST_TABLE.clear()
-    entries = 1 << max(10, int(table_mb * 2**20 / 16).bit_length() - 1)
-    table = _aligned_zeros(2 * entries)
+    table = aligned_zeros(2 * table_entries(table_mb, 16))
     _LAST_TABLE.extend([weakref.ref(game), table_mb, table])
     return table
 
@@ -448,7 +447,17 @@ def _clear(table: np.ndarray) -> None:
     ctypes.memset(table.ctypes.data, 0, table.nbytes)
 
 
-def _aligned_zeros(n: int) -> np.ndarray:
+def table_entries(table_mb: float, entry_bytes: int) -> int:
+    """The most entries of ``entry_bytes`` a table of at most ``table_mb`` MB holds, as a
+    power of two (a key's bucket is its low bits), and at least 1,024.
+
+    >>> table_entries(1, 16), table_entries(0.001, 32)
+    (65536, 1024)
+    """
+    return 1 << max(10, int(table_mb * 2**20 / entry_bytes).bit_length() - 1)
+
+
+def aligned_zeros(n: int) -> np.ndarray:
     """n zero int64 starting on a 64-byte boundary, so no 32-byte bucket straddles two cache
     lines. (numpy already asks Linux for huge pages for arrays of 4 MB or more.)"""
     raw = np.zeros(n + 8, np.int64)

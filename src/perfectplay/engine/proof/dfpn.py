@@ -112,6 +112,7 @@ from ..protocol import UNKNOWN as ONGOING
 from ..protocol import WIN_CODE as WIN
 from ..solved import game_picture, move_lines, position_json
 from ..status import ABORTED, BAD_OUTCOME, BAD_SEARCH_MOVES, OK, TOO_DEEP, status_error
+from .backends import aligned_zeros, table_entries
 from .kernel import Kind, log2_work, make_move
 from .limits import Limits
 
@@ -132,10 +133,7 @@ def new_table(table_mb: float) -> np.ndarray:
     valid, bit 1 the question, bits 2.. the log2 of the work, :func:`tt_put`), two slots a
     bucket, each bucket one 64-byte cache line (one miss a look-up; four arrays side by
     side, a first version, cost four)."""
-    slots = 1 << max(10, int(table_mb * 2**20 / 32).bit_length() - 1)
-    raw = np.zeros(4 * slots + 8, np.int64)
-    skip = (-raw.ctypes.data % 64) // 8
-    return raw[skip:skip + 4 * slots]
+    return aligned_zeros(4 * table_entries(table_mb, 32))
 
 
 @njit(cache=True)
